@@ -1,0 +1,5 @@
+"""Allow ``python -m risktable``."""
+
+from risktable.cli import main
+
+raise SystemExit(main())
