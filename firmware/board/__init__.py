@@ -1,0 +1,14 @@
+# The board layer: everything with pins, buses or radios sits behind one object chosen at
+# start-up from the config's "board" key. Both boards offer the same surface:
+#   ring_size, show_ring(pixels), show_text(lines), show_net(up), beep(ms),
+#   inputs (a BoundedQueue of event dicts), async run(), async join_network().
+
+
+def make(cfg, config_path):
+    if cfg["board"] == "esp32":
+        from board import esp32
+
+        return esp32.Board(cfg, config_path)
+    from board import emulated
+
+    return emulated.Board(cfg)

@@ -1,0 +1,118 @@
+# The emulated board for the MicroPython unix port. Outputs are printed to stdout as one
+# JSON line per change ({"ring": [[r, g, b], ...]}, {"oled": [...]}, {"net": "up"}, ...);
+# inputs arrive as JSON lines on stdin and, when the config sets "control_port", on a
+# loopback TCP socket. firmware/README.md lists every line in both directions.
+
+import asyncio
+import json
+import sys
+
+from board.pins import Pin
+from bounded import BoundedQueue
+from log import log
+
+_BUTTONS = ("confirm", "back", "encoder", "roll")
+
+
+class Board:
+    def __init__(self, cfg):
+        self.ring_size = cfg["ring_size"]
+        self.control_port = cfg["control_port"]
+        self.inputs = BoundedQueue(16)
+        # Named fake pins, driven by {"pin": [name, value]} lines, for the drivers.
+        self.pins = {}
+        for name in ("encoder_a", "encoder_b", "confirm", "back", "encoder"):
+            self.pins[name] = Pin(name, Pin.IN, Pin.PULL_UP)
+        self._last = {}
+        self._tasks = []
+
+    def _emit(self, key, value):
+        # One line per change: repeating an unchanged output would hide real changes.
+        line = json.dumps({key: value})
+        if self._last.get(key) != line:
+            self._last[key] = line
+            sys.stdout.write(line + "\n")
+
+    def show_ring(self, pixels):
+        out = []
+        for i in range(0, len(pixels), 3):
+            out.append([pixels[i], pixels[i + 1], pixels[i + 2]])
+        self._emit("ring", out)
+
+    def show_text(self, lines):
+        self._emit("oled", lines)
+
+    def show_net(self, up):
+        self._emit("net", "up" if up else "down")
+
+    def beep(self, ms):
+        self._last.pop("beep", None)
+        self._emit("beep", ms)
+
+    def arm_dice(self, count):
+        self._last.pop("armed", None)
+        self._emit("armed", count)
+
+    async def join_network(self):
+        return True
+
+    async def run(self):
+        if self.control_port:
+            server = await asyncio.start_server(self._client, "127.0.0.1", self.control_port)
+            self._tasks.append(server)
+        await self._read_lines(asyncio.StreamReader(sys.stdin))
+
+    async def _client(self, reader, writer):
+        try:
+            await self._read_lines(reader)
+        finally:
+            writer.close()
+
+    async def _read_lines(self, reader):
+        while True:
+            line = await reader.readline()
+            if not line:
+                return
+            line = line.strip()
+            if line:
+                self.feed(line)
+
+    def feed(self, line):
+        # One input line; malformed lines are reported on stderr and ignored.
+        try:
+            self._feed(json.loads(line))
+        except (ValueError, TypeError, KeyError, IndexError) as exc:
+            log("bad input line", line, repr(exc))
+
+    def _feed(self, cmd):
+        if "button" in cmd:
+            name = cmd["button"]
+            if name not in _BUTTONS:
+                raise ValueError("unknown button")
+            press = "long" if cmd.get("long") else "short"
+            self.inputs.put({"kind": "button", "button": name, "press": press})
+        elif "encoder" in cmd:
+            steps = cmd["encoder"]
+            if not isinstance(steps, int) or not steps:
+                raise ValueError("encoder steps must be a non-zero integer")
+            self.inputs.put({"kind": "encoder", "steps": steps})
+        elif "dice" in cmd:
+            dice = []
+            for i, die in enumerate(cmd["dice"]):
+                if isinstance(die, dict):
+                    dice.append(die)
+                elif isinstance(die, int) and 1 <= die <= 6:
+                    dice.append({"id": i, "state": "onface", "face": die})
+                else:
+                    raise ValueError("a die is a face 1-6 or an object")
+            self.inputs.put({"kind": "dice", "dice": dice})
+        elif "card" in cmd:
+            uid = cmd["card"]
+            if not isinstance(uid, str) or not uid:
+                raise ValueError("card uid must be a hex string")
+            self.inputs.put({"kind": "card", "uid": uid.lower()})
+        elif "pin" in cmd:
+            name, value = cmd["pin"]
+            self.pins[name].value(value)
+        else:
+            raise ValueError("unknown input")

@@ -1,0 +1,14 @@
+# Seat firmware entry point. On the device boot runs main.py with no arguments and the
+# config is /config.json; on the unix port the config path is the first argument:
+#   MICROPYPATH=firmware:protocol micropython firmware/main.py CONFIG.json
+
+import sys
+
+# MICROPYPATH replaces the unix port's default path, which drops the frozen modules
+# (asyncio among them); on the device ".frozen" is already on the path.
+if ".frozen" not in sys.path:
+    sys.path.append(".frozen")
+
+from seat.app import run  # noqa: E402
+
+run(sys.argv[1] if len(sys.argv) > 1 else "config.json")

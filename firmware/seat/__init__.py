@@ -1,0 +1,1 @@
+# The seat application: configuration, persistent counters, the link to the hub, views.

@@ -1,0 +1,75 @@
+# The per-seat configuration file (JSON), written by `risktable seat config`.
+# firmware/README.md documents every key; missing optional keys take the defaults below.
+
+import json
+
+from riskproto import topics
+
+BOARDS = ("emulated", "esp32")
+DICE = ("edice", "pixels", "godice", "manual")
+
+_DEFAULTS = {
+    "board": "emulated",
+    "dice": "edice",
+    "ring_size": 12,
+    "pinout": "seat-pinout.json",
+    "control_port": 0,
+    "retry_ms": 2000,
+}
+_BROKER_DEFAULTS = {
+    "port": 1883,
+    "username": None,
+    "password": None,
+    "keepalive": 30,
+    "backoff_ms": 500,
+    "backoff_max_ms": 30000,
+}
+
+
+class ConfigError(ValueError):
+    pass
+
+
+def _merge(defaults, given):
+    out = {}
+    for key in defaults:
+        out[key] = defaults[key]
+    for key in given:
+        out[key] = given[key]
+    return out
+
+
+def parse(text):
+    try:
+        raw = json.loads(text)
+    except ValueError:
+        raise ConfigError("config is not valid JSON")
+    if not isinstance(raw, dict):
+        raise ConfigError("config must be a JSON object")
+    cfg = _merge(_DEFAULTS, raw)
+    broker = raw.get("broker")
+    if not isinstance(broker, dict) or not isinstance(broker.get("host"), str):
+        raise ConfigError("config needs broker.host")
+    cfg["broker"] = _merge(_BROKER_DEFAULTS, broker)
+    wifi = raw.get("wifi") or {}
+    if not isinstance(wifi, dict):
+        raise ConfigError("wifi must be an object with ssid and password")
+    cfg["wifi"] = _merge({"ssid": "", "password": ""}, wifi)
+    try:
+        topics.check_table(cfg.get("table") or "")
+        topics.check_seat(cfg.get("seat"))
+    except topics.TopicError as exc:
+        raise ConfigError(str(exc))
+    if cfg["board"] not in BOARDS:
+        raise ConfigError("board must be one of " + ", ".join(BOARDS))
+    if cfg["dice"] not in DICE:
+        raise ConfigError("dice must be one of " + ", ".join(DICE))
+    port = cfg["broker"]["port"]
+    if not isinstance(port, int) or port < 1 or port > 65535:
+        raise ConfigError("broker.port must be 1 to 65535")
+    return cfg
+
+
+def load(path):
+    with open(path) as f:
+        return parse(f.read())

@@ -1,0 +1,153 @@
+"""Seat firmware processes under the MicroPython unix port, and an MQTT watcher for tests."""
+
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from tests.support.tools import ROOT
+
+FIRMWARE = ROOT / "firmware"
+PROTOCOL = ROOT / "protocol"
+MICROPYPATH = f"{FIRMWARE}:{PROTOCOL}:.frozen"
+
+
+def write_config(
+    directory: Path, table: str, seat: int, port: int, **overrides: Any
+) -> Path:
+    """Write a seat config for a broker on 127.0.0.1:``port``; return its path."""
+    broker: dict[str, Any] = {"host": "127.0.0.1", "port": port, "keepalive": 2}
+    broker.update(overrides.pop("broker", {}))
+    cfg: dict[str, Any] = {"table": table, "seat": seat, "broker": broker, "board": "emulated"}
+    cfg.update(overrides)
+    path = directory / f"seat{seat}.json"
+    path.write_text(json.dumps(cfg))
+    return path
+
+
+class SeatProcess:
+    """``micropython firmware/main.py CONFIG`` with its stdout JSON lines collected."""
+
+    def __init__(self, micropython: str, config: Path, heapsize: str | None = None) -> None:
+        argv = [micropython]
+        if heapsize:
+            argv += ["-X", f"heapsize={heapsize}"]
+        argv += [str(FIRMWARE / "main.py"), str(config)]
+        self.process = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={"MICROPYPATH": MICROPYPATH, "PATH": "/usr/bin:/bin"},
+        )
+        self.outputs: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.seen: list[dict[str, Any]] = []
+        self.stderr_lines: list[str] = []
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+
+    def _read_stdout(self) -> None:
+        assert self.process.stdout is not None
+        for raw in self.process.stdout:
+            self.outputs.put(json.loads(raw))
+
+    def _read_stderr(self) -> None:
+        assert self.process.stderr is not None
+        for raw in self.process.stderr:
+            self.stderr_lines.append(raw.decode(errors="replace").rstrip())
+
+    def send(self, line: dict[str, Any]) -> None:
+        """Feed one input line to the emulated board."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(line).encode() + b"\n")
+        self.process.stdin.flush()
+
+    def wait_output(
+        self, match: Callable[[dict[str, Any]], bool], timeout: float = 10.0
+    ) -> dict[str, Any]:
+        """Return the first output line (from now on) that ``match`` accepts."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(
+                    f"no matching output within {timeout} s; stderr: {self.stderr_lines[-20:]}"
+                )
+            try:
+                line = self.outputs.get(timeout=left)
+            except queue.Empty:
+                continue
+            self.seen.append(line)
+            if match(line):
+                return line
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
+
+
+class Watcher:
+    """A paho-mqtt client that records every message on the given filters."""
+
+    def __init__(self, host: str, port: int, filters: list[str]) -> None:
+        self.messages: queue.Queue[tuple[str, dict[str, Any], bool]] = queue.Queue()
+        self.seen: list[tuple[str, dict[str, Any], bool]] = []
+        self._subscribed = threading.Event()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        self.client.on_message = self._on_message
+        self.client.on_subscribe = lambda *args: self._subscribed.set()
+        self.client.connect(host, port, keepalive=10)
+        self.client.subscribe([(f, 1) for f in filters])
+        self.client.loop_start()
+        if not self._subscribed.wait(10):
+            raise AssertionError("watcher could not subscribe")
+
+    def _on_message(self, client: Any, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        payload = json.loads(msg.payload) if msg.payload else {}
+        self.messages.put((msg.topic, payload, bool(msg.retain)))
+
+    def publish(self, topic: str, payload: dict[str, Any], retain: bool = False) -> None:
+        self.client.publish(topic, json.dumps(payload), qos=1, retain=retain).wait_for_publish(10)
+
+    def wait(
+        self, match: Callable[[str, dict[str, Any], bool], bool], timeout: float = 10.0
+    ) -> tuple[str, dict[str, Any], bool]:
+        """Return the first message (from now on, or not yet consumed) that ``match`` accepts."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no matching message within {timeout} s")
+            try:
+                item = self.messages.get(timeout=left)
+            except queue.Empty:
+                continue
+            self.seen.append(item)
+            if match(*item):
+                return item
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()

@@ -1,0 +1,100 @@
+"""Two seat firmware processes under MicroPython against a real mosquitto."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from riskproto import messages, topics
+
+from tests.firmware.seats import SeatProcess, Watcher, write_config
+from tests.support.mosquitto import Mosquitto
+
+TABLE = "fw-mqtt"
+
+
+@pytest.fixture
+def seats(
+    micropython: str, mosquitto: Mosquitto, tmp_path: Path
+) -> Iterator[list[SeatProcess]]:
+    procs = [
+        SeatProcess(micropython, write_config(tmp_path, TABLE, n, mosquitto.port))
+        for n in (1, 2)
+    ]
+    yield procs
+    for proc in procs:
+        proc.stop()
+
+
+def status_of(seat: int) -> str:
+    return topics.seat(TABLE, seat, topics.SEAT_STATUS)
+
+
+def test_births_are_retained_with_session_fw_and_caps(
+    seats: list[SeatProcess], mosquitto: Mosquitto
+) -> None:
+    live = Watcher(mosquitto.host, mosquitto.port, [topics.seat_filter(TABLE, "status")])
+    try:
+        for n in (1, 2):
+            live.wait(lambda t, m, r, n=n: t == status_of(n) and m["online"])
+    finally:
+        live.close()
+    # A client arriving after the births must still get them: they are retained.
+    late = Watcher(mosquitto.host, mosquitto.port, [topics.seat_filter(TABLE, "status")])
+    try:
+        births = {}
+        for _ in range(2):
+            topic, msg, retained = late.wait(lambda t, m, r: True)
+            births[topic] = (msg, retained)
+    finally:
+        late.close()
+    for n in (1, 2):
+        msg, retained = births[status_of(n)]
+        assert retained
+        messages.validate(msg)
+        assert msg["t"] == "seat_status"
+        assert msg["seat"] == n
+        assert msg["online"] is True
+        assert msg["session"] >= 1
+        assert msg["fw"]
+        assert "ring" in msg["caps"]
+
+
+def test_published_view_is_rendered_on_the_ring(
+    seats: list[SeatProcess], mosquitto: Mosquitto
+) -> None:
+    for proc in seats:
+        proc.wait_output(lambda line: line.get("net") == "up")
+    hub = Watcher(mosquitto.host, mosquitto.port, [topics.seat_filter(TABLE, "event")])
+    try:
+        for n, colour in ((1, [200, 10, 30]), (2, [5, 90, 250])):
+            view = messages.message("view", seat=n, colour=colour, name=f"player {n}")
+            hub.publish(topics.seat(TABLE, n, topics.SEAT_VIEW), view, retain=True)
+        for n, colour in ((1, [200, 10, 30]), (2, [5, 90, 250])):
+            ring = seats[n - 1].wait_output(lambda line: "ring" in line)["ring"]
+            assert ring == [colour] * 12
+            oled = seats[n - 1].wait_output(lambda line: "oled" in line)["oled"]
+            assert oled == [f"player {n}"]
+    finally:
+        for n in (1, 2):
+            hub.client.publish(topics.seat(TABLE, n, topics.SEAT_VIEW), b"", qos=1, retain=True)
+        hub.close()
+
+
+def test_last_will_appears_when_a_seat_is_killed(
+    seats: list[SeatProcess], mosquitto: Mosquitto
+) -> None:
+    for proc in seats:
+        proc.wait_output(lambda line: line.get("net") == "up")
+    watcher = Watcher(mosquitto.host, mosquitto.port, [topics.seat_filter(TABLE, "status")])
+    try:
+        _, birth, _ = watcher.wait(lambda t, m, r: t == status_of(2) and m["online"])
+        seats[1].kill()
+        _, will, _ = watcher.wait(lambda t, m, r: t == status_of(2) and not m["online"])
+        assert will["session"] == birth["session"]
+        messages.validate(will)
+        # The other seat is untouched.
+        assert seats[0].process.poll() is None
+    finally:
+        watcher.close()
