@@ -24,6 +24,12 @@ MESSAGE = const(3)
 _PID_MAX = const(65535)
 
 
+def jitter(delay_ms, rand16):
+    # A delay in [delay/2, delay]: seats that lost the broker together do not all come
+    # back in the same instant, and none waits less than half the backoff.
+    return delay_ms // 2 + rand16 % (delay_ms - delay_ms // 2 + 1)
+
+
 class ConnectRefused(Exception):
     pass
 
@@ -123,9 +129,7 @@ class Client:
             if was_up:
                 delay = self.backoff_ms
                 self.events.put((DOWN, None, None, False))
-            # Full jitter in the upper half: seats that lost the broker together do not
-            # all come back in the same instant.
-            await asyncio.sleep_ms(delay // 2 + random.getrandbits(16) % (delay // 2 + 1))
+            await asyncio.sleep_ms(jitter(delay, random.getrandbits(16)))
             delay = min(delay * 2, self.backoff_max_ms)
 
     # ---- connection

@@ -1,0 +1,231 @@
+# Run under micropython with a scenario name: drives net.mqtt.Client over an in-memory
+# stream and prints "ok" lines, or raises. tests/firmware/test_mqtt_client.py runs it.
+import sys
+
+if ".frozen" not in sys.path:
+    sys.path.append(".frozen")
+
+import asyncio
+
+from memstream import Opener
+from net import mqtt
+
+CONNACK_OK = b"\x20\x02\x00\x00"
+
+
+class Will:
+    # The client asks for a Last Will before every CONNECT.
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self):
+        self.calls += 1
+        return ("s/status", b"dead%d" % self.calls, True, 1)
+
+
+will = Will()
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+async def until(pred, what, ms=3000):
+    for _ in range(ms // 10):
+        if pred():
+            return
+        await asyncio.sleep_ms(10)
+    raise AssertionError("timed out waiting for " + what)
+
+
+async def next_event(client, kind):
+    ev = await asyncio.wait_for_ms(client.events.get(), 3000)
+    check(ev[0] == kind, f"expected event {kind}, got {ev!r}")
+    return ev
+
+
+def make(opener, **kw):
+    return mqtt.Client("broker", 1883, "seat-x", will=will, open_connection=opener,
+                       backoff_ms=20, backoff_max_ms=80, **kw)
+
+
+async def connected(client, opener, index=0):
+    await until(lambda: len(opener.streams) > index, "connection")
+    s = opener.streams[index]
+    await until(lambda: len(s.written) > 0, "CONNECT")
+    s.feed(CONNACK_OK)
+    await next_event(client, mqtt.UP)
+    return s
+
+
+async def handshake():
+    opener = Opener()
+    client = make(opener, keepalive_s=30, user="u", password="p")
+    await client.subscribe("s/view", 1)
+    await client.subscribe("s/ack", 0)
+    task = asyncio.create_task(client.run())
+    s = await connected(client, opener)
+    sent = s.take()
+    # CONNECT carries the will from the callable and the credentials, then one SUBSCRIBE
+    # with both filters.
+    check(sent[0] == 0x10, "CONNECT first")
+    check(b"s/status" in sent and b"dead1" in sent, "will in CONNECT")
+    connect_len = 2 + sent[1]
+    sub = sent[connect_len:]
+    check(sub == b"\x82\x13\x00\x01\x00\x06s/view\x01\x00\x05s/ack\x00", f"SUBSCRIBE {sub!r}")
+    check(client.connected and client.connects == 1, "connected")
+    task.cancel()
+    print("ok handshake")
+
+
+async def qos1_publish_acked():
+    opener = Opener()
+    client = make(opener)
+    task = asyncio.create_task(client.run())
+    s = await connected(client, opener)
+    s.take()
+    check(await client.publish("a", b"x", False, 1), "written")
+    check(s.take() == b"\x32\x06\x00\x01a\x00\x01x", "PUBLISH QoS 1 with pid 1")
+    check(client.inflight() == 1, "in flight until PUBACK")
+    s.feed(b"\x40\x02\x00\x01")
+    await until(lambda: client.inflight() == 0, "PUBACK handled")
+    task.cancel()
+    print("ok qos1_publish_acked")
+
+
+async def incoming_qos1_acked():
+    opener = Opener()
+    client = make(opener)
+    task = asyncio.create_task(client.run())
+    s = await connected(client, opener)
+    s.take()
+    # Two publishes in one read: QoS 1 pid 7 retained, then QoS 0.
+    s.feed(b"\x33\x0a\x00\x04a/bp\x00\x07hi" + b"\x30\x04\x00\x01cz")
+    ev = await next_event(client, mqtt.MESSAGE)
+    check(ev[1:] == ("a/bp", b"hi", True), f"first message {ev!r}")
+    ev = await next_event(client, mqtt.MESSAGE)
+    check(ev[1:] == ("c", b"z", False), f"second message {ev!r}")
+    await until(lambda: len(s.written) >= 4, "PUBACK")
+    check(s.take() == b"\x40\x02\x00\x07", "PUBACK for pid 7 only")
+    task.cancel()
+    print("ok incoming_qos1_acked")
+
+
+async def reconnect_resends_with_dup():
+    opener = Opener()
+    client = make(opener)
+    await client.subscribe("s/view", 1)
+    task = asyncio.create_task(client.run())
+    s = await connected(client, opener)
+    await client.publish("a", b"1", False, 1)
+    await client.publish("a", b"2", False, 1)
+    # SUBSCRIBE took packet id 1, so the publishes are 2 and 3; only 2 is acknowledged.
+    s.feed(b"\x40\x02\x00\x02")
+    await until(lambda: client.inflight() == 1, "first PUBACK")
+    s.hangup()
+    await next_event(client, mqtt.DOWN)
+    check(not await client.publish("a", b"q0"), "QoS 0 is not written while down")
+    check(client.dropped_publishes == 1, "QoS 0 drop counted")
+    s2 = await connected(client, opener, 1)
+    check(will.calls == 2, "will asked again for the new connection")
+    sent = s2.take()
+    connect_len = 2 + sent[1]
+    rest = sent[connect_len:]
+    sub = b"\x82\x0b\x00\x04\x00\x06s/view\x01"
+    check(rest.startswith(sub), f"subscription restored {rest!r}")
+    check(rest[len(sub):] == b"\x3a\x06\x00\x01a\x00\x032", f"DUP resend {rest[len(sub):]!r}")
+    task.cancel()
+    print("ok reconnect_resends_with_dup")
+
+
+async def inflight_bounded():
+    opener = Opener()
+    opener.refuse = True
+    client = make(opener, inflight_size=3)
+    task = asyncio.create_task(client.run())
+    for i in range(5):
+        check(not await client.publish("a", b"%d" % i, False, 1), "not written while down")
+    check(client.inflight() == 3 and client.dropped_publishes == 2, "bounded, drops counted")
+    opener.refuse = False
+    s = await connected(client, opener)
+    await until(lambda: s.written.count(b"\x3a") >= 3, "three resends")
+    sent = s.take()
+    check(b"\x00\x01a\x00\x032" in sent and b"\x00\x01a\x00\x054" in sent, "newest kept")
+    check(b"\x00\x01a\x00\x010" not in sent, "oldest dropped")
+    task.cancel()
+    print("ok inflight_bounded")
+
+
+async def events_bounded():
+    opener = Opener()
+    client = make(opener, events_size=4)
+    task = asyncio.create_task(client.run())
+    s = await connected(client, opener)
+    for i in range(10):
+        s.feed(b"\x30\x04\x00\x01t" + bytes([48 + i]))
+    await until(lambda: client.events.drops == 6, "drops counted")
+    got = [client.events.get_nowait()[2] for _ in range(4)]
+    check(got == [b"6", b"7", b"8", b"9"], f"newest kept {got!r}")
+    task.cancel()
+    print("ok events_bounded")
+
+
+async def keepalive_pings_and_dead_link():
+    opener = Opener()
+    client = make(opener, keepalive_s=1)
+    task = asyncio.create_task(client.run())
+    s = await connected(client, opener)
+    s.take()
+    await until(lambda: bytes(s.written) == b"\xc0\x00", "PINGREQ", 1500)
+    s.take()
+    s.feed(b"\xd0\x00")
+    # A broker that answers keeps the connection up...
+    await asyncio.sleep_ms(1000)
+    check(client.connected, "still up while the broker answers")
+    # ...one that falls silent is declared dead after 1.5 keepalives.
+    await next_event(client, mqtt.DOWN)
+    check(isinstance(client.why_down, OSError), f"dead-connection reason {client.why_down!r}")
+    await connected(client, opener, 1)
+    task.cancel()
+    print("ok keepalive_pings_and_dead_link")
+
+
+async def refused_then_backoff():
+    opener = Opener()
+    client = make(opener)
+    task = asyncio.create_task(client.run())
+    await until(lambda: len(opener.streams) == 1, "first attempt")
+    opener.streams[0].feed(b"\x20\x02\x00\x05")  # not authorised
+    await until(lambda: len(opener.streams) == 2, "second attempt")
+    check(isinstance(client.why_down, mqtt.ConnectRefused), "refusal reported")
+    check(not client.connected and len(client.events) == 0, "no UP for a refused CONNECT")
+    await connected(client, opener, 1)
+    task.cancel()
+    print("ok refused_then_backoff")
+
+
+def jitter_bounds():
+    for delay in (1, 2, 20, 500, 30000):
+        for r in (0, 1, 12345, 65535):
+            d = mqtt.jitter(delay, r)
+            check(delay // 2 <= d <= delay, f"jitter {delay} -> {d}")
+    print("ok jitter_bounds")
+
+
+SCENARIOS = {
+    "handshake": handshake,
+    "qos1_publish_acked": qos1_publish_acked,
+    "incoming_qos1_acked": incoming_qos1_acked,
+    "reconnect_resends_with_dup": reconnect_resends_with_dup,
+    "inflight_bounded": inflight_bounded,
+    "events_bounded": events_bounded,
+    "keepalive_pings_and_dead_link": keepalive_pings_and_dead_link,
+    "refused_then_backoff": refused_then_backoff,
+}
+
+name = sys.argv[1]
+if name == "jitter_bounds":
+    jitter_bounds()
+else:
+    asyncio.run(SCENARIOS[name]())

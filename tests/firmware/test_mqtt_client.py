@@ -1,0 +1,37 @@
+"""The seat's asyncio MQTT client under MicroPython, over an in-memory stream."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from tests.firmware.seats import MICROPYPATH
+from tests.support.tools import ROOT
+
+MP_DIR = ROOT / "tests/firmware/mp"
+
+SCENARIOS = [
+    "handshake",
+    "qos1_publish_acked",
+    "incoming_qos1_acked",
+    "reconnect_resends_with_dup",
+    "inflight_bounded",
+    "events_bounded",
+    "keepalive_pings_and_dead_link",
+    "refused_then_backoff",
+    "jitter_bounds",
+]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_client_scenario(micropython: str, scenario: str) -> None:
+    result = subprocess.run(
+        [micropython, str(MP_DIR / "client_check.py"), scenario],
+        env={"MICROPYPATH": f"{MP_DIR}:{MICROPYPATH}"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [f"ok {scenario}"]
