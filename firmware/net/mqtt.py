@@ -37,7 +37,7 @@ class ConnectRefused(Exception):
 class Client:
     def __init__(self, host, port, client_id, keepalive_s=30, user=None, password=None,
                  will=None, backoff_ms=500, backoff_max_ms=30000, connect_timeout_ms=5000,
-                 buf_size=1536, events_size=8, inflight_size=8,
+                 buf_size=1152, events_size=8, inflight_size=8,
                  open_connection=None, ticks_ms=None):
         self.host = host
         self.port = port
@@ -121,7 +121,10 @@ class Client:
             self._ended.clear()
             try:
                 await self._session()
-            except (OSError, packets.PacketError, ConnectRefused, asyncio.TimeoutError) as exc:
+            except Exception as exc:  # noqa: BLE001 - whatever broke, reconnect
+                # OSError, PacketError, ConnectRefused and TimeoutError are the usual
+                # ones; a MemoryError from a burst of big messages must not end the
+                # client either.
                 self.why_down = exc
             was_up = self.connected
             self.connected = False

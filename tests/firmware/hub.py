@@ -1,0 +1,81 @@
+"""A small test-side hub: records seat events and acknowledges them by sequence."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from riskproto import messages, topics
+
+
+class AckingHub:
+    """Subscribes to every seat's events; applies each sequence number once and acks it.
+
+    ``ack`` decides whether an event is acknowledged (to test retransmission);
+    ``received`` keeps every delivery including duplicates, ``applied`` one per sequence.
+    """
+
+    def __init__(self, host: str, port: int, table: str) -> None:
+        self.table = table
+        self.received: list[dict[str, Any]] = []
+        self.applied: dict[int, dict[str, Any]] = {}
+        self.ack = True
+        self._lock = threading.Lock()
+        self._connected = threading.Event()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
+        self.client.reconnect_delay_set(min_delay=1, max_delay=1)
+        self.client.connect(host, port, keepalive=5)
+        self.client.loop_start()
+        if not self._connected.wait(10):
+            raise AssertionError("hub could not connect")
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
+        client.subscribe(topics.seat_filter(self.table, topics.SEAT_EVENT), qos=1)
+        self._connected.set()
+
+    def _on_message(self, client: Any, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        event = messages.decode(msg.payload)
+        with self._lock:
+            self.received.append(event)
+            if not self.ack:
+                return
+            self.applied.setdefault(event["seq"], event)
+        ack = messages.encode(messages.message("ack", seq=event["seq"]))
+        client.publish(topics.seat(self.table, event["seat"], topics.SEAT_ACK), ack, qos=1)
+
+    def inputs(self) -> list[dict[str, Any]]:
+        """Applied events other than resync, in sequence order, without seat/seq/v/t."""
+        with self._lock:
+            events = [self.applied[s] for s in sorted(self.applied)]
+        skip = {"v", "t", "seat", "seq"}
+        return [
+            {k: v for k, v in e.items() if k not in skip} for e in events if e["kind"] != "resync"
+        ]
+
+    def wait_inputs(self, count: int, timeout: float = 20.0) -> list[dict[str, Any]]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            got = self.inputs()
+            if len(got) >= count:
+                return got
+            time.sleep(0.05)
+        raise AssertionError(f"hub applied {self.inputs()} , wanted {count} inputs")
+
+    def deliveries(self, seq: int) -> int:
+        with self._lock:
+            return sum(1 for e in self.received if e["seq"] == seq)
+
+    def publish(self, seat: int, leaf: str, msg: dict[str, Any], retain: bool = False) -> None:
+        self.client.publish(
+            topics.seat(self.table, seat, leaf), json.dumps(msg), qos=1, retain=retain
+        ).wait_for_publish(10)
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()

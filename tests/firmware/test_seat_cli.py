@@ -1,0 +1,94 @@
+"""``risktable seat config`` and ``risktable seat build``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+from risktable.cli import main
+from risktable.seat_build import REPO, sources
+
+from tests.firmware.seats import MICROPYPATH
+
+
+def test_config_is_private_and_accepted_by_the_firmware(
+    tmp_path: Path, micropython: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "seat4.json"
+    code = main([
+        "seat", "config", "--seat", "4", "--table", "hall-2", "--broker-host", "10.0.0.2",
+        "--broker-port", "8883", "--username", "seat4", "--password", "s3cret",
+        "--wifi-ssid", "risk", "--wifi-password", "pw", "--dice", "godice", "--out", str(out),
+    ])
+    assert code == 0
+    assert "seat 4" in capsys.readouterr().out
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    # The firmware's own parser reads the file and fills in its defaults.
+    script = (
+        "import sys, json\nsys.path.append('.frozen')\nfrom seat import config\n"
+        f"print(json.dumps(config.load({str(out)!r})))\n"
+    )
+    result = subprocess.run(
+        [micropython, "-c", script], env={"MICROPYPATH": MICROPYPATH},
+        capture_output=True, text=True, timeout=30,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    cfg = json.loads(result.stdout)
+    assert cfg["table"] == "hall-2" and cfg["seat"] == 4
+    assert cfg["broker"]["host"] == "10.0.0.2" and cfg["broker"]["port"] == 8883
+    assert cfg["broker"]["username"] == "seat4" and cfg["broker"]["password"] == "s3cret"
+    assert cfg["wifi"] == {"ssid": "risk", "password": "pw"}
+    assert cfg["board"] == "esp32" and cfg["dice"] == "godice"
+    assert cfg["broker"]["backoff_max_ms"] == 30000  # a firmware default
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--seat", "7"], "seat must be"),
+        (["--seat", "1", "--table", "bad id"], "table id"),
+        (["--seat", "1", "--password", "x"], "needs a username"),
+        (["--seat", "1", "--broker-port", "0"], "port"),
+        (["--seat", "1", "--wifi-ssid", ""], "WiFi ssid"),
+    ],
+)
+def test_bad_config_arguments_are_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], words: str
+) -> None:
+    argv = ["seat", "config", "--broker-host", "h", "--wifi-ssid", "w", "--out",
+            str(tmp_path / "c.json"), *args]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_build_compiles_every_firmware_and_protocol_module(tmp_path: Path) -> None:
+    out = tmp_path / "deploy"
+    assert main(["seat", "build", "--out", str(out)]) == 0
+    expected = {
+        rel.with_suffix(".mpy") for _, rel in sources() if rel != Path("main.py")
+    }
+    assert {p.relative_to(out) for p in out.rglob("*.mpy")} == expected
+    assert Path("riskproto/messages.mpy") in expected
+    assert Path("net/mqtt.mpy") in expected
+    assert (out / "main.py").read_text() == (REPO / "firmware/main.py").read_text()
+    # A compiled module starts with the .mpy magic byte and version 6.
+    assert (out / "net/mqtt.mpy").read_bytes()[:2] == b"M\x06"
+
+
+def test_build_fails_on_a_source_that_does_not_compile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(REPO / "firmware", repo / "firmware")
+    shutil.copytree(REPO / "protocol" / "riskproto", repo / "protocol" / "riskproto")
+    (repo / "firmware" / "broken.py").write_text("def f(:\n    pass\n")
+    argv = ["seat", "build", "--source", str(repo), "--out", str(tmp_path / "out")]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "broken.py" in err and len(err.strip().splitlines()) == 1

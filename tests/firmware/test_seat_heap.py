@@ -1,0 +1,50 @@
+"""The whole seat scenario, as deployed (compiled with mpy-cross), in a small heap.
+
+The unix port is a 64-bit build, so its objects are larger than on the 32-bit ESP32-S3:
+a heap that suffices here suffices on the device with room to spare.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from riskproto import messages, topics
+from risktable.seat_build import build
+
+from tests.firmware.hub import AckingHub
+from tests.firmware.seats import SeatProcess, write_config
+from tests.support.mosquitto import Mosquitto
+
+TABLE = "fw-heap"
+# The smallest heap found to pass is reported in firmware/README.md; this runs at that size.
+HEAP = "80K"
+
+
+def test_seat_scenario_runs_in_a_small_heap(
+    micropython: str, fresh_mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    hub = AckingHub(fresh_mosquitto.host, fresh_mosquitto.port, TABLE)
+    config = write_config(tmp_path, TABLE, 2, fresh_mosquitto.port, retry_ms=400)
+    compiled = build(tmp_path / "build")
+    assert compiled.compiled
+    seat = SeatProcess(micropython, config, heapsize=HEAP, build=compiled.out)
+    try:
+        seat.wait_output(lambda line: line.get("net") == "up")
+        view = messages.message(
+            "view", seat=2, colour=[1, 2, 3], name="x" * 40, lines=["a" * 20] * 4,
+            ring=[[i, 255 - i, 7] for i in range(12)],
+        )
+        hub.publish(2, topics.SEAT_VIEW, view)
+        ring = seat.wait_output(lambda line: "ring" in line and line["ring"][0] == [0, 255, 7])
+        assert ring["ring"] == [[i, 255 - i, 7] for i in range(12)]
+        lines = [{"encoder": 1}, {"button": "confirm"}, {"dice": [1, 2, 3]}, {"card": "ab"}] * 5
+        for line in lines:
+            seat.send(line)
+        assert len(hub.wait_inputs(len(lines))) == len(lines)
+        hub.publish(2, topics.SEAT_ERROR, messages.message("error", code="x", detail="y" * 200))
+        seat.wait_output(lambda line: line.get("ring") == [[255, 0, 0]] * 12)
+        assert seat.process.poll() is None, seat.stderr_lines
+        assert not any("MemoryError" in line for line in seat.stderr_lines), seat.stderr_lines
+    finally:
+        seat.stop()
+        hub.close()

@@ -1,0 +1,113 @@
+"""The seat link end to end: sequence numbers, acks, retransmission, broker outage."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from riskproto import messages, topics
+
+from tests.firmware.hub import AckingHub
+from tests.firmware.seats import SeatProcess, write_config
+from tests.support.mosquitto import Mosquitto
+
+TABLE = "fw-link"
+FAST = {"retry_ms": 400, "broker": {"backoff_ms": 200, "backoff_max_ms": 1000}}
+
+
+def is_up(line: dict[str, object]) -> bool:
+    return line.get("net") == "up"
+
+
+def is_down(line: dict[str, object]) -> bool:
+    return line.get("net") == "down"
+
+
+@pytest.fixture
+def hub(fresh_mosquitto: Mosquitto) -> Iterator[AckingHub]:
+    hub = AckingHub(fresh_mosquitto.host, fresh_mosquitto.port, TABLE)
+    yield hub
+    hub.close()
+
+
+@pytest.fixture
+def seat(micropython: str, fresh_mosquitto: Mosquitto, tmp_path: Path) -> Iterator[SeatProcess]:
+    proc = SeatProcess(micropython, write_config(tmp_path, TABLE, 3, fresh_mosquitto.port, **FAST))
+    proc.wait_output(is_up)
+    yield proc
+    proc.stop()
+
+
+def test_every_input_is_applied_once_in_order(seat: SeatProcess, hub: AckingHub) -> None:
+    sent = [
+        ({"button": "confirm"}, {"kind": "button", "button": "confirm", "press": "short"}),
+        ({"button": "back", "long": True}, {"kind": "button", "button": "back", "press": "long"}),
+        ({"encoder": -2}, {"kind": "encoder", "steps": -2}),
+        ({"card": "04A1B2C3"}, {"kind": "card", "uid": "04a1b2c3"}),
+        (
+            {"dice": [6, 2]},
+            {
+                "kind": "dice",
+                "dice": [{"id": 0, "state": "onface", "face": 6}, {"id": 1, "state": "onface",
+                                                                   "face": 2}],
+            },
+        ),
+    ]
+    for line, _ in sent:
+        seat.send(line)
+    assert hub.wait_inputs(len(sent)) == [event for _, event in sent]
+
+
+def test_unacknowledged_events_are_resent_until_acked(seat: SeatProcess, hub: AckingHub) -> None:
+    hub.ack = False
+    seat.send({"encoder": 1})
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not any(
+        hub.deliveries(e["seq"]) >= 3 for e in list(hub.received) if e["kind"] == "encoder"
+    ):
+        time.sleep(0.05)
+    encoder = [e for e in hub.received if e["kind"] == "encoder"]
+    assert encoder, "the event never arrived"
+    seq = encoder[0]["seq"]
+    assert hub.deliveries(seq) >= 3
+    assert all(e["seq"] == seq for e in encoder)  # resends keep their sequence number
+    hub.ack = True
+    assert hub.wait_inputs(1) == [{"kind": "encoder", "steps": 1}]
+    # Once acknowledged, the resending stops.
+    time.sleep(1.2)
+    settled = hub.deliveries(seq)
+    time.sleep(1.2)
+    assert hub.deliveries(seq) == settled
+
+
+def test_broker_outage_loses_and_doubles_nothing(
+    seat: SeatProcess, hub: AckingHub, fresh_mosquitto: Mosquitto
+) -> None:
+    before = [{"card": f"0{i}aabbcc"} for i in range(3)]
+    during = [{"card": f"1{i}aabbcc"} for i in range(4)]
+    for line in before:
+        seat.send(line)
+    hub.wait_inputs(len(before))
+    fresh_mosquitto.stop()
+    seat.wait_output(is_down)
+    for line in during:
+        seat.send(line)
+    time.sleep(5)
+    fresh_mosquitto.start()
+    seat.wait_output(is_up, timeout=20)
+    got = hub.wait_inputs(len(before) + len(during))
+    assert [e["uid"] for e in got] == [line["card"] for line in before + during]
+
+
+def test_error_reply_flashes_the_ring_then_restores_the_view(
+    seat: SeatProcess, hub: AckingHub
+) -> None:
+    hub.publish(3, topics.SEAT_VIEW, messages.message("view", seat=3, colour=[0, 0, 200]))
+    seat.wait_output(lambda line: line.get("ring") == [[0, 0, 200]] * 12)
+    error = messages.message("error", code="not_allowed", detail="not your turn")
+    hub.publish(3, topics.SEAT_ERROR, error)
+    seat.wait_output(lambda line: line.get("ring") == [[255, 0, 0]] * 12)
+    seat.wait_output(lambda line: line.get("ring") == [[0, 0, 0]] * 12)
+    seat.wait_output(lambda line: line.get("ring") == [[0, 0, 200]] * 12)
