@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 from riskproto import messages, topics
-
 from risktable.palette import seat_colour
 from risktable.service.address import BrokerAddress
 from risktable.service.hub import HubService
 from risktable.service.presence import SeatState
+
 from tests.support.mosquitto import Mosquitto
 from tests.support.mqtt_client import Recorder
 

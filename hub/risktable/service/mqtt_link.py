@@ -148,7 +148,10 @@ class HubLink:
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any
     ) -> None:
         self.connected.clear()
-        log.warning("disconnected from broker %s: %s", self.address, reason)
+        if reason.is_failure:
+            log.warning("lost the broker %s (%s); reconnecting", self.address, reason)
+        else:
+            log.info("disconnected from broker %s", self.address)
 
     def _handle_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         try:
