@@ -25,7 +25,8 @@ class HubService:
     ``seats`` are the seat numbers configured at this table; messages from
     any other seat get an ``unknown_seat`` error reply. ``data_dir`` keeps the
     hub's session counter. ``on_change`` is called (on the network thread)
-    after every change of seat presence.
+    after every change of seat presence, ``on_connection(up)`` whenever the
+    broker connection comes or goes.
     """
 
     def __init__(
@@ -37,7 +38,9 @@ class HubService:
         *,
         username: str | None = None,
         password: str | None = None,
+        keepalive: int = 10,
         on_change: Callable[[], None] | None = None,
+        on_connection: Callable[[bool], None] | None = None,
     ) -> None:
         self.table = topics.check_table(table)
         self.seats = frozenset(topics.check_seat(seat) for seat in seats)
@@ -57,6 +60,8 @@ class HubService:
             self._handle,
             username=username,
             password=password,
+            keepalive=keepalive,
+            on_connection=on_connection,
         )
 
     def start(self) -> None:
