@@ -81,6 +81,7 @@ class Battle(Generic[P]):
     @property
     def defender_wins(self) -> P:
         """Probability that the attack stalls with the defender still holding."""
+        # Starting from attacker_wins * 0 keeps the type: Fraction(0) or 0.0.
         return sum(self.defender_left.values(), start=self.attacker_wins * 0)
 
 
@@ -137,9 +138,10 @@ def _check_armies(attackers: int, defenders: int, defend_limit: int) -> None:
         raise ValueError(f"defence dice limit must be 1 to {MAX_DEFEND_DICE}, not {defend_limit}")
 
 
-# A roll removes at most this many dice's worth per army lost: 3 attack dice
-# against 1 defence die spend 4 dice to remove one army, and no roll is worse.
-# It bounds the power of 6 that every path's probability divides.
+# No roll spends more dice per army it removes than 3 attack dice against 1
+# defence die (or 1 against 3): 4 dice for one army. A battle removes at most
+# attackers - 1 + defenders armies, so 6 ** (4 * that) is a multiple of the
+# denominator of every path's probability, at every step of the path.
 _MOST_DICE_PER_ARMY = 4
 
 
@@ -149,8 +151,9 @@ def _flow_exact(
     """Pour probability mass through the battle, as integers over ``6 ** power``.
 
     Fractions would spend most of the time on gcds of ever larger
-    denominators; every probability here is a multiple of a power of 6, so
-    integers over one large enough power of 6 stay exact and divide evenly.
+    denominators. Every probability here is a whole number over a power of
+    6, so whole numbers over one large enough power of 6 stay exact and every
+    division below is even.
     """
     power = _MOST_DICE_PER_ARMY * (attackers - 1 + defenders)
     steps = {
