@@ -7,16 +7,23 @@ from collections.abc import Iterator
 
 import pytest
 from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPin
+from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
+from risktable.hardware_data import load_hub_panel_pinout
 from risktable.panel import Panel, PanelPins, PanelStatus
 
 PINS = PanelPins(undo_hold_seconds=0.1)
 
 
+def test_defaults_follow_the_hardware_file() -> None:
+    wiring = load_hub_panel_pinout()
+    assert PanelPins().buzzer == wiring.pin("buzzer", "pwm")
+    assert PanelPins().undo == wiring.pin("referee_undo", "input")
+
+
 @pytest.fixture
 def factory() -> Iterator[MockFactory]:
     previous = Device.pin_factory
-    Device.pin_factory = MockFactory()
+    Device.pin_factory = MockFactory(pin_class=MockPWMPin)
     yield Device.pin_factory
     Device.pin_factory.reset()
     Device.pin_factory = previous
@@ -65,9 +72,9 @@ def test_status_led_patterns(factory: MockFactory) -> None:
     panel = Panel(PINS)
     led = pin(factory, PINS.status_led)
     panel.show(PanelStatus.CONNECTED)
-    assert led.state is True
+    assert led.state
     panel.show(PanelStatus.DISCONNECTED)
-    assert led.state is False
+    assert not led.state
     led.clear_states()
     panel.show(PanelStatus.FAULT)
     # Fast blink: several on/off edges within a second.
@@ -80,6 +87,8 @@ def test_buzzer_beeps_in_background(factory: MockFactory) -> None:
     buzzer = pin(factory, PINS.buzzer)
     buzzer.clear_states()
     panel.victory()
-    assert wait_until(lambda: sum(1 for s in buzzer.states if s.state) >= 5)
+    # Each beep drives the piezo at half duty, then silences it.
+    assert wait_until(lambda: sum(1 for s in buzzer.states if s.state == 0.5) >= 5)
+    assert buzzer.frequency == PINS.buzzer_hz
     panel.error_beep()
     panel.close()
