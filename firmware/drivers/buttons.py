@@ -88,7 +88,9 @@ class Button:
                  active_low: bool = True,
                  debounce_ms: int = 25, long_ms: int = 700) -> None:
         self._pin = pin
-        self._ticks = ticks_ms if ticks_ms is not None else time.ticks_ms
+        # The stubs give ticks_ms an opaque return type; ticks are ints here.
+        self._ticks: "Callable[[], int]" = (
+            ticks_ms if ticks_ms is not None else time.ticks_ms)  # type: ignore[assignment]
         self._active_low = active_low
         self.logic = ButtonLogic(debounce_ms, long_ms)
         self.flag = asyncio.ThreadSafeFlag()
