@@ -2,33 +2,38 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from tests.firmware.drivers.conftest import RunMpy
 
 
-def script(run_mpy: RunMpy, timeline: list[tuple[int, int]], end: int) -> list[Any]:
-    """Feed (time_ms, level) changes, sampling every millisecond up to ``end``.
-
-    Returns the events as [time, name] pairs.
-    """
+def scripts(run_mpy: RunMpy, cases: list[tuple[list[tuple[int, int]], int]]) -> list[Any]:
+    """For each case, feed (time_ms, level) changes, sampling every millisecond up
+    to its end time, in one MicroPython run. Returns each case's events as
+    [time, name] pairs."""
     return run_mpy(
         f"""
         import json
         from drivers.buttons import ButtonLogic
-        logic = ButtonLogic(debounce_ms=20, long_ms=500)
-        changes = dict({timeline!r})
-        level = False
-        events = []
-        for t in range({end}):
-            if t in changes:
-                level = bool(changes[t])
-            e = logic.update(level, t)
-            if e:
-                events.append([t, e])
-        print(json.dumps(events))
+        for timeline, end in {cases!r}:
+            logic = ButtonLogic(debounce_ms=20, long_ms=500)
+            changes = dict(timeline)
+            level = False
+            events = []
+            for t in range(end):
+                if t in changes:
+                    level = bool(changes[t])
+                e = logic.update(level, t)
+                if e:
+                    events.append([t, e])
+            print(json.dumps(events))
         """
-    )[0]
+    )
+
+
+def script(run_mpy: RunMpy, timeline: list[tuple[int, int]], end: int) -> list[Any]:
+    return scripts(run_mpy, [(timeline, end)])[0]
 
 
 def test_clean_short_press_reports_press_at_release(run_mpy: RunMpy) -> None:
@@ -121,3 +126,35 @@ def test_irq_driven_button_task(run_mpy: RunMpy) -> None:
     assert 1165 <= events[0][0] <= 1180
     assert 1745 <= events[1][0] <= 1760
     assert out[0]["busy"] is False
+
+
+def test_generated_bounce_never_changes_the_events(run_mpy: RunMpy) -> None:
+    # Clean presses of random length, each edge followed by chatter that dies out
+    # well within the debounce time: the events must be those of the clean signal,
+    # a press reported debounce_ms after the release settles, a long press
+    # long_ms after the first contact.
+    rng = random.Random(7)
+    cases: list[tuple[list[tuple[int, int]], int]] = []
+    expected: list[list[list[Any]]] = []
+    for _ in range(60):
+        t = 50
+        changes: list[tuple[int, int]] = []
+        events: list[list[Any]] = []
+        for _ in range(rng.randint(1, 4)):
+            hold = rng.choice([rng.randint(60, 450), rng.randint(560, 1200)])
+            for level, length in ((1, hold), (0, rng.randint(60, 200))):
+                changes.append((t, level))
+                settled = t
+                chatter = t + 1
+                for _ in range(rng.randint(0, 4)):
+                    changes += [(chatter, 1 - level), (chatter + 1, level)]
+                    settled = chatter + 1
+                    chatter += rng.randint(2, 4)
+                if level == 1 and hold >= 500:
+                    events.append([t + 500, "long_press"])
+                if level == 0 and hold < 500:
+                    events.append([settled + 20, "press"])
+                t += length
+        cases.append((changes, t + 100))
+        expected.append(events)
+    assert scripts(run_mpy, cases) == expected

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from tests.firmware.drivers.conftest import RunMpy
 
 # Contact states A<<1|B in clockwise order from the rest position.
@@ -88,3 +90,32 @@ def test_irq_wrapper_records_edges_and_decodes_in_task(run_mpy: RunMpy) -> None:
     assert out[0]["first"] == 2
     assert out[0]["second"] == -1
     assert out[0]["drops"] > 0
+
+
+def bouncy_turns(rng: random.Random, detents: list[int]) -> list[int]:
+    """Contact states for a list of detent moves (+1/-1), with chatter on every edge.
+
+    At each edge the changing contact may chatter: it flips to the new level and
+    back a few times before it settles, which is what worn or cheap encoders do.
+    The other contact is steady meanwhile (only one contact changes per edge).
+    """
+    states: list[int] = []
+    state = 0
+    for move in detents:
+        for nxt in CW if move > 0 else CCW:
+            for _ in range(rng.choice([0, 0, 1, 2, 3])):
+                states += [nxt, state]
+            states.append(nxt)
+            state = nxt
+    return states
+
+
+def test_generated_bouncy_turns_count_exactly(run_mpy: RunMpy) -> None:
+    rng = random.Random(20260301)
+    cases = []
+    for _ in range(150):
+        detents = [rng.choice([1, -1]) for _ in range(rng.randint(1, 12))]
+        cases.append((sum(detents), bouncy_turns(rng, detents)))
+    out = decode(run_mpy, [seq for _, seq in cases])
+    assert [o["net"] for o in out] == [net for net, _ in cases]
+    assert all(o["invalid"] == 0 for o in out)
