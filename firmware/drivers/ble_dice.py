@@ -85,6 +85,10 @@ GODICE_NAME_PREFIX = b"GoDice_"
 
 # --- advertisement parsing (pure) -------------------------------------------
 
+def _hex(data: bytes) -> str:
+    return "".join("%02x" % b for b in data)
+
+
 def ad_field(adv: "bytes | bytearray | memoryview", ad_type: int,
              start: int = 0) -> "tuple[int, int]":
     # Finds the next field of ad_type at or after byte `start`; returns the
@@ -342,6 +346,7 @@ class BleDice:
             n = min(len(adv), _ADV_MAX)
             tmp[7:7 + n] = adv[:n]
             self._scans.put(0, memoryview(tmp)[:7 + n])
+            self._gatt_flag.set()
         elif event == _IRQ_SCAN_DONE:
             self._scanning = False
             self._gatt_flag.set()
@@ -389,24 +394,33 @@ class BleDice:
         return self._status == 0
 
     async def _scan(self) -> "list[tuple[int, int, bytes, bytes]]":
-        # Returns (kind, addr_type, addr, adv) for dice not yet connected.
+        # Returns (kind, addr_type, addr, adv) for dice not yet connected. The ring
+        # is drained as reports arrive, so a room full of other BLE devices
+        # cannot crowd the dice out of it.
         found: "list[tuple[int, int, bytes, bytes]]" = []
         self._scanning = True
         self._ble.gap_scan(_SCAN_MS, 30000, 30000, True)
-        while self._scanning:
+        while True:
+            scanning = self._scanning
+            self._drain_scans(found)
+            if not scanning:
+                return found
             try:
                 await asyncio.wait_for_ms(self._gatt_flag.wait(), _SCAN_MS + 1000)
             except asyncio.TimeoutError:
-                break
+                self._drain_scans(found)
+                return found
+
+    def _drain_scans(self, found: "list[tuple[int, int, bytes, bytes]]") -> None:
         scans = self._scans
         while len(scans):
             _tag, slot = scans.peek()
-            addr = bytes(slot[1:7])
             kind = classify(slot[7:])
-            if kind and not self._known(addr) and not any(f[2] == addr for f in found):
-                found.append((kind, slot[0], addr, bytes(slot[7:])))
+            if kind:
+                addr = bytes(slot[1:7])
+                if not self._known(addr) and not any(f[2] == addr for f in found):
+                    found.append((kind, slot[0], addr, bytes(slot[7:])))
             scans.pop()
-        return found
 
     def _known(self, addr: bytes) -> bool:
         return any(link.addr == addr for link in self.router.links)
@@ -415,7 +429,9 @@ class BleDice:
                        adv: bytes) -> bool:
         if kind == KIND_PIXELS:
             pid = pixels_adv_id(adv)
-            ident = pixels.die_id(pid) if pid is not None else "px-" + godice.die_id(addr)[3:]
+            # Until the die answers WhoAreYou, name it by address if its id was
+            # not in this advertisement.
+            ident = pixels.die_id(pid) if pid is not None else "px-" + _hex(addr)
             self._want_notify = bluetooth.UUID(PIXELS_NOTIFY)
         else:
             ident = godice.die_id(addr)

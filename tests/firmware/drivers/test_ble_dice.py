@@ -229,3 +229,30 @@ def test_link_gives_up_cleanly_when_a_die_lacks_the_descriptor(run_mpy: RunMpy) 
     # Every finished attempt hung up; the one cut short by cancel may still be open.
     assert out["connects"] - out["disconnects"] in (0, 1)
     assert out["disconnects"] >= 1
+
+
+def test_dice_are_found_among_many_other_devices(run_mpy: RunMpy) -> None:
+    out = run_mpy(
+        f"""
+        import json, asyncio
+        from fakeradio import FakeRadio, Peripheral, SERVICE, GODICE_NOTIFY
+        from drivers.ble_dice import BleDice
+        crowd = [Peripheral(bytes([0x40, i, 0, 0, 0, 0]), {OTHER!r}, SERVICE) for i in range(30)]
+        gd = Peripheral(b"\\x22" * 6, {GODICE_ADV!r}, GODICE_NOTIFY)
+        radio = FakeRadio(crowd + [gd])
+        link = BleDice(radio, max_dice=1, rescan_ms=1000)
+
+        async def main():
+            task = asyncio.create_task(link.run())
+            for _ in range(100):
+                if link.router.links:
+                    break
+                await asyncio.sleep_ms(5)
+            task.cancel()
+            print(json.dumps([[x.ident for x in link.router.links], radio.calls.count("scan"),
+                              link._scans.drops]))
+        asyncio.run(main())
+        """
+    )[0]
+    # Found in the first scan, with no scan report dropped.
+    assert out == [["gd-222222222222"], 1, 0]
