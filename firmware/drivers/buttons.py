@@ -83,7 +83,7 @@ class ButtonLogic:
 
 class Button:
     # pin: machine.Pin-like. active_low: the usual wiring, a switch to ground with a
-    # pull-up. ticks_ms and sleep_ms are injected so tests can drive time.
+    # pull-up. ticks_ms is injected so tests can drive time.
     def __init__(self, pin: "Pin", ticks_ms: "Callable[[], int] | None" = None,
                  active_low: bool = True,
                  debounce_ms: int = 25, long_ms: int = 700) -> None:
