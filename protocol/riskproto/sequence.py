@@ -21,17 +21,19 @@ except ImportError:
 
 from riskproto.messages import encode
 
-NEW = "new"  # never seen: apply it, then record it
-DUPLICATE = "duplicate"  # applied or answered already: answer again, apply nothing
-STALE = "stale"  # older than the tracker remembers, or skipped over: refuse it
+NEW = "new"  # not answered yet: apply it, then record it
+DUPLICATE = "duplicate"  # answered already: answer again, apply nothing
+STALE = "stale"  # too old for the tracker to know: refuse it, apply nothing
 
 
 class SeqTracker:
     # The hub's view of one seat's sequence numbers.
     #
-    # `window` answered numbers below the highest are remembered as DUPLICATE; any
-    # other number at or below the highest is STALE. Nothing is recorded by check():
-    # the hub calls record() once the event has been applied (journalled) or refused,
+    # It remembers which of the last `window` numbers up to the highest seen were
+    # answered. Within that window an unanswered number is NEW even when it comes
+    # after a higher one (MQTT keeps one connection's messages in order, so this is
+    # only robustness); below it, a number is STALE. Nothing is recorded by check():
+    # the hub calls record() once it has applied (journalled) or refused the event,
     # so a crash in between leaves it NEW.
 
     def __init__(self, window: int = 64) -> None:
@@ -49,26 +51,29 @@ class SeqTracker:
         self._answered = set()
         return True
 
-    def restore(self, boot: "int | None", high: int) -> None:
-        # Restart from the journal after a hub restart: every number in the window up
-        # to `high` was answered before the restart, so repeats of them are duplicates.
+    def restore(self, boot: "int | None", applied: "list[int]") -> None:
+        # Rebuild after a hub restart from the sequence numbers the journal holds for
+        # this seat's current boot. Refused events are not journalled: a repeat of
+        # one is judged afresh, which is harmless because a refusal changed nothing.
         self.boot = boot
-        self.high = high
-        self._answered = set(range(max(1, high - self.window + 1), high + 1))
+        self.high = 0
+        self._answered = set()
+        for seq in applied:
+            self.record(seq)
 
     def check(self, seq: int) -> str:
-        if seq > self.high:
-            return NEW
         if seq in self._answered:
             return DUPLICATE
+        if seq > self.high - self.window:
+            return NEW
         return STALE
 
     def record(self, seq: int) -> None:
         if seq > self.high:
             self.high = seq
         self._answered.add(seq)
-        floor = self.high - self.window
         if len(self._answered) > self.window:
+            floor = self.high - self.window
             self._answered = set(s for s in self._answered if s > floor)
 
 

@@ -115,4 +115,3 @@ def test_schemas_agree_with_riskproto(path: Path) -> None:
     instance = schema_instance(data)
     schema_ok = SCHEMA.is_valid(instance)
     assert schema_ok == (path.parent.name == "valid"), list(SCHEMA.iter_errors(instance))
-
