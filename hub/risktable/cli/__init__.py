@@ -19,6 +19,7 @@ from risktable.cli.errors import CliError, OneLineParser
 # Command groups, in the order `risktable --help` lists them.
 _GROUPS: tuple[str, ...] = (
     "rules",
+    "broker",
 )
 
 
