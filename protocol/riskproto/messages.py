@@ -44,7 +44,7 @@ ERROR_CODES = (
 # every port, so the firmware never allocates to count.
 MAX_COUNTER = 0x3FFFFFFF
 # Longest error detail the hub sends; the rest of an error reply stays small.
-MAX_DETAIL = 160
+MAX_DETAIL = 120
 
 
 class ProtocolError(ValueError):
@@ -90,6 +90,7 @@ _SEQ = _int(1, MAX_COUNTER)
 _BYTE = _int(0, 255)
 _RGB = _list(_BYTE, 3, 3)
 
+# Length of the board lists: riskproto.territories.TERRITORIES.
 TERRITORY_COUNT = 42
 
 EVENT_KINDS = ("encoder", "button", "dice", "card", "resync")
@@ -173,7 +174,7 @@ _TYPES = (
             ("code", _enum(*ERROR_CODES), True),
             ("detail", _str(0, MAX_DETAIL), True),
             ("seq", _SEQ, False),
-            ("field", _str(1, 48), False),
+            ("field", _str(1, 32), False),
         ),
         None,
         (),
@@ -394,5 +395,5 @@ def error_reply(exc: ProtocolError, seq: "int | None" = None) -> "dict[str, Any]
     if seq is not None:
         msg["seq"] = seq
     if exc.field:
-        msg["field"] = exc.field[:48]
+        msg["field"] = exc.field[:32]
     return msg

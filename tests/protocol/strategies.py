@@ -98,7 +98,7 @@ messages = st.one_of(
     ),
     events,
     msg("ack", {"seq": seq}),
-    msg("error", {"code": codes, "detail": text(0, 160)}, {"seq": seq, "field": text(1, 48)}),
+    msg("error", {"code": codes, "detail": text(0, 120)}, {"seq": seq, "field": text(1, 32)}),
     msg(
         "view",
         {"seat": seat, "colour": st.lists(byte, min_size=3, max_size=3)},
