@@ -26,9 +26,12 @@ class Peer:
         self._connected = threading.Event()
         self.connect_reason: ReasonCode | None = None
         self._subacks: queue.Queue[list[ReasonCode]] = queue.Queue()
+        self._pubacks: dict[int, ReasonCode] = {}
+        self._puback_seen = threading.Condition()
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.on_subscribe = self._on_subscribe
+        self.client.on_publish = self._on_publish
 
     def _on_connect(self, _c: Any, _u: Any, _f: Any, reason: ReasonCode, _p: Any) -> None:
         self.connect_reason = reason
@@ -41,6 +44,11 @@ class Peer:
         self, _c: Any, _u: Any, _mid: int, reasons: list[ReasonCode], _p: Any
     ) -> None:
         self._subacks.put(reasons)
+
+    def _on_publish(self, _c: Any, _u: Any, mid: int, reason: ReasonCode, _p: Any) -> None:
+        with self._puback_seen:
+            self._pubacks[mid] = reason
+            self._puback_seen.notify_all()
 
     def connect(self) -> ReasonCode:
         """Connect and wait for the broker's answer; returns its reason code."""
@@ -56,11 +64,13 @@ class Peer:
         self.client.subscribe(topic, qos=1)
         return self._subacks.get(timeout=TIMEOUT)[0]
 
-    def publish(self, topic: str, payload: bytes, retain: bool = False) -> int:
-        """Publish at QoS 1 and wait for the PUBACK; returns paho's result code."""
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> ReasonCode:
+        """Publish at QoS 1 and wait for the PUBACK; returns its reason code."""
         info = self.client.publish(topic, payload, qos=1, retain=retain)
-        info.wait_for_publish(TIMEOUT)
-        return info.rc
+        with self._puback_seen:
+            if not self._puback_seen.wait_for(lambda: info.mid in self._pubacks, TIMEOUT):
+                raise TimeoutError("no PUBACK")
+            return self._pubacks.pop(info.mid)
 
     def next_message(self) -> tuple[str, bytes, bool]:
         return self.inbox.get(timeout=TIMEOUT)
