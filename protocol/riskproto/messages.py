@@ -212,7 +212,21 @@ _HEX = "0123456789ABCDEF"
 _WORD = "abcdefghijklmnopqrstuvwxyz0123456789_"
 
 
-def _fail(path: str, what: str) -> None:
+# A field's path ("dice[1].face") is only spelled out when a check fails: checks
+# pass the parent path and the key (a name, or an index into a list), so a valid
+# message costs no string building, which matters to a seat decoding a board.
+
+
+def _path(parent: str, key: "str | int") -> str:
+    if isinstance(key, int):
+        return parent + "[" + str(key) + "]"
+    if parent:
+        return parent + "." + key
+    return key
+
+
+def _fail(parent: str, key: "str | int", what: str) -> None:
+    path = _path(parent, key)
     raise ProtocolError(E_SCHEMA, f"field '{path}' must be {what}", path)
 
 
@@ -220,61 +234,76 @@ def _is_int(value: "Any") -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_length(path: str, value: "Any", lo: int, hi: int, unit: str) -> None:
+def _check_length(parent: str, key: "str | int", value: "Any", lo: int, hi: int, unit: str) -> None:
     if len(value) < lo or len(value) > hi:
         if lo == hi:
-            _fail(path, f"{lo} {unit} long")
-        _fail(path, f"{lo} to {hi} {unit} long")
+            _fail(parent, key, f"{lo} {unit} long")
+        _fail(parent, key, f"{lo} to {hi} {unit} long")
 
 
-def _check_chars(path: str, value: "Any", spec: "tuple[Any, ...]", alphabet: str) -> None:
+def _check_chars(
+    parent: str, key: "str | int", value: "Any", spec: "tuple[Any, ...]", alphabet: str
+) -> None:
     if not isinstance(value, str):
-        _fail(path, "a string")
-    _check_length(path, value, spec[1], spec[2], "characters")
+        _fail(parent, key, "a string")
+    _check_length(parent, key, value, spec[1], spec[2], "characters")
     for ch in value:
         if ch not in alphabet:
-            _fail(path, "made of " + ("upper-case hex digits" if alphabet is _HEX else "a-z0-9_"))
+            what = "upper-case hex digits" if alphabet is _HEX else "a-z0-9_"
+            _fail(parent, key, "made of " + what)
 
 
-def _check(path: str, spec: "tuple[Any, ...]", value: "Any") -> None:
+def _check(parent: str, key: "str | int", spec: "tuple[Any, ...]", value: "Any") -> None:
     kind = spec[0]
     if kind == "int":
         if not _is_int(value) or value < spec[1] or value > spec[2]:
-            _fail(path, f"an integer from {spec[1]} to {spec[2]}")
+            _fail(parent, key, f"an integer from {spec[1]} to {spec[2]}")
     elif kind == "bool":
         if not isinstance(value, bool):
-            _fail(path, "true or false")
+            _fail(parent, key, "true or false")
     elif kind == "str":
         if not isinstance(value, str):
-            _fail(path, "a string")
-        _check_length(path, value, spec[1], spec[2], "characters")
+            _fail(parent, key, "a string")
+        _check_length(parent, key, value, spec[1], spec[2], "characters")
     elif kind == "word":
-        _check_chars(path, value, spec, _WORD)
+        _check_chars(parent, key, value, spec, _WORD)
     elif kind == "hex":
-        _check_chars(path, value, spec, _HEX)
+        _check_chars(parent, key, value, spec, _HEX)
         if len(value) % 2:
-            _fail(path, "an even number of hex digits")
+            _fail(parent, key, "an even number of hex digits")
     elif kind == "enum":
         if not isinstance(value, str) or value not in spec[1]:
-            _fail(path, "one of " + ", ".join(spec[1]))
+            _fail(parent, key, "one of " + ", ".join(spec[1]))
     elif kind == "list":
         if not isinstance(value, list):
-            _fail(path, "a list")
-        _check_length(path, value, spec[2], spec[3], "items")
-        for i in range(len(value)):
-            _check(f"{path}[{i}]", spec[1], value[i])
+            _fail(parent, key, "a list")
+        _check_length(parent, key, value, spec[2], spec[3], "items")
+        item = spec[1]
+        if item[0] == "int":
+            # The common case (board lists, colours) checked inline: no calls.
+            lo = item[1]
+            hi = item[2]
+            for i in range(len(value)):
+                v = value[i]
+                if not _is_int(v) or v < lo or v > hi:
+                    _fail(_path(parent, key), i, f"an integer from {lo} to {hi}")
+        else:
+            here = _path(parent, key)
+            for i in range(len(value)):
+                _check(here, i, item, value[i])
     elif kind == "obj":
         if not isinstance(value, dict):
-            _fail(path, "an object")
-        _check_fields(path + ".", spec[1], value)
+            _fail(parent, key, "an object")
+        _check_fields(_path(parent, key), spec[1], value)
 
 
-def _check_fields(prefix: str, fields: "tuple[Any, ...]", msg: "dict[str, Any]") -> None:
+def _check_fields(parent: str, fields: "tuple[Any, ...]", msg: "dict[str, Any]") -> None:
     for name, spec, required in fields:
         if name in msg:
-            _check(prefix + name, spec, msg[name])
+            _check(parent, name, spec, msg[name])
         elif required:
-            raise ProtocolError(E_SCHEMA, f"field '{prefix}{name}' is missing", prefix + name)
+            path = _path(parent, name)
+            raise ProtocolError(E_SCHEMA, f"field '{path}' is missing", path)
 
 
 def check_version(msg: "dict[str, Any]") -> None:
