@@ -94,7 +94,7 @@ class HubGate:
             return self._error(seat, exc, _seq_of(payload))
         if leaf == topics.SEAT_STATUS:
             result = self.presence.apply(msg)
-            if result == BIRTH and msg["online"]:
+            if result == BIRTH:
                 self.tracker(seat).birth(msg.get("boot"))
             return Inbound(PRESENCE, seat, msg, None, result)
         seq = msg["seq"]
