@@ -342,36 +342,27 @@ def _refuse_constant(name: str) -> None:
     raise ValueError("JSON has no " + name)
 
 
-def _strict_loads_supported() -> bool:
-    # CPython's json accepts NaN and Infinity unless told otherwise; MicroPython's
-    # refuses them already and takes no keyword arguments.
+def _takes_keyword(fn: "Any", arg: str, **kw: "Any") -> bool:
+    # Whether fn accepts these keywords; MicroPython's json lacks the ones probed here.
     try:
-        json.loads("0", parse_constant=_refuse_constant)
+        fn(arg, **kw)
     except TypeError:
         return False
     return True
 
 
-_STRICT_LOADS = _strict_loads_supported()
+# CPython's json accepts NaN and Infinity unless told otherwise; MicroPython's
+# refuses them already.
+_STRICT_LOADS = _takes_keyword(json.loads, "0", parse_constant=_refuse_constant)
+# Raw UTF-8 keeps a non-ASCII character to at most 4 bytes (CPython's default
+# escapes one outside the BMP as 12); MicroPython always writes UTF-8.
+_UTF8_DUMPS = _takes_keyword(json.dumps, "", ensure_ascii=False)
 
 
 def _loads(data: bytes) -> "Any":
     if _STRICT_LOADS:
         return json.loads(data, parse_constant=_refuse_constant)
     return json.loads(data)
-
-
-def _utf8_dumps_supported() -> bool:
-    # Raw UTF-8 keeps a non-ASCII character to at most 4 bytes (CPython's default
-    # escapes one outside the BMP as 12); MicroPython writes UTF-8 and has no switch.
-    try:
-        json.dumps("", ensure_ascii=False)
-    except TypeError:
-        return False
-    return True
-
-
-_UTF8_DUMPS = _utf8_dumps_supported()
 
 
 def _dumps(msg: "dict[str, Any]") -> bytes:
