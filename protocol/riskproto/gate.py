@@ -11,7 +11,7 @@
 # refusing changes no game state. Births and Wills update presence (and start a new
 # sequence numbering when a seat rebooted).
 
-try:  # noqa: SIM105 (MicroPython has neither typing nor contextlib)
+try:
     from typing import Any
 except ImportError:
     pass

@@ -14,7 +14,7 @@ import json
 
 from riskproto import MAX_MESSAGE_BYTES, PROTOCOL_VERSION
 
-try:  # noqa: SIM105 (MicroPython has neither typing nor contextlib)
+try:
     from typing import Any
 except ImportError:
     pass

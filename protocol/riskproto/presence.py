@@ -10,7 +10,7 @@
 # Rules (the same as Sparkplug's bdSeq): a birth is always believed, because it comes
 # from a live connection; a death counts only when it names the current session.
 
-try:  # noqa: SIM105 (MicroPython has neither typing nor contextlib)
+try:
     from typing import Any
 except ImportError:
     pass

@@ -5,7 +5,7 @@
 from riskproto import topics
 from riskproto.messages import E_SCHEMA, E_UNKNOWN_SEAT, ProtocolError, decode
 
-try:  # noqa: SIM105 (MicroPython has neither typing nor contextlib)
+try:
     from typing import Any
 except ImportError:
     pass

@@ -3,7 +3,7 @@
 # Grouped by continent as on the classic map; the order is part of protocol
 # version 1 and changes only with a version bump.
 
-try:  # noqa: SIM105 (MicroPython has neither typing nor contextlib)
+try:
     from typing import Any
 except ImportError:
     pass

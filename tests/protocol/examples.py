@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 
 from riskproto.messages import E_MALFORMED, E_SCHEMA, E_TOO_LARGE, E_VERSION
-
 from tests.support.tools import ROOT
 
 PROTOCOL = ROOT / "protocol"

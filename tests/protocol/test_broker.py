@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from riskproto import topics
 from riskproto.messages import encode, message
 from risktable import brokerconf
 from risktable.cli import main
-
 from tests.protocol.mqtt_peer import Peer
 from tests.support.mosquitto import Mosquitto, free_port
 from tests.support.tools import mosquitto_binary, require_tool

@@ -12,8 +12,8 @@ from typing import Any
 import jsonschema
 import pytest
 from referencing import Registry, Resource
-from riskproto.messages import E_MALFORMED, E_TOO_LARGE, ProtocolError, decode, encode
 
+from riskproto.messages import E_MALFORMED, E_TOO_LARGE, ProtocolError, decode, encode
 from tests.protocol.examples import (
     PROTOCOL,
     SCHEMAS,

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from riskproto import topics
 from riskproto.gate import APPLY, IGNORE, PRESENCE, REFUSED, HubGate
 from riskproto.messages import (
@@ -19,7 +20,6 @@ from riskproto.messages import (
     message,
 )
 from riskproto.presence import BIRTH, DEATH, IGNORED
-
 from tests.protocol.examples import PROTOCOL, example_files, expected_code
 
 EVENT = topics.seat("den", 1, topics.SEAT_EVENT)

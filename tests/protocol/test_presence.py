@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from riskproto.messages import message
 from riskproto.presence import BIRTH, DEATH, IGNORED, REPEAT, Presence, SeatPresence
 

@@ -10,9 +10,9 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from riskproto import MAX_MESSAGE_BYTES
 from riskproto.messages import E_SCHEMA, E_VERSION, ProtocolError, decode, encode, validate
-
 from tests.protocol.strategies import messages, required_fields
 from tests.protocol.test_examples import SCHEMA, schema_instance
 

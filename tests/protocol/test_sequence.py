@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from riskproto.messages import ProtocolError, decode, message
 from riskproto.sequence import DUPLICATE, NEW, STALE, Outbox, SeqTracker
-
 from tests.protocol.examples import PROTOCOL
 from tests.protocol.link_sim import run
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from riskproto import MAX_MESSAGE_BYTES
 from riskproto.messages import MAX_COUNTER, ProtocolError, decode, encode, error_reply, message
 from riskproto.territories import TERRITORIES, board_dicts, board_message

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from riskproto import topics
 from riskproto.messages import E_SCHEMA, E_UNKNOWN_SEAT, ProtocolError, encode, message
 from riskproto.routes import decode_from, leaf_type

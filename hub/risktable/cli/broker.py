@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from riskproto import topics
-
 from risktable import brokerconf
 from risktable.cli.errors import CliError
 

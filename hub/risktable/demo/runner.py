@@ -74,7 +74,7 @@ def run_demo(options: DemoOptions, out: TextIO, play: Play | None = None) -> Non
             address = stack.enter_context(EmbeddedBroker(port=options.port)).address
             print(f"embedded MQTT broker on {address}", file=out)
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="risktable-")))
-        hub = HubService(address, options.table, seat_numbers, workdir / "hub")
+        hub = HubService(address, options.table, options.seats, workdir / "hub")
         hub.start()
         stack.callback(hub.stop)
         print(f"hub online for table {options.table!r}", file=out)
