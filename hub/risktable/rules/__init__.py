@@ -1,0 +1,1 @@
+"""The rules engine: pure, no I/O; dice arrive as chance outcomes from outside."""
