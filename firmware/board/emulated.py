@@ -45,13 +45,16 @@ class Board:
     def show_net(self, up):
         self._emit("net", "up" if up else "down")
 
-    def beep(self, ms):
-        self._last.pop("beep", None)
-        self._emit("beep", ms)
+    def show_hub(self, up):
+        self._emit("hub", "up" if up else "down")
 
-    def arm_dice(self, count):
-        self._last.pop("armed", None)
-        self._emit("armed", count)
+    def beep(self, ms, hz):
+        self._last.pop("beep", None)
+        self._emit("beep", [ms, hz])
+
+    def arm_dice(self, roll, count):
+        # count 0: disarmed. Typed dice lines are reported for the armed roll.
+        self._emit("armed", [roll, count])
 
     async def join_network(self):
         return True
@@ -102,7 +105,7 @@ class Board:
                 if isinstance(die, dict):
                     dice.append(die)
                 elif isinstance(die, int) and 1 <= die <= 6:
-                    dice.append({"id": i, "state": "onface", "face": die})
+                    dice.append({"id": "emulated-%d" % (i + 1), "face": die, "state": "settled"})
                 else:
                     raise ValueError("a die is a face 1-6 or an object")
             self.inputs.put({"kind": "dice", "dice": dice})
@@ -110,7 +113,7 @@ class Board:
             uid = cmd["card"]
             if not isinstance(uid, str) or not uid:
                 raise ValueError("card uid must be a hex string")
-            self.inputs.put({"kind": "card", "uid": uid.lower()})
+            self.inputs.put({"kind": "card", "uid": uid.upper()})
         elif "pin" in cmd:
             name, value = cmd["pin"]
             self.pins[name].value(value)

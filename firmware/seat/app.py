@@ -1,28 +1,37 @@
-# The seat application: birth and Last Will, input events with sequence numbers resent
-# until the hub acknowledges them, the retained view rendered on the ring and display,
-# error flash on error replies, hub commands. It knows nothing of the rules: it reports
-# what the player did and shows what the hub says.
+# The seat application: birth and Last Will, input events numbered and resent until the
+# hub answers them (riskproto.sequence.Outbox), the retained view rendered on the ring
+# and display, an error flash on refusals, hub commands. It knows nothing of the rules:
+# it reports what the player did and shows what the hub says. protocol/README.md is the
+# contract this follows.
 
 import asyncio
 import gc
+import os
 import time
 
 from micropython import const
 
 from log import log, log_exception
 from net import mqtt
-from riskproto import messages, topics
+from riskproto import messages, routes, topics
+from riskproto.sequence import Outbox
 from seat import render
-from seat.outbox import Outbox
 
-FW_VERSION = "0.1.0"
+FW_VERSION = "0.2.0"
 
 _OUTBOX_SIZE = const(16)
-_FLASH_MS = const(120)
+_MAX_RETRY_MS = const(8000)
+_FLASH_MS = const(150)
+_COUNTER_MASK = const(0x3FFFFFFF)
 
 _RED = (255, 0, 0)
 _WHITE = (255, 255, 255)
-_DOWN_COLOUR = (40, 20, 0)
+_NO_BROKER = (40, 20, 0)
+# Refusals that say nothing about the player's input: a resend the hub had already
+# answered. They close the event quietly.
+_QUIET_ERRORS = ("duplicate", "stale")
+_DICE_CAPS = {"edice": "dice_builtin", "pixels": "dice_ble", "godice": "dice_ble",
+              "manual": "dice_manual"}
 
 
 class Seat:
@@ -32,18 +41,25 @@ class Seat:
         self.store = store
         self.table = cfg["table"]
         self.seat = cfg["seat"]
+        self._ticks = ticks_ms or time.ticks_ms
+        # A random boot counter tells the hub this seat restarted its sequence numbers.
+        self.boot = int.from_bytes(os.urandom(4), "big") & _COUNTER_MASK
+        self.session = 0
         self.brightness = 255
         self.view = None
-        self.session = 0
+        self.hub_session = None
+        self.armed_roll = 0
         broker = cfg["broker"]
         self.client = mqtt.Client(
-            broker["host"], broker["port"], "risktable-%s-seat%d" % (self.table, self.seat),
+            broker["host"], broker["port"], "%s-seat%d" % (self.table, self.seat),
             keepalive_s=broker["keepalive"], user=broker["username"],
             password=broker["password"], will=self._will,
             backoff_ms=broker["backoff_ms"], backoff_max_ms=broker["backoff_max_ms"],
             ticks_ms=ticks_ms)
-        self.outbox = Outbox(_OUTBOX_SIZE, cfg["retry_ms"], ticks_ms)
+        self.outbox = Outbox(self.seat, _OUTBOX_SIZE, cfg["retry_ms"], _MAX_RETRY_MS,
+                             1, time.ticks_diff)
         self.pixels = bytearray(3 * board.ring_size)
+        self._hub_topic = topics.hub_status(self.table)
         self._kick = asyncio.Event()
         self._flash_task = None
         self.tasks = []
@@ -52,29 +68,31 @@ class Seat:
         return topics.seat(self.table, self.seat, leaf)
 
     def caps(self):
-        caps = ["ring", "encoder", "buttons", "nfc", "dice:" + self.cfg["dice"]]
+        caps = ["ring", "encoder", "buttons", "nfc", "oled", "buzzer",
+                _DICE_CAPS[self.cfg["dice"]]]
         if self.cfg["board"] == "emulated":
             caps.append("emulated")
         return caps
 
     def _status(self, online):
-        msg = messages.message("seat_status", seat=self.seat, online=online, session=self.session)
+        msg = messages.message("seat_status", seat=self.seat, online=online,
+                               session=self.session)
         if online:
+            msg["boot"] = self.boot
             msg["fw"] = FW_VERSION
             msg["caps"] = self.caps()
         return messages.encode(msg)
 
     def _will(self):
-        # A new session for every connection: see seat/store.py.
         self.session = self.store.next_session()
         return (self.topic(topics.SEAT_STATUS), self._status(False), True, 1)
 
     async def run(self):
         self.board.show_net(False)
-        self._show_down()
+        self._show()
         await self.board.join_network()
-        for leaf in topics.HUB_PUBLISHED:
-            await self.client.subscribe(self.topic(leaf), 1)
+        for topic in topics.seat_subscriptions(self.table, self.seat):
+            await self.client.subscribe(topic, 1)
         self.tasks = [
             asyncio.create_task(self.client.run()),
             asyncio.create_task(self.board.run()),
@@ -94,104 +112,136 @@ class Seat:
                 self.board.show_net(True)
                 await self.client.publish(self.topic(topics.SEAT_STATUS), self._status(True),
                                           True, 1)
-                # The retained view arrives by itself; resync asks the hub for the rest
-                # (pending prompts, armed dice) that may have changed while we were away.
-                self.add_event({"kind": "resync"})
-                self.outbox.all_due()
-                self._kick.set()
+                self._resend_all()
             elif kind == mqtt.DOWN:
                 log("connection lost:", repr(self.client.why_down))
                 self.board.show_net(False)
-                self._show_down()
+                self._show()
             else:
                 try:
                     self.on_message(topic, payload)
                 except Exception as exc:  # a bad message must never stop the seat
                     log_exception("message on " + topic, exc)
 
+    def _resend_all(self):
+        self.outbox.reconnected()
+        self._kick.set()
+
     def on_message(self, topic, payload):
+        if topic == self._hub_topic:
+            self._on_hub_status(payload)
+            return
         parsed = topics.parse_seat_topic(topic)
         if parsed is None or parsed[1] != self.seat:
             return
         leaf = parsed[2]
         try:
             msg = messages.decode(payload)
+            routes.check_route(leaf, self.seat, msg)
         except messages.ProtocolError as exc:
             log("refused message on", topic, exc.code, exc.message)
+            if leaf == topics.SEAT_VIEW:
+                # We cannot show what the hub wants: ask for everything again.
+                self.add_event({"kind": "resync"})
             return
         if leaf == topics.SEAT_VIEW:
             self.view = msg
-            self._show_view()
+            self._show()
         elif leaf == topics.SEAT_ACK:
-            self.outbox.ack(msg["seq"])
+            self.outbox.answered(msg["seq"])
         elif leaf == topics.SEAT_ERROR:
-            log("hub error", msg["code"], msg["detail"])
-            if "seq" in msg:
-                # The hub refused that event; resending it would be refused again.
-                self.outbox.ack(msg["seq"])
-            self.flash(_RED, 3)
+            self.on_error(msg)
         elif leaf == topics.SEAT_CMD:
             self.on_command(msg)
 
+    def _on_hub_status(self, payload):
+        try:
+            msg = messages.decode(payload)
+        except messages.ProtocolError as exc:
+            log("refused hub status", exc.code, exc.message)
+            return
+        online = msg["online"]
+        if online and msg["session"] != self.hub_session:
+            # A hub (re)started: it answers nothing sent to its previous life.
+            self.hub_session = msg["session"]
+            self._resend_all()
+        elif not online and msg["session"] == self.hub_session:
+            self.hub_session = None
+        self.board.show_hub(self.hub_session is not None)
+
+    def on_error(self, msg):
+        code = msg["code"]
+        log("hub refused:", code, msg["detail"])
+        if "seq" in msg:
+            self.outbox.answered(msg["seq"])
+        if code not in _QUIET_ERRORS:
+            self.flash(_RED, 3, _FLASH_MS)
+
     def on_command(self, msg):
         cmd = msg["cmd"]
-        if cmd == "identify":
-            self.flash(_WHITE, 5)
+        if cmd == "arm_dice":
+            self.armed_roll = msg["roll"]
+            self.board.arm_dice(msg["roll"], msg["count"])
+        elif cmd == "disarm":
+            if msg["roll"] == self.armed_roll:
+                self.board.arm_dice(msg["roll"], 0)
+        elif cmd == "identify":
+            seconds = msg.get("seconds", 5)
+            self.flash(_WHITE, seconds * 1000 // (2 * _FLASH_MS), _FLASH_MS)
         elif cmd == "beep":
-            self.board.beep(msg.get("ms", 100))
+            self.board.beep(msg["ms"], msg.get("hz", 2000))
         elif cmd == "brightness":
-            self.brightness = max(0, min(255, int(msg.get("level", 255))))
-            self._show_view()
-        elif cmd == "arm_dice":
-            self.board.arm_dice(int(msg.get("count", 0)))
+            self.brightness = msg["level"]
+            self._show()
         else:
             log("unknown command", cmd)
 
     # ---- outputs
 
-    def _show_view(self):
-        if self.view is None or self._flash_task is not None:
+    def _show(self):
+        if self._flash_task is not None:
             return
-        render.ring(self.view, self.pixels, self.brightness)
+        if not self.client.connected:
+            render.fill(self.pixels, _NO_BROKER, self.brightness)
+        elif self.view is None:
+            render.fill(self.pixels, (0, 0, 0))
+        else:
+            render.ring(self.view, self.pixels, self.brightness)
         self.board.show_ring(self.pixels)
-        self.board.show_text(render.text(self.view))
+        if self.view is not None:
+            self.board.show_text(render.text(self.view))
 
-    def _show_down(self):
-        if self.view is None:
-            render.fill(self.pixels, _DOWN_COLOUR, self.brightness)
-            self.board.show_ring(self.pixels)
-
-    def flash(self, rgb, times):
+    def flash(self, rgb, times, period_ms):
         if self._flash_task is not None:
             self._flash_task.cancel()
-        self._flash_task = asyncio.create_task(self._flash(rgb, times))
+        self._flash_task = asyncio.create_task(self._flash(rgb, times, period_ms))
 
-    async def _flash(self, rgb, times):
+    async def _flash(self, rgb, times, period_ms):
         try:
             for _ in range(times):
                 render.fill(self.pixels, rgb, self.brightness)
                 self.board.show_ring(self.pixels)
-                await asyncio.sleep_ms(_FLASH_MS)
+                await asyncio.sleep_ms(period_ms)
                 render.fill(self.pixels, (0, 0, 0))
                 self.board.show_ring(self.pixels)
-                await asyncio.sleep_ms(_FLASH_MS)
+                await asyncio.sleep_ms(period_ms)
         finally:
             self._flash_task = None
-            self._show_view()
+            self._show()
 
     # ---- to the hub
 
     def add_event(self, fields):
-        seq = self.store.next_seq()
-        msg = messages.message("event", seat=self.seat, seq=seq)
+        msg = messages.message("event")
         for key in fields:
             msg[key] = fields[key]
+        if msg["kind"] == "dice":
+            msg["roll"] = self.armed_roll
         try:
-            payload = messages.encode(msg)
+            self.outbox.add(msg)
         except messages.ProtocolError as exc:
             log("input not sent:", exc.message)
             return
-        self.outbox.add(seq, payload)
         self._kick.set()
 
     async def _inputs(self):
@@ -203,9 +253,9 @@ class Seat:
         while True:
             wait = None
             if self.client.connected:
-                for item in self.outbox.due():
-                    await self.client.publish(topic, item[1], False, 1)
-                wait = self.outbox.next_due_ms()
+                for _, payload in self.outbox.due(self._ticks()):
+                    await self.client.publish(topic, payload, False, 1)
+                wait = self.outbox.next_due(self._ticks())
             self._kick.clear()
             if wait is None:
                 await self._kick.wait()
@@ -232,4 +282,4 @@ def run(config_path):
     # allocated so they do not land in a fragmented heap.
     gc.collect()
     asyncio.get_event_loop().set_exception_handler(_exception_handler)
-    asyncio.run(Seat(cfg, board, store, time.ticks_ms).run())
+    asyncio.run(Seat(cfg, board, store).run())

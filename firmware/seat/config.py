@@ -14,7 +14,7 @@ _DEFAULTS = {
     "ring_size": 12,
     "pinout": "seat-pinout.json",
     "control_port": 0,
-    "retry_ms": 2000,
+    "retry_ms": 500,
 }
 _BROKER_DEFAULTS = {
     "port": 1883,

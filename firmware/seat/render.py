@@ -1,39 +1,54 @@
-# From the hub's view message to the seat's outputs. The ring is a preallocated bytearray
-# of 3 bytes (r, g, b) per pixel. A view may carry "ring" (one [r, g, b] per pixel) for
-# full control; otherwise the whole ring shows the seat colour. The OLED shows the
-# view's "lines" when present, else its "name".
+# From the hub's view message to the seat's outputs, into a preallocated bytearray of
+# 3 bytes (r, g, b) per pixel. Static patterns only: the view's "ring" modes become
+#   off       all dark
+#   count     the first `value` pixels in the seat colour, the rest dim
+#   progress  value/max of the ring in the seat colour, the rest dim
+#   pulse     the whole ring in the seat colour (animated by drivers/ring.py on a
+#   spin      real ring; not yet wired in)
+# and a view without "ring" fills the ring with the seat colour.
+
+from micropython import const
+
+_DIM_SHIFT = const(3)  # dim pixels at 1/8 of the colour
 
 
-def _scale(c, brightness):
-    return c * brightness // 255
+def _put(pixels, i, rgb, level):
+    j = 3 * i
+    pixels[j] = rgb[0] * level // 255
+    pixels[j + 1] = rgb[1] * level // 255
+    pixels[j + 2] = rgb[2] * level // 255
 
 
-def fill(pixels, rgb, brightness=255):
-    r = _scale(rgb[0], brightness)
-    g = _scale(rgb[1], brightness)
-    b = _scale(rgb[2], brightness)
-    for i in range(0, len(pixels), 3):
-        pixels[i] = r
-        pixels[i + 1] = g
-        pixels[i + 2] = b
+def fill(pixels, rgb, level=255):
+    for i in range(len(pixels) // 3):
+        _put(pixels, i, rgb, level)
 
 
-def ring(view, pixels, brightness=255):
-    given = view.get("ring")
-    if isinstance(given, list) and given:
-        n = len(pixels) // 3
-        for i in range(n):
-            rgb = given[i % len(given)]
-            j = 3 * i
-            pixels[j] = _scale(rgb[0], brightness)
-            pixels[j + 1] = _scale(rgb[1], brightness)
-            pixels[j + 2] = _scale(rgb[2], brightness)
+def ring(view, pixels, level=255):
+    n = len(pixels) // 3
+    colour = view["colour"]
+    spec = view.get("ring")
+    if not isinstance(spec, dict):
+        fill(pixels, colour, level)
+        return
+    mode = spec.get("mode")
+    value = spec.get("value", 0)
+    if mode == "off":
+        fill(pixels, (0, 0, 0))
+        return
+    if mode == "count":
+        lit = value
+    elif mode == "progress":
+        top = spec.get("max", 0)
+        lit = (value * n + top // 2) // top if top else 0
     else:
-        fill(pixels, view["colour"], brightness)
+        lit = n
+    for i in range(n):
+        _put(pixels, i, colour, level if i < lit else level >> _DIM_SHIFT)
 
 
 def text(view):
     lines = view.get("lines")
     if isinstance(lines, list):
-        return [str(x) for x in lines]
-    return [str(view.get("name", ""))]
+        return lines
+    return [view.get("name", "")]

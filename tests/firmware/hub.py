@@ -9,6 +9,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+
 from riskproto import messages, topics
 
 

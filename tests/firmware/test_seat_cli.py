@@ -9,9 +9,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from risktable.cli import main
 from risktable.seat_build import REPO, sources
-
 from tests.firmware.seats import MICROPYPATH
 
 

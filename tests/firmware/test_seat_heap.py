@@ -10,14 +10,13 @@ from pathlib import Path
 
 from riskproto import messages, topics
 from risktable.seat_build import build
-
 from tests.firmware.hub import AckingHub
 from tests.firmware.seats import SeatProcess, write_config
 from tests.support.mosquitto import Mosquitto
 
 TABLE = "fw-heap"
 # The smallest heap found to pass is reported in firmware/README.md; this runs at that size.
-HEAP = "80K"
+HEAP = "96K"
 
 
 def test_seat_scenario_runs_in_a_small_heap(
@@ -31,17 +30,20 @@ def test_seat_scenario_runs_in_a_small_heap(
     try:
         seat.wait_output(lambda line: line.get("net") == "up")
         view = messages.message(
-            "view", seat=2, colour=[1, 2, 3], name="x" * 40, lines=["a" * 20] * 4,
-            ring=[[i, 255 - i, 7] for i in range(12)],
+            "view", seat=2, colour=[0, 255, 16], name="x" * 16, lines=["a" * 24] * 4,
+            ring={"mode": "count", "value": 5},
         )
         hub.publish(2, topics.SEAT_VIEW, view)
-        ring = seat.wait_output(lambda line: "ring" in line and line["ring"][0] == [0, 255, 7])
-        assert ring["ring"] == [[i, 255 - i, 7] for i in range(12)]
-        lines = [{"encoder": 1}, {"button": "confirm"}, {"dice": [1, 2, 3]}, {"card": "ab"}] * 5
+        ring = seat.wait_output(lambda line: "ring" in line and line["ring"][0] == [0, 255, 16])
+        # Unlit pixels at 1/8 level: 255 * 31 // 255 and 16 * 31 // 255.
+        assert ring["ring"] == [[0, 255, 16]] * 5 + [[0, 31, 1]] * 7
+        lines = [{"encoder": 1}, {"button": "confirm"}, {"dice": [1, 2, 3]}, {"card": "ABCDEF01"}]
+        lines *= 4
         for line in lines:
             seat.send(line)
         assert len(hub.wait_inputs(len(lines))) == len(lines)
-        hub.publish(2, topics.SEAT_ERROR, messages.message("error", code="x", detail="y" * 200))
+        refusal = messages.message("error", code="not_allowed", detail="y" * 120)
+        hub.publish(2, topics.SEAT_ERROR, refusal)
         seat.wait_output(lambda line: line.get("ring") == [[255, 0, 0]] * 12)
         assert seat.process.poll() is None, seat.stderr_lines
         assert not any("MemoryError" in line for line in seat.stderr_lines), seat.stderr_lines

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from riskproto import messages, topics
 
+from riskproto import messages, topics
 from tests.firmware.hub import AckingHub
 from tests.firmware.seats import SeatProcess, write_config
 from tests.support.mosquitto import Mosquitto
@@ -45,13 +45,16 @@ def test_every_input_is_applied_once_in_order(seat: SeatProcess, hub: AckingHub)
         ({"button": "confirm"}, {"kind": "button", "button": "confirm", "press": "short"}),
         ({"button": "back", "long": True}, {"kind": "button", "button": "back", "press": "long"}),
         ({"encoder": -2}, {"kind": "encoder", "steps": -2}),
-        ({"card": "04A1B2C3"}, {"kind": "card", "uid": "04a1b2c3"}),
+        ({"card": "04a1b2c3"}, {"kind": "card", "uid": "04A1B2C3"}),
         (
             {"dice": [6, 2]},
             {
                 "kind": "dice",
-                "dice": [{"id": 0, "state": "onface", "face": 6}, {"id": 1, "state": "onface",
-                                                                   "face": 2}],
+                "roll": 0,
+                "dice": [
+                    {"id": "emulated-1", "face": 6, "state": "settled"},
+                    {"id": "emulated-2", "face": 2, "state": "settled"},
+                ],
             },
         ),
     ]
@@ -85,8 +88,8 @@ def test_unacknowledged_events_are_resent_until_acked(seat: SeatProcess, hub: Ac
 def test_broker_outage_loses_and_doubles_nothing(
     seat: SeatProcess, hub: AckingHub, fresh_mosquitto: Mosquitto
 ) -> None:
-    before = [{"card": f"0{i}aabbcc"} for i in range(3)]
-    during = [{"card": f"1{i}aabbcc"} for i in range(4)]
+    before = [{"card": f"0{i}AABBCC"} for i in range(3)]
+    during = [{"card": f"1{i}AABBCC"} for i in range(4)]
     for line in before:
         seat.send(line)
     hub.wait_inputs(len(before))

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from riskproto import messages, topics
 
+from riskproto import messages, topics
 from tests.firmware.seats import SeatProcess, Watcher, write_config
 from tests.support.mosquitto import Mosquitto
 
