@@ -17,6 +17,10 @@ from micropython import const
 from bounded import BoundedQueue
 from net import packets
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable
+
 UP = const(1)
 DOWN = const(2)
 MESSAGE = const(3)
@@ -56,7 +60,8 @@ class Client:
         self.connects = 0
         self.dropped_publishes = 0
         self._open = open_connection or asyncio.open_connection
-        self._ticks = ticks_ms or time.ticks_ms
+        # The stubs give ticks_ms an opaque return type; ticks are ints here.
+        self._ticks: "Callable[[], int]" = ticks_ms or time.ticks_ms  # type: ignore[assignment]
         self._out = bytearray(buf_size)
         self._in = bytearray(buf_size)
         self._in_mv = memoryview(self._in)
@@ -151,7 +156,10 @@ class Client:
                 n = packets.connect(self._out, self.client_id, self.keepalive_ms // 1000, True,
                                     self.user, self.password)
             await self._write(n)
-        first, body = await asyncio.wait_for_ms(self._read_packet(), self.connect_timeout_ms)
+        reply = await asyncio.wait_for_ms(
+            self._read_packet(), self.connect_timeout_ms
+        )  # type: tuple[int, memoryview]
+        first, body = reply
         if first != packets.CONNACK:
             raise packets.PacketError("expected CONNACK")
         code = packets.connack(body)[1]
@@ -231,7 +239,7 @@ class Client:
                 raise OSError("connection closed by broker")
             got += n
 
-    async def _read_packet(self):
+    async def _read_packet(self) -> "tuple[int, memoryview]":
         # One whole packet into the preallocated input buffer: (first byte, body view).
         one = self._one
         await self._read_into(memoryview(one))

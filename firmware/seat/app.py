@@ -17,6 +17,10 @@ from riskproto import messages, routes, topics
 from riskproto.sequence import Outbox
 from seat import render
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable
+
 FW_VERSION = "0.2.0"
 
 _OUTBOX_SIZE = const(16)
@@ -41,7 +45,8 @@ class Seat:
         self.store = store
         self.table = cfg["table"]
         self.seat = cfg["seat"]
-        self._ticks = ticks_ms or time.ticks_ms
+        # The stubs give ticks_ms an opaque return type; ticks are ints here.
+        self._ticks: "Callable[[], int]" = ticks_ms or time.ticks_ms  # type: ignore[assignment]
         # A random boot counter tells the hub this seat restarted its sequence numbers.
         self.boot = int.from_bytes(os.urandom(4), "big") & _COUNTER_MASK
         self.session = 0

@@ -1,0 +1,196 @@
+# The ESP32-S3 seat board: WS2812 ring, encoder, Confirm/Back/Roll buttons, MFRC522
+# reader, SSD1306 display, PWM buzzer, the seat's own electronic dice, and WiFi. Pins
+# come from the pinout file (board/pinout.py lists the names). Interrupt handlers live
+# in the drivers and only set flags; one task per input source turns driver events
+# into seat events on `inputs`. Untested on hardware in this repository: it is type
+# checked against micropython-esp32-stubs and compiled with mpy-cross.
+
+import asyncio
+import random
+import time
+
+import machine
+import neopixel
+import network
+from micropython import const
+
+from board import pinout as pins
+from bounded import BoundedQueue
+from drivers.buttons import LONG_PRESS, Button
+from drivers.buzzer import CONFIRM, Buzzer
+from drivers.dice import CROOKED, ROLLING
+from drivers.edice import ElectronicDice
+from drivers.encoder import Encoder
+from drivers.mfrc522 import MFRC522, CardTaps
+from drivers.ssd1306 import SSD1306
+from log import log
+from net.mqtt import jitter
+
+_WIFI_WAIT_MS = const(10000)
+_WIFI_CHECK_MS = const(2000)
+_WIFI_BACKOFF_MS = const(500)
+_WIFI_BACKOFF_MAX_MS = const(30000)
+_CARD_POLL_MS = const(100)
+_ROLL_SHOW_MS = const(600)
+
+_BUTTONS = (("confirm", "confirm_button", "input"), ("back", "back_button", "input"),
+            ("roll", "roll_button", "input"), ("encoder", "encoder", "switch"))
+
+
+def _in(number):
+    return machine.Pin(number, machine.Pin.IN, machine.Pin.PULL_UP)
+
+
+class Board:
+    def __init__(self, cfg, config_path):
+        p = pins.load(pins.beside(config_path, cfg["pinout"]))
+        self._wifi = cfg["wifi"]
+        self._dice_kind = cfg["dice"]
+        self.ring_size = pins.setting(p, "led_ring", "count", cfg["ring_size"])
+        # The ring's power budget caps its brightness (hardware/README.md).
+        self._cap = int(pins.setting(p, "led_ring", "max_level", 1.0) * 255)
+        self._np = neopixel.NeoPixel(machine.Pin(pins.pin(p, "led_ring", "data"),
+                                                 machine.Pin.OUT), self.ring_size)
+        self.inputs = BoundedQueue(16)
+        self._buttons = []
+        for name, device, pin_name in _BUTTONS:
+            if pins.has(p, device):
+                self._buttons.append((name, Button(_in(pins.pin(p, device, pin_name)))))
+        self._encoder = Encoder(_in(pins.pin(p, "encoder", "a")), _in(pins.pin(p, "encoder", "b")))
+        spi = machine.SPI(pins.setting(p, "nfc_reader", "spi_id", 1),
+                          baudrate=pins.setting(p, "nfc_reader", "baudrate", 5000000),
+                          sck=machine.Pin(pins.pin(p, "nfc_reader", "sck")),
+                          mosi=machine.Pin(pins.pin(p, "nfc_reader", "mosi")),
+                          miso=machine.Pin(pins.pin(p, "nfc_reader", "miso")))
+        machine.Pin(pins.pin(p, "nfc_reader", "rst"), machine.Pin.OUT).value(1)
+        cs = machine.Pin(pins.pin(p, "nfc_reader", "cs"), machine.Pin.OUT)
+        self._reader = MFRC522(spi, cs)
+        self._taps = CardTaps(self._reader, time.ticks_ms)  # type: ignore[arg-type]
+        self._display = None
+        if pins.has(p, "display"):
+            i2c = machine.I2C(pins.setting(p, "display", "i2c_id", 0),
+                              sda=machine.Pin(pins.pin(p, "display", "sda")),
+                              scl=machine.Pin(pins.pin(p, "display", "scl")),
+                              freq=pins.setting(p, "display", "freq", 400000))
+            self._display = SSD1306(i2c, pins.setting(p, "display", "width", 128),
+                                    pins.setting(p, "display", "height", 64),
+                                    pins.setting(p, "display", "address", 0x3C))
+        self._buzzer = Buzzer(machine.PWM(machine.Pin(pins.pin(p, "buzzer", "pwm"))))
+        self._dice = ElectronicDice()
+        self._armed = 0
+        self._wlan = network.WLAN(network.STA_IF)
+        self._tasks = []
+
+    # ---- outputs
+
+    def show_ring(self, pixels):
+        cap = self._cap
+        np = self._np
+        for i in range(self.ring_size):
+            j = 3 * i
+            np[i] = (pixels[j] * cap // 255, pixels[j + 1] * cap // 255,
+                     pixels[j + 2] * cap // 255)
+        np.write()
+
+    def show_text(self, lines):
+        display = self._display
+        if display is None:
+            return
+        display.clear()
+        top = 0
+        for line in lines:
+            top = display.prompt(line, top)
+        display.show()
+
+    def show_net(self, up):
+        pass  # the app already shows a lost broker on the ring
+
+    def show_hub(self, up):
+        pass
+
+    def beep(self, ms, hz):
+        self._buzzer.play(((hz, ms),))
+
+    def arm_dice(self, roll, count):
+        self._armed = count
+
+    # ---- network
+
+    async def join_network(self):
+        wlan = self._wlan
+        wlan.active(True)
+        delay = _WIFI_BACKOFF_MS
+        while not wlan.isconnected():
+            log("joining WiFi", self._wifi["ssid"])
+            wlan.connect(self._wifi["ssid"], self._wifi["password"])
+            waited = 0
+            while not wlan.isconnected() and waited < _WIFI_WAIT_MS:
+                await asyncio.sleep_ms(100)
+                waited += 100
+            if wlan.isconnected():
+                break
+            wlan.disconnect()
+            await asyncio.sleep_ms(jitter(delay, random.getrandbits(16)))
+            delay = min(delay * 2, _WIFI_BACKOFF_MAX_MS)
+        log("WiFi up", wlan.ifconfig()[0])
+        return True
+
+    # ---- inputs
+
+    async def run(self):
+        self._reader.init()
+        self._tasks = [asyncio.create_task(self._watch_wifi()),
+                       asyncio.create_task(self._encoder_events()),
+                       asyncio.create_task(self._cards()),
+                       asyncio.create_task(self._buzzer.run())]
+        for name, button in self._buttons:
+            self._tasks.append(asyncio.create_task(self._button_events(name, button)))
+        await self._tasks[0]
+
+    async def _watch_wifi(self):
+        # The MQTT client notices a dead link by itself; this only rejoins WiFi.
+        while True:
+            await asyncio.sleep_ms(_WIFI_CHECK_MS)
+            if not self._wlan.isconnected():
+                await self.join_network()
+
+    async def _button_events(self, name, button):
+        while True:
+            event = await button.next_event()
+            if name == "roll" and self._dice_kind == "edice" and self._armed:
+                await self._roll()
+                continue
+            press = "long" if event == LONG_PRESS else "short"
+            self.inputs.put({"kind": "button", "button": name, "press": press})
+            self._buzzer.play(CONFIRM)
+
+    async def _roll(self):
+        n = self._armed
+        self._report(self._dice.rolling(n))
+        await asyncio.sleep_ms(_ROLL_SHOW_MS)
+        readings = self._dice.roll(n)
+        self._report(readings)
+        if self._display is not None:
+            self._display.dice([r[2] for r in readings])
+            self._display.show()
+
+    def _report(self, readings):
+        dice = []
+        for die_id, state, face in readings:
+            if state == ROLLING or state == CROOKED:
+                dice.append({"id": die_id, "face": max(face, 1), "state": state})
+            else:
+                dice.append({"id": die_id, "face": face, "state": "settled"})
+        self.inputs.put({"kind": "dice", "dice": dice})
+
+    async def _encoder_events(self):
+        while True:
+            steps = await self._encoder.turned()
+            self.inputs.put({"kind": "encoder", "steps": max(-64, min(64, steps))})
+
+    async def _cards(self):
+        while True:
+            uid = self._taps.poll()
+            if uid is not None:
+                self.inputs.put({"kind": "card", "uid": uid.upper()})
+            await asyncio.sleep_ms(_CARD_POLL_MS)
