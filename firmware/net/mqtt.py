@@ -26,6 +26,9 @@ DOWN = const(2)
 MESSAGE = const(3)
 
 _PID_MAX = const(65535)
+# Linux and lwIP share these numbers; the unix port's socket module does not name them.
+_IPPROTO_TCP = const(6)
+_TCP_NODELAY = const(1)
 
 
 def jitter(delay_ms, rand16):
@@ -147,6 +150,14 @@ class Client:
                                            self.connect_timeout_ms)
         self._stream = opened[1]
         self._reader = opened[0]
+        # Small packets go out at once: with Nagle's algorithm an event written right
+        # after a PUBACK waits for the broker's delayed ACK, some 40 ms.
+        sock = getattr(self._stream, "s", None)
+        if sock is not None:
+            try:
+                sock.setsockopt(_IPPROTO_TCP, _TCP_NODELAY, 1)
+            except OSError:
+                pass
         will = self.will() if self.will else None
         async with self._lock:
             if will:
