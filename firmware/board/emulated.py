@@ -2,6 +2,11 @@
 # JSON line per change ({"ring": [[r, g, b], ...]}, {"oled": [...]}, {"net": "up"}, ...);
 # inputs arrive as JSON lines on stdin and, when the config sets "control_port", on a
 # loopback TCP socket. firmware/README.md lists every line in both directions.
+#
+# Two ways in: high-level lines ({"button": ...}) become events directly, and pin lines
+# ({"pin": ["confirm", 0]}) move fake pins that feed the same drivers the ESP32 board
+# uses (debounce, long press, quadrature decoding): the pin "interrupt" only sets the
+# driver's flag and a task here turns the driver's verdict into an event.
 
 import asyncio
 import json
@@ -9,9 +14,12 @@ import sys
 
 from board.pins import Pin
 from bounded import BoundedQueue
+from drivers.buttons import LONG_PRESS, Button
+from drivers.encoder import Encoder
 from log import log
 
 _BUTTONS = ("confirm", "back", "encoder", "roll")
+_PIN_BUTTONS = ("confirm", "back", "encoder")
 
 
 class Board:
@@ -20,9 +28,21 @@ class Board:
         self.control_port = cfg["control_port"]
         self.inputs = BoundedQueue(16)
         # Named fake pins, driven by {"pin": [name, value]} lines, for the drivers.
+        # Buttons are active low with pull-ups (released reads 1); the encoder's
+        # contacts rest at 00 like the panel encoders drivers/encoder.py expects.
         self.pins = {}
-        for name in ("encoder_a", "encoder_b", "confirm", "back", "encoder"):
+        for name in _PIN_BUTTONS:
             self.pins[name] = Pin(name, Pin.IN, Pin.PULL_UP)
+        for name in ("encoder_a", "encoder_b"):
+            self.pins[name] = Pin(name, Pin.IN, value=0)
+        # The drivers are annotated with machine.Pin; these fakes offer the same subset.
+        self._buttons = [
+            (name, Button(self.pins[name]))  # type: ignore[arg-type]
+            for name in _PIN_BUTTONS
+        ]
+        a = self.pins["encoder_a"]
+        b = self.pins["encoder_b"]
+        self._encoder = Encoder(a, b)  # type: ignore[arg-type]
         self._last = {}
         self._tasks = []
 
@@ -60,10 +80,24 @@ class Board:
         return True
 
     async def run(self):
+        for name, button in self._buttons:
+            self._tasks.append(asyncio.create_task(self._button_events(name, button)))
+        self._tasks.append(asyncio.create_task(self._encoder_events()))
         if self.control_port:
             server = await asyncio.start_server(self._client, "127.0.0.1", self.control_port)
             self._tasks.append(server)
         await self._read_lines(asyncio.StreamReader(sys.stdin))
+
+    async def _button_events(self, name, button):
+        while True:
+            event = await button.next_event()
+            press = "long" if event == LONG_PRESS else "short"
+            self.inputs.put({"kind": "button", "button": name, "press": press})
+
+    async def _encoder_events(self):
+        while True:
+            steps = await self._encoder.turned()
+            self.inputs.put({"kind": "encoder", "steps": steps})
 
     async def _client(self, reader, writer):
         try:

@@ -114,3 +114,32 @@ def test_error_reply_flashes_the_ring_then_restores_the_view(
     seat.wait_output(lambda line: line.get("ring") == [[255, 0, 0]] * 12)
     seat.wait_output(lambda line: line.get("ring") == [[0, 0, 0]] * 12)
     seat.wait_output(lambda line: line.get("ring") == [[0, 0, 200]] * 12)
+
+
+def test_pin_lines_go_through_the_drivers(seat: SeatProcess, hub: AckingHub) -> None:
+    def pins(*moves: tuple[str, int], pause: float = 0.0) -> None:
+        for name, value in moves:
+            seat.send({"pin": [name, value]})
+            time.sleep(pause)
+
+    # A press with contact bounce, held 0.1 s: one short press after debouncing.
+    pins(("confirm", 0), ("confirm", 1), ("confirm", 0), pause=0.002)
+    time.sleep(0.1)
+    pins(("confirm", 1))
+    # Held for a second: a long press.
+    pins(("back", 0))
+    time.sleep(1.0)
+    pins(("back", 1))
+    # One detent clockwise (00 -> 01 -> 11 -> 10 -> 00, A is the high bit), then one
+    # back, with a bounce on the way that the decoder must ignore.
+    pins(("encoder_b", 1), ("encoder_a", 1), ("encoder_b", 0), ("encoder_a", 0), pause=0.05)
+    pins(
+        ("encoder_a", 1), ("encoder_a", 0), ("encoder_a", 1), ("encoder_b", 1),
+        ("encoder_a", 0), ("encoder_b", 0), pause=0.05,
+    )
+    assert hub.wait_inputs(4) == [
+        {"kind": "button", "button": "confirm", "press": "short"},
+        {"kind": "button", "button": "back", "press": "long"},
+        {"kind": "encoder", "steps": 1},
+        {"kind": "encoder", "steps": -1},
+    ]
