@@ -15,6 +15,7 @@ import time
 from micropython import const
 
 from bounded import BoundedQueue
+from log import log
 from net import packets
 
 TYPE_CHECKING = False
@@ -140,6 +141,9 @@ class Client:
             if was_up:
                 delay = self.backoff_ms
                 self.events.put((DOWN, None, None, False))
+            elif self.why_down is not None:
+                # Only a person can fix some of these (a refused password: code 4 or 5).
+                log("broker connection failed:", repr(self.why_down))
             await asyncio.sleep_ms(jitter(delay, random.getrandbits(16)))
             delay = min(delay * 2, self.backoff_max_ms)
 
