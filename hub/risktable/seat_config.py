@@ -34,7 +34,7 @@ def seat_config(
 ) -> dict[str, Any]:
     """Return the config of one seat; raise ``ValueError`` naming the first bad value.
 
-    >>> seat_config("t1", 2, "192.168.4.1")["broker"]
+    >>> seat_config("t1", 2, "192.168.4.1", wifi_ssid="risknet")["broker"]
     {'host': '192.168.4.1', 'port': 1883, 'keepalive': 30}
     """
     topics.check_table(table)

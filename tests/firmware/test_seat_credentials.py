@@ -21,7 +21,7 @@ TABLE = "fw-cred"
 
 @pytest.fixture
 def secured(tmp_path: Path) -> Iterator[Mosquitto]:
-    passwd = require_tool("mosquitto_passwd", "the Debian package mosquitto-clients")
+    passwd = require_tool("mosquitto_passwd", "the Debian package mosquitto")
     password_file = tmp_path / "passwd"
     subprocess.run(
         [passwd, "-c", "-b", str(password_file), f"{TABLE}-seat1", "right-pw"],
