@@ -31,6 +31,7 @@ _COUNTER_MASK = const(0x3FFFFFFF)
 _RED = (255, 0, 0)
 _WHITE = (255, 255, 255)
 _NO_BROKER = (40, 20, 0)
+_NO_HUB = (60, 0, 0)
 # Refusals that say nothing about the player's input: a resend the hub had already
 # answered. They close the event quietly.
 _QUIET_ERRORS = ("duplicate", "stale")
@@ -53,6 +54,9 @@ class Seat:
         self.brightness = 255
         self.view = None
         self.hub_session = None
+        # Only an explicit offline status means the hub is gone; before the first status
+        # arrives the seat simply shows its view.
+        self.hub_lost = False
         self.armed_roll = 0
         broker = cfg["broker"]
         self.client = mqtt.Client(
@@ -172,7 +176,11 @@ class Seat:
             self._resend_all()
         elif not online and msg["session"] == self.hub_session:
             self.hub_session = None
-        self.board.show_hub(self.hub_session is not None)
+        lost = self.hub_session is None and not online
+        self.board.show_hub(not lost)
+        if lost != self.hub_lost:
+            self.hub_lost = lost
+            self._show()
 
     def on_error(self, msg):
         code = msg["code"]
@@ -208,6 +216,8 @@ class Seat:
             return
         if not self.client.connected:
             render.fill(self.pixels, _NO_BROKER, self.brightness)
+        elif self.hub_lost:
+            render.fill(self.pixels, _NO_HUB, self.brightness)
         elif self.view is None:
             render.fill(self.pixels, (0, 0, 0))
         else:

@@ -143,3 +143,39 @@ def test_pin_lines_go_through_the_drivers(seat: SeatProcess, hub: AckingHub) -> 
         {"kind": "encoder", "steps": 1},
         {"kind": "encoder", "steps": -1},
     ]
+
+
+def test_hub_restart_resends_unanswered_events_and_hub_loss_shows(
+    micropython: str, fresh_mosquitto: Mosquitto, tmp_path: Path, hub: AckingHub
+) -> None:
+    # Resends wait a minute here, so a second delivery can only come from the hub's birth.
+    slow = {"retry_ms": 60000, "broker": FAST["broker"]}
+    seat = SeatProcess(micropython, write_config(tmp_path, TABLE, 4, fresh_mosquitto.port, **slow))
+    status_topic = topics.hub_status(TABLE)
+
+    def hub_status(online: bool, session: int) -> None:
+        status = messages.encode(messages.message("hub_status", online=online, session=session))
+        hub.client.publish(status_topic, status, qos=1, retain=True).wait_for_publish(10)
+
+    try:
+        hub_status(True, 1)
+        view = messages.message("view", seat=4, colour=[0, 0, 200])
+        hub.publish(4, topics.SEAT_VIEW, view, retain=True)
+        seat.wait_output(lambda line: line.get("ring") == [[0, 0, 200]] * 12)
+        hub.ack = False
+        seat.send({"encoder": 3})
+        deadline = time.monotonic() + 10
+        while not hub.received and time.monotonic() < deadline:
+            time.sleep(0.02)
+        seq = hub.received[0]["seq"]
+        hub_status(False, 1)  # the hub's Will
+        seat.wait_output(lambda line: line.get("hub") == "down")
+        seat.wait_output(lambda line: line.get("ring") == [[60, 0, 0]] * 12)
+        assert hub.deliveries(seq) == 1
+        hub.ack = True
+        hub_status(True, 2)  # the hub is back with a new session
+        assert hub.wait_inputs(1) == [{"kind": "encoder", "steps": 3}]
+        assert hub.deliveries(seq) == 2
+        seat.wait_output(lambda line: line.get("ring") == [[0, 0, 200]] * 12)
+    finally:
+        seat.stop()
