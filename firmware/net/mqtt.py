@@ -63,6 +63,7 @@ class Client:
         self.connected = False
         self.connects = 0
         self.dropped_publishes = 0
+        self.oversized = 0
         self._open = open_connection or asyncio.open_connection
         # The stubs give ticks_ms an opaque return type; ticks are ints here.
         self._ticks: "Callable[[], int]" = ticks_ms or time.ticks_ms  # type: ignore[assignment]
@@ -173,9 +174,9 @@ class Client:
             await self._write(n)
         reply = await asyncio.wait_for_ms(
             self._read_packet(), self.connect_timeout_ms
-        )  # type: tuple[int, memoryview]
-        first, body = reply
-        if first != packets.CONNACK:
+        )  # type: tuple[int, memoryview, bool]
+        first, body, whole = reply
+        if first != packets.CONNACK or not whole:
             raise packets.PacketError("expected CONNACK")
         code = packets.connack(body)[1]
         if code:
@@ -254,8 +255,10 @@ class Client:
                 raise OSError("connection closed by broker")
             got += n
 
-    async def _read_packet(self) -> "tuple[int, memoryview]":
-        # One whole packet into the preallocated input buffer: (first byte, body view).
+    async def _read_packet(self) -> "tuple[int, memoryview, bool]":
+        # One packet into the preallocated input buffer: (first byte, body view, whole).
+        # A packet larger than the buffer is read through: its head stays in the buffer
+        # (enough for a PUBLISH's topic and packet id) and whole is False.
         one = self._one
         await self._read_into(memoryview(one))
         first = one[0]
@@ -265,23 +268,38 @@ class Client:
             if self._len.feed(one[0]):
                 break
         size = self._len.value
-        if size > len(self._in):
-            raise packets.PacketError("incoming packet of %d bytes is too large" % size)
-        body = self._in_mv[:size]
-        await self._read_into(body)
-        return first, body
+        room = len(self._in)
+        if size <= room:
+            body = self._in_mv[:size]
+            await self._read_into(body)
+            return first, body, True
+        keep = room // 2
+        await self._read_into(self._in_mv[:keep])
+        left = size - keep
+        while left:
+            n = min(left, room - keep)
+            await self._read_into(self._in_mv[keep : keep + n])
+            left -= n
+        return first, self._in_mv[:keep], False
 
     async def _read_loop(self):
         while True:
-            first, body = await self._read_packet()
+            first, body, whole = await self._read_packet()
             self._last_rx = self._ticks()
             kind = first & 0xF0
             if kind == packets.PUBLISH:
                 topic, payload, qos, retain, _, pid = packets.parse_publish(first, body)
-                self.events.put((MESSAGE, topic, bytes(payload), retain))
+                if whole:
+                    self.events.put((MESSAGE, topic, bytes(payload), retain))
+                else:
+                    # Dropped, but acknowledged: a retained oversized message would
+                    # otherwise come back on every reconnect.
+                    self.oversized += 1
                 if qos == 1:
                     async with self._lock:
                         await self._write(packets.puback(self._out, pid))
+            elif not whole:
+                raise packets.PacketError("oversized packet of type %d" % (kind >> 4))
             elif kind == packets.PUBACK:
                 pid = packets.packet_id(body)
                 for i in range(len(self._inflight)):

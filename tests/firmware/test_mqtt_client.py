@@ -19,6 +19,7 @@ SCENARIOS = [
     "inflight_bounded",
     "events_bounded",
     "keepalive_pings_and_dead_link",
+    "oversized_publish_skipped",
     "refused_then_backoff",
     "jitter_bounds",
 ]

@@ -171,6 +171,23 @@ async def events_bounded():
     print("ok events_bounded")
 
 
+async def oversized_publish_skipped():
+    opener = Opener()
+    client = make(opener, buf_size=64)
+    task = asyncio.create_task(client.run())
+    s = await connected(client, opener)
+    s.take()
+    big = b"v" * 300
+    # QoS 1, retained, pid 9, topic "t/v"; remaining = 2 + 3 + 2 + 300 = 307 -> b3 02
+    s.feed(b"\x33\xb3\x02\x00\x03t/v\x00\x09" + big + b"\x30\x04\x00\x01cz")
+    ev = await next_event(client, mqtt.MESSAGE)
+    check(ev[1:] == ("c", b"z", False), f"the next message still arrives: {ev!r}")
+    check(client.oversized == 1 and client.connected, "oversized counted, link kept")
+    check(s.take() == b"\x40\x02\x00\x09", "the oversized QoS 1 publish is acknowledged")
+    task.cancel()
+    print("ok oversized_publish_skipped")
+
+
 async def keepalive_pings_and_dead_link():
     opener = Opener()
     client = make(opener, keepalive_s=1)
@@ -221,6 +238,7 @@ SCENARIOS = {
     "inflight_bounded": inflight_bounded,
     "events_bounded": events_bounded,
     "keepalive_pings_and_dead_link": keepalive_pings_and_dead_link,
+    "oversized_publish_skipped": oversized_publish_skipped,
     "refused_then_backoff": refused_then_backoff,
 }
 
