@@ -5,12 +5,14 @@
 #
 # Two ways in: high-level lines ({"button": ...}) become events directly, and pin lines
 # ({"pin": ["confirm", 0]}) move fake pins that feed the same drivers the ESP32 board
-# uses (debounce, long press, quadrature decoding): the pin "interrupt" only sets the
-# driver's flag and a task here turns the driver's verdict into an event.
+# uses (debounce, long press, quadrature decoding); a task here samples the drivers and
+# turns their verdicts into events.
 
 import asyncio
 import json
 import sys
+
+from micropython import const
 
 from board.pins import Pin
 from bounded import BoundedQueue
@@ -20,6 +22,7 @@ from log import log
 
 _BUTTONS = ("confirm", "back", "encoder", "roll")
 _PIN_BUTTONS = ("confirm", "back", "encoder")
+_SAMPLE_MS = const(5)
 
 
 class Board:
@@ -43,6 +46,7 @@ class Board:
         a = self.pins["encoder_a"]
         b = self.pins["encoder_b"]
         self._encoder = Encoder(a, b)  # type: ignore[arg-type]
+        self._pins_moved = asyncio.Event()
         self._last = {}
         self._tasks = []
 
@@ -80,26 +84,37 @@ class Board:
         return True
 
     async def run(self):
-        for name, button in self._buttons:
-            self._tasks.append(asyncio.create_task(self._button_events(name, button)))
-        self._tasks.append(asyncio.create_task(self._encoder_events()))
+        self._tasks.append(asyncio.create_task(self._pin_events()))
         if self.control_port:
             server = await asyncio.start_server(self._client, "127.0.0.1", self.control_port)
             self._tasks.append(server)
         await self._read_lines(asyncio.StreamReader(sys.stdin))
 
-    async def _button_events(self, name, button):
+    async def _pin_events(self):
+        # Samples the drivers after pin lines instead of awaiting their ThreadSafeFlags
+        # (as the ESP32 board does): on the unix port, tasks waiting on ThreadSafeFlags
+        # next to several sockets in one poller crashed MicroPython 1.29 (SIGSEGV) once
+        # two control clients were connected. The drivers' logic is the same either way.
         while True:
-            event = await button.next_event()
-            press = "long" if event == LONG_PRESS else "short"
-            self.inputs.put({"kind": "button", "button": name, "press": press})
-
-    async def _encoder_events(self):
-        while True:
-            steps = await self._encoder.turned()
-            self.inputs.put({"kind": "encoder", "steps": steps})
+            await self._pins_moved.wait()
+            self._pins_moved.clear()
+            busy = True
+            while busy:
+                busy = False
+                for name, button in self._buttons:
+                    event = button.sample()
+                    if event is not None:
+                        press = "long" if event == LONG_PRESS else "short"
+                        self.inputs.put({"kind": "button", "button": name, "press": press})
+                    busy = busy or button.logic.busy()
+                steps = self._encoder.take()
+                if steps:
+                    self.inputs.put({"kind": "encoder", "steps": steps})
+                if busy:
+                    await asyncio.sleep_ms(_SAMPLE_MS)
 
     async def _client(self, reader, writer):
+        log("control connection", writer.get_extra_info("peername"))
         try:
             await self._read_lines(reader)
         finally:
@@ -110,9 +125,12 @@ class Board:
             line = await reader.readline()
             if not line:
                 return
-            line = line.strip()
-            if line:
-                self.feed(line)
+            self._feed_line(line)
+
+    def _feed_line(self, line):
+        line = line.strip()
+        if line:
+            self.feed(line)
 
     def feed(self, line):
         # One input line; malformed lines are reported on stderr and ignored.
@@ -151,5 +169,6 @@ class Board:
         elif "pin" in cmd:
             name, value = cmd["pin"]
             self.pins[name].value(value)
+            self._pins_moved.set()
         else:
             raise ValueError("unknown input")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 from riskproto import messages, topics
 from tests.firmware.hub import AckingHub
 from tests.firmware.seats import SeatProcess, write_config
-from tests.support.mosquitto import Mosquitto
+from tests.support.mosquitto import Mosquitto, free_port
 
 TABLE = "fw-link"
 FAST = {"retry_ms": 400, "broker": {"backoff_ms": 200, "backoff_max_ms": 1000}}
@@ -177,5 +178,27 @@ def test_hub_restart_resends_unanswered_events_and_hub_loss_shows(
         assert hub.wait_inputs(1) == [{"kind": "encoder", "steps": 3}]
         assert hub.deliveries(seq) == 2
         seat.wait_output(lambda line: line.get("ring") == [[0, 0, 200]] * 12)
+    finally:
+        seat.stop()
+
+
+def test_inputs_over_the_loopback_control_socket(
+    micropython: str, fresh_mosquitto: Mosquitto, tmp_path: Path, hub: AckingHub
+) -> None:
+    port = free_port()
+    config = write_config(tmp_path, TABLE, 5, fresh_mosquitto.port, control_port=port, **FAST)
+    seat = SeatProcess(micropython, config)
+    try:
+        seat.wait_output(is_up)
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as first:
+            first.sendall(b'{"encoder": 2}\n{"button": "back"}\n')
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as second:
+                second.sendall(b'not json\n{"card": "0A0B0C0D"}\n')
+                assert hub.wait_inputs(3) == [
+                    {"kind": "encoder", "steps": 2},
+                    {"kind": "button", "button": "back", "press": "short"},
+                    {"kind": "card", "uid": "0A0B0C0D"},
+                ]
+        assert any("bad input line" in line for line in seat.stderr_lines)
     finally:
         seat.stop()
