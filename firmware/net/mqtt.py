@@ -55,7 +55,10 @@ class Client:
         self.password = password
         # `will` is called before every CONNECT and returns (topic, payload, retain, qos)
         # or None, so the application can give each connection its own Last Will.
+        # will_may_be_held tells it whether the broker may still hold the previous
+        # one (a CONNECT went out and was not refused).
         self.will = will
+        self.will_may_be_held = False
         self.backoff_ms = backoff_ms
         self.backoff_max_ms = backoff_max_ms
         self.connect_timeout_ms = connect_timeout_ms
@@ -164,6 +167,8 @@ class Client:
             except OSError:
                 pass
         will = self.will() if self.will else None
+        # The flag now speaks of this attempt's Will, not the previous one's.
+        self.will_may_be_held = False
         async with self._lock:
             if will:
                 n = packets.connect(self._out, self.client_id, self.keepalive_ms // 1000, True,
@@ -172,6 +177,8 @@ class Client:
                 n = packets.connect(self._out, self.client_id, self.keepalive_ms // 1000, True,
                                     self.user, self.password)
             await self._write(n)
+        # From here the broker may hold this connection's Will, unless it refuses it.
+        self.will_may_be_held = True
         reply = await asyncio.wait_for_ms(
             self._read_packet(), self.connect_timeout_ms
         )  # type: tuple[int, memoryview, bool]
@@ -180,6 +187,7 @@ class Client:
             raise packets.PacketError("expected CONNACK")
         code = packets.connack(body)[1]
         if code:
+            self.will_may_be_held = False
             raise ConnectRefused(code)
         self.connects += 1
         self._last_rx = self._ticks()

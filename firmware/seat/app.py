@@ -93,7 +93,10 @@ class Seat:
         return messages.encode(msg)
 
     def _will(self):
-        self.session = self.store.next_session()
+        # A new session only when the broker may hold the last one's Will: attempts that
+        # never reached the broker, or that it refused, write no flash.
+        if self.session == 0 or self.client.will_may_be_held:
+            self.session = self.store.next_session()
         return (self.topic(topics.SEAT_STATUS), self._status(False), True, 1)
 
     async def run(self):

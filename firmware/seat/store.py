@@ -1,8 +1,8 @@
 # The session counter, kept in a small JSON file next to the config (flash on a real
-# seat). It is bumped before every MQTT connection: the birth and the Last Will of one
-# connection carry the same value, so the hub can ignore a Will that arrives after the
-# next birth (protocol/README.md, Presence). One flash write per connection is cheap;
-# reconnects are rare.
+# seat). It is bumped before every MQTT connection that follows one the broker may have
+# accepted: the birth and the Last Will of one connection carry the same value, so the
+# hub can ignore a Will that arrives after the next birth (protocol/README.md,
+# Presence). One flash write per connection is cheap; reconnects are rare.
 
 import json
 import os

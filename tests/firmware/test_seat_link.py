@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import time
 from collections.abc import Iterator
@@ -87,7 +88,7 @@ def test_unacknowledged_events_are_resent_until_acked(seat: SeatProcess, hub: Ac
 
 
 def test_broker_outage_loses_and_doubles_nothing(
-    seat: SeatProcess, hub: AckingHub, fresh_mosquitto: Mosquitto
+    seat: SeatProcess, hub: AckingHub, fresh_mosquitto: Mosquitto, tmp_path: Path
 ) -> None:
     before = [{"card": f"0{i}AABBCC"} for i in range(3)]
     during = [{"card": f"1{i}AABBCC"} for i in range(4)]
@@ -103,6 +104,10 @@ def test_broker_outage_loses_and_doubles_nothing(
     seat.wait_output(is_up, timeout=20)
     got = hub.wait_inputs(len(before) + len(during))
     assert [e["uid"] for e in got] == [line["card"] for line in before + during]
+    # Attempts against the stopped broker never reached it: one new session, not one
+    # per attempt.
+    state = json.loads((tmp_path / "seat3.json.state").read_text())
+    assert state["session"] == 2, seat.stderr_lines
 
 
 def test_error_reply_flashes_the_ring_then_restores_the_view(
