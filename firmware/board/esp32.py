@@ -25,6 +25,7 @@ from drivers.mfrc522 import MFRC522, CardTaps
 from drivers.ssd1306 import SSD1306
 from log import log
 from net.mqtt import jitter
+from seat.rolls import RollCollector
 
 _WIFI_WAIT_MS = const(10000)
 _WIFI_CHECK_MS = const(2000)
@@ -78,6 +79,14 @@ class Board:
         self._buzzer = Buzzer(machine.PWM(machine.Pin(pins.pin(p, "buzzer", "pwm"))))
         self._dice = ElectronicDice()
         self._armed = 0
+        self._rolls = RollCollector()
+        self._smart = None
+        if self._dice_kind in ("pixels", "godice"):
+            import bluetooth
+
+            from drivers.ble_dice import BleDice
+
+            self._smart = BleDice(bluetooth.BLE())
         self._wlan = network.WLAN(network.STA_IF)
         self._tasks = []
 
@@ -113,6 +122,7 @@ class Board:
 
     def arm_dice(self, roll, count):
         self._armed = count
+        self._rolls.arm(count)
 
     # ---- network
 
@@ -145,7 +155,18 @@ class Board:
                        asyncio.create_task(self._buzzer.run())]
         for name, button in self._buttons:
             self._tasks.append(asyncio.create_task(self._button_events(name, button)))
+        if self._smart is not None:
+            self._tasks.append(asyncio.create_task(self._smart.run()))
+            self._tasks.append(asyncio.create_task(self._smart_dice()))
         await self._tasks[0]
+
+    async def _smart_dice(self):
+        smart = self._smart
+        while smart is not None:
+            die_id, state, face = await smart.readings.get()
+            report = self._rolls.feed(die_id, state, face)
+            if report is not None:
+                self.inputs.put({"kind": "dice", "dice": report[0]})
 
     async def _watch_wifi(self):
         # The MQTT client notices a dead link by itself; this only rejoins WiFi.
