@@ -51,7 +51,8 @@ class Board:
         self._tasks = []
 
     def _emit(self, key, value):
-        # One line per change: repeating an unchanged output would hide real changes.
+        # Only changes are printed: the seat may redraw freely, and a reader sees one
+        # line per change a person would see.
         line = json.dumps({key: value})
         if self._last.get(key) != line:
             self._last[key] = line

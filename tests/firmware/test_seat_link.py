@@ -207,3 +207,21 @@ def test_inputs_over_the_loopback_control_socket(
         assert any("bad input line" in line for line in seat.stderr_lines)
     finally:
         seat.stop()
+
+
+def test_a_view_it_cannot_decode_makes_the_seat_ask_for_resync(
+    seat: SeatProcess, hub: AckingHub
+) -> None:
+    future = {"v": 2, "t": "view", "seat": 3, "colour": [1, 2, 3]}
+    hub.client.publish(topics.seat(TABLE, 3, topics.SEAT_VIEW), json.dumps(future), qos=1)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not any(
+        e["kind"] == "resync" for e in list(hub.received)
+    ):
+        time.sleep(0.02)
+    assert [e["kind"] for e in hub.received] == ["resync"]
+    assert any("refused message" in line and "version" in line for line in seat.stderr_lines)
+    shown = list(seat.seen)
+    while not seat.outputs.empty():
+        shown.append(seat.outputs.get_nowait())
+    assert not any(line.get("ring") == [[1, 2, 3]] * 12 for line in shown)
