@@ -293,7 +293,12 @@ def run(config_path):
     from seat import config
     from seat.store import Store
 
-    cfg = config.load(config_path)
+    try:
+        cfg = config.load(config_path)
+    except (OSError, config.ConfigError) as exc:
+        # One line a person can act on, not a traceback.
+        log("cannot use config", config_path + ":", exc)
+        raise SystemExit(1)
     board = make(cfg, config_path)
     store = Store(config_path + ".state")
     # Imports leave garbage behind; collect it before the long-lived buffers are

@@ -1,7 +1,8 @@
-"""Two seat firmware processes under MicroPython against a real mosquitto."""
+"""Two seat firmware processes under MicroPython against a real mosquitto; bad configs."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -100,3 +101,30 @@ def test_last_will_appears_when_a_seat_is_killed(
         assert seats[0].process.poll() is None
     finally:
         watcher.close()
+
+
+@pytest.mark.parametrize(
+    ("config", "words"),
+    [
+        ('{"table": "t", "seat": 1}', "broker.host"),
+        ('{"table": "t", "seat": 9, "broker": {"host": "h"}}', "seat must be"),
+        ("{not json", "not valid JSON"),
+        (None, "cannot use config"),
+    ],
+)
+def test_a_bad_config_is_one_line_and_exit_1(
+    micropython: str, tmp_path: Path, config: str | None, words: str
+) -> None:
+    path = tmp_path / "seat.json"
+    if config is not None:
+        path.write_text(config)
+    proc = SeatProcess(micropython, path)
+    try:
+        assert proc.process.wait(timeout=10) == 1
+        deadline = time.monotonic() + 5  # the reader thread may still be draining stderr
+        while not proc.stderr_lines and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        proc.stop()
+    lines = [line for line in proc.stderr_lines if line]
+    assert len(lines) == 1 and words in lines[0], lines
