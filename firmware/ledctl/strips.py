@@ -1,0 +1,107 @@
+# The strip layer: where the controller's pixels go. Every strip has
+#   n    the number of LEDs
+#   rgb  a bytearray of 3 * n bytes, R, G, B per LED, that the controller fills
+#   show()  sends rgb to the LEDs
+# PioStrip drives WS2812 from an RP2040 PIO state machine (the Pico),
+# NeoStrip uses the port's neopixel module (any other board), EmulatedStrip
+# (the unix port) appends each change as a JSON line to a file the tests read.
+
+import json
+import time
+
+from micropython import const
+
+_WS2812_HZ = const(8_000_000)
+
+
+class EmulatedStrip:
+    # Writes {"t": ms, "px": [[index, r, g, b], ...]} for the LEDs that changed
+    # since the last show(); the first show() lists every LED.
+    def __init__(self, n: int, path: str) -> None:
+        self.n = n
+        self.rgb = bytearray(3 * n)
+        self._shown = bytearray(3 * n)
+        self._first = True
+        self._out = open(path, "w")
+
+    def show(self) -> None:
+        rgb = self.rgb
+        shown = self._shown
+        changed = []
+        for i in range(self.n):
+            j = 3 * i
+            if self._first or rgb[j] != shown[j] or rgb[j + 1] != shown[j + 1] \
+                    or rgb[j + 2] != shown[j + 2]:
+                changed.append([i, rgb[j], rgb[j + 1], rgb[j + 2]])
+        self._first = False
+        if not changed:
+            return
+        shown[:] = rgb
+        self._out.write(json.dumps({"t": time.ticks_ms(), "px": changed}))
+        self._out.write("\n")
+        self._out.flush()
+
+
+class NeoStrip:
+    def __init__(self, n: int, pin: int) -> None:
+        import machine
+        import neopixel
+        self.n = n
+        self.rgb = bytearray(3 * n)
+        self._np = neopixel.NeoPixel(machine.Pin(pin), n)
+
+    def show(self) -> None:
+        np = self._np
+        rgb = self.rgb
+        # neopixel's own buffer is in the strip's wire order; copying through
+        # np[i] keeps that order its business.
+        for i in range(self.n):
+            j = 3 * i
+            np[i] = (rgb[j], rgb[j + 1], rgb[j + 2])
+        np.write()
+
+
+# WS2812 bit timing at 8 MHz (125 ns per cycle): a bit is 10 cycles, high for
+# 2 cycles, then high (1) or low (0) for 5, then low for 3: 0 = 250/1000 ns,
+# 1 = 875/375 ns, both inside the datasheet's tolerance.
+def _ws2812_program() -> "object":
+    import rp2  # type: ignore[import-not-found]
+
+    @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT,
+                 autopull=True, pull_thresh=24)
+    def ws2812() -> None:
+        wrap_target()  # type: ignore[name-defined]
+        label("bit")  # type: ignore[name-defined]
+        out(x, 1).side(0)[2]  # type: ignore[name-defined]
+        jmp(not_x, "zero").side(1)[1]  # type: ignore[name-defined]
+        jmp("bit").side(1)[4]  # type: ignore[name-defined]
+        label("zero")  # type: ignore[name-defined]
+        nop().side(0)[4]  # type: ignore[name-defined]
+        wrap()  # type: ignore[name-defined]
+
+    return ws2812
+
+
+class PioStrip:
+    def __init__(self, n: int, pin: int, sm_id: int = 0) -> None:
+        import array
+
+        import machine
+        import rp2  # type: ignore[import-not-found]
+        self.n = n
+        self.rgb = bytearray(3 * n)
+        self._words = array.array("I", bytes(4 * n))
+        self._sm = rp2.StateMachine(sm_id, _ws2812_program(), freq=_WS2812_HZ,
+                                    sideset_base=machine.Pin(pin))
+        self._sm.active(1)
+
+    def show(self) -> None:
+        rgb = self.rgb
+        words = self._words
+        # WS2812 takes green, red, blue, most significant bit first; the
+        # program shifts left from bit 31, so each word holds GRB in its top
+        # 24 bits.
+        for i in range(self.n):
+            j = 3 * i
+            words[i] = (rgb[j + 1] << 24) | (rgb[j] << 16) | (rgb[j + 2] << 8)
+        self._sm.put(words)
