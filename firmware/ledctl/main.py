@@ -24,6 +24,17 @@ from micropython import const
 
 import ledframe as lf
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from strips import Strip
+
+    class Link(Protocol):
+        def readinto(self, buf: bytearray) -> "int | None": ...
+
+        def write(self, buf: bytearray, n: int) -> "int | None": ...
+
 _LEDS = const(85)  # used when led-map.json is absent
 _DATA_GPIO = const(2)
 _LOST_MS = const(3000)
@@ -39,8 +50,8 @@ _FULL = const(256)  # 8-bit fixed-point scale of 1.0
 
 
 class Controller:
-    def __init__(self, strip: "object", lost_ms: int = _LOST_MS) -> None:
-        n = strip.n  # type: ignore[attr-defined]
+    def __init__(self, strip: "Strip", lost_ms: int = _LOST_MS) -> None:
+        n = strip.n
         self.strip = strip
         self.n = n
         self.lost_ms = lost_ms
@@ -64,6 +75,7 @@ class Controller:
         self.k = _FULL
         self.lost = False
         self._lost_since = 0
+        self._blink_from = 0
         self._last_rx = time.ticks_ms()
         self._dirty = True
         self._shown = -1  # blink phase or pulse level last shown
@@ -84,7 +96,7 @@ class Controller:
         if kind == lf.SCENE:
             if plen != self._scene_len or ((buf[2] << 8) | buf[3]) != self.n:
                 return self._nak(lf.NAK_PAYLOAD)
-            self._apply_scene()
+            self._apply_scene(now)
         elif kind == lf.LIMIT:
             if plen != 3:
                 return self._nak(lf.NAK_PAYLOAD)
@@ -110,8 +122,10 @@ class Controller:
         # A bad frame's sequence number cannot be trusted, so a NAK carries 0.
         return lf.encode(lf.NAK, 0, self._payload, 1, self._raw, self.reply)
 
-    def _apply_scene(self) -> None:
+    def _apply_scene(self, now: int) -> None:
         self.scene[:] = self._scene_src
+        # Blinking restarts lit with each scene, so a moved cursor shows at once.
+        self._blink_from = now
         self.blink[:] = self._blink_src
         blinks = False
         for b in self.blink:
@@ -139,12 +153,14 @@ class Controller:
         if self.lost:
             self._pulse(now)
             return
-        phase = (now // _BLINK_HALF_MS) & 1 if self.blinks else 0
+        phase = 0
+        if self.blinks:
+            phase = (time.ticks_diff(now, self._blink_from) // _BLINK_HALF_MS) & 1
         if not self._dirty and phase == self._shown:
             return
         self._dirty = False
         self._shown = phase
-        out = self.strip.rgb  # type: ignore[attr-defined]
+        out = self.strip.rgb
         scene = self.scene
         blink = self.blink
         k = self.k
@@ -158,7 +174,7 @@ class Controller:
                 out[j] = (scene[j] * k) >> 8
                 out[j + 1] = (scene[j + 1] * k) >> 8
                 out[j + 2] = (scene[j + 2] * k) >> 8
-        self.strip.show()  # type: ignore[attr-defined]
+        self.strip.show()
 
     def _pulse(self, now: int) -> None:
         t = time.ticks_diff(now, self._lost_since) % _PULSE_MS
@@ -169,13 +185,13 @@ class Controller:
         if level == self._shown:
             return
         self._shown = level
-        out = self.strip.rgb  # type: ignore[attr-defined]
+        out = self.strip.rgb
         green = level * 9 // 16  # amber: red with a little over half as much green
         for j in range(0, 3 * self.n, 3):
             out[j] = level
             out[j + 1] = green
             out[j + 2] = 0
-        self.strip.show()  # type: ignore[attr-defined]
+        self.strip.show()
 
 
 def _ready(poll: "select.poll") -> bool:
@@ -186,7 +202,7 @@ def _ready(poll: "select.poll") -> bool:
 
 # Runs the controller on a link: src is polled and read a byte at a time (a
 # stream's readinto waits for a full buffer), replies go to dst.
-def serve(ctl: Controller, src: "object", dst: "object") -> None:
+def serve(ctl: Controller, src: "Link", dst: "Link") -> None:
     poll = select.poll()
     poll.register(src, select.POLLIN)
     one = bytearray(1)
@@ -198,17 +214,17 @@ def serve(ctl: Controller, src: "object", dst: "object") -> None:
         while budget and _ready(poll):
             budget -= 1
             try:
-                got = src.readinto(one)  # type: ignore[attr-defined]
+                got = src.readinto(one)
             except OSError:
                 got = 0
             if not got:
                 # The far end hung up (the hub closed the port): keep
                 # showing, and wait for it to come back.
-                time.sleep_ms(_TICK_MS)  # type: ignore[attr-defined]
+                time.sleep_ms(_TICK_MS)
                 break
             m = ctl.receive(one[0], now)
             if m:
-                dst.write(ctl.reply, m)  # type: ignore[attr-defined]
+                dst.write(ctl.reply, m)
         ctl.tick(time.ticks_ms())
 
 
@@ -229,11 +245,11 @@ def _device() -> None:
     n, pin = _device_config()
     if sys.platform == "rp2":
         from strips import PioStrip
-        strip: "object" = PioStrip(n, pin)
+        strip: "Strip" = PioStrip(n, pin)
     else:
         from strips import NeoStrip
         strip = NeoStrip(n, pin)
-    serve(Controller(strip), sys.stdin.buffer, sys.stdout.buffer)  # type: ignore[attr-defined]
+    serve(Controller(strip), sys.stdin.buffer, sys.stdout.buffer)
 
 
 def _arg(args: "list[str]", name: str, default: "str | None") -> str:

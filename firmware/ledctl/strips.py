@@ -11,10 +11,22 @@ import time
 
 from micropython import const
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 _WS2812_HZ = const(8_000_000)
 
 
-class EmulatedStrip:
+class Strip:
+    n = 0
+    rgb = bytearray(0)
+
+    def show(self) -> None:
+        raise NotImplementedError
+
+
+class EmulatedStrip(Strip):
     # Writes {"t": ms, "px": [[index, r, g, b], ...]} for the LEDs that changed
     # since the last show(); the first show() lists every LED.
     def __init__(self, n: int, path: str) -> None:
@@ -42,7 +54,7 @@ class EmulatedStrip:
         self._out.flush()
 
 
-class NeoStrip:
+class NeoStrip(Strip):
     def __init__(self, n: int, pin: int) -> None:
         import machine
         import neopixel
@@ -64,11 +76,10 @@ class NeoStrip:
 # WS2812 bit timing at 8 MHz (125 ns per cycle): a bit is 10 cycles, high for
 # 2 cycles, then high (1) or low (0) for 5, then low for 3: 0 = 250/1000 ns,
 # 1 = 875/375 ns, both inside the datasheet's tolerance.
-def _ws2812_program() -> "object":
-    import rp2  # type: ignore[import-not-found]
+def _ws2812_program() -> "Any":
+    rp2 = _rp2()
 
-    @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT,
-                 autopull=True, pull_thresh=24)
+    # The assembler runs this body with the PIO instruction names as its globals.
     def ws2812() -> None:
         wrap_target()  # type: ignore[name-defined]
         label("bit")  # type: ignore[name-defined]
@@ -79,15 +90,23 @@ def _ws2812_program() -> "object":
         nop().side(0)[4]  # type: ignore[name-defined]
         wrap()  # type: ignore[name-defined]
 
-    return ws2812
+    assemble = rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT,
+                           autopull=True, pull_thresh=24)
+    return assemble(ws2812)
 
 
-class PioStrip:
+# Only the RP2040 port has the rp2 module; nothing imports it elsewhere.
+def _rp2() -> "Any":
+    import rp2  # type: ignore[import-not-found]
+    return rp2
+
+
+class PioStrip(Strip):
     def __init__(self, n: int, pin: int, sm_id: int = 0) -> None:
         import array
 
         import machine
-        import rp2  # type: ignore[import-not-found]
+        rp2 = _rp2()
         self.n = n
         self.rgb = bytearray(3 * n)
         self._words = array.array("I", bytes(4 * n))

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 import serial
-
 from risktable.hardware_data import LedMap
 from risktable.leds import frames
 from risktable.leds.link import LedLink, LedPortError, SerialPort, open_serial
 from risktable.leds.scene import Scene, TerritoryLight
+
 from tests.leds.conftest import ControllerProcess, Pixel
 
 
@@ -215,9 +215,9 @@ def test_missing_port_is_one_clear_line(tmp_path: Path, led_map: LedMap) -> None
 
 
 def test_busy_port_is_one_clear_line(controller: ControllerProcess, led_map: LedMap) -> None:
-    with serial.Serial(str(controller.port), exclusive=True):
-        with pytest.raises(LedPortError) as info:
-            LedLink(str(controller.port), led_map).start()
+    with serial.Serial(str(controller.port), exclusive=True), \
+            pytest.raises(LedPortError) as info:
+        LedLink(str(controller.port), led_map).start()
     message = str(info.value)
     assert str(controller.port) in message and "busy" in message and "\n" not in message
 
