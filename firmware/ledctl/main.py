@@ -59,6 +59,8 @@ class Controller:
         self.scene = bytearray(3 * n)
         self.blink = bytearray((n + 7) // 8)
         self._scene_len = 2 + 3 * n + (n + 7) // 8
+        if self._scene_len > lf.MAX_PAYLOAD:
+            raise ValueError("too many LEDs for one scene frame")
         # Fixed views of where a scene's colours and blink bits sit in the
         # receive buffer, so applying a scene copies without allocating.
         frame = memoryview(self.rx.buf)

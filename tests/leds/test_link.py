@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import select
 import threading
+import time
+import tty
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -227,3 +232,88 @@ def test_not_a_serial_port(tmp_path: Path, led_map: LedMap) -> None:
     plain.write_text("")
     with pytest.raises(LedPortError, match="not a serial port"):
         LedLink(str(plain), led_map).start()
+
+
+class ScriptedController:
+    """A stand-in controller in the test process, on the master side of a real pty.
+
+    It ACKs every frame with flags that say what it holds, like the firmware,
+    but can be told to forget everything, as a controller that reset behind a
+    port that stayed open would.
+    """
+
+    def __init__(self) -> None:
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.port = os.ttyname(self.slave)
+        self.received: list[frames.Frame] = []
+        self.forget = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> ScriptedController:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        os.close(self.master)
+        os.close(self.slave)
+
+    def kinds(self) -> list[int]:
+        return [f.kind for f in list(self.received)]
+
+    def _run(self) -> None:
+        decoder = frames.FrameDecoder()
+        flags = 0
+        while not self._stop.is_set():
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if not ready:
+                continue
+            for frame in decoder.feed(os.read(self.master, 4096)):
+                if frame.kind == frames.HEARTBEAT and self.forget.is_set():
+                    self.forget.clear()
+                    flags = 0
+                flags |= {frames.SCENE: frames.HAS_SCENE,
+                          frames.LIMIT: frames.HAS_LIMIT}.get(frame.kind, 0)
+                self.received.append(frame)
+                os.write(self.master, frames.encode_frame(
+                    frames.ACK, frame.seq, frames.ack_payload(frame.kind, flags)))
+
+
+def wait_until(predicate: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.01)
+
+
+def test_controller_that_forgot_its_scene_gets_it_again(led_map: LedMap) -> None:
+    with ScriptedController() as peer, LedLink(peer.port, led_map, heartbeat_interval=0.1) as link:
+        link.show(distinct_scene(led_map, 4))
+        assert link.wait_shown(5.0)
+        first = [f for f in peer.received if f.kind == frames.SCENE]
+        assert peer.kinds()[:2] == [frames.LIMIT, frames.SCENE] and len(first) == 1
+        peer.forget.set()
+        wait_until(lambda: peer.kinds().count(frames.SCENE) == 2, 5.0, "the scene again")
+        resent = [f for f in peer.received if f.kind == frames.SCENE][1]
+        assert resent.payload == first[0].payload
+        assert peer.kinds().count(frames.LIMIT) == 2
+
+
+def test_a_failing_state_listener_does_not_stop_the_link(led_map: LedMap) -> None:
+    calls: list[bool] = []
+
+    def listener(up: bool, why: str) -> None:
+        calls.append(up)
+        raise RuntimeError("listener bug")
+
+    with ScriptedController() as peer, \
+            LedLink(peer.port, led_map, on_state=listener) as link:
+        link.show(distinct_scene(led_map, 1))
+        assert link.wait_shown(5.0)
+        link.show(distinct_scene(led_map, 2))
+        assert link.wait_shown(5.0)
+    assert calls == [True]

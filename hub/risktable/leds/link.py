@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -37,6 +38,8 @@ from risktable.leds.strip import StripImage, channel_cap, strip_image
 __all__ = ["LedLink", "LedPortError", "LinkStats", "SerialPort", "open_serial"]
 
 StateCallback = Callable[[bool, str], None]
+
+_log = logging.getLogger(__name__)
 
 
 class LedPortError(Exception):
@@ -281,9 +284,9 @@ class LedLink:
         wire = frames.encode_frame(kind, self._seq, payload)
         for attempt in range(self.max_retries + 1):
             if attempt:
+                if self._superseded(kind, version):
+                    return  # stopping, or a newer scene waits: send that instead
                 self.stats.retransmits += 1
-                if kind == frames.SCENE and self._superseded(version):
-                    return  # a newer scene is waiting: send that instead
             assert self._serial is not None
             self._serial.write(wire)
             self._last_tx = time.monotonic()
@@ -299,9 +302,9 @@ class LedLink:
             return
         self._set_state(False, "LED controller not answering")
 
-    def _superseded(self, version: int) -> bool:
+    def _superseded(self, kind: int, version: int) -> bool:
         with self._cond:
-            return self._version != version or self._stopping
+            return self._stopping or (kind == frames.SCENE and self._version != version)
 
     def _await_answer(self, seq: int) -> frames.Frame | None:
         assert self._serial is not None
@@ -344,8 +347,13 @@ class LedLink:
             return
         self._up = up
         self._last_why = why
-        if self._on_state is not None:
+        if self._on_state is None:
+            return
+        try:
             self._on_state(up, why)
+        except Exception:
+            # A faulty listener must not take the LED board down with it.
+            _log.exception("LED link state callback failed")
 
     def _close(self) -> None:
         if self._serial is not None:
