@@ -248,6 +248,8 @@ class ScriptedController:
         self.port = os.ttyname(self.slave)
         self.received: list[frames.Frame] = []
         self.forget = threading.Event()
+        self.mute = threading.Event()  # while set, frames are read but not answered
+        self.ignore_once: set[int] = set()  # frame types to leave unanswered once
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -278,6 +280,9 @@ class ScriptedController:
                 flags |= {frames.SCENE: frames.HAS_SCENE,
                           frames.LIMIT: frames.HAS_LIMIT}.get(frame.kind, 0)
                 self.received.append(frame)
+                if self.mute.is_set() or frame.kind in self.ignore_once:
+                    self.ignore_once.discard(frame.kind)
+                    continue
                 os.write(self.master, frames.encode_frame(
                     frames.ACK, frame.seq, frames.ack_payload(frame.kind, flags)))
 
@@ -317,3 +322,30 @@ def test_a_failing_state_listener_does_not_stop_the_link(led_map: LedMap) -> Non
         link.show(distinct_scene(led_map, 2))
         assert link.wait_shown(5.0)
     assert calls == [True]
+
+
+def test_a_lost_ack_means_a_retransmission(led_map: LedMap) -> None:
+    with ScriptedController() as peer:
+        peer.ignore_once.add(frames.SCENE)
+        with LedLink(peer.port, led_map, ack_timeout=0.2) as link:
+            link.show(distinct_scene(led_map, 6))
+            assert link.wait_shown(5.0)
+            scenes = [f for f in peer.received if f.kind == frames.SCENE]
+            # The same frame, sequence number and all, sent twice.
+            assert len(scenes) == 2 and scenes[0] == scenes[1]
+            assert link.stats.timeouts == 1 and link.stats.retransmits == 1
+
+
+def test_state_goes_down_when_the_controller_stops_answering(led_map: LedMap) -> None:
+    states = StateLog()
+    with ScriptedController() as peer, LedLink(
+            peer.port, led_map, ack_timeout=0.1, max_retries=2, heartbeat_interval=0.1,
+            on_state=states) as link:
+        link.show(distinct_scene(led_map, 7))
+        assert link.wait_shown(5.0)
+        peer.mute.set()
+        wait_until(lambda: not link.up, 5.0, "the link to go down")
+        assert states.downs() == ["LED controller not answering"]
+        peer.mute.clear()
+        wait_until(lambda: link.up, 5.0, "the link to come back")
+        assert [up for up, _ in states.events] == [True, False, True]
