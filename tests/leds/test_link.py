@@ -349,3 +349,36 @@ def test_state_goes_down_when_the_controller_stops_answering(led_map: LedMap) ->
         peer.mute.clear()
         wait_until(lambda: link.up, 5.0, "the link to come back")
         assert [up for up, _ in states.events] == [True, False, True]
+
+
+def test_brightness_reaches_the_strip(controller: ControllerProcess, led_map: LedMap) -> None:
+    scene = distinct_scene(led_map, 2)
+    full = expected_pixels(scene, led_map)
+    with make_link(controller, led_map) as link:
+        link.show(scene)
+        assert link.wait_shown(10.0)
+        link.set_brightness(0.25)
+
+        def quartered() -> bool:
+            now = controller.strip.now()
+            return all(abs(c - f * 64 / 255) <= 1 for px, fx in zip(now, full, strict=True)
+                       for c, f in zip(px, fx, strict=True))
+
+        controller.wait_for(quartered, 5.0, "the strip at a quarter brightness")
+
+
+def test_led_count_mismatch_is_reported(
+        micropython: str, tmp_path: Path, led_map: LedMap) -> None:
+    ctl = ControllerProcess(micropython, tmp_path, led_map, lost_ms=1500)
+    ctl.led_count = led_map.led_count - 1  # firmware configured for a shorter chain
+    ctl.start()
+    states = StateLog()
+    try:
+        with make_link(ctl, led_map, on_state=states) as link:
+            link.show(distinct_scene(led_map))
+            wait_until(lambda: any("LED count" in why for why in states.downs()), 10.0,
+                       "the mismatch to be reported")
+            assert not link.wait_shown(0.1)
+            assert link.stats.naks >= link.max_retries + 1
+    finally:
+        ctl.stop()

@@ -152,7 +152,8 @@ class LedLink:
         self._image: StripImage | None = None
         self._version = 0  # of the newest scene handed to show()
         self._acked_version = 0  # of the newest scene the controller confirmed
-        self._limit_pending = True
+        self._limit_version = 1  # likewise for the LIMIT (brightness and cap)
+        self._limit_acked = 0
         self._stopping = False
         self._up = False
         self._last_why = ""
@@ -206,7 +207,7 @@ class LedLink:
         """Set the master brightness, 0..1 (the budget still applies at 1)."""
         with self._cond:
             self._brightness = _brightness_byte(level)
-            self._limit_pending = True
+            self._limit_version += 1
             self._cond.notify_all()
 
     def wait_shown(self, timeout: float) -> bool:
@@ -258,8 +259,7 @@ class LedLink:
         self._decoder = frames.FrameDecoder()
         with self._cond:
             # A port that comes back may belong to a controller that restarted.
-            self._limit_pending = True
-            self._acked_version = min(self._acked_version, self._version - 1)
+            self._forget_controller()
         return True
 
     def _next_job(self) -> tuple[int, bytes, int] | None:
@@ -267,8 +267,9 @@ class LedLink:
         with self._cond:
             if self._stopping:
                 return None
-            if self._limit_pending:
-                return frames.LIMIT, frames.limit_payload(self._brightness, self._cap), 0
+            if self._limit_acked < self._limit_version:
+                payload = frames.limit_payload(self._brightness, self._cap)
+                return frames.LIMIT, payload, self._limit_version
             if self._image is not None and self._acked_version < self._version:
                 image = self._image
                 payload = frames.scene_payload(image.rgb, image.blink)
@@ -282,6 +283,7 @@ class LedLink:
     def _exchange(self, kind: int, payload: bytes, version: int) -> None:
         self._seq = (self._seq + 1) & 0xFF
         wire = frames.encode_frame(kind, self._seq, payload)
+        nak_reason = 0
         for attempt in range(self.max_retries + 1):
             if attempt:
                 if self._superseded(kind, version):
@@ -294,13 +296,20 @@ class LedLink:
             answer = self._await_answer(self._seq)
             if answer is None:
                 self.stats.timeouts += 1
+                nak_reason = 0
                 continue
             if answer.kind == frames.NAK:
                 self.stats.naks += 1
+                nak_reason = answer.payload[0] if answer.payload else 0
                 continue
             self._acked(kind, version, answer)
             return
-        self._set_state(False, "LED controller not answering")
+        self._set_state(False, _failure(nak_reason))
+        # Pause before the next round, so a controller that refuses every
+        # frame is not flooded with them.
+        with self._cond:
+            if not self._stopping:
+                self._cond.wait(self.reconnect_interval)
 
     def _superseded(self, kind: int, version: int) -> bool:
         with self._cond:
@@ -314,13 +323,12 @@ class LedLink:
             if not data:
                 continue
             before = self._decoder.errors
-            for frame in self._decoder.feed(data):
-                if frame.kind == frames.NAK:
-                    return frame
-                if frame.kind == frames.ACK and frame.seq == seq:
+            received = self._decoder.feed(data)
+            self.stats.rx_errors += self._decoder.errors - before
+            for frame in received:
+                if frame.kind == frames.NAK or (frame.kind == frames.ACK and frame.seq == seq):
                     return frame
                 # Anything else is a late answer to a frame already given up on.
-            self.stats.rx_errors += self._decoder.errors - before
         return None
 
     def _acked(self, kind: int, version: int, answer: frames.Frame) -> None:
@@ -328,17 +336,22 @@ class LedLink:
         flags = answer.payload[1] if len(answer.payload) >= 2 else 0
         with self._cond:
             if kind == frames.LIMIT:
-                self._limit_pending = False
+                self._limit_acked = max(self._limit_acked, version)
             if kind == frames.SCENE:
                 self._acked_version = max(self._acked_version, version)
-            # A controller without a scene or limit restarted behind an open
-            # port: give it both again.
-            if not flags & frames.HAS_LIMIT:
-                self._limit_pending = True
-            if not flags & frames.HAS_SCENE and self._image is not None:
-                self._acked_version = min(self._acked_version, self._version - 1)
+            # A controller that holds no limit, or no scene though it was
+            # sent one, restarted behind an open port: give it both again.
+            if not flags & frames.HAS_LIMIT or (
+                    not flags & frames.HAS_SCENE and self._acked_version > 0):
+                self._forget_controller()
             self._cond.notify_all()
         self._set_state(True, "LED controller answering")
+
+    def _forget_controller(self) -> None:
+        # Called with the condition held.
+        self._limit_acked = 0
+        if self._image is not None:
+            self._acked_version = min(self._acked_version, self._version - 1)
 
     def _set_state(self, up: bool, why: str) -> None:
         # Every change is reported; a link that stays down is reported again
@@ -361,6 +374,20 @@ class LedLink:
             with contextlib.suppress(serial.SerialException, OSError):
                 self._serial.close()
             self._serial = None
+
+
+_NAK_REASONS = {
+    frames.NAK_CRC: "frames arrive damaged (CRC); check the USB cable",
+    frames.NAK_FORMAT: "frames arrive garbled",
+    frames.NAK_TYPE: "it does not know our frame types; update its firmware",
+    frames.NAK_PAYLOAD: "it refuses the scene; does its LED count match led-map.json?",
+}
+
+
+def _failure(nak_reason: int) -> str:
+    if not nak_reason:
+        return "LED controller not answering"
+    return f"LED controller rejects frames: {_NAK_REASONS.get(nak_reason, f'NAK {nak_reason}')}"
 
 
 def _brightness_byte(level: float) -> int:
