@@ -154,3 +154,62 @@ def test_hub_lost_pulse_and_recovery(run_mpy: RunMpy) -> None:
     # Rising then falling: the pulse moves.
     assert pulse[0][0][0] < pulse[1][0][0] > pulse[2][0][0]
     assert pixels(out[8]) == COLOURS
+
+
+def test_frame_loop_does_not_allocate(run_mpy: RunMpy) -> None:
+    wires = [scene_wire(k, [(k + i) % 256 for i in range(3 * N)], {k % N}) for k in range(20)]
+    wires.append(frames.encode_frame(frames.LIMIT, 99, frames.limit_payload(100, 300)).hex())
+    wires.append(frames.encode_frame(frames.HEARTBEAT, 7).hex())
+    wires.append("0102030400")  # a bad frame: NAK
+    out = run_mpy(f"""
+        import gc
+        import json
+        import time
+        import main
+
+        class Strip:
+            def __init__(self, n):
+                self.n = n
+                self.rgb = bytearray(3 * n)
+            def show(self):
+                pass
+
+        def unhex(s):
+            return bytes(int(s[i:i + 2], 16) for i in range(0, len(s), 2))
+
+        ctl = main.Controller(Strip({N}), lost_ms=1000)
+        streams = [unhex(w) for w in {wires!r}]
+        base = time.ticks_ms()
+
+        # Index loops: enumerate() would allocate in the harness itself.
+        def run(offset):
+            replies = 0
+            n = 0
+            while n < len(streams):
+                at = time.ticks_add(base, offset + 50 * n)
+                for b in streams[n]:
+                    if ctl.receive(b, at):
+                        replies += 1
+                ctl.tick(at)
+                n += 1
+            ctl.tick(time.ticks_add(base, offset + 5000))  # hub lost: the pulse
+            return replies
+
+        # Measured inside a function: new module globals would grow the
+        # module's dict and be counted.
+        def measure():
+            run(0)  # warm up
+            gc.collect()
+            gc.disable()
+            before = gc.mem_alloc()
+            replies = run(10000)
+            after = gc.mem_alloc()
+            gc.enable()
+            return [replies, after - before, ctl.acks, ctl.naks]
+
+        print(json.dumps(measure()))
+    """)
+    replies, allocated, acks, naks = out[0]
+    assert replies == len(wires)
+    assert (acks, naks) == (2 * (len(wires) - 1), 2)
+    assert allocated == 0
