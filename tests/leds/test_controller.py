@@ -6,8 +6,10 @@ the hub-lost timeout are checked at exact instants.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from risktable.hardware_data import hardware_file, load_led_map
 from risktable.leds import frames
 
 from tests.leds.conftest import RunMpy
@@ -213,3 +215,22 @@ def test_frame_loop_does_not_allocate(run_mpy: RunMpy) -> None:
     assert replies == len(wires)
     assert (acks, naks) == (2 * (len(wires) - 1), 2)
     assert allocated == 0
+
+
+def test_device_reads_chain_length_and_pin_from_the_led_map(run_mpy: RunMpy,
+                                                             tmp_path: Path) -> None:
+    led_map = load_led_map()
+    (tmp_path / "led-map.json").write_text(hardware_file("led-map.json").read_text())
+    found = run_mpy("""
+        import json
+        import main
+        print(json.dumps(main._device_config()))
+    """)
+    assert found == [[led_map.led_count, led_map.controller_data_gpio]]
+    (tmp_path / "led-map.json").unlink()
+    fallback = run_mpy("""
+        import json
+        import main
+        print(json.dumps(main._device_config()))
+    """)
+    assert fallback == [[85, 2]]
