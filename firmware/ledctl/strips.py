@@ -102,25 +102,28 @@ def _rp2() -> "Any":
 
 
 class PioStrip(Strip):
-    def __init__(self, n: int, pin: int, sm_id: int = 0) -> None:
+    # pin: a GPIO number, or a Pin object already made.
+    def __init__(self, n: int, pin: "int | Any", sm_id: int = 0) -> None:
         import array
-
-        import machine
         rp2 = _rp2()
+        if isinstance(pin, int):
+            import machine
+            pin = machine.Pin(pin)
         self.n = n
         self.rgb = bytearray(3 * n)
         self._words = array.array("I", bytes(4 * n))
         self._sm = rp2.StateMachine(sm_id, _ws2812_program(), freq=_WS2812_HZ,
-                                    sideset_base=machine.Pin(pin))
+                                    sideset_base=pin)
         self._sm.active(1)
 
     def show(self) -> None:
         rgb = self.rgb
         words = self._words
-        # WS2812 takes green, red, blue, most significant bit first; the
-        # program shifts left from bit 31, so each word holds GRB in its top
-        # 24 bits.
+        # WS2812 takes green, red, blue, most significant bit first, and the
+        # program shifts out from bit 31: words hold GRB in 24 bits and put()
+        # shifts them to the top, which keeps them small ints (no big-integer
+        # allocation on the Pico).
         for i in range(self.n):
             j = 3 * i
-            words[i] = (rgb[j + 1] << 24) | (rgb[j] << 16) | (rgb[j + 2] << 8)
-        self._sm.put(words)
+            words[i] = (rgb[j + 1] << 16) | (rgb[j] << 8) | rgb[j + 2]
+        self._sm.put(words, 8)

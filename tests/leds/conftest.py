@@ -18,6 +18,8 @@ from risktable.hardware_data import LedMap, load_led_map
 from tests.support.tools import ROOT
 
 LEDCTL = ROOT / "firmware" / "ledctl"
+# Test-only MicroPython modules (a stand-in rp2) live beside the tests.
+MPY_SUPPORT = Path(__file__).resolve().parent / "mpy"
 VECTORS = Path(__file__).resolve().parent / "vectors.json"
 
 Pixel = tuple[int, int, int]
@@ -26,7 +28,7 @@ Pixel = tuple[int, int, int]
 def mpy_env() -> dict[str, str]:
     env = dict(os.environ)
     # .frozen keeps the port's built-in modules importable once MICROPYPATH is set.
-    env["MICROPYPATH"] = ":".join([".frozen", str(LEDCTL)])
+    env["MICROPYPATH"] = ":".join([".frozen", str(LEDCTL), str(MPY_SUPPORT)])
     return env
 
 
