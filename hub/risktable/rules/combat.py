@@ -1,0 +1,152 @@
+"""Attacking: declare, defend, roll, conquer, occupy, eliminate."""
+
+from __future__ import annotations
+
+from risktable.rules import checks
+from risktable.rules.actions import Attack, Defend, EndAttack, Occupy, Roll
+from risktable.rules.errors import MalformedActionError
+from risktable.rules.events import (
+    ArmiesMoved,
+    AttackDeclared,
+    AttackEnded,
+    DefenceDeclared,
+    DiceRolled,
+    Event,
+    GameWon,
+    PlayerEliminated,
+    TerritoryConquered,
+)
+from risktable.rules.state import (
+    ATTACK,
+    DEFEND,
+    FORTIFY,
+    GAME_OVER,
+    NO_TERRITORY,
+    OCCUPY,
+    REINFORCE,
+    ROLL,
+    State,
+)
+from risktable.rules.turn import ELIMINATION_TRADE_AT
+
+Result = tuple[State, list[Event]]
+
+MAX_ATTACK_DICE = 3
+MAX_DEFEND_DICE = 2
+
+
+def attack(s: State, a: Attack) -> Result:
+    src = checks.territory(s, a.source, "source")
+    dst = checks.territory(s, a.target, "target")
+    dice = checks.count(a.dice, 1, MAX_ATTACK_DICE, "attack dice")
+    p = s.player
+    owners = s.owners
+    if owners[src] != p:
+        checks.illegal(f"player {p} does not own {checks.name(s, src)}")
+    if owners[dst] == p:
+        checks.illegal(f"{checks.name(s, dst)} is player {p}'s own territory")
+    if dst not in s.config.board.adjacency[src]:
+        checks.illegal(f"{checks.name(s, src)} does not border {checks.name(s, dst)}")
+    if s.armies[src] <= dice:
+        checks.illegal(f"{dice} dice need at least {dice + 1} armies in "
+                       f"{checks.name(s, src)}, which has {s.armies[src]}")
+    return (s._replace(phase=DEFEND, source=src, target=dst, attack_dice=dice),
+            [AttackDeclared(p, src, dst, dice)])
+
+
+def defend(s: State, a: Defend) -> Result:
+    dice = checks.count(a.dice, 1, MAX_DEFEND_DICE, "defence dice")
+    if dice > s.armies[s.target]:
+        checks.illegal(f"{dice} defence dice need {dice} armies in {checks.name(s, s.target)}")
+    return s._replace(phase=ROLL, defend_dice=dice), [DefenceDeclared(s.owners[s.target], dice)]
+
+
+def _faces(faces: object, what: str) -> tuple[int, ...]:
+    if type(faces) is not tuple or not all(type(f) is int and 1 <= f <= 6 for f in faces):
+        raise MalformedActionError(f"{what} must be a tuple of die faces 1..6, not {faces!r}")
+    return faces
+
+
+def roll(s: State, a: Roll) -> Result:
+    att = _faces(a.attack, "attack faces")
+    dfn = _faces(a.defend, "defence faces")
+    if len(att) != s.attack_dice or len(dfn) != s.defend_dice:
+        checks.illegal(f"this roll is {s.attack_dice} attack and {s.defend_dice} defence dice, "
+                       f"not {len(att)} and {len(dfn)}")
+    # Highest against highest, ties to the defender.
+    sa = sorted(att, reverse=True)
+    sd = sorted(dfn, reverse=True)
+    attacker_losses = 0
+    for x, y in zip(sa, sd, strict=False):
+        if x > y:
+            continue
+        attacker_losses += 1
+    defender_losses = min(len(sa), len(sd)) - attacker_losses
+    src, dst = s.source, s.target
+    armies = list(s.armies)
+    armies[src] -= attacker_losses
+    armies[dst] -= defender_losses
+    events: list[Event] = [DiceRolled(att, dfn, attacker_losses, defender_losses)]
+    if armies[dst]:
+        return s._replace(phase=ATTACK, armies=tuple(armies), source=NO_TERRITORY,
+                          target=NO_TERRITORY, attack_dice=0, defend_dice=0), events
+    return _conquer(s, armies, len(att) - attacker_losses, events)
+
+
+def _conquer(s: State, armies: list[int], survivors: int, events: list[Event]) -> Result:
+    p = s.player
+    src, dst = s.source, s.target
+    loser = s.owners[dst]
+    minimum = s.attack_dice if s.config.options.occupy_min == "dice" else survivors
+    # The minimum moves in at once, so every territory always holds an army.
+    armies[src] -= minimum
+    armies[dst] = minimum
+    owners = (*s.owners[:dst], p, *s.owners[dst + 1:])
+    counts = list(s.counts)
+    counts[p] += 1
+    counts[loser] -= 1
+    events.append(TerritoryConquered(p, src, dst, minimum, minimum + armies[src] - 1))
+    hands = s.hands
+    if counts[loser] == 0:
+        taken = hands[loser]
+        hands = tuple(
+            tuple(sorted(h + taken)) if q == p else (() if q == loser else h)
+            for q, h in enumerate(hands)
+        )
+        events.append(PlayerEliminated(loser, p, taken))
+    s = s._replace(owners=owners, armies=tuple(armies), counts=tuple(counts), hands=hands,
+                   conquered=True, attack_dice=0, defend_dice=0, occupy_min=minimum)
+    if counts[p] == len(owners):
+        events.append(GameWon(p))
+        return s._replace(phase=GAME_OVER, winner=p, source=NO_TERRITORY,
+                          target=NO_TERRITORY), events
+    if armies[src] > 1:
+        return s._replace(phase=OCCUPY), events
+    return _after_occupation(s, events)
+
+
+def _after_occupation(s: State, events: list[Event]) -> Result:
+    s = s._replace(source=NO_TERRITORY, target=NO_TERRITORY, occupy_min=0)
+    if len(s.hands[s.player]) >= ELIMINATION_TRADE_AT:
+        # Trade down to 4 now and place those armies, then go on attacking.
+        return s._replace(phase=REINFORCE, pool=0), events
+    return s._replace(phase=ATTACK), events
+
+
+def occupy(s: State, a: Occupy) -> Result:
+    n = checks.positive(a.armies, "armies")
+    src, dst = s.source, s.target
+    most = s.occupy_min + s.armies[src] - 1
+    if not s.occupy_min <= n <= most:
+        checks.illegal(f"move between {s.occupy_min} and {most} armies into "
+                       f"{checks.name(s, dst)}, not {n}")
+    extra = n - s.armies[dst]
+    armies = list(s.armies)
+    armies[src] -= extra
+    armies[dst] += extra
+    events: list[Event] = [ArmiesMoved(s.player, src, dst, extra)] if extra else []
+    return _after_occupation(s._replace(armies=tuple(armies)), events)
+
+
+def end_attack(s: State, a: EndAttack) -> Result:
+    return s._replace(phase=FORTIFY), [AttackEnded(s.player)]
