@@ -24,7 +24,7 @@ E_NOT_ALLOWED = "not_allowed"
 
 
 class ProtocolError(ValueError):
-    def __init__(self, code: str, message: str, field: "Optional[str]" = None) -> None:
+    def __init__(self, code: str, message: str, field: "str | None" = None) -> None:
         super().__init__(message)
         self.code = code
         self.field = field
@@ -128,7 +128,7 @@ def decode(data: bytes) -> "dict[str, Any]":
     try:
         msg = json.loads(data)
     except (ValueError, UnicodeError):
-        raise ProtocolError(E_MALFORMED, "payload is not valid JSON")
+        raise ProtocolError(E_MALFORMED, "payload is not valid JSON") from None
     return validate(msg)
 
 

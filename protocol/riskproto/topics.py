@@ -69,7 +69,7 @@ def seat_filter(table: str, leaf: str) -> str:
     return ROOT + "/" + check_table(table) + "/seat/+/" + leaf
 
 
-def parse_seat_topic(topic: str) -> "Optional[tuple[str, int, str]]":
+def parse_seat_topic(topic: str) -> "tuple[str, int, str] | None":
     # (table, seat, leaf) for a seat topic, None for any other topic.
     parts = topic.split("/")
     if len(parts) != 5 or parts[0] != ROOT or parts[2] != "seat":

@@ -7,7 +7,7 @@ import importlib
 from typing import Any
 
 # Each module registers its own sub-command of `rules`.
-_COMMANDS: tuple[str, ...] = ()
+_COMMANDS: tuple[str, ...] = ("rules_odds",)
 
 
 def register(sub: Any) -> None:

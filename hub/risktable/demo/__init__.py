@@ -1,0 +1,1 @@
+"""The demo: an embedded broker, the hub and seat firmwares under the MicroPython unix port."""

@@ -1,0 +1,121 @@
+"""An MQTT broker inside the hub process, for the demo: nothing to install.
+
+amqtt runs on its own asyncio loop in a daemon thread, bound to a loopback
+address only. A real table runs mosquitto (see ``risktable broker config``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import ipaddress
+import logging
+import socket
+import threading
+from typing import Any
+
+from risktable.service.address import BrokerAddress
+
+
+class EmbeddedBrokerError(Exception):
+    """The embedded broker could not start; the message names the fix."""
+
+
+def _check_port_free(host: str, port: int) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise EmbeddedBrokerError(
+                    f"port {port} on {host} is already in use: stop the program using it or "
+                    "choose another with --port (0 picks a free one)"
+                ) from exc
+            raise EmbeddedBrokerError(f"cannot listen on {host}:{port}: {exc}") from exc
+
+
+def _free_port(host: str) -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
+
+
+class EmbeddedBroker:
+    """amqtt on ``host:port`` (``port=0``: a free one), loopback addresses only."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        try:
+            loopback = ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            loopback = False
+        if not loopback or ipaddress.ip_address(host).version != 4:
+            raise EmbeddedBrokerError(
+                f"the embedded broker listens on an IPv4 loopback address only, not {host!r}; "
+                "use mosquitto for a broker on the network"
+            )
+        self.host = host
+        self.port = port or _free_port(host)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._broker: Any = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+
+    @property
+    def address(self) -> BrokerAddress:
+        return BrokerAddress(self.host, self.port)
+
+    def start(self, timeout: float = 10.0) -> EmbeddedBroker:
+        """Start the broker and wait until it accepts connections."""
+        _check_port_free(self.host, self.port)
+        # amqtt logs every connection at INFO; the demo's own output is what matters.
+        logging.getLogger("amqtt").setLevel(logging.ERROR)
+        self._thread = threading.Thread(target=self._run, name="embedded-broker", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(timeout):
+            raise EmbeddedBrokerError(f"the embedded broker did not start within {timeout} s")
+        if self._error is not None:
+            raise EmbeddedBrokerError(f"the embedded broker failed to start: {self._error}")
+        return self
+
+    def _run(self) -> None:
+        from amqtt.broker import Broker
+
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        config = {
+            "listeners": {"default": {"type": "tcp", "bind": f"{self.host}:{self.port}"}},
+            "plugins": {
+                "amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True},
+            },
+        }
+        try:
+            self._broker = Broker(config, loop=loop)
+            loop.run_until_complete(self._broker.start())
+        except BaseException as exc:  # reported to the starting thread
+            self._error = exc
+            self._ready.set()
+            loop.close()
+            return
+        self._ready.set()
+        loop.run_forever()
+        loop.close()
+
+    def stop(self) -> None:
+        loop, broker = self._loop, self._broker
+        if loop is None or broker is None or not loop.is_running():
+            return
+        future = asyncio.run_coroutine_threadsafe(broker.shutdown(), loop)
+        try:
+            future.result(timeout=5)
+        except Exception:
+            logging.getLogger(__name__).warning("embedded broker did not shut down cleanly")
+        loop.call_soon_threadsafe(loop.stop)
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> EmbeddedBroker:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

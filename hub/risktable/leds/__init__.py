@@ -1,0 +1,1 @@
+"""The territory LED board: the scene (what each territory shows) and its renderers."""

@@ -1,0 +1,1 @@
+"""The hub service: MQTT link, seat presence, views."""

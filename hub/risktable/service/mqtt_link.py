@@ -1,0 +1,157 @@
+"""The hub's MQTT connection (paho-mqtt 2.x, VERSION2 callbacks).
+
+Owns what every hub connection needs regardless of the game: the retained
+hub status with its Last Will, subscriptions restored on every (re)connect,
+automatic reconnection with backoff, and a first connection that fails fast
+with a message a person can act on.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import socket
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from riskproto import messages, topics
+
+from risktable.service.address import BrokerAddress
+
+log = logging.getLogger(__name__)
+
+MessageHandler = Callable[[str, bytes], None]
+
+
+class BrokerUnavailable(Exception):
+    """The broker could not be reached; the message says why and what to do."""
+
+
+def describe_connect_error(address: BrokerAddress, exc: BaseException) -> str:
+    """One line naming the problem and the fix for a failed first connection."""
+    if isinstance(exc, socket.gaierror):
+        return (
+            f"cannot resolve broker host {address.host!r}: check the host name "
+            "(--broker HOST:PORT or the hub configuration)"
+        )
+    if isinstance(exc, ConnectionRefusedError) or getattr(exc, "errno", None) == errno.ECONNREFUSED:
+        return (
+            f"no MQTT broker is listening on {address} (connection refused): start mosquitto "
+            "there or give the right --broker HOST:PORT"
+        )
+    if isinstance(exc, TimeoutError | socket.timeout):
+        return f"broker {address} did not answer in time: check the address and the network"
+    return f"cannot connect to broker {address}: {exc}"
+
+
+class HubLink:
+    """One MQTT session of the hub for table ``table``.
+
+    ``subscriptions`` are (filter, qos) pairs restored on every connect;
+    ``on_message(topic, payload)`` runs on paho's network thread.
+    """
+
+    def __init__(
+        self,
+        address: BrokerAddress,
+        table: str,
+        session: int,
+        subscriptions: Sequence[tuple[str, int]],
+        on_message: MessageHandler,
+        *,
+        username: str | None = None,
+        password: str | None = None,
+        keepalive: int = 10,
+        client_id: str | None = None,
+    ) -> None:
+        self.address = address
+        self.table = topics.check_table(table)
+        self.session = session
+        self._subscriptions = list(subscriptions)
+        self._on_message = on_message
+        self._keepalive = keepalive
+        self.connected = threading.Event()
+        self._online_published: mqtt.MQTTMessageInfo | None = None
+        self._client = mqtt.Client(
+            callback_api_version=CallbackAPIVersion.VERSION2,
+            client_id=client_id or f"risktable-hub-{table}",
+            protocol=mqtt.MQTTv311,
+            clean_session=True,
+        )
+        if username is not None:
+            self._client.username_pw_set(username, password)
+        self._client.will_set(
+            topics.hub_status(table), self._status_payload(False), qos=1, retain=True
+        )
+        self._client.reconnect_delay_set(min_delay=1, max_delay=16)
+        self._client.on_connect = self._handle_connect
+        self._client.on_disconnect = self._handle_disconnect
+        self._client.on_message = self._handle_message
+
+    def _status_payload(self, online: bool) -> bytes:
+        return messages.encode(
+            messages.message("hub_status", online=online, session=self.session)
+        )
+
+    def start(self, timeout: float = 5.0) -> None:
+        """Connect (raising :class:`BrokerUnavailable` if the broker cannot be
+        reached) and start the network thread, which reconnects on its own."""
+        try:
+            self._client.connect(self.address.host, self.address.port, self._keepalive)
+        except (OSError, TimeoutError) as exc:
+            raise BrokerUnavailable(describe_connect_error(self.address, exc)) from exc
+        self._client.loop_start()
+        if not self.connected.wait(timeout):
+            self._client.loop_stop()
+            raise BrokerUnavailable(
+                f"broker {self.address} accepted the connection but did not complete the MQTT "
+                "handshake: is it an MQTT broker, and do the credentials match?"
+            )
+        if self._online_published is not None:
+            # Return only once the broker holds our retained online status.
+            self._online_published.wait_for_publish(timeout)
+
+    def stop(self) -> None:
+        """Publish the offline status (a clean disconnect sends no Will) and disconnect."""
+        if self.connected.is_set():
+            info = self._client.publish(
+                topics.hub_status(self.table), self._status_payload(False), qos=1, retain=True
+            )
+            info.wait_for_publish(timeout=2.0)
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    def publish(self, topic: str, message: dict[str, Any], *, retain: bool = False) -> None:
+        """Encode and publish ``message`` with QoS 1 (queued by paho while offline)."""
+        self._client.publish(topic, messages.encode(message), qos=1, retain=retain)
+
+    # paho callbacks (network thread)
+
+    def _handle_connect(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any
+    ) -> None:
+        if reason.is_failure:
+            log.error("broker %s refused the hub: %s", self.address, reason)
+            return
+        for topic_filter, qos in self._subscriptions:
+            client.subscribe(topic_filter, qos)
+        self._online_published = client.publish(
+            topics.hub_status(self.table), self._status_payload(True), qos=1, retain=True
+        )
+        log.info("connected to broker %s as hub session %d", self.address, self.session)
+        self.connected.set()
+
+    def _handle_disconnect(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any
+    ) -> None:
+        self.connected.clear()
+        log.warning("disconnected from broker %s: %s", self.address, reason)
+
+    def _handle_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        try:
+            self._on_message(msg.topic, bytes(msg.payload))
+        except Exception:  # a bad message must never kill the network thread
+            log.exception("error while handling a message on %s", msg.topic)

@@ -1,0 +1,102 @@
+"""The hub service against a real mosquitto: presence, views, status, acks, errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from riskproto import messages, topics
+
+from risktable.palette import seat_colour
+from risktable.service.address import BrokerAddress
+from risktable.service.hub import HubService
+from risktable.service.presence import SeatState
+from tests.support.mosquitto import Mosquitto
+from tests.support.mqtt_client import Recorder
+
+TABLE = "t1"
+
+
+@pytest.fixture
+def hub(fresh_mosquitto: Mosquitto, tmp_path: Path) -> Iterator[HubService]:
+    service = HubService(
+        BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port), TABLE, [1, 2], tmp_path
+    )
+    service.start()
+    yield service
+    service.stop()
+
+
+def birth(seat: int, session: int, online: bool = True) -> bytes:
+    return messages.encode(
+        messages.message("seat_status", seat=seat, online=online, session=session)
+    )
+
+
+def test_hub_status_is_retained_with_session(hub: HubService, fresh_mosquitto: Mosquitto) -> None:
+    late = Recorder(fresh_mosquitto.host, fresh_mosquitto.port, "late")
+    late.subscribe(topics.hub_status(TABLE))
+    _, msg, retain = late.wait_for(lambda t, m, r: m is not None and m["online"])
+    assert retain and msg is not None and msg["session"] == hub.link.session
+    late.close()
+
+
+def test_second_start_has_higher_session(fresh_mosquitto: Mosquitto, tmp_path: Path) -> None:
+    address = BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port)
+    sessions = []
+    for _ in range(2):
+        service = HubService(address, TABLE, [1], tmp_path)
+        service.start()
+        sessions.append(service.link.session)
+        service.stop()
+    assert sessions[1] == sessions[0] + 1
+
+
+def test_views_retained_with_seat_colour(hub: HubService, fresh_mosquitto: Mosquitto) -> None:
+    first = Recorder(fresh_mosquitto.host, fresh_mosquitto.port, "first")
+    first.subscribe(topics.seat(TABLE, 2, topics.SEAT_VIEW))
+    first.wait_for(lambda t, m, r: m is not None and m["t"] == "view")
+    first.close()
+    # A seat that (re)boots later still finds its view waiting.
+    seat = Recorder(fresh_mosquitto.host, fresh_mosquitto.port, "seat2")
+    seat.subscribe(topics.seat(TABLE, 2, topics.SEAT_VIEW))
+    _, view, retain = seat.wait_for(lambda t, m, r: m is not None and m["t"] == "view")
+    assert retain and view is not None
+    assert view["colour"] == list(seat_colour(2).rgb)
+    seat.close()
+
+
+def test_presence_follows_births_and_wills_ignoring_stale(
+    hub: HubService, fresh_mosquitto: Mosquitto
+) -> None:
+    seat = Recorder(fresh_mosquitto.host, fresh_mosquitto.port, "seat1")
+    status = topics.seat(TABLE, 1, topics.SEAT_STATUS)
+    seat.publish(status, birth(1, 7), retain=True)
+    assert hub.wait_for_seats([1], timeout=5)
+    seat.publish(status, birth(1, 6, online=False), retain=True)  # late Will, older session
+    seat.publish(status, birth(2, 1), retain=True)  # seat 2 on seat 1's topic: ignored
+    seat.publish(status, birth(1, 7, online=False), retain=True)  # this session's Will
+    assert hub.wait_for_seats([1], timeout=5, online=False)
+    assert hub.presence.get(1) == SeatState(online=False, session=7)
+    seat.close()
+
+
+def test_event_acked_and_bad_messages_answered(hub: HubService, fresh_mosquitto: Mosquitto) -> None:
+    seat = Recorder(fresh_mosquitto.host, fresh_mosquitto.port, "seat1")
+    seat.subscribe(f"risk/{TABLE}/seat/+/+")
+    event = topics.seat(TABLE, 1, topics.SEAT_EVENT)
+    seat.publish(event, messages.encode(messages.message("event", seat=1, seq=3, kind="button")))
+    seat.wait_for(lambda t, m, r: t.endswith("/1/ack") and m is not None and m["seq"] == 3)
+    seat.publish(event, b"{not json")
+    seat.wait_for(lambda t, m, r: t.endswith("/1/error") and m is not None
+                  and m["code"] == "malformed")
+    seat.publish(event, b'{"v": 99, "t": "event", "seat": 1, "seq": 4, "kind": "button"}')
+    _, err, _ = seat.wait_for(lambda t, m, r: t.endswith("/1/error") and m is not None
+                              and m["code"] == "version")
+    assert err is not None and "99" in err["detail"] and "1" in err["detail"]
+    seat.publish(topics.seat(TABLE, 5, topics.SEAT_EVENT),
+                 messages.encode(messages.message("event", seat=5, seq=1, kind="button")))
+    seat.wait_for(lambda t, m, r: t.endswith("/5/error") and m is not None
+                  and m["code"] == "unknown_seat")
+    seat.close()
