@@ -19,6 +19,12 @@ from risktable.rules.events import (
 from risktable.rules.state import (
     ATTACK,
     DEFEND,
+    F_ARMIES,
+    F_ATTACK_DICE,
+    F_DEFEND_DICE,
+    F_PHASE,
+    F_SOURCE,
+    F_TARGET,
     FORTIFY,
     GAME_OVER,
     NO_TERRITORY,
@@ -26,6 +32,7 @@ from risktable.rules.state import (
     REINFORCE,
     ROLL,
     State,
+    rebuild,
 )
 from risktable.rules.turn import ELIMINATION_TRADE_AT
 
@@ -36,9 +43,16 @@ MAX_DEFEND_DICE = 2
 
 
 def attack(s: State, a: Attack) -> Result:
-    src = checks.territory(s, a.source, "source")
-    dst = checks.territory(s, a.target, "target")
-    dice = checks.count(a.dice, 1, MAX_ATTACK_DICE, "attack dice")
+    src = a.source
+    dst = a.target
+    dice = a.dice
+    size = len(s.owners)
+    if type(src) is not int or not 0 <= src < size:
+        checks.territory(s, src, "source")
+    if type(dst) is not int or not 0 <= dst < size:
+        checks.territory(s, dst, "target")
+    if type(dice) is not int or not 1 <= dice <= MAX_ATTACK_DICE:
+        checks.count(dice, 1, MAX_ATTACK_DICE, "attack dice")
     p = s.player
     owners = s.owners
     if owners[src] != p:
@@ -50,15 +64,27 @@ def attack(s: State, a: Attack) -> Result:
     if s.armies[src] <= dice:
         checks.illegal(f"{dice} dice need at least {dice + 1} armies in "
                        f"{checks.name(s, src)}, which has {s.armies[src]}")
-    return (s._replace(phase=DEFEND, source=src, target=dst, attack_dice=dice),
-            [AttackDeclared(p, src, dst, dice)])
+    f = list(s)
+    f[F_PHASE] = DEFEND
+    f[F_SOURCE] = src
+    f[F_TARGET] = dst
+    f[F_ATTACK_DICE] = dice
+    return rebuild(f), [AttackDeclared(p, src, dst, dice)]
 
 
 def defend(s: State, a: Defend) -> Result:
-    dice = checks.count(a.dice, 1, MAX_DEFEND_DICE, "defence dice")
+    dice = a.dice
+    if type(dice) is not int or not 1 <= dice <= MAX_DEFEND_DICE:
+        checks.count(dice, 1, MAX_DEFEND_DICE, "defence dice")
     if dice > s.armies[s.target]:
         checks.illegal(f"{dice} defence dice need {dice} armies in {checks.name(s, s.target)}")
-    return s._replace(phase=ROLL, defend_dice=dice), [DefenceDeclared(s.owners[s.target], dice)]
+    f = list(s)
+    f[F_PHASE] = ROLL
+    f[F_DEFEND_DICE] = dice
+    return rebuild(f), [DefenceDeclared(s.owners[s.target], dice)]
+
+
+_VALID_FACES = frozenset(range(1, 7))
 
 
 def _faces(faces: object, what: str) -> tuple[int, ...]:
@@ -68,28 +94,35 @@ def _faces(faces: object, what: str) -> tuple[int, ...]:
 
 
 def roll(s: State, a: Roll) -> Result:
-    att = _faces(a.attack, "attack faces")
-    dfn = _faces(a.defend, "defence faces")
-    if len(att) != s.attack_dice or len(dfn) != s.defend_dice:
+    att = a.attack
+    dfn = a.defend
+    if (type(att) is not tuple or type(dfn) is not tuple or len(att) != s.attack_dice
+            or len(dfn) != s.defend_dice or not _VALID_FACES.issuperset(att + dfn)):
+        _faces(att, "attack faces")
+        _faces(dfn, "defence faces")
         checks.illegal(f"this roll is {s.attack_dice} attack and {s.defend_dice} defence dice, "
                        f"not {len(att)} and {len(dfn)}")
-    # Highest against highest, ties to the defender.
+    # Highest against highest, ties to the defender; at most two pairs.
     sa = sorted(att, reverse=True)
     sd = sorted(dfn, reverse=True)
-    attacker_losses = 0
-    for x, y in zip(sa, sd, strict=False):
-        if x > y:
-            continue
-        attacker_losses += 1
-    defender_losses = min(len(sa), len(sd)) - attacker_losses
+    if len(sd) == 1 or len(sa) == 1:
+        attacker_losses = 1 if sa[0] <= sd[0] else 0
+        defender_losses = 1 - attacker_losses
+    else:
+        attacker_losses = (sa[0] <= sd[0]) + (sa[1] <= sd[1])
+        defender_losses = 2 - attacker_losses
     src, dst = s.source, s.target
     armies = list(s.armies)
     armies[src] -= attacker_losses
     armies[dst] -= defender_losses
     events: list[Event] = [DiceRolled(att, dfn, attacker_losses, defender_losses)]
     if armies[dst]:
-        return s._replace(phase=ATTACK, armies=tuple(armies), source=NO_TERRITORY,
-                          target=NO_TERRITORY, attack_dice=0, defend_dice=0), events
+        f = list(s)
+        f[F_PHASE] = ATTACK
+        f[F_ARMIES] = tuple(armies)
+        f[F_SOURCE] = f[F_TARGET] = NO_TERRITORY
+        f[F_ATTACK_DICE] = f[F_DEFEND_DICE] = 0
+        return rebuild(f), events
     return _conquer(s, armies, len(att) - attacker_losses, events)
 
 

@@ -93,3 +93,18 @@ class State(NamedTuple):
         if self.phase <= SETUP_PLACE:
             return tuple(range(self.config.players))
         return tuple(p for p, c in enumerate(self.counts) if c > 0)
+
+
+# Field positions, for the few hot handlers that rebuild a state from a list
+# (faster than ``_replace`` on a 23-field tuple).
+F_PHASE = State._fields.index("phase")
+F_ARMIES = State._fields.index("armies")
+F_SOURCE = State._fields.index("source")
+F_TARGET = State._fields.index("target")
+F_ATTACK_DICE = State._fields.index("attack_dice")
+F_DEFEND_DICE = State._fields.index("defend_dice")
+
+
+def rebuild(fields: list[object]) -> State:
+    """A state from its field values in order (the hot-path constructor)."""
+    return tuple.__new__(State, fields)

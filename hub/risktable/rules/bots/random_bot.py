@@ -1,0 +1,191 @@
+"""A uniformly random legal player that does not enumerate every action.
+
+For each phase the legal set is described as a count plus a way to build the
+``i``-th member (:func:`legal_count` and :func:`legal_at`), so drawing ``i``
+uniformly picks uniformly over the legal set while building one action. Tests
+check that the indexed members are exactly :func:`~risktable.rules.engine.legal_actions`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from risktable.rules import combat, turn
+from risktable.rules.actions import (
+    END_ATTACK,
+    END_TURN,
+    Action,
+    Attack,
+    Claim,
+    Defend,
+    Fortify,
+    Occupy,
+    Place,
+)
+from risktable.rules.engine import _trades, legal_actions
+from risktable.rules.fortify import reachable
+from risktable.rules.state import (
+    ATTACK,
+    CLAIM,
+    DEFEND,
+    FORTIFY,
+    OCCUPY,
+    REINFORCE,
+    SETUP_PLACE,
+    UNOWNED,
+    State,
+)
+
+
+class _Frontier:
+    """The player's (own, enemy) borders, rebuilt only when a territory changes hands.
+
+    ``slots`` lists each border three times, once per possible dice count, so
+    a uniformly drawn slot that happens to be legal is a uniform legal attack.
+    """
+
+    __slots__ = ("groups", "owners", "player", "slots")
+
+    def __init__(self) -> None:
+        self.owners: tuple[int, ...] | None = None
+        self.player = -1
+        self.groups: list[tuple[int, tuple[int, ...]]] = []
+        self.slots: list[Attack] = []
+
+    def get(self, s: State) -> list[tuple[int, tuple[int, ...]]]:
+        # Owner tuples are replaced only when a territory changes hands, so identity is enough.
+        if s.owners is not self.owners or s.player != self.player:
+            p = s.player
+            owners = s.owners
+            adjacency = s.config.board.adjacency
+            groups = []
+            slots: list[Attack] = []
+            for t, o in enumerate(owners):
+                if o == p:
+                    enemies = tuple(n for n in adjacency[t] if owners[n] != p)
+                    if enemies:
+                        groups.append((t, enemies))
+                        for e in enemies:
+                            slots.extend(Attack(t, e, d) for d in range(1, 4))
+            self.owners, self.player, self.groups, self.slots = owners, p, groups, slots
+        return self.groups
+
+
+def _attack_counts(s: State, groups: list[tuple[int, tuple[int, ...]]]) -> list[int]:
+    armies = s.armies
+    return [min(combat.MAX_ATTACK_DICE, armies[t] - 1) * len(e) if armies[t] > 1 else 0
+            for t, e in groups]
+
+
+# Rejection tries before falling back to exact counting (both are uniform, so any mix is).
+_TRIES = 6
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions, from ``random.Random(seed)``.
+
+    >>> from risktable.rules import Config, new_game
+    >>> RandomBot(1).choose(new_game(Config(3))._replace(phase=1, player=0))
+    Claim(territory=8)
+    """
+
+    def __init__(self, seed: int | None = 0) -> None:
+        self.rng = random.Random(seed)
+        self._frontier = _Frontier()
+
+    def choose(self, s: State) -> Action:
+        """A uniformly random legal action for the seat that must act in ``s``."""
+        if s.phase == ATTACK:
+            return self._attack(s)
+        n = self.legal_count(s)
+        return self.legal_at(s, int(self.rng.random() * n))
+
+    def _attack(self, s: State) -> Action:
+        # Draw a slot among every (border, dice) pair plus one for stopping; keep it if legal.
+        self._frontier.get(s)
+        slots = self._frontier.slots
+        armies = s.armies
+        r = self.rng.random
+        n = len(slots) + 1
+        for _ in range(_TRIES):
+            i = int(r() * n)
+            if i == n - 1:
+                return END_ATTACK
+            a = slots[i]
+            if armies[a.source] > a.dice:
+                return a
+        return self.legal_at(s, int(r() * self.legal_count(s)))
+
+    def legal_count(self, s: State) -> int:
+        """How many legal actions ``s`` has (for a seat's decision)."""
+        phase = s.phase
+        if phase == ATTACK:
+            return sum(_attack_counts(s, self._frontier.get(s))) + 1
+        if phase == DEFEND:
+            return min(combat.MAX_DEFEND_DICE, s.armies[s.target])
+        if phase == OCCUPY:
+            return s.armies[s.source]
+        if phase == REINFORCE:
+            trades = len(list(_trades(s)))
+            if turn.must_trade(s):
+                return trades
+            return trades + s.counts[s.player] * s.pool
+        if phase == FORTIFY:
+            return sum(len(r) * (s.armies[t] - 1) for t, r in _fortify_reach(s)) + 1
+        if phase == CLAIM:
+            return s.owners.count(UNOWNED)
+        if phase == SETUP_PLACE:
+            return s.owners.count(s.player)
+        return len(legal_actions(s))
+
+    def legal_at(self, s: State, i: int) -> Action:
+        """The ``i``-th legal action of ``s`` (0 <= i < :meth:`legal_count`)."""
+        phase = s.phase
+        if phase == ATTACK:
+            groups = self._frontier.get(s)
+            for (src, enemies), w in zip(groups, _attack_counts(s, groups), strict=True):
+                if i < w:
+                    dice = min(combat.MAX_ATTACK_DICE, s.armies[src] - 1)
+                    return Attack(src, enemies[i // dice], i % dice + 1)
+                i -= w
+            return END_ATTACK
+        if phase == DEFEND:
+            return Defend(i + 1)
+        if phase == OCCUPY:
+            return Occupy(s.occupy_min + i)
+        if phase == REINFORCE:
+            trades = list(_trades(s))
+            if i < len(trades):
+                return trades[i]
+            i -= len(trades)
+            own = _own(s)
+            return Place(own[i // s.pool], i % s.pool + 1)
+        if phase == FORTIFY:
+            for src, targets in _fortify_reach(s):
+                w = len(targets) * (s.armies[src] - 1)
+                if i < w:
+                    return Fortify(src, targets[i // (s.armies[src] - 1)],
+                                   i % (s.armies[src] - 1) + 1)
+                i -= w
+            return END_TURN
+        if phase == CLAIM:
+            return Claim([t for t, o in enumerate(s.owners) if o == UNOWNED][i])
+        if phase == SETUP_PLACE:
+            return Place(_own(s)[i])
+        return legal_actions(s)[i]
+
+
+def _own(s: State) -> list[int]:
+    p = s.player
+    return [t for t, o in enumerate(s.owners) if o == p]
+
+
+def _fortify_reach(s: State) -> list[tuple[int, tuple[int, ...]]]:
+    armies = s.armies
+    out = []
+    for t in _own(s):
+        if armies[t] > 1:
+            r = reachable(s, t)
+            if r:
+                out.append((t, tuple(sorted(r))))
+    return out
