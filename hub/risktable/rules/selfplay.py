@@ -62,7 +62,9 @@ def play_game(config: Config, bots: list[Bot], rng: random.Random, *, game: int 
             append(a)
         actions += 1
     done = s.phase == GAME_OVER
-    return GameResult(game=game, winner=s.winner if done else None, turns=s.turn,
+    # A capped game stops as turn max_turns + 1 begins: it played max_turns whole turns.
+    return GameResult(game=game, winner=s.winner if done else None,
+                      turns=s.turn if done else s.turn - 1,
                       actions=actions, battles=battles, dice_rolls=rolls, capped=not done,
                       final=s, log=log)
 
