@@ -38,43 +38,33 @@ from risktable.rules.state import (
 
 
 class _Frontier:
-    """The player's (own, enemy) borders, rebuilt only when a territory changes hands.
+    """The player's (own, enemy) border pairs, rebuilt only when a territory changes hands."""
 
-    ``slots`` lists each border three times, once per possible dice count, so
-    a uniformly drawn slot that happens to be legal is a uniform legal attack.
-    """
-
-    __slots__ = ("groups", "owners", "player", "slots")
+    __slots__ = ("owners", "pairs", "player")
 
     def __init__(self) -> None:
         self.owners: tuple[int, ...] | None = None
         self.player = -1
-        self.groups: list[tuple[int, tuple[int, ...]]] = []
-        self.slots: list[Attack] = []
+        self.pairs: list[tuple[int, int]] = []
 
-    def get(self, s: State) -> list[tuple[int, tuple[int, ...]]]:
+    def get(self, s: State) -> list[tuple[int, int]]:
         # Owner tuples are replaced only when a territory changes hands, so identity is enough.
         if s.owners is not self.owners or s.player != self.player:
             p = s.player
             owners = s.owners
             adjacency = s.config.board.adjacency
-            groups = []
-            slots: list[Attack] = []
+            pairs = []
             for t, o in enumerate(owners):
                 if o == p:
-                    enemies = tuple(n for n in adjacency[t] if owners[n] != p)
-                    if enemies:
-                        groups.append((t, enemies))
-                        for e in enemies:
-                            slots.extend(Attack(t, e, d) for d in range(1, 4))
-            self.owners, self.player, self.groups, self.slots = owners, p, groups, slots
-        return self.groups
+                    for n in adjacency[t]:
+                        if owners[n] != p:
+                            pairs.append((t, n))
+            self.owners, self.player, self.pairs = owners, p, pairs
+        return self.pairs
 
 
-def _attack_counts(s: State, groups: list[tuple[int, tuple[int, ...]]]) -> list[int]:
-    armies = s.armies
-    return [min(combat.MAX_ATTACK_DICE, armies[t] - 1) * len(e) if armies[t] > 1 else 0
-            for t, e in groups]
+def _dice_choices(armies: tuple[int, ...], source: int) -> int:
+    return min(combat.MAX_ATTACK_DICE, armies[source] - 1) if armies[source] > 1 else 0
 
 
 # Rejection tries before falling back to exact counting (both are uniform, so any mix is).
@@ -101,26 +91,28 @@ class RandomBot:
         return self.legal_at(s, int(self.rng.random() * n))
 
     def _attack(self, s: State) -> Action:
-        # Draw a slot among every (border, dice) pair plus one for stopping; keep it if legal.
-        self._frontier.get(s)
-        slots = self._frontier.slots
+        # Each border pair has three slots (1, 2, 3 dice) and stopping has one: a uniformly
+        # drawn slot that is legal is a uniformly drawn legal action.
+        pairs = self._frontier.get(s)
         armies = s.armies
         r = self.rng.random
-        n = len(slots) + 1
+        n = 3 * len(pairs) + 1
         for _ in range(_TRIES):
             i = int(r() * n)
             if i == n - 1:
                 return END_ATTACK
-            a = slots[i]
-            if armies[a.source] > a.dice:
-                return a
+            source, target = pairs[i // 3]
+            dice = i % 3 + 1
+            if armies[source] > dice:
+                return Attack(source, target, dice)
         return self.legal_at(s, int(r() * self.legal_count(s)))
 
     def legal_count(self, s: State) -> int:
         """How many legal actions ``s`` has (for a seat's decision)."""
         phase = s.phase
         if phase == ATTACK:
-            return sum(_attack_counts(s, self._frontier.get(s))) + 1
+            armies = s.armies
+            return sum(_dice_choices(armies, t) for t, _ in self._frontier.get(s)) + 1
         if phase == DEFEND:
             return min(combat.MAX_DEFEND_DICE, s.armies[s.target])
         if phase == OCCUPY:
@@ -142,11 +134,10 @@ class RandomBot:
         """The ``i``-th legal action of ``s`` (0 <= i < :meth:`legal_count`)."""
         phase = s.phase
         if phase == ATTACK:
-            groups = self._frontier.get(s)
-            for (src, enemies), w in zip(groups, _attack_counts(s, groups), strict=True):
+            for src, dst in self._frontier.get(s):
+                w = _dice_choices(s.armies, src)
                 if i < w:
-                    dice = min(combat.MAX_ATTACK_DICE, s.armies[src] - 1)
-                    return Attack(src, enemies[i // dice], i % dice + 1)
+                    return Attack(src, dst, i + 1)
                 i -= w
             return END_ATTACK
         if phase == DEFEND:
