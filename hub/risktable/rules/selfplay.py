@@ -8,6 +8,7 @@ can be repeated exactly, and each game's action log replays to its final state.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -41,10 +42,11 @@ def play_game(config: Config, bots: list[Bot], rng: random.Random, *, game: int 
     log: list[Action] = []
     append = log.append
     actions = battles = rolls = 0
-    while s.phase != GAME_OVER:
-        if max_turns is not None and s.turn > max_turns:
-            break
+    cap = sys.maxsize if max_turns is None else max_turns
+    while True:
         phase = s.phase
+        if phase == GAME_OVER or s.turn > cap:
+            break
         a: Action
         if phase == ROLL:
             a = sample_roll(rng, s.attack_dice, s.defend_dice)

@@ -67,6 +67,8 @@ def _dice_choices(armies: tuple[int, ...], source: int) -> int:
     return min(combat.MAX_ATTACK_DICE, armies[source] - 1) if armies[source] > 1 else 0
 
 
+_DEFEND = (Defend(1), Defend(2))
+
 # Rejection tries before falling back to exact counting (both are uniform, so any mix is).
 _TRIES = 6
 
@@ -85,8 +87,11 @@ class RandomBot:
 
     def choose(self, s: State) -> Action:
         """A uniformly random legal action for the seat that must act in ``s``."""
-        if s.phase == ATTACK:
+        phase = s.phase
+        if phase == ATTACK:
             return self._attack(s)
+        if phase == DEFEND:
+            return _DEFEND[int(self.rng.random() * min(2, s.armies[s.target]))]
         n = self.legal_count(s)
         return self.legal_at(s, int(self.rng.random() * n))
 
