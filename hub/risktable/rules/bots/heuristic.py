@@ -69,7 +69,7 @@ class HeuristicBot:
     >>> from risktable.rules import Config, new_game
     >>> s = new_game(Config(3))._replace(phase=1, player=0)
     >>> HeuristicBot(1).choose(s)
-    Claim(territory=...)
+    Claim(territory=11)
     """
 
     def __init__(self, seed: int | None = 0) -> None:

@@ -78,7 +78,7 @@ class RandomBot:
 
     >>> from risktable.rules import Config, new_game
     >>> RandomBot(1).choose(new_game(Config(3))._replace(phase=1, player=0))
-    Claim(territory=8)
+    Claim(territory=5)
     """
 
     def __init__(self, seed: int | None = 0) -> None:
