@@ -56,12 +56,12 @@ def test_attack_only_adjacent_enemy_from_own() -> None:
 
 
 def test_defender_chooses_up_to_two_dice_if_armies_allow() -> None:
-    s, _ = apply(battle(4, 1), Attack(A, K, 3))
-    assert current_actor(s) == 1
-    assert legal_actions(s) == [Defend(1)]
-    with pytest.raises(IllegalActionError, match="2 armies"):
-        apply(s, Defend(2))
+    # One defending army leaves nothing to choose: the roll follows at once with one die.
+    s, events = apply(battle(4, 1), Attack(A, K, 3))
+    assert s.phase == ROLL and s.defend_dice == 1
+    assert [type(e).__name__ for e in events] == ["AttackDeclared", "DefenceDeclared"]
     s2, _ = apply(battle(4, 5), Attack(A, K, 3))
+    assert current_actor(s2) == 1
     assert legal_actions(s2) == [Defend(1), Defend(2)]
     with pytest.raises(MalformedActionError):
         apply(s2, Defend(3))
@@ -118,7 +118,6 @@ def test_engine_resolution_matches_the_exact_odds_table() -> None:
 
 def test_conquest_moves_the_dice_count_in_then_occupy_range() -> None:
     s, _ = apply(battle(6, 1), Attack(A, K, 3))
-    s, _ = apply(s, Defend(1))
     s, _events = apply(s, Roll((6, 2, 2), (5,)))
     assert s.owners[K] == 0 and s.armies[K] == 3 and s.armies[A] == 3
     assert s.phase == OCCUPY and s.conquered
@@ -133,14 +132,12 @@ def test_conquest_moves_the_dice_count_in_then_occupy_range() -> None:
 
 def test_occupation_with_one_choice_is_automatic() -> None:
     s, _ = apply(battle(2, 1), Attack(A, K, 1))
-    s, _ = apply(s, Defend(1))
     s, _ = apply(s, Roll((6,), (1,)))
     assert (s.armies[A], s.armies[K]) == (1, 1) and s.phase == ATTACK
 
 
 def test_occupy_min_survivors_option() -> None:
     s, _ = apply(battle(6, 1, options=Options(occupy_min="survivors")), Attack(A, K, 2))
-    s, _ = apply(s, Defend(1))
     s, _ = apply(s, Roll((6, 1), (5,)))
     # Both attacking armies survived the roll, so both must move in.
     assert s.occupy_min == 2 and s.armies[K] == 2
@@ -150,7 +147,6 @@ def test_elimination_hands_over_cards() -> None:
     s = position({"alaska": (0, 5), "kamchatka": (1, 1)}, rest=2,
                  hands={0: ("peru",), 1: ("brazil", "wild1")})
     s, _ = apply(s, Attack(A, K, 3))
-    s, _ = apply(s, Defend(1))
     s, events = apply(s, Roll((6, 6, 6), (1,)))
     assert s.counts[1] == 0 and s.hands[1] == () and len(s.hands[0]) == 3
     assert any(type(e).__name__ == "PlayerEliminated" for e in events)
@@ -162,7 +158,6 @@ def test_elimination_to_six_cards_forces_trading_down_to_four_then_attack_again(
     s = position({"alaska": (2, 9), "kamchatka": (1, 1), "madagascar": (0, 1)}, rest=2,
                  player=2, hands={2: mine, 1: theirs})
     s, _ = apply(s, Attack(A, K, 3))
-    s, _ = apply(s, Defend(1))
     s, _ = apply(s, Roll((6, 6, 6), (1,)))
     s, _ = apply(s, Occupy(3))
     assert s.phase == REINFORCE and len(s.hands[2]) == 6 and s.pool == 0
@@ -182,7 +177,6 @@ def test_taking_the_last_territory_wins() -> None:
     s = s._replace(owners=tuple(1 if t == K else o for t, o in enumerate(s.owners)),
                    counts=(41, 1, 0))
     s, _ = apply(s, Attack(A, K, 3))
-    s, _ = apply(s, Defend(1))
     s, _events = apply(s, Roll((6, 5, 4), (3,)))
     assert s.phase == GAME_OVER and s.winner == 0 and legal_actions(s) == []
     assert current_actor(s) == -2

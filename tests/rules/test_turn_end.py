@@ -6,7 +6,6 @@ import pytest
 from risktable.rules import (
     CHANCE,
     Attack,
-    Defend,
     DrawCard,
     EndAttack,
     EndTurn,
@@ -58,7 +57,6 @@ def test_fortify_connected_follows_own_paths_only() -> None:
 
 def _conquer_once(s: object) -> object:
     s, _ = apply(s, Attack(A, T("kamchatka"), 1))
-    s, _ = apply(s, Defend(1))
     s, _ = apply(s, Roll((6,), (1,)))
     if s.phase_name == "occupy":
         s, _ = apply(s, Occupy(s.occupy_min))
@@ -68,11 +66,9 @@ def _conquer_once(s: object) -> object:
 def test_one_card_per_turn_however_many_conquests() -> None:
     s = position({"alaska": (0, 9), "kamchatka": (1, 1), "yakutsk": (1, 1)}, rest=1)
     s, _ = apply(s, Attack(A, T("kamchatka"), 1))
-    s, _ = apply(s, Defend(1))
     s, _ = apply(s, Roll((6,), (1,)))
     s, _ = apply(s, Occupy(5))
     s, _ = apply(s, Attack(T("kamchatka"), T("yakutsk"), 1))
-    s, _ = apply(s, Defend(1))
     s, _ = apply(s, Roll((6,), (1,)))
     s, _ = apply(s, Occupy(1))
     s, _ = apply(s, EndAttack())

@@ -65,10 +65,15 @@ def attack(s: State, a: Attack) -> Result:
         checks.illegal(f"{dice} dice need at least {dice + 1} armies in "
                        f"{checks.name(s, src)}, which has {s.armies[src]}")
     f = list(s)
-    f[F_PHASE] = DEFEND
     f[F_SOURCE] = src
     f[F_TARGET] = dst
     f[F_ATTACK_DICE] = dice
+    if s.armies[dst] == 1:
+        # One army defends with one die: no choice to ask the defender for.
+        f[F_PHASE] = ROLL
+        f[F_DEFEND_DICE] = 1
+        return rebuild(f), [AttackDeclared(p, src, dst, dice), DefenceDeclared(owners[dst], 1)]
+    f[F_PHASE] = DEFEND
     return rebuild(f), [AttackDeclared(p, src, dst, dice)]
 
 
@@ -103,12 +108,12 @@ def roll(s: State, a: Roll) -> Result:
         checks.illegal(f"this roll is {s.attack_dice} attack and {s.defend_dice} defence dice, "
                        f"not {len(att)} and {len(dfn)}")
     # Highest against highest, ties to the defender; at most two pairs.
-    sa = sorted(att, reverse=True)
-    sd = sorted(dfn, reverse=True)
-    if len(sd) == 1 or len(sa) == 1:
-        attacker_losses = 1 if sa[0] <= sd[0] else 0
+    if len(dfn) == 1 or len(att) == 1:
+        attacker_losses = 1 if max(att) <= max(dfn) else 0
         defender_losses = 1 - attacker_losses
     else:
+        sa = sorted(att, reverse=True)
+        sd = sorted(dfn, reverse=True)
         attacker_losses = (sa[0] <= sd[0]) + (sa[1] <= sd[1])
         defender_losses = 2 - attacker_losses
     src, dst = s.source, s.target
