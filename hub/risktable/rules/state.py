@@ -99,6 +99,7 @@ class State(NamedTuple):
 # (faster than ``_replace`` on a 23-field tuple).
 F_PHASE = State._fields.index("phase")
 F_ARMIES = State._fields.index("armies")
+F_POOL = State._fields.index("pool")
 F_SOURCE = State._fields.index("source")
 F_TARGET = State._fields.index("target")
 F_ATTACK_DICE = State._fields.index("attack_dice")

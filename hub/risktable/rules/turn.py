@@ -16,7 +16,16 @@ from risktable.rules.events import (
     TurnEnded,
     TurnStarted,
 )
-from risktable.rules.state import ATTACK, DRAW, REINFORCE, State
+from risktable.rules.state import (
+    ATTACK,
+    DRAW,
+    F_ARMIES,
+    F_PHASE,
+    F_POOL,
+    REINFORCE,
+    State,
+    rebuild,
+)
 
 Result = tuple[State, list[Event]]
 
@@ -123,12 +132,14 @@ def reinforce_place(s: State, a: Place) -> Result:
         checks.illegal(f"player {p} holds {len(s.hands[p])} cards and must trade first")
     if n > s.pool:
         checks.illegal(f"only {s.pool} armies are left to place, not {n}")
-    armies = (*s.armies[:t], s.armies[t] + n, *s.armies[t + 1:])
-    pool = s.pool - n
-    events: list[Event] = [ArmiesPlaced(p, t, n)]
-    if pool:
-        return s._replace(armies=armies, pool=pool), events
-    return s._replace(armies=armies, pool=0, phase=ATTACK), events
+    armies = list(s.armies)
+    armies[t] += n
+    f = list(s)
+    f[F_ARMIES] = tuple(armies)
+    f[F_POOL] = pool = s.pool - n
+    if not pool:
+        f[F_PHASE] = ATTACK
+    return rebuild(f), [ArmiesPlaced(p, t, n)]
 
 
 def end_turn(s: State, events: list[Event]) -> Result:

@@ -49,18 +49,19 @@ class _Frontier:
 
     def get(self, s: State) -> list[tuple[int, int]]:
         # Owner tuples are replaced only when a territory changes hands, so identity is enough.
-        if s.owners is not self.owners or s.player != self.player:
-            p = s.player
-            owners = s.owners
-            adjacency = s.config.board.adjacency
-            pairs = []
-            for t, o in enumerate(owners):
-                if o == p:
-                    for n in adjacency[t]:
-                        if owners[n] != p:
-                            pairs.append((t, n))
-            self.owners, self.player, self.pairs = owners, p, pairs
-        return self.pairs
+        owners = s.owners
+        if owners is self.owners and s.player == self.player:
+            return self.pairs
+        p = s.player
+        adjacency = s.config.board.adjacency
+        pairs = []
+        for t, o in enumerate(owners):
+            if o == p:
+                for n in adjacency[t]:
+                    if owners[n] != p:
+                        pairs.append((t, n))
+        self.owners, self.player, self.pairs = owners, p, pairs
+        return pairs
 
 
 def _dice_choices(armies: tuple[int, ...], source: int) -> int:
@@ -92,8 +93,27 @@ class RandomBot:
             return self._attack(s)
         if phase == DEFEND:
             return _DEFEND[int(self.rng.random() * min(2, s.armies[s.target]))]
+        if phase == REINFORCE and len(s.hands[s.player]) < 3:
+            # No set possible: the legal set is just (own territory, armies) pairs.
+            pool = s.pool
+            i = int(self.rng.random() * s.counts[s.player] * pool)
+            return Place(_own(s)[i // pool], i % pool + 1)
+        if phase == FORTIFY:
+            return self._fortify(s)
         n = self.legal_count(s)
         return self.legal_at(s, int(self.rng.random() * n))
+
+    def _fortify(self, s: State) -> Action:
+        # The same indexing as legal_at, with the reachable sets worked out once.
+        reach = _fortify_reach(s)
+        armies = s.armies
+        i = int(self.rng.random() * (sum(len(r) * (armies[t] - 1) for t, r in reach) + 1))
+        for src, targets in reach:
+            most = armies[src] - 1
+            if i < len(targets) * most:
+                return Fortify(src, targets[i // most], i % most + 1)
+            i -= len(targets) * most
+        return END_TURN
 
     def _attack(self, s: State) -> Action:
         # Each border pair has three slots (1, 2, 3 dice) and stopping has one: a uniformly
