@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from riskproto import topics
-
 from risktable.panel import PanelPins
 from risktable.service.address import BrokerAddress
 
@@ -38,10 +37,10 @@ class BrokerConfig:
 
 @dataclass(frozen=True)
 class TableConfig:
-    """The table: its id, seats, rule set and which seats bots play."""
+    """The table: its id, seat count (seats are numbered 1..N), rule set, bot seats."""
 
     id: str = "table1"
-    seats: tuple[int, ...] = (1, 2, 3, 4)
+    seats: int = 4
     rules: str = "classic"
     bots: Mapping[int, str] = field(default_factory=dict)
 
@@ -124,19 +123,18 @@ def _table(section: _Section) -> TableConfig:
         topics.check_table(table_id)
     except ValueError as exc:
         raise section.error("id", str(exc)) from exc
-    seats = section.get("seats", list, [1, 2, 3, 4])
-    if (not seats or len(set(seats)) != len(seats)
-            or not all(isinstance(s, int) and 1 <= s <= 6 for s in seats)):
-        raise section.error("seats", f"must be distinct seat numbers 1 to 6, got {seats!r}")
+    seats = section.get("seats", int, 4)
+    if not 1 <= seats <= topics.MAX_SEATS:
+        raise section.error("seats", f"must be 1 to {topics.MAX_SEATS}, got {seats}")
     bots_raw = section.get("bots", dict, {})
     bots: dict[int, str] = {}
     for key, bot in bots_raw.items():
-        if not key.isdigit() or int(key) not in seats:
-            raise section.error("bots", f"{key!r} is not one of the table's seats {seats}")
+        if not key.isdigit() or not 1 <= int(key) <= seats:
+            raise section.error("bots", f"{key!r} is not a seat of this table (1 to {seats})")
         if bot not in BOTS:
             raise section.error("bots", f"seat {key}: bot must be one of {', '.join(BOTS)}")
         bots[int(key)] = bot
-    config = TableConfig(table_id, tuple(sorted(seats)), section.get("rules", str, "classic"), bots)
+    config = TableConfig(table_id, seats, section.get("rules", str, "classic"), bots)
     section.done()
     return config
 

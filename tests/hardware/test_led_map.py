@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from risktable import hardware_data
 from risktable.hardware_data import TERRITORY_IDS, HardwareDataError, LedMap, load_led_map
 from risktable.leds.scene import board_scene
 from risktable.leds.terminal import TerminalBoard
-
 from tests.support.tools import ROOT
 
 SOURCE = ROOT / "hardware" / "led-map.json"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from risktable.config import ConfigError, HubConfig, load_config, parse_config
 from risktable.service.address import BrokerAddress
-
 from tests.support.tools import ROOT
 
 
@@ -34,7 +34,7 @@ def test_values_are_read(tmp_path: Path) -> None:
         password_file = "{secret}"
         [table]
         id = "kitchen"
-        seats = [1, 3, 5]
+        seats = 5
         bots = {{ 5 = "heuristic" }}
         [panel]
         undo_hold_seconds = 2
@@ -44,7 +44,7 @@ def test_values_are_read(tmp_path: Path) -> None:
     )
     assert config.broker.address == BrokerAddress("pi.local", 8883)
     assert (config.broker.username, config.broker.password) == ("hub", "s3cret")
-    assert config.table.seats == (1, 3, 5)
+    assert config.table.seats == 5
     assert config.table.bots == {5: "heuristic"}
     assert config.panel.undo_hold_seconds == 2.0
     assert config.data_dir == tmp_path
@@ -57,8 +57,8 @@ def test_values_are_read(tmp_path: Path) -> None:
         ("[broker]\nport = 70000", ["[broker]", "port", "65535"]),
         ("[broker]\nport = '1883'", ["port", "must be int"]),
         ("[table]\nid = 'a/b'", ["[table]", "id"]),
-        ("[table]\nseats = [1, 1]", ["seats", "distinct"]),
-        ("[table]\nseats = [1, 2]\nbots = { 3 = 'random' }", ["bots", "'3'"]),
+        ("[table]\nseats = 7", ["seats", "1 to 6"]),
+        ("[table]\nseats = 2\nbots = { 3 = 'random' }", ["bots", "'3'"]),
         ("[table]\nbots = { 1 = 'genius' }", ["bots", "heuristic"]),
         ("[panel]\nundo = 17", ["pins", "share"]),
         ("[panel]\nbuzzer = 40", ["pins", "2 to 27"]),

@@ -7,6 +7,7 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from risktable.dice_stats import DieStats, chi_square_survival
 
 # Published chi-square critical values (upper tail), dof -> {alpha: x}.

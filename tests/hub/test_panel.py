@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
+
 from risktable.hardware_data import load_hub_panel_pinout
 from risktable.panel import Panel, PanelPins, PanelStatus
 

@@ -9,8 +9,8 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from risktable.cli import main
 
+from risktable.cli import main
 from tests.support.tools import ROOT, subprocess_env
 
 

@@ -21,6 +21,7 @@ _GROUPS: tuple[str, ...] = (
     "demo",
     "hub",
     "rules",
+    "broker",
 )
 
 

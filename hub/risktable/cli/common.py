@@ -16,18 +16,11 @@ def broker_address(text: str) -> BrokerAddress:
         raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
-def seat_list(text: str) -> list[int]:
-    """argparse type for a seat count ``N`` (seats 1..N) or a list ``1,3,4``."""
-    try:
-        if "," in text:
-            seats = sorted({int(part) for part in text.split(",")})
-        else:
-            seats = list(range(1, int(text) + 1))
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a seat count or list") from exc
-    if not seats or seats[0] < 1 or seats[-1] > 6:
-        raise argparse.ArgumentTypeError(f"seats must be between 1 and 6, got {text!r}")
-    return seats
+def seat_count(text: str) -> int:
+    """argparse type for a seat count N (the seats are numbered 1..N)."""
+    if not text.isdigit() or not 1 <= int(text) <= 6:
+        raise argparse.ArgumentTypeError(f"seats must be a count from 1 to 6, got {text!r}")
+    return int(text)
 
 
 def setup_logging(verbose: int) -> None:

@@ -11,7 +11,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from risktable.cli.common import broker_address, seat_list, setup_logging
+from risktable.cli.common import broker_address, seat_count, setup_logging
 from risktable.cli.errors import CliError
 from risktable.config import ConfigError, HubConfig, load_config
 from risktable.panel import Panel, PanelStatus
@@ -30,8 +30,8 @@ def register(sub: Any) -> None:
     parser.add_argument("--broker", type=broker_address,
                         help="MQTT broker HOST:PORT (overrides the configuration)")
     parser.add_argument("--table", help="table id (overrides the configuration)")
-    parser.add_argument("--seats", type=seat_list,
-                        help="seat count N or list 1,2,5 (overrides the configuration)")
+    parser.add_argument("--seats", type=seat_count,
+                        help="seat count N, seats 1..N (overrides the configuration)")
     parser.add_argument("--data-dir", type=Path,
                         help="where the hub keeps its state (overrides the configuration)")
     parser.add_argument("--username", help="MQTT user name")
@@ -56,7 +56,7 @@ def _config(args: argparse.Namespace) -> HubConfig:
     if args.table:
         table = dataclasses.replace(table, id=args.table)
     if args.seats:
-        table = dataclasses.replace(table, seats=tuple(args.seats))
+        table = dataclasses.replace(table, seats=args.seats)
     return dataclasses.replace(
         config,
         broker=broker,

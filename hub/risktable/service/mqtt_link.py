@@ -17,8 +17,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
-from riskproto import messages, topics
 
+from riskproto import messages, topics
 from risktable.service.address import BrokerAddress
 
 log = logging.getLogger(__name__)
