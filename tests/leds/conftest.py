@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from risktable.hardware_data import LedMap, load_led_map
 
+from risktable.hardware_data import LedMap, load_led_map
 from tests.support.tools import ROOT
 
 LEDCTL = ROOT / "firmware" / "ledctl"

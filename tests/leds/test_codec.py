@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from risktable.leds import cobs, frames
 
+from risktable.leds import cobs, frames
 from tests.leds.conftest import VECTORS, RunMpy
 
 VECTOR_DATA: dict[str, Any] = json.loads(VECTORS.read_text())

@@ -11,7 +11,6 @@ from typing import Any
 
 from risktable.hardware_data import hardware_file, load_led_map
 from risktable.leds import frames
-
 from tests.leds.conftest import RunMpy
 
 N = 12  # a short chain keeps the output readable; the firmware takes any length

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 import serial
+
 from risktable.hardware_data import LedMap
 from risktable.leds import frames
 from risktable.leds.link import LedLink, LedPortError, SerialPort, open_serial
 from risktable.leds.scene import Scene, TerritoryLight
-
 from tests.leds.conftest import ControllerProcess, Pixel
 
 

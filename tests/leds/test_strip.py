@@ -6,6 +6,7 @@ import dataclasses
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from risktable.hardware_data import TERRITORY_IDS, LedMap
 from risktable.leds.frames import NO_CAP
 from risktable.leds.scene import TerritoryLight
