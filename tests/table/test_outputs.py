@@ -100,3 +100,11 @@ def test_views_carry_no_hand_contents(steps: Steps) -> None:
         for seat in range(1, 5):
             text = repr(seat_view(after, seat)).lower()
             assert "card" not in text and "hand" not in text
+
+
+def test_a_cursor_on_unclaimed_land_is_visible() -> None:
+    from risktable.leds.scene import board_scene
+
+    scene = board_scene({"alaska": None, "peru": None}, {}, highlight=frozenset({"alaska"}))
+    assert scene["alaska"].blink and scene["alaska"].scaled() != (0, 0, 0)
+    assert scene["peru"].scaled() == (0, 0, 0)
