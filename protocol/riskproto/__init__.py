@@ -1,7 +1,9 @@
 # The shared protocol package: topics and messages between seats and hub.
-# Written in the common subset of CPython and MicroPython (see protocol/README.md):
-# no typing at run time (MicroPython drops annotations), no dataclasses, no f-string
-# format specs beyond the basics, only json/struct-free core built-ins.
+# Written in the common subset of CPython and MicroPython (protocol/README.md is the
+# specification): annotations only as strings or on signatures (MicroPython drops
+# them), typing imports guarded by try/except ImportError, no dataclasses, enum or
+# re, simple f-strings only, and nothing that depends on dict iteration order
+# (MicroPython's differs). Every module compiles with mpy-cross.
 
 PROTOCOL_VERSION = 1
 # Every message must fit a microcontroller's receive buffer.

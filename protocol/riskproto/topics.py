@@ -8,11 +8,6 @@
 #   risk/<table>/seat/<n>/error      error replies
 #   risk/<table>/seat/<n>/cmd        hub commands to the seat
 
-try:
-    from typing import Optional
-except ImportError:
-    pass
-
 ROOT = "risk"
 MAX_SEATS = 6
 
@@ -44,7 +39,7 @@ def check_table(table: str) -> str:
 
 def check_seat(seat: int) -> int:
     if not isinstance(seat, int) or isinstance(seat, bool) or seat < 1 or seat > MAX_SEATS:
-        raise TopicError("seat must be an integer from 1 to %d" % MAX_SEATS)
+        raise TopicError(f"seat must be an integer from 1 to {MAX_SEATS}")
     return seat
 
 
@@ -83,3 +78,16 @@ def parse_seat_topic(topic: str) -> "tuple[str, int, str] | None":
     if seat_no < 1 or seat_no > MAX_SEATS:
         return None
     return (parts[1], seat_no, parts[4])
+
+
+def hub_subscriptions(table: str) -> "list[str]":
+    # Filters the hub subscribes to: every seat's status (births and Wills) and events.
+    return [seat_filter(table, SEAT_STATUS), seat_filter(table, SEAT_EVENT)]
+
+
+def seat_subscriptions(table: str, seat_no: int) -> "list[str]":
+    # Topics a seat subscribes to: the hub's presence and what the hub sends this seat.
+    topics = [hub_status(table)]
+    for leaf in HUB_PUBLISHED:
+        topics.append(seat(table, seat_no, leaf))
+    return topics

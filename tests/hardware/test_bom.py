@@ -7,7 +7,6 @@ import re
 from decimal import Decimal
 
 from risktable.hardware_data import load_led_map
-
 from tests.support.tools import ROOT
 
 BOM = ROOT / "hardware" / "bom.csv"

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from risktable import hardware_data
 from risktable.hardware_data import TERRITORY_IDS, HardwareDataError, LedMap, load_led_map
 from risktable.leds.scene import board_scene
-from risktable.leds.terminal import Placement, TerminalBoard
-
+from risktable.leds.terminal import TerminalBoard
 from tests.support.tools import ROOT
 
 SOURCE = ROOT / "hardware" / "led-map.json"
@@ -44,11 +44,7 @@ def test_chain_follows_the_led_order(led_map: LedMap) -> None:
 
 
 def test_the_terminal_renderer_draws_every_territory_where_the_map_says(led_map: LedMap) -> None:
-    board = TerminalBoard(
-        {t: Placement(p.label, p.col, p.row) for t, p in led_map.territories.items()},
-        width=led_map.grid.width,
-        height=led_map.grid.height,
-    )
+    board = TerminalBoard.from_led_map(led_map)
     owners: dict[str, int | None] = dict.fromkeys(TERRITORY_IDS, 1)
     text = board.render(board_scene(owners, dict.fromkeys(TERRITORY_IDS, 7)), colour=False)
     lines = text.split("\n")

@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from risktable.hardware_data import (
     HardwareDataError,
     Pinout,
     load_hub_panel_pinout,
     load_seat_pinout,
 )
-
 from tests.support.tools import ROOT
 
 SEAT = ROOT / "hardware" / "seat-pinout.json"

@@ -6,12 +6,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from riskproto import messages, topics
 
+from riskproto import messages, topics
 from risktable.palette import seat_colour
 from risktable.service.address import BrokerAddress
 from risktable.service.hub import HubService
-from risktable.service.presence import SeatState
 from tests.support.mosquitto import Mosquitto
 from tests.support.mqtt_client import Recorder
 
@@ -21,7 +20,7 @@ TABLE = "t1"
 @pytest.fixture
 def hub(fresh_mosquitto: Mosquitto, tmp_path: Path) -> Iterator[HubService]:
     service = HubService(
-        BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port), TABLE, [1, 2], tmp_path
+        BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port), TABLE, 2, tmp_path
     )
     service.start()
     yield service
@@ -46,7 +45,7 @@ def test_second_start_has_higher_session(fresh_mosquitto: Mosquitto, tmp_path: P
     address = BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port)
     sessions = []
     for _ in range(2):
-        service = HubService(address, TABLE, [1], tmp_path)
+        service = HubService(address, TABLE, 1, tmp_path)
         service.start()
         sessions.append(service.link.session)
         service.stop()
@@ -75,28 +74,51 @@ def test_presence_follows_births_and_wills_ignoring_stale(
     seat.publish(status, birth(1, 7), retain=True)
     assert hub.wait_for_seats([1], timeout=5)
     seat.publish(status, birth(1, 6, online=False), retain=True)  # late Will, older session
-    seat.publish(status, birth(2, 1), retain=True)  # seat 2 on seat 1's topic: ignored
+    seat.publish(status, birth(2, 1), retain=True)  # seat 2 on seat 1's topic: refused
+    # MQTT keeps one client's messages in order, so once this resync is acknowledged
+    # the hub has handled everything above.
+    seat.subscribe(topics.seat(TABLE, 1, topics.SEAT_ACK))
+    seat.publish(topics.seat(TABLE, 1, topics.SEAT_EVENT),
+                 messages.encode(messages.message("event", seat=1, seq=1, kind="resync")))
+    seat.wait_for(lambda t, m, r: t.endswith("/ack") and m is not None and m["seq"] == 1)
+    # The late Will of session 6 did not take seat 1 offline; seat 2 never came online.
+    assert hub.online_seats() == {1}
+    assert hub.gate.presence.peer(1).session == 7
     seat.publish(status, birth(1, 7, online=False), retain=True)  # this session's Will
     assert hub.wait_for_seats([1], timeout=5, online=False)
-    assert hub.presence.get(1) == SeatState(online=False, session=7)
     seat.close()
 
 
-def test_event_acked_and_bad_messages_answered(hub: HubService, fresh_mosquitto: Mosquitto) -> None:
+def test_event_answered_and_bad_messages_refused(
+    hub: HubService, fresh_mosquitto: Mosquitto
+) -> None:
     seat = Recorder(fresh_mosquitto.host, fresh_mosquitto.port, "seat1")
     seat.subscribe(f"risk/{TABLE}/seat/+/+")
     event = topics.seat(TABLE, 1, topics.SEAT_EVENT)
-    seat.publish(event, messages.encode(messages.message("event", seat=1, seq=3, kind="button")))
-    seat.wait_for(lambda t, m, r: t.endswith("/1/ack") and m is not None and m["seq"] == 3)
+
+    def button(seq: int, seat_no: int = 1) -> bytes:
+        return messages.encode(messages.message(
+            "event", seat=seat_no, seq=seq, kind="button", button="confirm", press="short"))
+
+    # No game is running: a button press is answered, refused as not allowed now.
+    seat.publish(event, button(3))
+    _, err, _ = seat.wait_for(lambda t, m, r: t.endswith("/1/error") and m is not None
+                              and m.get("seq") == 3)
+    assert err is not None and err["code"] == "not_allowed"
+    # A resync is applied: acknowledged, and the view republished.
+    seat.publish(event, messages.encode(messages.message("event", seat=1, seq=4, kind="resync")))
+    seat.wait_for(lambda t, m, r: t.endswith("/1/ack") and m is not None and m["seq"] == 4)
+    seat.publish(event, messages.encode(messages.message("event", seat=1, seq=4, kind="resync")))
+    seat.wait_for(lambda t, m, r: t.endswith("/1/error") and m is not None
+                  and m["code"] == "duplicate" and m.get("seq") == 4)
     seat.publish(event, b"{not json")
     seat.wait_for(lambda t, m, r: t.endswith("/1/error") and m is not None
                   and m["code"] == "malformed")
-    seat.publish(event, b'{"v": 99, "t": "event", "seat": 1, "seq": 4, "kind": "button"}')
+    seat.publish(event, b'{"v": 99, "t": "event", "seat": 1, "seq": 5, "kind": "resync"}')
     _, err, _ = seat.wait_for(lambda t, m, r: t.endswith("/1/error") and m is not None
                               and m["code"] == "version")
     assert err is not None and "99" in err["detail"] and "1" in err["detail"]
-    seat.publish(topics.seat(TABLE, 5, topics.SEAT_EVENT),
-                 messages.encode(messages.message("event", seat=5, seq=1, kind="button")))
+    seat.publish(topics.seat(TABLE, 5, topics.SEAT_EVENT), button(1, seat_no=5))
     seat.wait_for(lambda t, m, r: t.endswith("/5/error") and m is not None
                   and m["code"] == "unknown_seat")
     seat.close()

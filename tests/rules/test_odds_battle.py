@@ -10,6 +10,7 @@ from functools import cache
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from risktable.rules.odds import battle, single_roll, win_probability
 
 # Terminal states: ("won", attackers left) or ("lost", defenders left).

@@ -9,8 +9,8 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from risktable.cli import main
 
+from risktable.cli import main
 from tests.support.tools import ROOT, subprocess_env
 
 
@@ -141,3 +141,11 @@ def test_console_command_runs_as_a_module() -> None:
         Fraction(855, 1296),
         Fraction(441, 1296),
     ]
+
+
+def test_battle_under_the_three_dice_house_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    standard = run_json(capsys, "rules", "battle", "8", "5")
+    house = run_json(capsys, "rules", "battle", "8", "5", "--defence-dice", "3")
+    assert fraction(house["attacker_wins"]) < fraction(standard["attacker_wins"])
+    rows = house["attacker_left"] + house["defender_left"]
+    assert sum(fraction(row["probability"]) for row in rows) == 1

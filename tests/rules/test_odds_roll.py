@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+
 from risktable.rules.odds import single_roll
 
 # RULES.md section 8 (seed 004's table), in percent, keyed by

@@ -35,7 +35,7 @@ class Recorder:
             self._cond.notify_all()
 
     def subscribe(self, topic: str) -> None:
-        result, mid = self.client.subscribe(topic, qos=1)
+        result, _mid = self.client.subscribe(topic, qos=1)
         assert result == mqtt.MQTT_ERR_SUCCESS
 
     def publish(self, topic: str, payload: bytes | str, retain: bool = False) -> None:

@@ -18,7 +18,10 @@ from risktable.cli.errors import CliError, OneLineParser
 
 # Command groups, in the order `risktable --help` lists them.
 _GROUPS: tuple[str, ...] = (
+    "demo",
+    "hub",
     "rules",
+    "broker",
 )
 
 

@@ -82,6 +82,7 @@ class EmbeddedBroker:
         from amqtt.broker import Broker
 
         loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)  # amqtt looks the loop up itself
         self._loop = loop
         config = {
             "listeners": {"default": {"type": "tcp", "bind": f"{self.host}:{self.port}"}},

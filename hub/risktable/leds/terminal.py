@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from risktable.hardware_data import LedMap, load_led_map
 from risktable.leds.scene import Scene, TerritoryLight
 
 _RESET = "\x1b[0m"
@@ -54,6 +55,16 @@ class TerminalBoard:
         for territory, place in self.placements.items():
             if not (0 <= place.row < height and 0 <= place.col <= width - 6):
                 raise ValueError(f"{territory} is placed outside the {width}x{height} grid")
+
+    @classmethod
+    def from_led_map(cls, led_map: LedMap | None = None) -> TerminalBoard:
+        """The board laid out as ``hardware/led-map.json`` says (loaded if not given)."""
+        led_map = led_map or load_led_map()
+        return cls(
+            {t: Placement(p.label, p.col, p.row) for t, p in led_map.territories.items()},
+            width=led_map.grid.width,
+            height=led_map.grid.height,
+        )
 
     def render(self, scene: Scene, *, colour: bool = True) -> str:
         """Return the board as text; ANSI 24-bit colours when ``colour`` is true."""

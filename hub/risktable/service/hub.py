@@ -1,50 +1,67 @@
-"""The hub service: sees seats come and go and tells each what to show."""
+"""The hub service: sees seats come and go and tells each what to show.
+
+Every seat message passes :class:`riskproto.gate.HubGate` first, the
+contract's one front door: malformed, invalid, unknown-seat, stale and
+duplicate messages are answered with an error there and never reach the hub's
+logic.
+"""
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from riskproto import messages, topics
-
+from riskproto.gate import APPLY, PRESENCE, REFUSED, HubGate
+from riskproto.presence import BIRTH, DEATH
 from risktable.palette import seat_colour
 from risktable.service.address import BrokerAddress
 from risktable.service.mqtt_link import HubLink
-from risktable.service.presence import Presence, SeatState
 from risktable.service.session import next_session
 
 log = logging.getLogger(__name__)
 
+EventHandler = Callable[[int, dict[str, Any]], "messages.ProtocolError | None"]
+
 
 class HubService:
-    """The hub's side of the MQTT contract for one table.
+    """The hub's side of the MQTT contract for one table of ``seats`` seats (1..N).
 
-    ``seats`` are the seat numbers configured at this table; messages from
-    any other seat get an ``unknown_seat`` error reply. ``data_dir`` keeps the
-    hub's session counter. ``on_change`` is called (on the network thread)
-    after every change of seat presence.
+    ``data_dir`` keeps the hub's session counter. ``on_event(seat, msg)`` is
+    called for every new input event and returns ``None`` to acknowledge it or
+    a ``ProtocolError`` (e.g. ``not_allowed``) to refuse it; without a handler
+    every input is refused as not allowed, since there is no game to apply it
+    to. ``on_change`` runs after every change of seat presence and
+    ``on_connection(up)`` whenever the broker connection comes or goes; all
+    callbacks run on the network thread.
     """
 
     def __init__(
         self,
         address: BrokerAddress,
         table: str,
-        seats: Iterable[int],
+        seats: int,
         data_dir: Path,
         *,
         username: str | None = None,
         password: str | None = None,
+        keepalive: int = 10,
+        on_event: EventHandler | None = None,
         on_change: Callable[[], None] | None = None,
+        on_connection: Callable[[bool], None] | None = None,
     ) -> None:
         self.table = topics.check_table(table)
-        self.seats = frozenset(topics.check_seat(seat) for seat in seats)
-        self.presence = Presence()
-        self._views: dict[int, dict[str, Any]] = {}
+        if not 1 <= seats <= topics.MAX_SEATS:
+            raise ValueError(f"a table has 1 to {topics.MAX_SEATS} seats, not {seats}")
+        self.seats = seats
+        self.gate = HubGate(table, seats)
+        self._views = {seat: self._initial_view(seat) for seat in range(1, seats + 1)}
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
+        self._on_event = on_event
         self._on_change = on_change
         self.link = HubLink(
             address,
@@ -57,26 +74,26 @@ class HubService:
             self._handle,
             username=username,
             password=password,
+            keepalive=keepalive,
+            on_connection=on_connection,
         )
 
     def start(self) -> None:
         """Connect to the broker; raises ``BrokerUnavailable`` with a clear message."""
-        for seat in sorted(self.seats):
-            self._views[seat] = self._initial_view(seat)
         self.link.start()
-        for seat in sorted(self.seats):
+        for seat in self._views:
             self._publish_view(seat)
 
     def stop(self) -> None:
         self.link.stop()
 
-    def wait_for_seats(self, seats: Iterable[int], timeout: float, *, online: bool = True) -> bool:
+    def wait_for_seats(self, seats: list[int], timeout: float, *, online: bool = True) -> bool:
         """Block until every seat in ``seats`` is online (or, with
         ``online=False``, offline); False on timeout."""
         wanted = frozenset(seats)
 
         def reached() -> bool:
-            now = self.presence.online()
+            now = frozenset(self.gate.presence.online())
             return wanted <= now if online else not (wanted & now)
 
         with self._changed:
@@ -84,7 +101,7 @@ class HubService:
 
     def online_seats(self) -> frozenset[int]:
         with self._lock:
-            return self.presence.online()
+            return frozenset(self.gate.presence.online())
 
     def update_view(self, seat: int, **fields: Any) -> None:
         """Merge ``fields`` into the seat's view and publish it (retained)."""
@@ -108,67 +125,50 @@ class HubService:
         self.link.publish(topics.seat(self.table, seat, topics.SEAT_VIEW), view, retain=True)
 
     def _handle(self, topic: str, payload: bytes) -> None:
-        parsed = topics.parse_seat_topic(topic)
-        if parsed is None or parsed[0] != self.table:
-            return
-        _, seat, leaf = parsed
-        if leaf == topics.SEAT_STATUS:
-            self._handle_status(seat, payload)
-        elif leaf == topics.SEAT_EVENT:
-            self._handle_event(seat, payload)
+        with self._lock:
+            inbound = self.gate.receive(topic, payload)
+        for reply_topic, reply in inbound.replies:
+            self.link.publish(reply_topic, reply)
+        seat = inbound.seat
+        if inbound.action == REFUSED:
+            detail = inbound.replies[0][1] if inbound.replies else {}
+            log.warning("seat %s: rejected (%s): %s", seat, detail.get("code"),
+                        detail.get("detail"))
+        elif inbound.action == PRESENCE and seat is not None and inbound.msg is not None:
+            self._presence(seat, inbound.msg, inbound.presence)
+        elif inbound.action == APPLY and seat is not None and inbound.msg is not None:
+            self._event(seat, inbound.msg)
 
-    def _handle_status(self, seat: int, payload: bytes) -> None:
-        if not payload:
-            return  # a cleared retained status
-        try:
-            msg = messages.decode(payload)
-        except messages.ProtocolError as exc:
-            log.warning("seat %d: bad status message rejected: %s", seat, exc.message)
-            return
-        if msg["t"] != "seat_status" or msg["seat"] != seat:
-            log.warning(
-                "seat %d: status topic carried %s for seat %s", seat, msg["t"], msg.get("seat")
-            )
-            return
-        state = SeatState(
-            online=msg["online"],
-            session=msg["session"],
-            firmware=str(msg.get("fw", "")),
-            capabilities=tuple(str(c) for c in msg.get("caps", [])),
-        )
-        with self._changed:
-            changed = self.presence.update(seat, state)
-            if changed:
+    def _presence(self, seat: int, msg: dict[str, Any], what: str | None) -> None:
+        if what in (BIRTH, DEATH):
+            log.info("seat %d %s (session %d, firmware %s)", seat,
+                     "online" if what == BIRTH else "offline", msg["session"], msg.get("fw", "?"))
+            with self._changed:
                 self._changed.notify_all()
-        if not changed:
-            log.info("seat %d: ignored stale status of session %d", seat, state.session)
-            return
-        log.info(
-            "seat %d %s (session %d)", seat, "online" if state.online else "offline", state.session
-        )
-        if seat not in self.seats and state.online:
-            self._reply_error(seat, messages.E_UNKNOWN_SEAT, f"seat {seat} is not at this table")
-        if self._on_change is not None:
-            self._on_change()
+            if self._on_change is not None:
+                self._on_change()
+        if what == BIRTH:
+            # A new connection may have missed nothing (views are retained), but a
+            # seat that lost its retained copy must not wait for the next change.
+            self._publish_view(seat)
+        elif what is not None and what not in (BIRTH, DEATH):
+            log.info("seat %d: %s status of session %d", seat, what, msg["session"])
 
-    def _handle_event(self, seat: int, payload: bytes) -> None:
-        if seat not in self.seats:
-            self._reply_error(seat, messages.E_UNKNOWN_SEAT, f"seat {seat} is not at this table")
-            return
-        try:
-            msg = messages.decode(payload)
-        except messages.ProtocolError as exc:
-            self._reply_error(seat, exc.code, exc.message)
-            return
-        self.link.publish(
-            topics.seat(self.table, seat, topics.SEAT_ACK), messages.message("ack", seq=msg["seq"])
-        )
-
-    def _reply_error(self, seat: int, code: str, detail: str, seq: int | None = None) -> None:
-        fields: dict[str, Any] = {"code": code, "detail": detail}
-        if seq is not None:
-            fields["seq"] = seq
-        log.warning("seat %d: rejected (%s): %s", seat, code, detail)
-        self.link.publish(
-            topics.seat(self.table, seat, topics.SEAT_ERROR), messages.message("error", **fields)
-        )
+    def _event(self, seat: int, msg: dict[str, Any]) -> None:
+        if msg["kind"] == "resync":
+            self._publish_view(seat)
+            error: messages.ProtocolError | None = None
+        elif self._on_event is not None:
+            error = self._on_event(seat, msg)
+        else:
+            error = messages.ProtocolError(
+                messages.E_NOT_ALLOWED, "no game is running at this table", "kind"
+            )
+        with self._lock:
+            reply_topic, reply = self.gate.answered(seat, msg["seq"], error)
+        self.link.publish(reply_topic, reply)
+        if error is None:
+            log.info("seat %d: accepted event %d (%s)", seat, msg["seq"], msg["kind"])
+        else:
+            log.info("seat %d: refused event %d (%s): %s", seat, msg["seq"], error.code,
+                     error.message)

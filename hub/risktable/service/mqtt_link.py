@@ -17,8 +17,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
-from riskproto import messages, topics
 
+from riskproto import messages, topics
 from risktable.service.address import BrokerAddress
 
 log = logging.getLogger(__name__)
@@ -66,6 +66,7 @@ class HubLink:
         password: str | None = None,
         keepalive: int = 10,
         client_id: str | None = None,
+        on_connection: Callable[[bool], None] | None = None,
     ) -> None:
         self.address = address
         self.table = topics.check_table(table)
@@ -73,6 +74,7 @@ class HubLink:
         self._subscriptions = list(subscriptions)
         self._on_message = on_message
         self._keepalive = keepalive
+        self._on_connection = on_connection
         self.connected = threading.Event()
         self._online_published: mqtt.MQTTMessageInfo | None = None
         self._client = mqtt.Client(
@@ -143,12 +145,19 @@ class HubLink:
         )
         log.info("connected to broker %s as hub session %d", self.address, self.session)
         self.connected.set()
+        if self._on_connection is not None:
+            self._on_connection(True)
 
     def _handle_disconnect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any
     ) -> None:
         self.connected.clear()
-        log.warning("disconnected from broker %s: %s", self.address, reason)
+        if reason.is_failure:
+            log.warning("lost the broker %s (%s); reconnecting", self.address, reason)
+        else:
+            log.info("disconnected from broker %s", self.address)
+        if self._on_connection is not None:
+            self._on_connection(False)
 
     def _handle_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         try:

@@ -1,0 +1,98 @@
+"""``risktable broker ...``: the MQTT broker a real table runs."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+from pathlib import Path
+from typing import Any
+
+from riskproto import topics
+from risktable import brokerconf
+from risktable.cli.errors import CliError
+
+
+def register(sub: Any) -> None:
+    """Add the ``broker`` command group to the top-level sub-parsers."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "broker", help="the table's MQTT broker: accounts, passwords and ACL for mosquitto"
+    )
+    broker_sub = parser.add_subparsers(dest="broker_command", metavar="SUBCOMMAND")
+    broker_sub.required = True
+    config = broker_sub.add_parser(
+        "config",
+        help="write a mosquitto configuration with an account per seat and for the hub",
+        description="Write mosquitto.conf, passwd, acl and credentials.json (mode 0600, "
+        "keep it private) into DIR. Start the broker with: mosquitto -c DIR/mosquitto.conf",
+    )
+    config.add_argument(
+        "--seats",
+        type=int,
+        required=True,
+        choices=range(1, topics.MAX_SEATS + 1),
+        metavar="N",
+        help=f"number of seats, 1 to {topics.MAX_SEATS}",
+    )
+    config.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help="folder to write into (created if missing)",
+    )
+    config.add_argument(
+        "--table",
+        default="table1",
+        metavar="ID",
+        help="table id: letters, digits, '-' and '_' (default: table1)",
+    )
+    config.add_argument(
+        "--bind",
+        default="127.0.0.1",
+        metavar="ADDR",
+        help="address the listener binds (default 127.0.0.1, loopback only; "
+        "seats on Wi-Fi need the hub's LAN address or 0.0.0.0)",
+    )
+    config.add_argument("--port", type=int, default=1883, help="listener port (default 1883)")
+    config.add_argument(
+        "--user",
+        metavar="NAME",
+        help="account mosquitto runs as when started by root (default: you); "
+        "it must be able to read the 0600 password file",
+    )
+    config.add_argument(
+        "--force",
+        action="store_true",
+        help="overwrite existing files (seats must then be given new passwords)",
+    )
+    config.set_defaults(handler=_config)
+
+
+def _config(args: argparse.Namespace) -> int:
+    try:
+        topics.check_table(args.table)
+    except topics.TopicError as exc:
+        raise CliError(f"--table: {exc}", 2) from None
+    try:
+        ipaddress.ip_address(args.bind)
+    except ValueError:
+        raise CliError(f"--bind: not an IP address: {args.bind}", 2) from None
+    if not 1 <= args.port <= 65535:
+        raise CliError(f"--port: must be 1 to 65535, not {args.port}", 2)
+    out: Path = args.out
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        accounts = brokerconf.write_config(
+            out, args.table, args.seats, args.bind, args.port, args.force, args.user
+        )
+    except FileExistsError as exc:
+        raise CliError(f"{exc} exists; use --force to replace the configuration", 1) from None
+    except OSError as exc:
+        raise CliError(f"cannot write {out}: {exc.strerror}", 1) from None
+    print(
+        f"wrote {out / brokerconf.CONF_FILE} for table {args.table}: "
+        f"{len(accounts) - 1} seat accounts and {accounts[0].username}"
+    )
+    print(f"passwords are in {out / brokerconf.CREDENTIALS_FILE} (mode 0600): keep it private")
+    print(f"start the broker with: mosquitto -c {(out / brokerconf.CONF_FILE).resolve()}")
+    return 0

@@ -1,0 +1,62 @@
+"""``risktable demo``: the whole table on this machine, no broker or hardware needed."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from risktable.cli.common import broker_address, setup_logging
+from risktable.cli.errors import CliError
+from risktable.demo.broker import EmbeddedBrokerError
+from risktable.demo.runner import DemoError, DemoOptions, run_demo
+from risktable.paths import MissingPart
+from risktable.service.mqtt_link import BrokerUnavailable
+
+
+def _seat_count(text: str) -> int:
+    if not text.isdigit() or not 3 <= int(text) <= 6:
+        raise argparse.ArgumentTypeError(f"seats must be 3 to 6, got {text!r}")
+    return int(text)
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"port must be 0 to 65535, got {text!r}")
+    return int(text)
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "demo", help="play a demo game: embedded broker, hub and seat firmwares, LED view"
+    )
+    parser.add_argument("--seats", type=_seat_count, default=4, help="players, 3 to 6 (default 4)")
+    parser.add_argument("--broker", type=broker_address,
+                        help="use this MQTT broker HOST:PORT instead of the embedded one")
+    parser.add_argument("--port", type=_port, default=0,
+                        help="port of the embedded broker on 127.0.0.1 (default: a free one)")
+    parser.add_argument("--micropython", help="path of the MicroPython unix-port binary")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the bots and dice")
+    parser.add_argument("--no-colour", action="store_true",
+                        help="plain text LED view (default when NO_COLOR is set or not a tty)")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="log to stderr")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    setup_logging(args.verbose)
+    colour = not args.no_colour and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    options = DemoOptions(
+        seats=args.seats,
+        broker=args.broker,
+        port=args.port,
+        micropython=args.micropython,
+        seed=args.seed,
+        colour=colour,
+    )
+    try:
+        run_demo(options, sys.stdout)
+    except (DemoError, MissingPart, EmbeddedBrokerError, BrokerUnavailable) as exc:
+        raise CliError(str(exc)) from exc
+    return 0

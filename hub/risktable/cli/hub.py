@@ -1,0 +1,118 @@
+"""``risktable hub``: run the hub service for one table until stopped."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import logging
+import signal
+import threading
+import warnings
+from pathlib import Path
+from typing import Any
+
+from risktable.cli.common import broker_address, seat_count, setup_logging
+from risktable.cli.errors import CliError
+from risktable.config import ConfigError, HubConfig, load_config
+from risktable.panel import Panel, PanelStatus
+from risktable.service.hub import HubService
+from risktable.service.mqtt_link import BrokerUnavailable
+
+log = logging.getLogger("risktable.hub")
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "hub", help="run the hub service for a table (Ctrl-C or SIGTERM stops it)"
+    )
+    parser.add_argument("--config", type=Path,
+                        help="hub configuration file (TOML; see docs/hub.example.toml)")
+    parser.add_argument("--broker", type=broker_address,
+                        help="MQTT broker HOST:PORT (overrides the configuration)")
+    parser.add_argument("--table", help="table id (overrides the configuration)")
+    parser.add_argument("--seats", type=seat_count,
+                        help="seat count N, seats 1..N (overrides the configuration)")
+    parser.add_argument("--data-dir", type=Path,
+                        help="where the hub keeps its state (overrides the configuration)")
+    parser.add_argument("--username", help="MQTT user name")
+    parser.add_argument("--password", help="MQTT password")
+    parser.add_argument("--no-panel", action="store_true", help="do not use the GPIO panel")
+    parser.add_argument("-v", "--verbose", action="count", default=1,
+                        help="more log output (-vv for debug)")
+    parser.set_defaults(handler=run)
+
+
+def _config(args: argparse.Namespace) -> HubConfig:
+    try:
+        config = load_config(args.config) if args.config else HubConfig(panel_enabled=False)
+    except ConfigError as exc:
+        raise CliError(str(exc)) from exc
+    broker = config.broker
+    if args.broker:
+        broker = dataclasses.replace(broker, address=args.broker)
+    if args.username is not None:
+        broker = dataclasses.replace(broker, username=args.username, password=args.password)
+    table = config.table
+    if args.table:
+        table = dataclasses.replace(table, id=args.table)
+    if args.seats:
+        table = dataclasses.replace(table, seats=args.seats)
+    return dataclasses.replace(
+        config,
+        broker=broker,
+        table=table,
+        data_dir=args.data_dir or (config.data_dir if args.config else Path("var")),
+        panel_enabled=config.panel_enabled and not args.no_panel,
+    )
+
+
+def _open_panel(config: HubConfig) -> Panel | None:
+    if not config.panel_enabled:
+        return None
+    try:
+        with warnings.catch_warnings():
+            # gpiozero warns once per pin library it cannot load; the one line below says it all.
+            warnings.simplefilter("ignore")
+            return Panel(config.panel)
+    except Exception as exc:  # gpiozero raises several types when no GPIO is present
+        log.warning("hub panel disabled: %s (set [panel] enabled = false to silence)", exc)
+        return None
+
+
+def run(args: argparse.Namespace) -> int:
+    setup_logging(args.verbose)
+    config = _config(args)
+    panel = _open_panel(config)
+
+    def connection(up: bool) -> None:
+        if panel is not None:
+            panel.show(PanelStatus.CONNECTED if up else PanelStatus.DISCONNECTED)
+
+    try:
+        service = HubService(
+            config.broker.address, config.table.id, config.table.seats, config.data_dir,
+            username=config.broker.username, password=config.broker.password,
+            keepalive=config.broker.keepalive, on_connection=connection,
+        )
+    except ValueError as exc:
+        raise CliError(str(exc), 2) from exc
+    except OSError as exc:
+        raise CliError(
+            f"cannot use data directory {config.data_dir}: {exc.strerror} "
+            "(set [data] dir in the configuration or pass --data-dir)"
+        ) from exc
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        service.start()
+    except BrokerUnavailable as exc:
+        raise CliError(str(exc)) from exc
+    try:
+        stop.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        service.stop()
+        if panel is not None:
+            panel.close()
+    return 0

@@ -1,0 +1,202 @@
+"""The hub's configuration file (TOML).
+
+Every key has a default that works on a Raspberry Pi with a local mosquitto,
+so an empty file is a valid configuration. Unknown keys are errors: a typo
+must not silently fall back to a default. ``docs/hub.example.toml`` documents
+every key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from riskproto import topics
+from risktable.panel import PanelPins
+from risktable.service.address import BrokerAddress
+
+BOTS = ("random", "heuristic")
+
+
+class ConfigError(ValueError):
+    """The configuration file is unreadable or invalid; the message names file and key."""
+
+
+@dataclass(frozen=True)
+class BrokerConfig:
+    """How the hub reaches the MQTT broker."""
+
+    address: BrokerAddress = field(default_factory=lambda: BrokerAddress("127.0.0.1"))
+    username: str | None = None
+    password: str | None = None
+    keepalive: int = 10
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """The table: its id, seat count (seats are numbered 1..N), rule set, bot seats."""
+
+    id: str = "table1"
+    seats: int = 4
+    rules: str = "classic"
+    bots: Mapping[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LedConfig:
+    """The USB serial link to the territory LED controller."""
+
+    enabled: bool = True
+    port: str = "/dev/ttyACM0"
+    baudrate: int = 115200
+
+
+@dataclass(frozen=True)
+class HubConfig:
+    """The whole hub configuration."""
+
+    broker: BrokerConfig = BrokerConfig()
+    table: TableConfig = TableConfig()
+    leds: LedConfig = LedConfig()
+    panel_enabled: bool = True
+    panel: PanelPins = field(default_factory=PanelPins)
+    data_dir: Path = Path("/var/lib/risktable")
+
+
+class _Section:
+    """Reads one TOML table, checking types and rejecting unknown keys."""
+
+    def __init__(self, source: str, name: str, raw: Any) -> None:
+        if not isinstance(raw, dict):
+            raise ConfigError(f"{source}: [{name}] must be a table")
+        self.source, self.name, self.raw = source, name, dict(raw)
+
+    def error(self, key: str, problem: str) -> ConfigError:
+        return ConfigError(f"{self.source}: [{self.name}] {key}: {problem}")
+
+    def get(self, key: str, kind: type, default: Any) -> Any:
+        if key not in self.raw:
+            return default
+        value = self.raw.pop(key)
+        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+        if not ok:
+            raise self.error(key, f"must be {kind.__name__}, got {value!r}")
+        return value
+
+    def done(self) -> None:
+        if self.raw:
+            raise self.error(", ".join(sorted(self.raw)), "unknown key")
+
+
+def _broker(section: _Section) -> BrokerConfig:
+    host = section.get("host", str, "127.0.0.1")
+    port = section.get("port", int, 1883)
+    if not 0 < port < 65536:
+        raise section.error("port", f"must be 1 to 65535, got {port}")
+    password = section.get("password", str, None)
+    password_file = section.get("password_file", str, None)
+    if password is not None and password_file is not None:
+        raise section.error("password_file", "give password or password_file, not both")
+    if password_file is not None:
+        try:
+            password = Path(password_file).read_text().strip()
+        except OSError as exc:
+            raise section.error(
+                "password_file", f"cannot read {password_file}: {exc.strerror}"
+            ) from exc
+    keepalive = section.get("keepalive", int, 10)
+    if not 2 <= keepalive <= 600:
+        raise section.error("keepalive", f"must be 2 to 600 seconds, got {keepalive}")
+    config = BrokerConfig(
+        BrokerAddress(host, port), section.get("username", str, None), password, keepalive
+    )
+    section.done()
+    return config
+
+
+def _table(section: _Section) -> TableConfig:
+    table_id = section.get("id", str, "table1")
+    try:
+        topics.check_table(table_id)
+    except ValueError as exc:
+        raise section.error("id", str(exc)) from exc
+    seats = section.get("seats", int, 4)
+    if not 1 <= seats <= topics.MAX_SEATS:
+        raise section.error("seats", f"must be 1 to {topics.MAX_SEATS}, got {seats}")
+    bots_raw = section.get("bots", dict, {})
+    bots: dict[int, str] = {}
+    for key, bot in bots_raw.items():
+        if not key.isdigit() or not 1 <= int(key) <= seats:
+            raise section.error("bots", f"{key!r} is not a seat of this table (1 to {seats})")
+        if bot not in BOTS:
+            raise section.error("bots", f"seat {key}: bot must be one of {', '.join(BOTS)}")
+        bots[int(key)] = bot
+    config = TableConfig(table_id, seats, section.get("rules", str, "classic"), bots)
+    section.done()
+    return config
+
+
+def _leds(section: _Section) -> LedConfig:
+    config = LedConfig(
+        section.get("enabled", bool, True),
+        section.get("port", str, "/dev/ttyACM0"),
+        section.get("baudrate", int, 115200),
+    )
+    section.done()
+    return config
+
+
+def _seconds(section: _Section, key: str, default: float) -> float:
+    value = section.get(key, object, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.1 <= value <= 10:
+        raise section.error(key, f"must be a number of seconds from 0.1 to 10, got {value!r}")
+    return float(value)
+
+
+def _panel(section: _Section) -> tuple[bool, PanelPins]:
+    enabled = section.get("enabled", bool, True)
+    defaults = PanelPins()
+    pins = PanelPins(
+        start_pause=section.get("start_pause", int, defaults.start_pause),
+        undo=section.get("undo", int, defaults.undo),
+        status_led=section.get("status_led", int, defaults.status_led),
+        buzzer=section.get("buzzer", int, defaults.buzzer),
+        undo_hold_seconds=_seconds(section, "undo_hold_seconds", defaults.undo_hold_seconds),
+    )
+    numbers = [pins.start_pause, pins.undo, pins.status_led, pins.buzzer]
+    if len(set(numbers)) != len(numbers):
+        raise section.error("pins", f"two panel parts share a GPIO pin: {numbers}")
+    if not all(2 <= n <= 27 for n in numbers):
+        raise section.error("pins", f"BCM pin numbers are 2 to 27 on a Pi header: {numbers}")
+    section.done()
+    return enabled, pins
+
+
+def parse_config(text: str, source: str = "<config>") -> HubConfig:
+    """Parse TOML text into a :class:`HubConfig`; raise :class:`ConfigError`."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from exc
+    root = _Section(source, "top level", raw)
+    broker = _broker(_Section(source, "broker", root.get("broker", dict, {})))
+    table = _table(_Section(source, "table", root.get("table", dict, {})))
+    leds = _leds(_Section(source, "leds", root.get("leds", dict, {})))
+    panel_enabled, pins = _panel(_Section(source, "panel", root.get("panel", dict, {})))
+    data = _Section(source, "data", root.get("data", dict, {}))
+    data_dir = Path(data.get("dir", str, "/var/lib/risktable"))
+    data.done()
+    root.done()
+    return HubConfig(broker, table, leds, panel_enabled, pins, data_dir)
+
+
+def load_config(path: Path) -> HubConfig:
+    """Read and parse the configuration file at ``path``."""
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise ConfigError(f"cannot read configuration {path}: {exc.strerror}") from exc
+    return parse_config(text, str(path))

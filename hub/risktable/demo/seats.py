@@ -1,0 +1,127 @@
+"""Seat firmware processes under the MicroPython unix port, on the emulated board.
+
+Each seat is the real firmware (``firmware/main.py``) with a generated
+configuration. The emulated board prints one JSON line per output change
+(LED ring, OLED, network state) on stdout; a reader thread keeps the latest
+of each so the demo and the tests can see what the seat shows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import threading
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from risktable.paths import firmware_dir, protocol_dir
+from risktable.service.address import BrokerAddress
+
+
+class SeatProcess:
+    """One seat firmware process; ``outputs`` holds the latest line per output key."""
+
+    def __init__(
+        self,
+        micropython: str,
+        seat: int,
+        table: str,
+        broker: BrokerAddress,
+        workdir: Path,
+        *,
+        keepalive: int = 10,
+        extra_config: dict[str, Any] | None = None,
+    ) -> None:
+        self.seat = seat
+        self.workdir = workdir / f"seat{seat}"
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        config: dict[str, Any] = {
+            "table": table,
+            "seat": seat,
+            "board": "emulated",
+            "broker": {"host": broker.host, "port": broker.port, "keepalive": keepalive},
+        }
+        config.update(extra_config or {})
+        self.config_path = self.workdir / "config.json"
+        self.config_path.write_text(json.dumps(config, indent=2))
+        self._argv = [micropython, str(firmware_dir() / "main.py"), str(self.config_path)]
+        self._env = dict(os.environ)
+        self._env["MICROPYPATH"] = os.pathsep.join(
+            [str(firmware_dir()), str(protocol_dir()), ".frozen"]
+        )
+        self.outputs: dict[str, Any] = {}
+        self.stderr_tail: deque[str] = deque(maxlen=20)
+        self._changed = threading.Condition()
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self) -> SeatProcess:
+        self.process = subprocess.Popen(
+            self._argv,
+            cwd=self.workdir,
+            env=self._env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+        return self
+
+    def _read_stdout(self) -> None:
+        assert self.process is not None and self.process.stdout is not None
+        for line in self.process.stdout:
+            try:
+                update = json.loads(line)
+            except ValueError:
+                self.stderr_tail.append(line.rstrip())
+                continue
+            if isinstance(update, dict):
+                with self._changed:
+                    self.outputs.update(update)
+                    self._changed.notify_all()
+
+    def _read_stderr(self) -> None:
+        assert self.process is not None and self.process.stderr is not None
+        for line in self.process.stderr:
+            self.stderr_tail.append(line.rstrip())
+
+    def send(self, command: dict[str, Any]) -> None:
+        """Feed one input line to the emulated board (button, encoder, dice, card)."""
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.write(json.dumps(command) + "\n")
+        self.process.stdin.flush()
+
+    def wait_until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float) -> bool:
+        """Wait until ``predicate(outputs)`` holds; False on timeout."""
+        with self._changed:
+            return bool(self._changed.wait_for(lambda: predicate(self.outputs), timeout))
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL: the broker publishes this seat's Last Will."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()

@@ -1,0 +1,121 @@
+"""The hub panel on the Raspberry Pi's GPIO: buttons, status LED, buzzer.
+
+Built on gpiozero so the same code runs on a Pi and, with gpiozero's
+``MockFactory``, in tests. The panel knows nothing of the game: it reports
+presses through callbacks and shows the status it is given.
+
+>>> from gpiozero import Device
+>>> from gpiozero.pins.mock import MockFactory, MockPWMPin
+>>> Device.pin_factory = MockFactory(pin_class=MockPWMPin)
+>>> pressed = []
+>>> panel = Panel(PanelPins(), on_start_pause=lambda: pressed.append("start"))
+>>> Device.pin_factory.pin(PanelPins().start_pause).drive_low()
+>>> pressed
+['start']
+>>> panel.close()
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gpiozero import LED, Button, PWMOutputDevice
+
+from risktable.hardware_data import load_hub_panel_pinout
+
+_WIRING = load_hub_panel_pinout()
+
+
+@dataclass(frozen=True)
+class PanelPins:
+    """BCM pin numbers of the panel parts; defaults from ``hardware/hub-panel.json``."""
+
+    start_pause: int = _WIRING.pin("start_pause", "input")
+    undo: int = _WIRING.pin("referee_undo", "input")
+    status_led: int = _WIRING.pin("status_led", "output")
+    buzzer: int = _WIRING.pin("buzzer", "pwm")
+    undo_hold_seconds: float = float(_WIRING.devices["referee_undo"].settings["hold_s"])
+    buzzer_hz: int = int(_WIRING.devices["buzzer"].settings["freq"])
+
+
+class PanelStatus(enum.Enum):
+    """What the status LED says, from least to most urgent."""
+
+    DISCONNECTED = "disconnected"  # off: no broker
+    CONNECTED = "connected"        # steady: broker up, no game running
+    RUNNING = "running"            # slow blink: a game is in progress
+    FAULT = "fault"                # fast blink: needs the referee
+
+
+_BLINK = {PanelStatus.RUNNING: (1.0, 1.0), PanelStatus.FAULT: (0.15, 0.15)}
+
+
+class Panel:
+    """Start/pause button, referee undo (long press only, so it is never hit
+    by accident), status LED and buzzer."""
+
+    def __init__(
+        self,
+        pins: PanelPins,
+        *,
+        on_start_pause: Callable[[], None] | None = None,
+        on_undo: Callable[[], None] | None = None,
+    ) -> None:
+        self.pins = pins
+        self._start = Button(pins.start_pause, pull_up=True, bounce_time=None)
+        self._undo = Button(pins.undo, pull_up=True, hold_time=pins.undo_hold_seconds)
+        self._led = LED(pins.status_led)
+        # A passive piezo: it sounds while driven with a square wave at its resonance.
+        self._buzzer = PWMOutputDevice(pins.buzzer, frequency=pins.buzzer_hz, initial_value=0)
+        self._tune: threading.Thread | None = None
+        self.status = PanelStatus.DISCONNECTED
+        if on_start_pause is not None:
+            self._start.when_pressed = lambda: on_start_pause()
+        if on_undo is not None:
+            self._undo.when_held = lambda: on_undo()
+
+    def show(self, status: PanelStatus) -> None:
+        """Set the status LED's pattern."""
+        self.status = status
+        if status is PanelStatus.DISCONNECTED:
+            self._led.off()
+        elif status is PanelStatus.CONNECTED:
+            self._led.on()
+        else:
+            on_time, off_time = _BLINK[status]
+            self._led.blink(on_time=on_time, off_time=off_time)
+
+    def error_beep(self) -> None:
+        """One short beep: an input was rejected."""
+        self._beep(on_time=0.15, off_time=0.1, count=1)
+
+    def victory(self) -> None:
+        """Five quick beeps: someone won."""
+        self._beep(on_time=0.2, off_time=0.1, count=5)
+
+    def _beep(self, on_time: float, off_time: float, count: int) -> None:
+        # A thread of its own, so the hub never waits on a tune; a new tune
+        # waits for the previous one rather than interleaving with it.
+        previous = self._tune
+
+        def play() -> None:
+            if previous is not None:
+                previous.join()
+            for _ in range(count):
+                self._buzzer.value = 0.5  # 50 % duty: the loudest square wave
+                time.sleep(on_time)
+                self._buzzer.value = 0
+                time.sleep(off_time)
+
+        self._tune = threading.Thread(target=play, name="panel-buzzer", daemon=True)
+        self._tune.start()
+
+    def close(self) -> None:
+        if self._tune is not None:
+            self._tune.join()
+        for device in (self._start, self._undo, self._led, self._buzzer):
+            device.close()

@@ -1,0 +1,82 @@
+"""The hub configuration file: defaults, the documented example, and clear errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from risktable.config import ConfigError, HubConfig, load_config, parse_config
+from risktable.service.address import BrokerAddress
+from tests.support.tools import ROOT
+
+
+def test_empty_file_gives_pi_defaults() -> None:
+    config = parse_config("")
+    assert config == HubConfig()
+    assert config.broker.address == BrokerAddress("127.0.0.1", 1883)
+    assert config.data_dir == Path("/var/lib/risktable")
+
+
+def test_documented_example_is_the_defaults() -> None:
+    assert load_config(ROOT / "docs" / "hub.example.toml") == HubConfig()
+
+
+def test_values_are_read(tmp_path: Path) -> None:
+    secret = tmp_path / "pw"
+    secret.write_text("s3cret\n")
+    config = parse_config(
+        f"""
+        [broker]
+        host = "pi.local"
+        port = 8883
+        username = "hub"
+        password_file = "{secret}"
+        [table]
+        id = "kitchen"
+        seats = 5
+        bots = {{ 5 = "heuristic" }}
+        [panel]
+        undo_hold_seconds = 2
+        [data]
+        dir = "{tmp_path}"
+        """
+    )
+    assert config.broker.address == BrokerAddress("pi.local", 8883)
+    assert (config.broker.username, config.broker.password) == ("hub", "s3cret")
+    assert config.table.seats == 5
+    assert config.table.bots == {5: "heuristic"}
+    assert config.panel.undo_hold_seconds == 2.0
+    assert config.data_dir == tmp_path
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[broker]\nprot = 1883", ["[broker]", "prot", "unknown key"]),
+        ("[broker]\nport = 70000", ["[broker]", "port", "65535"]),
+        ("[broker]\nport = '1883'", ["port", "must be int"]),
+        ("[table]\nid = 'a/b'", ["[table]", "id"]),
+        ("[table]\nseats = 7", ["seats", "1 to 6"]),
+        ("[table]\nseats = 2\nbots = { 3 = 'random' }", ["bots", "'3'"]),
+        ("[table]\nbots = { 1 = 'genius' }", ["bots", "heuristic"]),
+        ("[panel]\nundo = 17", ["pins", "share"]),
+        ("[panel]\nbuzzer = 40", ["pins", "2 to 27"]),
+        ("[nonsense]\nx = 1", ["top level", "nonsense"]),
+        ("[broker\nport=1", ["not valid TOML"]),
+        ("[broker]\npassword = 'a'\npassword_file = '/x'", ["not both"]),
+    ],
+)
+def test_errors_name_file_section_and_key(text: str, words: list[str]) -> None:
+    with pytest.raises(ConfigError) as exc:
+        parse_config(text, "hub.toml")
+    message = str(exc.value)
+    assert message.startswith("hub.toml: ")
+    assert "\n" not in message
+    for word in words:
+        assert word in message
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read configuration"):
+        load_config(tmp_path / "nope.toml")

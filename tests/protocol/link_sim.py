@@ -1,0 +1,60 @@
+# A seat's Outbox and the hub's SeqTracker over a simulated lossy, duplicating link,
+# driven by a seeded generator so the same run happens under CPython and MicroPython.
+#   python link_sim.py PROTOCOL_DIR SEED...   prints one summary line per seed
+import sys
+
+if __name__ == "__main__":
+    sys.path.insert(0, sys.argv[1])
+
+from riskproto.messages import decode, message
+from riskproto.sequence import NEW, Outbox, SeqTracker
+
+
+class Lcg:
+    # Numerical Recipes' generator: tiny, and identical on both interpreters.
+    def __init__(self, seed: int) -> None:
+        self.state = seed & 0xFFFFFFFF
+
+    def below(self, n: int) -> int:
+        self.state = (self.state * 1664525 + 1013904223) & 0xFFFFFFFF
+        return (self.state >> 8) % n
+
+
+def run(seed: int, events: int = 60, loss_pct: int = 30) -> "tuple[list[int], int, int]":
+    # Returns (steps applied by the hub in order, sends, answers sent).
+    rng = Lcg(seed)
+    outbox = Outbox(seat=3, capacity=64, retry_ms=100, max_retry_ms=800)
+    tracker = SeqTracker()
+    tracker.birth(1)
+    applied = []
+    made = 0
+    sends = 0
+    answers = 0
+    now = 0
+    while made < events or len(outbox):
+        if made < events and rng.below(3) == 0:
+            made += 1
+            outbox.add(message("event", kind="encoder", steps=made))
+        if rng.below(50) == 0:
+            outbox.reconnected()
+        for seq, payload in outbox.due(now):
+            sends += 1
+            copies = 0 if rng.below(100) < loss_pct else 1 + rng.below(2)
+            for _ in range(copies):
+                msg = decode(payload)
+                verdict = tracker.check(msg["seq"])
+                if verdict == NEW:
+                    applied.append(msg["steps"])
+                    tracker.record(msg["seq"])
+                # Every verdict is answered (ack, or error naming the seq).
+                if rng.below(100) >= loss_pct:
+                    answers += 1
+                    outbox.answered(seq)
+        now += 10 + rng.below(40)
+    return (applied, sends, answers)
+
+
+if __name__ == "__main__":
+    for arg in sys.argv[2:]:
+        applied, sends, answers = run(int(arg))
+        print(arg, ",".join([str(s) for s in applied]), sends, answers)

@@ -1,0 +1,207 @@
+"""`risktable broker config` output, and mosquitto enforcing it: a seat's account
+cannot publish into another seat's topics or read another seat's view; the hub's
+can do both."""
+
+from __future__ import annotations
+
+import base64
+import doctest
+import json
+import stat
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from riskproto import topics
+from riskproto.messages import encode, message
+from risktable import brokerconf
+from risktable.cli import main
+from tests.protocol.mqtt_peer import Peer
+from tests.support.mosquitto import Mosquitto, free_port
+from tests.support.tools import mosquitto_binary, require_tool
+
+TABLE = "den"
+
+
+def _config(out: Path, *extra: str) -> int:
+    return main(["broker", "config", "--seats", "3", "--out", str(out), "--table", TABLE, *extra])
+
+
+def test_files_modes_and_accounts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _config(tmp_path) == 0
+    assert "mosquitto -c" in capsys.readouterr().out
+    modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir() if p.is_file()}
+    assert modes["passwd"] == 0o600
+    assert modes["credentials.json"] == 0o600
+    creds = json.loads((tmp_path / "credentials.json").read_text())
+    assert creds["hub"]["username"] == "den-hub"
+    assert [s["username"] for s in creds["seats"]] == ["den-seat1", "den-seat2", "den-seat3"]
+    passwords = [creds["hub"]["password"]] + [s["password"] for s in creds["seats"]]
+    assert len(set(passwords)) == 4 and all(len(p) >= 20 for p in passwords)
+    users = [line.split(":")[0] for line in (tmp_path / "passwd").read_text().splitlines()]
+    assert users == ["den-hub", "den-seat1", "den-seat2", "den-seat3"]
+    conf = (tmp_path / "mosquitto.conf").read_text()
+    assert "listener 1883 127.0.0.1\n" in conf
+    assert "allow_anonymous false\n" in conf
+    assert f"user {brokerconf.current_user()}\n" in conf
+
+
+def test_refuses_to_overwrite_without_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _config(tmp_path) == 0
+    before = (tmp_path / "credentials.json").read_text()
+    capsys.readouterr()
+    assert _config(tmp_path) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--force" in err
+    assert (tmp_path / "credentials.json").read_text() == before
+    (tmp_path / "credentials.json").chmod(0o644)
+    assert _config(tmp_path, "--force") == 0
+    assert (tmp_path / "credentials.json").read_text() != before
+    assert stat.S_IMODE((tmp_path / "credentials.json").stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--table", "a/b"], ["--bind", "my-host"], ["--port", "0"], ["--seats", "7"]],
+)
+def test_bad_arguments_are_one_line_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    argv = ["broker", "config", "--seats", "2", "--out", str(tmp_path), *args]
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = int(str(exc.code))
+    assert code == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert not (tmp_path / "passwd").exists()
+
+
+def test_module_docstring_example() -> None:
+    assert doctest.testmod(brokerconf).failed == 0
+
+
+def test_hash_matches_mosquitto_passwd(tmp_path: Path) -> None:
+    tool = require_tool("mosquitto_passwd", "the Debian package mosquitto")
+    pwfile = tmp_path / "pw"
+    pwfile.touch()
+    subprocess.run([tool, "-b", str(pwfile), "alice", "s3cret pässword"], check=True)
+    theirs = pwfile.read_text().strip().split(":", 1)[1]
+    salt = base64.b64decode(theirs.split("$")[3])
+    assert brokerconf.hash_password("s3cret pässword", salt) == theirs
+    assert brokerconf.hash_password("other", salt) != theirs
+
+
+@pytest.fixture(scope="module")
+def table_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """mosquitto running the generated configuration on a free loopback port."""
+    out = tmp_path_factory.mktemp("broker")
+    port = free_port()
+    assert _config(out, "--port", str(port)) == 0
+    creds = json.loads((out / "credentials.json").read_text())
+    broker = Mosquitto(mosquitto_binary(), out, port=port, config_file=out / "mosquitto.conf")
+    with broker:
+        yield {"port": port, **creds}
+
+
+def _peer(broker: dict[str, Any], who: str, password: str | None = None) -> Peer:
+    account = broker["hub"] if who == "hub" else broker["seats"][int(who) - 1]
+    return Peer(broker["port"], account["username"], password or account["password"], who)
+
+
+@pytest.fixture
+def peers(table_broker: dict[str, Any]) -> Iterator[dict[str, Peer]]:
+    connected = {}
+    for who in ("hub", "1", "2"):
+        peer = _peer(table_broker, who)
+        assert peer.connect().is_failure is False
+        connected[who] = peer
+    yield connected
+    for peer in connected.values():
+        peer.close()
+
+
+def _event(seat: int, seq: int) -> bytes:
+    return encode(message("event", seat=seat, seq=seq, kind="resync"))
+
+
+def test_wrong_password_and_anonymous_are_refused(table_broker: dict[str, Any]) -> None:
+    assert _peer(table_broker, "1", password="guess").connect().is_failure
+    anonymous = Peer(table_broker["port"], None, None, "anon")
+    assert anonymous.connect().is_failure
+
+
+def test_a_seat_cannot_publish_into_another_seats_topics(peers: dict[str, Peer]) -> None:
+    hub, seat1, seat2 = peers["hub"], peers["1"], peers["2"]
+    hub.subscribe(topics.seat_filter(TABLE, topics.SEAT_EVENT))
+    hub.subscribe(topics.seat_filter(TABLE, topics.SEAT_STATUS))
+    # Seat 1 impersonates seat 2 (event and status) and writes a view; each publish
+    # is acknowledged by the broker before seat 2's own marker goes out, so had the
+    # broker let any through, the hub would see it before the marker.
+    for topic in (
+        topics.seat(TABLE, 2, topics.SEAT_EVENT),
+        topics.seat(TABLE, 2, topics.SEAT_STATUS),
+        topics.seat(TABLE, 1, topics.SEAT_VIEW),
+    ):
+        assert seat1.publish(topic, _event(2, 1)).getName() == "Not authorized", topic
+    assert not seat2.publish(topics.seat(TABLE, 2, topics.SEAT_EVENT), _event(2, 2)).is_failure
+    assert hub.next_message() == (topics.seat(TABLE, 2, "event"), _event(2, 2), False)
+    seat1.publish(topics.seat(TABLE, 1, topics.SEAT_EVENT), _event(1, 1))
+    assert hub.next_message() == (topics.seat(TABLE, 1, "event"), _event(1, 1), False)
+    assert hub.inbox.empty()
+
+
+def test_a_seat_cannot_read_another_seats_view_but_the_hub_can(
+    peers: dict[str, Peer],
+) -> None:
+    hub, seat1 = peers["hub"], peers["1"]
+    view2 = encode(message("view", seat=2, colour=[0, 0, 255]))
+    view1 = encode(message("view", seat=1, colour=[255, 0, 0]))
+    assert not hub.publish(topics.seat(TABLE, 2, topics.SEAT_VIEW), view2, retain=True).is_failure
+    seat1.subscribe(topics.seat(TABLE, 2, topics.SEAT_VIEW))
+    seat1.subscribe(f"risk/{TABLE}/#")
+    hub.publish(topics.seat(TABLE, 2, topics.SEAT_CMD), encode(message("cmd", cmd="identify")))
+    hub.publish(topics.seat(TABLE, 1, topics.SEAT_VIEW), view1, retain=True)
+    # Public retained topics may come first; nothing of seat 2's may come at all.
+    own_view = topics.seat(TABLE, 1, topics.SEAT_VIEW)
+    topic, payload, _ = seat1.next_message()
+    while topic != own_view:
+        assert "/seat/2/" not in topic
+        topic, payload, _ = seat1.next_message()
+    assert payload == view1
+    # The hub itself reads any seat's view, retained.
+    hub.subscribe(topics.seat(TABLE, 2, topics.SEAT_VIEW))
+    assert hub.next_message() == (topics.seat(TABLE, 2, topics.SEAT_VIEW), view2, True)
+
+
+def test_a_seat_reads_the_public_topics(peers: dict[str, Peer]) -> None:
+    hub, seat2 = peers["hub"], peers["2"]
+    board = encode(message("board", owners=[0] * 42, armies=[0] * 42))
+    hub.publish(topics.board(TABLE), board, retain=True)
+    hub.publish(
+        topics.hub_status(TABLE), encode(message("hub_status", online=True, session=1)), retain=True
+    )
+    seat2.subscribe(topics.board(TABLE))
+    assert seat2.next_message() == (topics.board(TABLE), board, True)
+    seat2.subscribe(topics.hub_status(TABLE))
+    assert seat2.next_message()[0] == topics.hub_status(TABLE)
+
+
+def test_a_seat_cannot_publish_the_board(peers: dict[str, Peer]) -> None:
+    hub, seat1 = peers["hub"], peers["1"]
+    hub.subscribe(topics.board(TABLE))
+    fake = encode(message("board", owners=[1] * 42, armies=[9] * 42))
+    assert seat1.publish(topics.board(TABLE), fake).is_failure
+    real = encode(message("board", owners=[2] * 42, armies=[1] * 42))
+    hub.publish(topics.board(TABLE), real)
+    # Read up to the hub's own board (a retained one of an earlier test may come
+    # first); seat 1's must not be among them.
+    payload = hub.next_message()[1]
+    while payload != real:
+        assert payload != fake
+        payload = hub.next_message()[1]
