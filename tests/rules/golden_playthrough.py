@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from risktable.rules import (
@@ -86,7 +86,7 @@ def render(p: Playthrough) -> str:
         s, events = apply(s, action)
         out.append(f"{head}\n    -> {short(action)}")
         for e in events:
-            out.append(f"    {type(e).__name__} {json.dumps(asdict(e), separators=(',', ':'))}")
+            out.append(f"    {type(e).__name__} {json.dumps(e._asdict(), separators=(',', ':'))}")
             if isinstance(e, TurnStarted):
                 out.append(picture(s))
     out.append("# final")

@@ -61,3 +61,13 @@ def test_refused_action_leaves_the_state_as_it_was() -> None:
     with pytest.raises(IllegalActionError):
         apply(s, Attack(T("alaska"), T("kamchatka"), 2))
     assert s == before
+
+
+def test_actions_equal_only_their_own_type() -> None:
+    from risktable.rules import Defend, EndAttack, Occupy
+
+    assert Defend(2) != Occupy(2) and hash(Defend(2)) != hash(Occupy(2))
+    assert EndAttack() != EndTurn() and len({EndAttack(), EndTurn(), EndAttack()}) == 2
+    assert Attack(0, 29, 3) == Attack(0, 29, 3) and Attack(0, 29, 3) != (0, 29, 3)
+    with pytest.raises(MalformedActionError):
+        apply(position({}, rest=0), (0, 29, 3))  # type: ignore[arg-type]

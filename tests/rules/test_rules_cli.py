@@ -106,3 +106,14 @@ def test_replay_of_a_missing_or_broken_file_is_one_line(capsys: pytest.CaptureFi
     bad.write_text("hello\n")
     code, _, err = run(capsys, "rules", "replay", str(bad))
     assert code == 1 and err.count("\n") == 1 and "not JSON" in err
+
+
+def test_selfplay_shows_progress_on_stderr(capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import risktable.cli.rules_selfplay as cli
+
+    monkeypatch.setattr(cli, "_PROGRESS_EVERY_S", 0.0)
+    code, out, err = run(capsys, "rules", "selfplay", "--players", "3", "--games", "2",
+                         "--seed", "3", "--json")
+    assert code == 0 and json.loads(out)["games"] == 2
+    assert err.splitlines() == ["selfplay: 1/2 games", "selfplay: 2/2 games"]

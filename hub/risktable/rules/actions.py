@@ -8,28 +8,30 @@ is just the list of actions and replays deterministically.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
+
+from risktable.rules.values import value_type
 
 # --- player decisions -------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Claim:
+@value_type
+class Claim(NamedTuple):
     """Setup (``setup = claim``): put one army on an unclaimed territory."""
 
     territory: int
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+@value_type
+class Place(NamedTuple):
     """Place armies on an own territory: 1 at a time in setup, any part of the pool in a turn."""
 
     territory: int
     armies: int = 1
 
 
-@dataclass(frozen=True, slots=True)
-class Trade:
+@value_type
+class Trade(NamedTuple):
     """Trade a set of three cards (sorted card indices).
 
     ``bonus`` names the pictured territory that receives the +2 armies when one
@@ -41,8 +43,8 @@ class Trade:
     bonus: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Attack:
+@value_type
+class Attack(NamedTuple):
     """Declare one roll from ``source`` against ``target`` with ``dice`` attack dice."""
 
     source: int
@@ -50,27 +52,27 @@ class Attack:
     dice: int
 
 
-@dataclass(frozen=True, slots=True)
-class Defend:
+@value_type
+class Defend(NamedTuple):
     """The defender's choice of defence dice for the declared attack."""
 
     dice: int
 
 
-@dataclass(frozen=True, slots=True)
-class Occupy:
+@value_type
+class Occupy(NamedTuple):
     """After a conquest: the total number of armies that move into the conquered territory."""
 
     armies: int
 
 
-@dataclass(frozen=True, slots=True)
-class EndAttack:
+@value_type
+class EndAttack(NamedTuple):
     """Stop attacking; go on to fortify."""
 
 
-@dataclass(frozen=True, slots=True)
-class Fortify:
+@value_type
+class Fortify(NamedTuple):
     """Move ``armies`` from ``source`` to ``target`` (both own); ends the turn."""
 
     source: int
@@ -78,38 +80,38 @@ class Fortify:
     armies: int
 
 
-@dataclass(frozen=True, slots=True)
-class EndTurn:
+@value_type
+class EndTurn(NamedTuple):
     """Skip fortifying; end the turn."""
 
 
 # --- chance outcomes ----------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class OpeningRoll:
+@value_type
+class OpeningRoll(NamedTuple):
     """One die per contender for the first turn, in contender order (ties roll again)."""
 
     faces: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Roll:
+@value_type
+class Roll(NamedTuple):
     """Attack and defence dice faces as rolled (any order; each ordered tuple equally likely)."""
 
     attack: tuple[int, ...]
     defend: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class DealCard:
+@value_type
+class DealCard(NamedTuple):
     """``setup = deal``: the next territory card dealt (to ``State.player``)."""
 
     card: int
 
 
-@dataclass(frozen=True, slots=True)
-class DrawCard:
+@value_type
+class DrawCard(NamedTuple):
     """The card drawn at the end of a turn with a conquest (uniform over the draw pile)."""
 
     card: int

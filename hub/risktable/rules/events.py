@@ -6,11 +6,13 @@ entries; the rules never look at them again (state is a fold over actions).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
+
+from risktable.rules.values import value_type
 
 
-@dataclass(frozen=True, slots=True)
-class OpeningRolled:
+@value_type
+class OpeningRolled(NamedTuple):
     """Contenders rolled for the first turn; ``tied`` roll again when non-empty."""
 
     contenders: tuple[int, ...]
@@ -18,32 +20,32 @@ class OpeningRolled:
     tied: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class FirstPlayerChosen:
+@value_type
+class FirstPlayerChosen(NamedTuple):
     player: int
 
 
-@dataclass(frozen=True, slots=True)
-class TerritoryClaimed:
+@value_type
+class TerritoryClaimed(NamedTuple):
     player: int
     territory: int
 
 
-@dataclass(frozen=True, slots=True)
-class CardDealt:
+@value_type
+class CardDealt(NamedTuple):
     player: int
     card: int
 
 
-@dataclass(frozen=True, slots=True)
-class ArmiesPlaced:
+@value_type
+class ArmiesPlaced(NamedTuple):
     player: int
     territory: int
     armies: int
 
 
-@dataclass(frozen=True, slots=True)
-class TurnStarted:
+@value_type
+class TurnStarted(NamedTuple):
     """A turn began; ``armies`` = ``territory_armies`` + ``continent_armies``."""
 
     player: int
@@ -53,8 +55,8 @@ class TurnStarted:
     continent_armies: int
 
 
-@dataclass(frozen=True, slots=True)
-class CardsTraded:
+@value_type
+class CardsTraded(NamedTuple):
     """A set was traded: ``armies`` to the pool, ``bonus`` armies onto ``bonus_territory``."""
 
     player: int
@@ -64,30 +66,30 @@ class CardsTraded:
     bonus: int
 
 
-@dataclass(frozen=True, slots=True)
-class AttackDeclared:
+@value_type
+class AttackDeclared(NamedTuple):
     player: int
     source: int
     target: int
     dice: int
 
 
-@dataclass(frozen=True, slots=True)
-class DefenceDeclared:
+@value_type
+class DefenceDeclared(NamedTuple):
     player: int
     dice: int
 
 
-@dataclass(frozen=True, slots=True)
-class DiceRolled:
+@value_type
+class DiceRolled(NamedTuple):
     attack: tuple[int, ...]
     defend: tuple[int, ...]
     attacker_losses: int
     defender_losses: int
 
 
-@dataclass(frozen=True, slots=True)
-class TerritoryConquered:
+@value_type
+class TerritoryConquered(NamedTuple):
     """``moved`` armies (the minimum) went in at once; up to ``max_armies`` may follow."""
 
     player: int
@@ -97,8 +99,8 @@ class TerritoryConquered:
     max_armies: int
 
 
-@dataclass(frozen=True, slots=True)
-class ArmiesMoved:
+@value_type
+class ArmiesMoved(NamedTuple):
     """Armies moved between own territories (occupation beyond the minimum, or fortify)."""
 
     player: int
@@ -107,38 +109,38 @@ class ArmiesMoved:
     armies: int
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerEliminated:
+@value_type
+class PlayerEliminated(NamedTuple):
     player: int
     by: int
     cards: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class AttackEnded:
+@value_type
+class AttackEnded(NamedTuple):
     player: int
 
 
-@dataclass(frozen=True, slots=True)
-class TurnEnded:
+@value_type
+class TurnEnded(NamedTuple):
     player: int
 
 
-@dataclass(frozen=True, slots=True)
-class DeckReshuffled:
+@value_type
+class DeckReshuffled(NamedTuple):
     """The traded cards became the new draw pile."""
 
     cards: int
 
 
-@dataclass(frozen=True, slots=True)
-class CardDrawn:
+@value_type
+class CardDrawn(NamedTuple):
     player: int
     card: int
 
 
-@dataclass(frozen=True, slots=True)
-class GameWon:
+@value_type
+class GameWon(NamedTuple):
     player: int
 
 
