@@ -96,9 +96,7 @@ def run_resume(args: argparse.Namespace) -> int:
     """Replay the game, make it its table's current game, print where it stands."""
     with open_journal(args.data_dir) as journal:
         try:
-            table = next((g.table for g in journal.list_games() if g.id == args.id), None)
-            if table is None:
-                raise CliError(f"no game {args.id}")
+            table = journal.game(args.id).table
             state = journal.set_current_game(table, args.id)
             count = len(journal.actions(args.id))
         except JournalError as exc:

@@ -196,13 +196,23 @@ class Journal:
 
     def list_games(self) -> list[GameInfo]:
         """Every game, oldest first, with its live action count."""
+        return self._games("", ())
+
+    def game(self, game_id: int) -> GameInfo:
+        """One game's row, as :meth:`list_games` shows it."""
+        found = self._games(" WHERE g.id = ?", (game_id,))
+        if not found:
+            raise UnknownGame(f"no game {game_id}")
+        return found[0]
+
+    def _games(self, where: str, params: tuple[Any, ...]) -> list[GameInfo]:
         with self._lock:
             rows = self._db.execute(
                 "SELECT g.id, g.table_id, g.header, g.created, g.finished, g.status, g.winner,"
                 " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id AND a.undo_id IS NULL),"
                 " t.current_game IS g.id"
-                " FROM games g LEFT JOIN tables t ON t.table_id = g.table_id ORDER BY g.id"
-            ).fetchall()
+                f" FROM games g LEFT JOIN tables t ON t.table_id = g.table_id{where}"
+                " ORDER BY g.id", params).fetchall()
         return [GameInfo(gid, table, _config(gid, head), created, finished, status, winner,
                          count, bool(current))
                 for gid, table, head, created, finished, status, winner, count, current in rows]

@@ -1,0 +1,73 @@
+"""Child process for the crash test: plays games into a journal until it is killed.
+
+Usage: ``python crash_child.py JOURNAL SEED``. It resumes the table's current
+game (restoring the seats' sequence numbers from the journal, as the hub does),
+and after each ``append`` returns prints ``GAME INDEX`` and flushes, so every
+line the parent reads names an action the journal had committed.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from risktable.journal import ActionMeta, DieFace, Journal
+from risktable.rules import CHANCE, Action, Config, OpeningRoll, Roll, current_actor
+from risktable.rules.bots import BOTS
+from risktable.rules.chance import sample_roll
+from risktable.rules.engine import chance_outcomes
+from risktable.rules.state import CHANCE_PHASES, DEFEND, GAME_OVER, ROLL
+
+TABLE = "crash"
+PLAYERS = 4
+
+
+def dice(action: Action) -> tuple[DieFace, ...]:
+    if type(action) is Roll:
+        return tuple(DieFace(f"d{i}", f) for i, f in enumerate((*action.attack, *action.defend)))
+    if type(action) is OpeningRoll:
+        return tuple(DieFace(f"d{i}", f) for i, f in enumerate(action.faces))
+    return ()
+
+
+def main() -> None:
+    journal = Journal(Path(sys.argv[1]))
+    rng = random.Random(sys.argv[2])
+    while True:
+        # A kill may fall between any two of these steps; each start picks up from there.
+        game = journal.current_game(TABLE)
+        if game is not None and journal.state(game).phase == GAME_OVER \
+                and journal.game(game).status == "running":
+            journal.finish(game)
+        if game is None or journal.game(game).status != "running":
+            game = journal.create_game(Config(PLAYERS), TABLE)
+            journal.set_current_game(TABLE, game)
+        seq = {seat: (journal.last_seq(game, seat) or 0) + 1
+               for seat in range(1, PLAYERS + 1)}
+        bots = [BOTS["heuristic"](rng.getrandbits(32)) for _ in range(PLAYERS)]
+        state = journal.state(game)
+        while state.phase != GAME_OVER:
+            a: Action
+            if state.phase == ROLL:
+                a = sample_roll(rng, state.attack_dice, state.defend_dice)
+            elif state.phase in CHANCE_PHASES:
+                a = chance_outcomes(state).sample(rng)
+            elif state.phase == DEFEND:
+                a = bots[state.owners[state.target]].choose(state)
+            else:
+                a = bots[state.player].choose(state)
+            actor = current_actor(state)
+            if actor == CHANCE:
+                meta = ActionMeta("hub", dice=dice(a))
+            else:
+                seat = actor + 1
+                meta = ActionMeta("seat", seat=seat, seq=seq[seat])
+                seq[seat] += 1
+            done = journal.append(game, a, meta)
+            print(game, done.index, flush=True)
+            state = done.state
+
+
+if __name__ == "__main__":
+    main()
