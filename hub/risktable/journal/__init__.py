@@ -5,6 +5,7 @@
 'bot'
 """
 
+from risktable.journal import schema
 from risktable.journal.errors import (
     AppendConflict,
     CorruptJournal,
@@ -20,5 +21,5 @@ from risktable.journal.store import FILE_NAME, Journal, journal_path
 __all__ = [
     "FILE_NAME", "ActionMeta", "AppendConflict", "Appended", "CorruptJournal", "DieFace",
     "Entry", "GameClosed", "GameInfo", "Journal", "JournalError", "MissingJournal",
-    "NothingToUndo", "Undone", "UnknownGame", "journal_path",
+    "NothingToUndo", "Undone", "UnknownGame", "journal_path", "schema",
 ]
