@@ -9,7 +9,7 @@ See ``docs/journal.md`` for the schema, undo and durability.
 
 >>> import tempfile, pathlib
 >>> from risktable.rules import Config, OpeningRoll
->>> with Journal(pathlib.Path(tempfile.mkdtemp()) / "journal.sqlite3") as j:
+>>> with tempfile.TemporaryDirectory() as tmp, Journal(pathlib.Path(tmp) / FILE_NAME) as j:
 ...     game = j.create_game(Config(players=3), "table1")
 ...     j.append(game, OpeningRoll((2, 6, 4)), ActionMeta("hub")).index
 0
