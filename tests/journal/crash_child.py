@@ -1,7 +1,8 @@
 """Child process for the crash test: plays games into a journal until it is killed.
 
 Usage: ``python crash_child.py JOURNAL SEED``. It resumes the table's current
-game (restoring the seats' sequence numbers from the journal, as the hub does),
+game (restoring the seats' sequence numbers from the journal, as the hub does; seat 1
+reboots at every start, so its numbering starts again under a new boot number),
 and after each ``append`` returns prints ``GAME INDEX`` and flushes, so every
 line the parent reads names an action the journal had committed.
 """
@@ -43,8 +44,14 @@ def main() -> None:
         if game is None or journal.game(game).status != "running":
             game = journal.create_game(Config(PLAYERS), TABLE)
             journal.set_current_game(TABLE, game)
-        seq = {seat: (journal.last_seq(game, seat) or 0) + 1
-               for seat in range(1, PLAYERS + 1)}
+        # Seat 1 reboots with every start of this process (a new boot number, numbering
+        # from 1 again); the other seats carry on from what the journal holds.
+        boot = {seat: 0 for seat in range(1, PLAYERS + 1)}
+        boot[1] = rng.getrandbits(30)
+        seq = {}
+        for seat in boot:
+            last = journal.last_seq(game, seat)
+            seq[seat] = last.seq + 1 if last is not None and last.boot == boot[seat] else 1
         bots = [BOTS["heuristic"](rng.getrandbits(32)) for _ in range(PLAYERS)]
         state = journal.state(game)
         while state.phase != GAME_OVER:
@@ -62,7 +69,7 @@ def main() -> None:
                 meta = ActionMeta("hub", dice=dice(a))
             else:
                 seat = actor + 1
-                meta = ActionMeta("seat", seat=seat, seq=seq[seat])
+                meta = ActionMeta("seat", seat=seat, seq=seq[seat], boot=boot[seat])
                 seq[seat] += 1
             done = journal.append(game, a, meta)
             print(game, done.index, flush=True)

@@ -3,7 +3,9 @@
 A child plays games into the journal and prints each action's index after
 ``append`` returns. The parent kills it at seeded random moments; after each
 kill the journal must open, pass SQLite's integrity check, hold every reported
-action, keep each seat's sequence numbers increasing, and replay every game.
+action, number each seat's actions 1, 2, 3... under each of its boot numbers
+(the child restores the numbering from the journal, and seat 1 reboots at every
+start), and replay every game.
 This is a process crash, not a power cut: the operating system still writes
 out what the child had written, so it tests WAL recovery and transaction
 boundaries, not fsync (see docs/journal.md).
@@ -57,8 +59,12 @@ def check_journal(path: Path, reported: list[tuple[int, int]]) -> tuple[int, int
             indices = {e.index for e in entries}
             assert {i for g, i in reported if g == info.id} <= indices
             for seat in range(1, info.config.players + 1):
-                seqs = [e.meta.seq for e in entries if e.meta.seat == seat]
-                assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+                boots = {e.meta.boot for e in entries if e.meta.seat == seat}
+                for boot in boots:
+                    seqs = [e.meta.seq for e in entries
+                            if e.meta.seat == seat and e.meta.boot == boot]
+                    assert seqs == list(range(1, len(seqs) + 1))
+                    assert journal.applied_seqs(info.id, seat, boot) == seqs
             log = loads(journal.export(info.id))
             assert replay(log.config, log.actions()) == journal.state(info.id)
         assert {g for g, _ in reported} <= {info.id for info in games}

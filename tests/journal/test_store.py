@@ -18,6 +18,7 @@ from risktable.journal import (
     Journal,
     JournalError,
     NothingToUndo,
+    SeatSeq,
     UnknownGame,
 )
 from risktable.rules import (
@@ -99,7 +100,27 @@ def test_retry_by_sequence_number_or_index_adds_no_row(journal: Journal) -> None
     assert retry.duplicate and retry.index == placed.index == 1
     assert retry.state == placed.state
     assert rows(journal.path) == 2
-    assert journal.last_seq(game, 1) == 40 and journal.last_seq(game, 2) is None
+    assert journal.last_seq(game, 1) == SeatSeq(None, 40) and journal.last_seq(game, 2) is None
+
+
+def test_a_rebooted_seat_numbers_afresh(journal: Journal) -> None:
+    game = journal.create_game(Config(3), "t1")
+    s = journal.append(game, OpeningRoll((6, 2, 3))).state
+    s = journal.append(game, legal_actions(s)[0],
+                       ActionMeta("seat", seat=1, seq=1, boot=77)).state
+    # The next seats claim, then seat 1 again, rebooted: seq 1 under boot 78 is new.
+    for seat in (2, 3):
+        s = journal.append(game, legal_actions(s)[0], ActionMeta("seat", seat=seat)).state
+    second = legal_actions(s)[0]
+    again = journal.append(game, second, ActionMeta("seat", seat=1, seq=1, boot=78))
+    assert not again.duplicate and again.index == 4
+    retry = journal.append(game, second, ActionMeta("seat", seat=1, seq=1, boot=78))
+    assert retry.duplicate and retry.index == 4
+    with pytest.raises(AppendConflict):  # boot 77's seq 1 was the first claim
+        journal.append(game, second, ActionMeta("seat", seat=1, seq=1, boot=77))
+    assert journal.last_seq(game, 1) == SeatSeq(78, 1)
+    assert journal.applied_seqs(game, 1, 77) == [1] == journal.applied_seqs(game, 1, 78)
+    assert journal.applied_seqs(game, 1, None) == [] and rows(journal.path) == 5
 
 
 def test_conflicting_retries_are_refused(journal: Journal) -> None:
@@ -208,7 +229,7 @@ def test_late_redelivery_of_an_undone_action_is_not_reapplied(journal: Journal) 
     journal.undo_last(game)
     again = journal.append(game, claim, meta)
     assert again.duplicate and journal.state(game) == s
-    assert journal.last_seq(game, 1) == 3
+    assert journal.last_seq(game, 1) == SeatSeq(None, 3)
 
 
 def test_finish_abandon_and_closed_games(journal: Journal) -> None:

@@ -15,11 +15,19 @@ from risktable.journal.errors import (
     NothingToUndo,
     UnknownGame,
 )
-from risktable.journal.records import ActionMeta, Appended, DieFace, Entry, GameInfo, Undone
+from risktable.journal.records import (
+    ActionMeta,
+    Appended,
+    DieFace,
+    Entry,
+    GameInfo,
+    SeatSeq,
+    Undone,
+)
 from risktable.journal.store import FILE_NAME, Journal, journal_path
 
 __all__ = [
     "FILE_NAME", "ActionMeta", "AppendConflict", "Appended", "CorruptJournal", "DieFace",
     "Entry", "GameClosed", "GameInfo", "Journal", "JournalError", "MissingJournal",
-    "NothingToUndo", "Undone", "UnknownGame", "journal_path", "schema",
+    "NothingToUndo", "SeatSeq", "Undone", "UnknownGame", "journal_path", "schema",
 ]

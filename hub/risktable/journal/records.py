@@ -30,9 +30,11 @@ class ActionMeta:
 
     ``origin`` is ``seat`` (a player at a seat controller), ``bot`` (the hub
     playing a seat), ``referee`` (hub panel or CLI) or ``hub`` (an outcome the
-    hub produced itself). ``seat`` is the protocol's seat number (1..N) and
-    ``seq`` the seat's event sequence number, when the action came from a seat
-    event; a retried append with the same seat and ``seq`` is a no-op.
+    hub produced itself). ``seat`` is the protocol's seat number (1..N); ``seq``
+    the seat's event sequence number and ``boot`` the boot number of the seat's
+    birth, when the action came from a seat event (a seat numbers its events
+    afresh after each reboot). A retried append with the same seat, boot and
+    ``seq`` is a no-op.
     ``dice`` names the physical die behind each face of a roll, for the per-die
     statistics. ``at`` is the wall-clock time (Unix seconds), now by default.
 
@@ -43,6 +45,7 @@ class ActionMeta:
     origin: Origin = "hub"
     seat: int | None = None
     seq: int | None = None
+    boot: int | None = None
     dice: tuple[DieFace, ...] = ()
     at: float = field(default_factory=time.time)
 
@@ -51,14 +54,28 @@ class ActionMeta:
             raise ValueError(f"origin must be one of {', '.join(ORIGINS)}, not {self.origin!r}")
         if self.seq is not None and self.seat is None:
             raise ValueError("a sequence number needs the seat that sent it")
+        if self.boot is not None and (self.seq is None or self.boot < 0):
+            raise ValueError("a boot number (0 or more) goes with a sequence number")
         for d in self.dice:
             if not 1 <= d.face <= 6:
                 raise ValueError(f"die {d.die}: face {d.face} is not 1 to 6")
 
 
 @dataclass(frozen=True)
+class SeatSeq:
+    """A seat's boot number and event sequence number, as journalled."""
+
+    boot: int | None
+    seq: int
+
+
+@dataclass(frozen=True)
 class Entry:
-    """One journalled action: its index in the live log, the action, and its metadata."""
+    """One journalled action: its index in the live log, the action, and its metadata.
+
+    ``meta.dice`` is left empty here; the die observations are read through
+    :meth:`Journal.die_stats <risktable.journal.store.Journal.die_stats>`.
+    """
 
     index: int
     action: Action

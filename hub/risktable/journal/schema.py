@@ -43,16 +43,24 @@ CREATE TABLE actions (
     actor    INTEGER NOT NULL,
     origin   TEXT    NOT NULL CHECK (origin IN ('seat', 'bot', 'referee', 'hub')),
     seat     INTEGER,
+    boot     INTEGER,
     seq      INTEGER,
     at       REAL    NOT NULL,
     undo_id  INTEGER REFERENCES undos(id),
-    CHECK (seq IS NULL OR seat IS NOT NULL)
+    CHECK (seq IS NULL OR seat IS NOT NULL),
+    CHECK (boot IS NULL OR seq IS NOT NULL)
 );
+-- The highest row ids of a game tell a connection whether its cached fold is current.
+CREATE INDEX actions_game ON actions(game_id);
+CREATE INDEX undos_game ON undos(game_id);
 -- One live action per position; undone rows keep their index for the history.
 CREATE UNIQUE INDEX actions_live ON actions(game_id, idx) WHERE undo_id IS NULL;
--- A seat's sequence number is spent once per game, undone or not: a late
--- redelivery of an undone action must not bring it back.
-CREATE UNIQUE INDEX actions_seq ON actions(game_id, seat, seq) WHERE seq IS NOT NULL;
+-- A seat's sequence number is spent once per game and seat boot (a rebooted seat
+-- numbers from 1 again), undone or not: a late redelivery of an undone action
+-- must not bring it back. Boot numbers are 0..2^30-1, so -1 stands for "none"
+-- (a unique index treats NULLs as all different).
+CREATE UNIQUE INDEX actions_seq ON actions(game_id, seat, coalesce(boot, -1), seq)
+    WHERE seq IS NOT NULL;
 
 CREATE TABLE dice (
     action_id  INTEGER NOT NULL REFERENCES actions(id),

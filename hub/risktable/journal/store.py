@@ -45,6 +45,7 @@ from risktable.journal.records import (
     DieFace,
     Entry,
     GameInfo,
+    SeatSeq,
     Undone,
 )
 from risktable.rules.actions import Action, OpeningRoll, Roll
@@ -80,7 +81,8 @@ class _Live:
     last_undo: int | None
 
 
-_ENTRY_COLUMNS = "id, idx, action, actor, origin, seat, seq, at, undo_id"
+_ENTRY_COLUMNS = "id, idx, action, actor, origin, seat, boot, seq, at, undo_id"
+_NO_BOOT = -1  # how the unique index spells a missing boot number
 
 
 class Journal:
@@ -259,7 +261,7 @@ class Journal:
         raises the engine's ``MalformedActionError`` or ``IllegalActionError``
         and leaves no row. A retry is recognised, and answered with
         ``duplicate=True`` and no new row, by the seat's sequence number
-        (``meta.seat`` and ``meta.seq``) or by ``index`` (the position the caller
+        (``meta.seat``, ``meta.boot`` and ``meta.seq``) or by ``index`` (the position the caller
         believes the action takes); the same index or sequence number with a
         different action raises :class:`~risktable.journal.errors.AppendConflict`.
         """
@@ -275,9 +277,10 @@ class Journal:
             state, events = apply(live.state, action)
             _check_dice(action, meta.dice)
             cur = db.execute(
-                "INSERT INTO actions (game_id, idx, action, actor, origin, seat, seq, at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, live.count, text, actor, meta.origin, meta.seat, meta.seq, meta.at))
+                "INSERT INTO actions (game_id, idx, action, actor, origin, seat, boot, seq, at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, live.count, text, actor, meta.origin, meta.seat, meta.boot, meta.seq,
+                 meta.at))
             db.executemany(
                 "INSERT INTO dice (action_id, position, die, face) VALUES (?, ?, ?, ?)",
                 [(cur.lastrowid, n, d.die, d.face) for n, d in enumerate(meta.dice)])
@@ -290,8 +293,11 @@ class Journal:
     def _retry(self, db: sqlite3.Connection, game_id: int, live: _Live, text: str,
                meta: ActionMeta, index: int | None) -> Appended | None:
         if meta.seq is not None:
-            row = db.execute("SELECT idx, action FROM actions WHERE game_id = ? AND seat = ?"
-                             " AND seq = ?", (game_id, meta.seat, meta.seq)).fetchone()
+            # Spelled as in the unique index, so that index answers the lookup.
+            row = db.execute(
+                "SELECT idx, action FROM actions WHERE game_id = ? AND seat = ?"
+                " AND coalesce(boot, -1) = ? AND seq = ? AND seq IS NOT NULL",
+                (game_id, meta.seat, _boot(meta.boot), meta.seq)).fetchone()
             if row is not None:
                 if row[1] != text:
                     raise AppendConflict(f"game {game_id}: seat {meta.seat} sequence number "
@@ -376,13 +382,31 @@ class Journal:
         lines.extend(json.dumps(encode_action(board, a)) for a in actions)
         return "\n".join(lines) + "\n"
 
-    def last_seq(self, game_id: int, seat: int) -> int | None:
-        """The highest sequence number journalled from ``seat`` in this game (undone too)."""
+    def last_seq(self, game_id: int, seat: int) -> SeatSeq | None:
+        """The boot and sequence number of the last action journalled from ``seat`` (undone too).
+
+        ``None`` when the seat has sent no action in this game.
+        """
         self._header(game_id)
         with self._lock:
-            row = self._db.execute("SELECT MAX(seq) FROM actions WHERE game_id = ? AND seat = ?"
-                                   " AND seq IS NOT NULL", (game_id, seat)).fetchone()
-        return None if row is None else row[0]
+            row = self._db.execute("SELECT boot, seq FROM actions WHERE game_id = ? AND seat = ?"
+                                   " AND seq IS NOT NULL ORDER BY id DESC LIMIT 1",
+                                   (game_id, seat)).fetchone()
+        return None if row is None else SeatSeq(row[0], row[1])
+
+    def applied_seqs(self, game_id: int, seat: int, boot: int | None) -> list[int]:
+        """Every sequence number journalled from ``seat`` under ``boot``, ascending.
+
+        With :meth:`last_seq` this is what ``riskproto.sequence.SeqTracker.restore``
+        takes after a hub restart: ``restore(last.boot, applied_seqs(game, seat, last.boot))``.
+        """
+        self._header(game_id)
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq FROM actions WHERE game_id = ? AND seat = ?"
+                " AND coalesce(boot, -1) = ? AND seq IS NOT NULL ORDER BY seq",
+                (game_id, seat, _boot(boot))).fetchall()
+        return [r[0] for r in rows]
 
     def die_stats(self) -> list[DieStats]:
         """Face counts of every physical die ever journalled, by die id.
@@ -441,6 +465,10 @@ class Journal:
         return live
 
 
+def _boot(boot: int | None) -> int:
+    return _NO_BOOT if boot is None else boot
+
+
 def _config(game_id: int, head: str) -> Config:
     try:
         return loads(head).config
@@ -449,13 +477,13 @@ def _config(game_id: int, head: str) -> Config:
 
 
 def _entry(game_id: int, board: Board, row: tuple[Any, ...]) -> Entry:
-    _, idx, text, actor, origin, seat, seq, at, undo_id = row
+    _, idx, text, actor, origin, seat, boot, seq, at, undo_id = row
     try:
         raw = json.loads(text)
         action = decode_action(board, raw)
     except (json.JSONDecodeError, RulesError) as exc:
         raise CorruptJournal(f"game {game_id}: action {idx} ({text}) is corrupt: {exc}") from None
-    return Entry(idx, action, raw, actor, ActionMeta(origin, seat, seq, (), at),
+    return Entry(idx, action, raw, actor, ActionMeta(origin, seat, seq, boot, (), at),
                  undone=undo_id is not None)
 
 
