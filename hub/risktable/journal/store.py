@@ -149,23 +149,26 @@ class Journal:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
+                self._db.commit()
             except BaseException:
-                self._db.rollback()
+                # A failed commit (disk full, I/O error) leaves the transaction open.
+                if self._db.in_transaction:
+                    self._db.rollback()
                 raise
-            self._db.commit()
 
     # -- games ------------------------------------------------------------------
 
     def create_game(self, config: Config, table: str) -> int:
         """Start a new running game at ``table``; returns its id."""
         head = json.dumps(header(config))
-        with self._write() as db:
-            cur = db.execute(
-                "INSERT INTO games (table_id, created, header) VALUES (?, ?, ?)",
-                (table, self._clock(), head))
-            game_id = cur.lastrowid
-        assert game_id is not None
-        self._live[game_id] = _Live(config, new_game(config), 0, None, None)
+        with self._lock:
+            with self._write() as db:
+                cur = db.execute(
+                    "INSERT INTO games (table_id, created, header) VALUES (?, ?, ?)",
+                    (table, self._clock(), head))
+                game_id = cur.lastrowid
+            assert game_id is not None
+            self._live[game_id] = _Live(config, new_game(config), 0, None, None)
         return game_id
 
     def finish(self, game_id: int, winner: int | None = None) -> None:
@@ -266,28 +269,31 @@ class Journal:
         different action raises :class:`~risktable.journal.errors.AppendConflict`.
         """
         meta = meta or ActionMeta()
-        with self._write() as db:
-            self._require_running(db, game_id)
-            live = self._fold(db, game_id)
-            text = _encode(live.config.board, action)
-            retry = self._retry(db, game_id, live, text, meta, index)
-            if retry is not None:
-                return retry
-            actor = current_actor(live.state)
-            state, events = apply(live.state, action)
-            _check_dice(action, meta.dice)
-            cur = db.execute(
-                "INSERT INTO actions (game_id, idx, action, actor, origin, seat, boot, seq, at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, live.count, text, actor, meta.origin, meta.seat, meta.boot, meta.seq,
-                 meta.at))
-            db.executemany(
-                "INSERT INTO dice (action_id, position, die, face) VALUES (?, ?, ?, ?)",
-                [(cur.lastrowid, n, d.die, d.face) for n, d in enumerate(meta.dice)])
-            # The cache changes only after the commit below has succeeded, so a
-            # failed commit cannot leave it ahead of the file.
-            new = _Live(live.config, state, live.count + 1, cur.lastrowid, live.last_undo)
-        self._live[game_id] = new
+        # The lock spans the commit and the cache update after it, so no other
+        # thread sees the file ahead of the cache.
+        with self._lock:
+            with self._write() as db:
+                self._require_running(db, game_id)
+                live = self._fold(db, game_id)
+                text = _encode(live.config.board, action)
+                retry = self._retry(db, game_id, live, text, meta, index)
+                if retry is not None:
+                    return retry
+                actor = current_actor(live.state)
+                state, events = apply(live.state, action)
+                _check_dice(action, meta.dice)
+                cur = db.execute(
+                    "INSERT INTO actions (game_id, idx, action, actor, origin, seat, boot, seq, at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, live.count, text, actor, meta.origin, meta.seat, meta.boot, meta.seq,
+                     meta.at))
+                db.executemany(
+                    "INSERT INTO dice (action_id, position, die, face) VALUES (?, ?, ?, ?)",
+                    [(cur.lastrowid, n, d.die, d.face) for n, d in enumerate(meta.dice)])
+                # The cache changes only after the commit below has succeeded, so a
+                # failed commit cannot leave it ahead of the file.
+                new = _Live(live.config, state, live.count + 1, cur.lastrowid, live.last_undo)
+            self._live[game_id] = new
         return Appended(new.count - 1, state, events)
 
     def _retry(self, db: sqlite3.Connection, game_id: int, live: _Live, text: str,
