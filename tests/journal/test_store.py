@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from risktable.journal import (
 )
 from risktable.rules import (
     CHANCE,
+    Action,
     Attack,
     Claim,
     Config,
@@ -314,3 +316,28 @@ def test_die_stats_count_every_physical_die(journal: Journal) -> None:
     assert stats["red1"].rolls >= MIN_ROLLS and stats["red1"].verdict() == "suspicious"
     assert stats["white1"].verdict() == "fair" and stats["red2"].verdict() == "fair"
     assert journal.state(game).is_terminal
+
+
+def test_threads_share_one_journal(journal: Journal) -> None:
+    configs = [Config(p) for p in (3, 4, 5, 6)]
+    logs = [next(selfplay(c, 1, 30 + n)).log[:300] for n, c in enumerate(configs)]
+    games = [journal.create_game(c, f"t{n}") for n, c in enumerate(configs)]
+    errors: list[BaseException] = []
+
+    def feed(game: int, log: list[Action]) -> None:
+        try:
+            for a in log:
+                journal.append(game, a)
+        except BaseException as exc:  # reported below; a thread's exception is otherwise lost
+            errors.append(exc)
+
+    threads = [threading.Thread(target=feed, args=(g, log)) for g, log in zip(games, logs,
+                                                                               strict=True)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    for game, config, log in zip(games, configs, logs, strict=True):
+        assert journal.state(game) == replay(config, log)
+        assert journal.export(game) == dumps(config, log)
