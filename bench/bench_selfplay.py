@@ -16,10 +16,13 @@ import argparse
 import statistics
 import time
 
+from risktable.cli.rules_selfplay import DEFAULT_MAX_TURNS
 from risktable.rules import Config
 from risktable.rules.selfplay import selfplay
 
-RANDOM_TURN_CAP = 150
+# The same cap as `risktable rules selfplay` uses by default, and a short one: the
+# early game (setup, big fortify choices) is slower per action than the long tail.
+RANDOM_TURN_CAPS = (DEFAULT_MAX_TURNS, 150)
 
 
 def run(bot: str, games: int, seed: int, max_turns: int | None) -> None:
@@ -46,7 +49,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    run("random", max(1, args.games // 5), args.seed, RANDOM_TURN_CAP)
+    run("random", max(1, args.games // 20), args.seed, RANDOM_TURN_CAPS[0])
+    run("random", max(1, args.games // 5), args.seed, RANDOM_TURN_CAPS[1])
     run("heuristic", args.games, args.seed, None)
     return 0
 

@@ -6,6 +6,7 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+
 from risktable.rules import (
     Attack,
     Defend,
@@ -23,7 +24,6 @@ from risktable.rules import (
 )
 from risktable.rules.odds import single_roll
 from risktable.rules.state import ATTACK, FORTIFY, GAME_OVER, OCCUPY, REINFORCE, ROLL
-
 from tests.rules.scenario import T, position
 
 A, K = T("alaska"), T("kamchatka")

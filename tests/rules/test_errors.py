@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+
 from risktable.rules import (
     Attack,
     Claim,
@@ -16,7 +17,6 @@ from risktable.rules import (
     apply,
     new_game,
 )
-
 from tests.rules.scenario import T, position
 
 

@@ -8,6 +8,7 @@ from importlib import resources
 from typing import Any
 
 import pytest
+
 from risktable.rules import MapError, classic_board
 from risktable.rules.board import SYMBOLS, board_from_dict
 

@@ -6,6 +6,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from risktable.rules import (
     CHANCE,
     Claim,

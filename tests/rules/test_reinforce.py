@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from risktable.rules import (
     Attack,
     IllegalActionError,
@@ -17,7 +18,6 @@ from risktable.rules.cards import is_set, set_value
 from risktable.rules.record import card_index
 from risktable.rules.state import ATTACK, REINFORCE
 from risktable.rules.turn import reinforcements
-
 from tests.rules.scenario import BOARD, T, position
 
 

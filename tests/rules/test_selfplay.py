@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from risktable.rules import Config, replay
 from risktable.rules.record import dumps, loads
 from risktable.rules.selfplay import selfplay

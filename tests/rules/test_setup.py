@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from risktable.rules import (
     CHANCE,
     Claim,
@@ -20,7 +21,6 @@ from risktable.rules import (
     legal_actions,
     new_game,
 )
-
 from tests.rules.scenario import BOARD, T
 
 

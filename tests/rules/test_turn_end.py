@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from risktable.rules import (
     CHANCE,
     Attack,
@@ -21,7 +22,6 @@ from risktable.rules import (
     legal_actions,
 )
 from risktable.rules.state import DRAW, FORTIFY, REINFORCE
-
 from tests.rules.scenario import T, position
 
 A = T("alaska")

@@ -143,7 +143,7 @@ def legal_actions(s: State) -> list[Action]:
     if phase == SETUP_PLACE:
         return [Place(t) for t in own]
     if phase == REINFORCE:
-        moves = list(_trades(s))
+        moves = list(trade_actions(s))
         if not turn.must_trade(s):
             moves.extend(Place(t, n) for t in own for n in range(1, s.pool + 1))
         return moves
@@ -165,7 +165,8 @@ def legal_actions(s: State) -> list[Action]:
     raise AssertionError(f"unhandled phase {phase}")
 
 
-def _trades(s: State) -> Iterable[Trade]:
+def trade_actions(s: State) -> Iterable[Trade]:
+    """Every legal trade in ``s`` (phase REINFORCE), one per set and +2 territory choice."""
     if not turn.trade_allowed(s):
         return
     for cards in sets_in_hand(s.hands[s.player], s.config.board.card_symbols):

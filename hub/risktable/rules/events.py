@@ -22,23 +22,31 @@ class OpeningRolled(NamedTuple):
 
 @value_type
 class FirstPlayerChosen(NamedTuple):
+    """The opening roll is decided: ``player`` claims (or is dealt) first and plays first."""
+
     player: int
 
 
 @value_type
 class TerritoryClaimed(NamedTuple):
+    """``player`` now occupies ``territory`` with one army (a claim or a dealt card)."""
+
     player: int
     territory: int
 
 
 @value_type
 class CardDealt(NamedTuple):
+    """``setup = deal``: ``card`` went to ``player``."""
+
     player: int
     card: int
 
 
 @value_type
 class ArmiesPlaced(NamedTuple):
+    """``armies`` new armies went onto ``territory`` (setup, reinforcement or the +2 bonus)."""
+
     player: int
     territory: int
     armies: int
@@ -68,6 +76,8 @@ class CardsTraded(NamedTuple):
 
 @value_type
 class AttackDeclared(NamedTuple):
+    """``player`` attacks ``target`` from ``source`` with ``dice`` dice."""
+
     player: int
     source: int
     target: int
@@ -76,12 +86,16 @@ class AttackDeclared(NamedTuple):
 
 @value_type
 class DefenceDeclared(NamedTuple):
+    """The defender ``player`` rolls ``dice`` dice."""
+
     player: int
     dice: int
 
 
 @value_type
 class DiceRolled(NamedTuple):
+    """The faces as rolled and what they cost each side."""
+
     attack: tuple[int, ...]
     defend: tuple[int, ...]
     attacker_losses: int
@@ -111,6 +125,8 @@ class ArmiesMoved(NamedTuple):
 
 @value_type
 class PlayerEliminated(NamedTuple):
+    """``player`` lost their last territory; their ``cards`` went to ``by``."""
+
     player: int
     by: int
     cards: tuple[int, ...]
@@ -118,11 +134,15 @@ class PlayerEliminated(NamedTuple):
 
 @value_type
 class AttackEnded(NamedTuple):
+    """``player`` stopped attacking."""
+
     player: int
 
 
 @value_type
 class TurnEnded(NamedTuple):
+    """``player``'s turn is over (a card draw may follow)."""
+
     player: int
 
 
@@ -135,12 +155,16 @@ class DeckReshuffled(NamedTuple):
 
 @value_type
 class CardDrawn(NamedTuple):
+    """``player`` drew ``card`` for this turn's conquest."""
+
     player: int
     card: int
 
 
 @value_type
 class GameWon(NamedTuple):
+    """``player`` owns every territory."""
+
     player: int
 
 

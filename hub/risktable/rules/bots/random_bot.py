@@ -22,7 +22,7 @@ from risktable.rules.actions import (
     Occupy,
     Place,
 )
-from risktable.rules.engine import _trades, legal_actions
+from risktable.rules.engine import legal_actions, trade_actions
 from risktable.rules.fortify import reachable
 from risktable.rules.state import (
     ATTACK,
@@ -143,7 +143,7 @@ class RandomBot:
         if phase == OCCUPY:
             return s.armies[s.source]
         if phase == REINFORCE:
-            trades = len(list(_trades(s)))
+            trades = len(list(trade_actions(s)))
             if turn.must_trade(s):
                 return trades
             return trades + s.counts[s.player] * s.pool
@@ -170,7 +170,7 @@ class RandomBot:
         if phase == OCCUPY:
             return Occupy(s.occupy_min + i)
         if phase == REINFORCE:
-            trades = list(_trades(s))
+            trades = list(trade_actions(s))
             if i < len(trades):
                 return trades[i]
             i -= len(trades)
