@@ -156,3 +156,15 @@ def test_dice_stats(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     Journal(journal_path(tmp_path / "empty")).close()
     code, out, _ = run(capsys, "dice", "stats", "--data-dir", str(tmp_path / "empty"))
     assert code == 0 and out == "no dice observed yet\n"
+
+
+def test_damaged_pages_are_one_line(capsys: pytest.CaptureFixture[str], data_dir: Path) -> None:
+    path = journal_path(data_dir)
+    data = bytearray(path.read_bytes())
+    assert len(data) > 3 * 4096  # the last connection's close folded the WAL into the file
+    data[4096:] = bytes(range(256)) * ((len(data) - 4096) // 256) + bytes(len(data) % 256)
+    path.write_bytes(bytes(data))
+    for argv in (["games", "list"], ["games", "export", "1"], ["dice", "stats"]):
+        code, out, err = run(capsys, *argv, "--data-dir", str(data_dir))
+        assert code == 1 and out == "" and len(err.splitlines()) == 1, err
+        assert "malformed" in err or "not a database" in err or "corrupt" in err, err

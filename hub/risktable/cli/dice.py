@@ -6,10 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from risktable.cli.errors import CliError
-from risktable.cli.journal_args import data_dir_parent, open_journal
+from risktable.cli.journal_args import data_dir_parent, journal_errors, open_journal
 from risktable.dice_stats import DEFAULT_ALPHA
-from risktable.journal import JournalError
 
 
 def register(sub: Any) -> None:
@@ -26,11 +24,8 @@ def register(sub: Any) -> None:
 
 def run_stats(args: argparse.Namespace) -> int:
     """One line (or JSON object) per die, with its verdict at the default alpha."""
-    with open_journal(args.data_dir) as journal:
-        try:
-            stats = journal.die_stats()
-        except JournalError as exc:
-            raise CliError(str(exc)) from None
+    with open_journal(args.data_dir) as journal, journal_errors():
+        stats = journal.die_stats()
     rows: list[dict[str, Any]] = [{"die": s.die, "rolls": s.rolls, "faces": list(s.counts),
              "chi_square": round(s.chi_square(), 4), "p_value": s.p_value(),
              "verdict": s.verdict()} for s in stats]

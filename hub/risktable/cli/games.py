@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from risktable.cli.errors import CliError
-from risktable.cli.journal_args import data_dir_parent, game_id, open_journal
-from risktable.journal import GameInfo, JournalError
+from risktable.cli.journal_args import data_dir_parent, game_id, journal_errors, open_journal
+from risktable.journal import GameInfo
 from risktable.rules.render import summary
 
 
@@ -54,11 +54,8 @@ def _as_json(g: GameInfo) -> dict[str, Any]:
 
 def run_list(args: argparse.Namespace) -> int:
     """Print one line (or JSON object) per game."""
-    with open_journal(args.data_dir) as journal:
-        try:
-            games = journal.list_games()
-        except JournalError as exc:
-            raise CliError(str(exc)) from None
+    with open_journal(args.data_dir) as journal, journal_errors():
+        games = journal.list_games()
     if args.json:
         print(json.dumps([_as_json(g) for g in games], indent=1))
         return 0
@@ -77,11 +74,8 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     """Write the game's action log to ``--out`` or standard output."""
-    with open_journal(args.data_dir) as journal:
-        try:
-            text = journal.export(args.id)
-        except JournalError as exc:
-            raise CliError(str(exc)) from None
+    with open_journal(args.data_dir) as journal, journal_errors():
+        text = journal.export(args.id)
     if args.out is None:
         sys.stdout.write(text)
         return 0
@@ -94,13 +88,10 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_resume(args: argparse.Namespace) -> int:
     """Replay the game, make it its table's current game, print where it stands."""
-    with open_journal(args.data_dir) as journal:
-        try:
-            table = journal.game(args.id).table
-            state = journal.set_current_game(table, args.id)
-            count = len(journal.actions(args.id))
-        except JournalError as exc:
-            raise CliError(str(exc)) from None
+    with open_journal(args.data_dir) as journal, journal_errors():
+        table = journal.game(args.id).table
+        state = journal.set_current_game(table, args.id)
+        count = len(journal.actions(args.id))
     info = summary(state)
     if args.json:
         print(json.dumps({"game": args.id, "table": table, "actions": count, **info}, indent=1))

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from risktable.cli.errors import CliError
@@ -34,3 +37,14 @@ def open_journal(data_dir: Path) -> Journal:
                        "pass --data-dir)") from None
     except JournalError as exc:
         raise CliError(str(exc)) from None
+
+
+@contextmanager
+def journal_errors() -> Iterator[None]:
+    """Turn the journal's refusals, and SQLite's own errors on a damaged file, into one line."""
+    try:
+        yield
+    except JournalError as exc:
+        raise CliError(str(exc)) from None
+    except sqlite3.DatabaseError as exc:
+        raise CliError(f"the journal cannot be read: {exc}") from None
