@@ -48,8 +48,8 @@ def run_and_kill(path: Path, seed: int, delay: float) -> list[tuple[int, int]]:
     return [(int(g), int(i)) for g, i in (line.split() for line in lines if line.endswith("\n"))]
 
 
-def check_journal(path: Path, reported: list[tuple[int, int]]) -> tuple[int, int]:
-    """Check the journal after a kill; returns (games, live actions)."""
+def check_journal(path: Path, reported: list[tuple[int, int]]) -> tuple[list[str], int]:
+    """Check the journal after a kill; returns the games' statuses and the live actions."""
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     with Journal(path, create=False) as journal:
@@ -68,19 +68,21 @@ def check_journal(path: Path, reported: list[tuple[int, int]]) -> tuple[int, int
             log = loads(journal.export(info.id))
             assert replay(log.config, log.actions()) == journal.state(info.id)
         assert {g for g, _ in reported} <= {info.id for info in games}
-        return len(games), sum(info.actions for info in games)
+        return [info.status for info in games], sum(info.actions for info in games)
 
 
 def test_sigkill_never_loses_a_committed_action(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
     rng = random.Random(20261129)
     reported: list[tuple[int, int]] = []
-    games = total = 0
+    statuses: list[str] = []
+    total = 0
     for kill in range(KILLS):
         got = run_and_kill(path, rng.getrandbits(32), rng.uniform(0.0, 0.3))
         assert got, f"kill {kill}: nothing was reported"
         reported.extend(got)
-        games, total = check_journal(path, reported)
-    # The children got well past setup and across game boundaries between them.
+        statuses, total = check_journal(path, reported)
+    # The children got well past setup and across game boundaries between them
+    # (the child abandons odd-numbered games early, so this holds on a slow machine).
     assert total >= len(set(reported)) > KILLS * 10
-    assert games >= 2, f"only {games} game(s) in {total} actions"
+    assert len(statuses) >= 2 and "abandoned" in statuses, statuses
