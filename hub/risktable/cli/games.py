@@ -63,12 +63,12 @@ def run_list(args: argparse.Namespace) -> int:
         print("no games")
         return 0
     print(f"{'id':>5}  {'table':<10} {'players':>7}  {'status':<9} {'winner':>6} "
-          f"{'actions':>7}  {'created (UTC)':<19}  {'finished (UTC)':<19}")
+          f"{'actions':>7}  {'created (UTC)':<19}  finished (UTC)")
     for g in games:
         winner = "-" if g.winner is None else str(g.winner)
         mark = "  (current)" if g.current else ""
         print(f"{g.id:>5}  {g.table:<10} {g.config.players:>7}  {g.status:<9} {winner:>6} "
-              f"{g.actions:>7}  {_when(g.created):<19}  {_when(g.finished):<19}{mark}")
+              f"{g.actions:>7}  {_when(g.created):<19}  {_when(g.finished):<19}{mark}".rstrip())
     return 0
 
 
