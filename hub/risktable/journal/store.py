@@ -21,7 +21,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -268,33 +268,49 @@ class Journal:
         believes the action takes); the same index or sequence number with a
         different action raises :class:`~risktable.journal.errors.AppendConflict`.
         """
-        meta = meta or ActionMeta()
+        return self.append_all(game_id, [(action, meta or ActionMeta())], index=index)[0]
+
+    def append_all(self, game_id: int, items: Sequence[tuple[Action, ActionMeta]], *,
+                   index: int | None = None) -> list[Appended]:
+        """Journal several actions in one transaction: all of them or none.
+
+        One seat input can settle several actions (the defender's dice arrive
+        and the roll follows); a crash between them must not leave half. Each
+        action is checked and deduplicated as :meth:`append` describes;
+        ``index`` applies to the first.
+        """
+        results: list[Appended] = []
         # The lock spans the commit and the cache update after it, so no other
         # thread sees the file ahead of the cache.
         with self._lock:
             with self._write() as db:
                 self._require_running(db, game_id)
                 live = self._fold(db, game_id)
-                text = _encode(live.config.board, action)
-                retry = self._retry(db, game_id, live, text, meta, index)
-                if retry is not None:
-                    return retry
-                actor = current_actor(live.state)
-                state, events = apply(live.state, action)
-                _check_dice(action, meta.dice)
-                cur = db.execute(
-                    "INSERT INTO actions (game_id, idx, action, actor, origin, seat, boot, seq, at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, live.count, text, actor, meta.origin, meta.seat, meta.boot, meta.seq,
-                     meta.at))
-                db.executemany(
-                    "INSERT INTO dice (action_id, position, die, face) VALUES (?, ?, ?, ?)",
-                    [(cur.lastrowid, n, d.die, d.face) for n, d in enumerate(meta.dice)])
-                # The cache changes only after the commit below has succeeded, so a
-                # failed commit cannot leave it ahead of the file.
-                new = _Live(live.config, state, live.count + 1, cur.lastrowid, live.last_undo)
-            self._live[game_id] = new
-        return Appended(new.count - 1, state, events)
+                for n, (action, meta) in enumerate(items):
+                    text = _encode(live.config.board, action)
+                    retry = self._retry(db, game_id, live, text, meta,
+                                        index + n if index is not None else None)
+                    if retry is not None:
+                        results.append(retry)
+                        continue
+                    actor = current_actor(live.state)
+                    state, events = apply(live.state, action)
+                    _check_dice(action, meta.dice)
+                    cur = db.execute(
+                        "INSERT INTO actions (game_id, idx, action, actor, origin, seat, boot,"
+                        " seq, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (game_id, live.count, text, actor, meta.origin, meta.seat, meta.boot,
+                         meta.seq, meta.at))
+                    db.executemany(
+                        "INSERT INTO dice (action_id, position, die, face) VALUES (?, ?, ?, ?)",
+                        [(cur.lastrowid, k, d.die, d.face) for k, d in enumerate(meta.dice)])
+                    live = _Live(live.config, state, live.count + 1, cur.lastrowid,
+                                 live.last_undo)
+                    results.append(Appended(live.count - 1, state, events))
+                # The cache changes only after the commit has succeeded, so a failed
+                # commit cannot leave it ahead of the file.
+            self._live[game_id] = live
+        return results
 
     def _retry(self, db: sqlite3.Connection, game_id: int, live: _Live, text: str,
                meta: ActionMeta, index: int | None) -> Appended | None:
