@@ -25,6 +25,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from riskproto.territories import TERRITORIES
+
 __all__ = [
     "TERRITORY_IDS",
     "Device",
@@ -40,19 +42,9 @@ __all__ = [
     "load_seat_pinout",
 ]
 
-# The 42 ids every part of the project uses (the rules engine's map is the
-# authority; this copy lets the hardware files be checked on their own).
-TERRITORY_IDS: tuple[str, ...] = (
-    "alaska", "northwest_territory", "greenland", "alberta", "ontario", "quebec",
-    "western_united_states", "eastern_united_states", "central_america",
-    "venezuela", "peru", "brazil", "argentina",
-    "iceland", "scandinavia", "great_britain", "northern_europe", "western_europe",
-    "southern_europe", "ukraine",
-    "north_africa", "egypt", "east_africa", "congo", "south_africa", "madagascar",
-    "ural", "siberia", "yakutsk", "kamchatka", "irkutsk", "mongolia", "japan",
-    "afghanistan", "china", "middle_east", "india", "siam",
-    "indonesia", "new_guinea", "western_australia", "eastern_australia",
-)  # fmt: skip
+# The 42 territory ids, in the protocol's order (riskproto is the one definition
+# both the hub and the firmware share).
+TERRITORY_IDS: tuple[str, ...] = TERRITORIES
 
 RGB = tuple[int, int, int]
 Source = Traversable | Path | str

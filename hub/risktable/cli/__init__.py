@@ -22,6 +22,8 @@ _GROUPS: tuple[str, ...] = (
     "hub",
     "rules",
     "broker",
+    "games",
+    "dice",
     "seat",
 )
 

@@ -10,6 +10,7 @@ from typing import Any
 from risktable.cli.common import broker_address, setup_logging
 from risktable.cli.errors import CliError
 from risktable.demo.broker import EmbeddedBrokerError
+from risktable.demo.game import play_bot_game
 from risktable.demo.runner import DemoError, DemoOptions, run_demo
 from risktable.paths import MissingPart
 from risktable.service.mqtt_link import BrokerUnavailable
@@ -38,6 +39,8 @@ def register(sub: Any) -> None:
                         help="port of the embedded broker on 127.0.0.1 (default: a free one)")
     parser.add_argument("--micropython", help="path of the MicroPython unix-port binary")
     parser.add_argument("--seed", type=int, default=1, help="seed of the bots and dice")
+    parser.add_argument("--delay", type=float, default=0.05,
+                        help="seconds between turns on a live terminal view (default 0.05)")
     parser.add_argument("--no-colour", action="store_true",
                         help="plain text LED view (default when NO_COLOR is set or not a tty)")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="log to stderr")
@@ -54,9 +57,10 @@ def run(args: argparse.Namespace) -> int:
         micropython=args.micropython,
         seed=args.seed,
         colour=colour,
+        turn_delay=max(0.0, args.delay),
     )
     try:
-        run_demo(options, sys.stdout)
+        run_demo(options, sys.stdout, play=play_bot_game)
     except (DemoError, MissingPart, EmbeddedBrokerError, BrokerUnavailable) as exc:
         raise CliError(str(exc)) from exc
     return 0

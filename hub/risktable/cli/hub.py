@@ -33,7 +33,8 @@ def register(sub: Any) -> None:
     parser.add_argument("--seats", type=seat_count,
                         help="seat count N, seats 1..N (overrides the configuration)")
     parser.add_argument("--data-dir", type=Path,
-                        help="where the hub keeps its state (overrides the configuration)")
+                        help="where the hub keeps its journal and state (overrides the "
+                        "configuration; default /var/lib/risktable)")
     parser.add_argument("--username", help="MQTT user name")
     parser.add_argument("--password", help="MQTT password")
     parser.add_argument("--no-panel", action="store_true", help="do not use the GPIO panel")
@@ -61,7 +62,7 @@ def _config(args: argparse.Namespace) -> HubConfig:
         config,
         broker=broker,
         table=table,
-        data_dir=args.data_dir or (config.data_dir if args.config else Path("var")),
+        data_dir=args.data_dir or config.data_dir,
         panel_enabled=config.panel_enabled and not args.no_panel,
     )
 

@@ -7,7 +7,7 @@ import importlib
 from typing import Any
 
 # Each module registers its own sub-command of `rules`.
-_COMMANDS: tuple[str, ...] = ("rules_odds",)
+_COMMANDS: tuple[str, ...] = ("rules_map", "rules_odds", "rules_selfplay", "rules_replay")
 
 
 def register(sub: Any) -> None:

@@ -39,6 +39,7 @@ class DemoOptions:
     seed: int = 1
     colour: bool = True
     seat_timeout: float = 30.0
+    turn_delay: float = 0.05
 
 
 @dataclass
@@ -51,7 +52,7 @@ class DemoTable:
     out: TextIO
 
 
-Play = Callable[[DemoTable], None]
+Play = Callable[[DemoTable], object]
 
 
 def _diagnose(seats: list[SeatProcess], hub: HubService) -> str:
@@ -61,7 +62,9 @@ def _diagnose(seats: list[SeatProcess], hub: HubService) -> str:
             tail = seat.stderr_tail[-1] if seat.stderr_tail else "no output"
             return f"seat {seat.seat} firmware exited: {tail}"
     missing = sorted({seat.seat for seat in seats} - online)
-    return f"seats {missing} did not come online; their firmware is running but silent"
+    last = [seat.stderr_tail[-1] for seat in seats if seat.seat in missing and seat.stderr_tail]
+    said = f" (it said: {last[0]})" if last else ""
+    return f"seats {missing} did not come online though their firmware is running{said}"
 
 
 def run_demo(options: DemoOptions, out: TextIO, play: Play | None = None) -> None:
@@ -79,13 +82,14 @@ def run_demo(options: DemoOptions, out: TextIO, play: Play | None = None) -> Non
         stack.callback(hub.stop)
         print(f"hub online for table {options.table!r}", file=out)
         seats: list[SeatProcess] = []
+        started = time.monotonic()
         for number in seat_numbers:
             seat = SeatProcess(micropython, number, options.table, address, workdir)
             stack.callback(seat.stop)
             seats.append(seat.start())
-        started = time.monotonic()
-        if not hub.wait_for_seats(seat_numbers, options.seat_timeout):
-            raise DemoError(_diagnose(seats, hub))
+            # One at a time: amqtt has a race between simultaneous connects.
+            if not hub.wait_for_seats([number], options.seat_timeout):
+                raise DemoError(_diagnose(seats, hub))
         print(
             f"{len(seats)} seat firmwares online under MicroPython "
             f"in {time.monotonic() - started:.2f} s",

@@ -13,6 +13,7 @@ from risktable.palette import NEUTRAL, seat_colour
 
 RGB = tuple[int, int, int]
 OFF: RGB = (0, 0, 0)
+CURSOR: RGB = (255, 255, 255)
 
 # Brightness rises with the army count so a glance shows where the stacks are;
 # it saturates because a 20-army stack and a 40-army stack need no distinction.
@@ -60,7 +61,11 @@ def board_scene(
     for territory, owner in owners.items():
         count = armies.get(territory, 0)
         if owner is None:
-            scene[territory] = TerritoryLight(blink=territory in highlight)
+            # Unclaimed land is dark; a cursor on it must still be seen, so it blinks white.
+            scene[territory] = (
+                TerritoryLight(rgb=CURSOR, level=_MIN_LEVEL, blink=True)
+                if territory in highlight else TerritoryLight()
+            )
             continue
         colour = NEUTRAL if owner == 0 else seat_colour(owner)
         scene[territory] = TerritoryLight(

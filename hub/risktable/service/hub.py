@@ -104,9 +104,12 @@ class HubService:
             return frozenset(self.gate.presence.online())
 
     def update_view(self, seat: int, **fields: Any) -> None:
-        """Merge ``fields`` into the seat's view and publish it (retained)."""
+        """Merge ``fields`` into the seat's view and publish it (retained) if it changed."""
         with self._lock:
-            self._views[seat].update(fields)
+            view = self._views[seat]
+            if all(view.get(key) == value for key, value in fields.items()):
+                return
+            view.update(fields)
         self._publish_view(seat)
 
     def publish_board(self, board: dict[str, Any]) -> None:

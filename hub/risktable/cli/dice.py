@@ -1,0 +1,44 @@
+"""``risktable dice stats``: how fair each physical die has looked, from the journal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from risktable.cli.journal_args import data_dir_parent, journal_errors, open_journal
+from risktable.dice_stats import DEFAULT_ALPHA
+
+
+def register(sub: Any) -> None:
+    """Add the ``dice`` command group to the top-level sub-parsers."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "dice", help="the physical dice: per-die statistics from the journal")
+    dice_sub = parser.add_subparsers(dest="dice_command", metavar="SUBCOMMAND")
+    dice_sub.required = True
+    p = dice_sub.add_parser("stats", parents=[data_dir_parent()],
+                            help="rolls, face counts and a chi-square fairness check per die")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=run_stats)
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    """One line (or JSON object) per die, with its verdict at the default alpha."""
+    with open_journal(args.data_dir) as journal, journal_errors():
+        stats = journal.die_stats()
+    rows: list[dict[str, Any]] = [{"die": s.die, "rolls": s.rolls, "faces": list(s.counts),
+             "chi_square": round(s.chi_square(), 4), "p_value": s.p_value(),
+             "verdict": s.verdict()} for s in stats]
+    if args.json:
+        print(json.dumps({"alpha": DEFAULT_ALPHA, "dice": rows}, indent=1))
+        return 0
+    if not rows:
+        print("no dice observed yet")
+        return 0
+    print(f"{'die':<20} {'rolls':>6}  {'faces 1..6':<32} {'chi2':>8} {'p':>9}  verdict "
+          f"(alpha {DEFAULT_ALPHA})")
+    for r in rows:
+        faces = " ".join(f"{c:>4}" for c in r["faces"])
+        print(f"{r['die']:<20} {r['rolls']:>6}  {faces:<32} {r['chi_square']:>8.2f} "
+              f"{r['p_value']:>9.3g}  {r['verdict']}")
+    return 0

@@ -1,0 +1,102 @@
+"""``risktable games ...``: list, export and resume the games in the hub's journal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from risktable.cli.errors import CliError
+from risktable.cli.journal_args import data_dir_parent, game_id, journal_errors, open_journal
+from risktable.journal import GameInfo
+from risktable.rules.render import summary
+
+
+def register(sub: Any) -> None:
+    """Add the ``games`` command group to the top-level sub-parsers."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "games", help="the games in the hub's journal: list, export, resume")
+    games_sub = parser.add_subparsers(dest="games_command", metavar="SUBCOMMAND")
+    games_sub.required = True
+    common = data_dir_parent()
+
+    p = games_sub.add_parser("list", parents=[common], help="every game, oldest first")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=run_list)
+
+    p = games_sub.add_parser("export", parents=[common],
+                             help="a game as an action log (docs/action-log.md)")
+    p.add_argument("id", type=game_id, help="game id (see games list)")
+    p.add_argument("--out", type=Path, help="write to FILE instead of standard output")
+    p.set_defaults(handler=run_export)
+
+    p = games_sub.add_parser(
+        "resume", parents=[common],
+        help="check that a game replays and make it its table's current game")
+    p.add_argument("id", type=game_id, help="game id (see games list)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=run_resume)
+
+
+def _when(t: float | None) -> str:
+    return "-" if t is None else time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(t))
+
+
+def _as_json(g: GameInfo) -> dict[str, Any]:
+    return {"id": g.id, "table": g.table, "players": g.config.players,
+            "options": g.config.options.as_dict(), "created": g.created,
+            "finished": g.finished, "status": g.status, "winner": g.winner,
+            "actions": g.actions, "current": g.current}
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """Print one line (or JSON object) per game."""
+    with open_journal(args.data_dir) as journal, journal_errors():
+        games = journal.list_games()
+    if args.json:
+        print(json.dumps([_as_json(g) for g in games], indent=1))
+        return 0
+    if not games:
+        print("no games")
+        return 0
+    print(f"{'id':>5}  {'table':<10} {'players':>7}  {'status':<9} {'winner':>6} "
+          f"{'actions':>7}  {'created (UTC)':<19}  finished (UTC)")
+    for g in games:
+        winner = "-" if g.winner is None else str(g.winner)
+        mark = "  (current)" if g.current else ""
+        print(f"{g.id:>5}  {g.table:<10} {g.config.players:>7}  {g.status:<9} {winner:>6} "
+              f"{g.actions:>7}  {_when(g.created):<19}  {_when(g.finished):<19}{mark}".rstrip())
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Write the game's action log to ``--out`` or standard output."""
+    with open_journal(args.data_dir) as journal, journal_errors():
+        text = journal.export(args.id)
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        args.out.write_text(text, "utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot write {args.out}: {exc.strerror}") from None
+    return 0
+
+
+def run_resume(args: argparse.Namespace) -> int:
+    """Replay the game, make it its table's current game, print where it stands."""
+    with open_journal(args.data_dir) as journal, journal_errors():
+        table = journal.game(args.id).table
+        state = journal.set_current_game(table, args.id)
+        count = len(journal.actions(args.id))
+    info = summary(state)
+    if args.json:
+        print(json.dumps({"game": args.id, "table": table, "actions": count, **info}, indent=1))
+        return 0
+    print(f"game {args.id} is the current game of table {table}: {count} actions replayed")
+    for key, value in info.items():
+        print(f"  {key}: {value}")
+    return 0

@@ -1,0 +1,102 @@
+"""``risktable rules selfplay``: bots play complete seeded games."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from risktable.cli.errors import CliError
+from risktable.rules.bots import BOTS
+from risktable.rules.options import STARTING_ARMIES, Config, Options
+from risktable.rules.record import dumps
+from risktable.rules.selfplay import selfplay
+
+# Uniformly random players rarely finish a game (card sets keep growing the
+# armies), so every run has a turn cap; a capped game is reported as such.
+DEFAULT_MAX_TURNS = 1000
+_PROGRESS_EVERY_S = 2.0
+
+
+def _positive(name: str, low: int = 1) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            message = f"{name} must be a whole number, not {text!r}"
+            raise argparse.ArgumentTypeError(message) from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{name} must be at least {low}, not {value}")
+        return value
+    return parse
+
+
+def _players(text: str) -> int:
+    value = _positive("players")(text)
+    if value not in STARTING_ARMIES:
+        raise argparse.ArgumentTypeError(f"the classic game is for 3 to 6 players, not {value}")
+    return int(value)
+
+
+def register(sub: Any) -> None:
+    """Add the ``selfplay`` sub-command of ``rules``."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "selfplay", help="bots play complete seeded games; counts and speed")
+    p.add_argument("--players", type=_players, required=True, help="3 to 6")
+    p.add_argument("--games", type=_positive("games"), required=True)
+    p.add_argument("--seed", type=_positive("seed", 0), required=True)
+    p.add_argument("--bot", choices=sorted(BOTS), default="heuristic")
+    p.add_argument("--max-turns", type=_positive("max-turns"), default=DEFAULT_MAX_TURNS,
+                   help=f"stop a game after this many turns, reported as capped "
+                        f"(default {DEFAULT_MAX_TURNS})")
+    for name, values in Options.choices().items():
+        p.add_argument(f"--{name.replace('_', '-')}", dest=name, choices=values,
+                       default=values[0], help=f"rule option {name} (default {values[0]})")
+    p.add_argument("--save", type=Path, metavar="DIR",
+                   help="write each game's action log to DIR/game-<n>.jsonl")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the games and print per-game counters and the overall speed."""
+    options = Options(**{name: getattr(args, name) for name in Options.choices()})
+    config = Config(args.players, options)
+    if args.save is not None:
+        try:
+            args.save.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CliError(f"cannot create {args.save}: {exc.strerror}") from None
+    results = []
+    start = last = time.perf_counter()
+    for r in selfplay(config, args.games, args.seed, args.bot, max_turns=args.max_turns,
+                      record=args.save is not None):
+        if args.save is not None:
+            (args.save / f"game-{r.game}.jsonl").write_text(dumps(config, r.log), "utf-8")
+        row = {"game": r.game, "winner": r.winner, "turns": r.turns, "actions": r.actions,
+               "battles": r.battles, "dice_rolls": r.dice_rolls, "capped": r.capped}
+        results.append(row)
+        if not args.json:
+            who = "capped, no winner" if r.capped else f"winner {r.winner}"
+            print(f"game {r.game}: {who}, {r.turns} turns, {r.actions} actions, "
+                  f"{r.battles} battles, {r.dice_rolls} dice rolls")
+        now = time.perf_counter()
+        if now - last >= _PROGRESS_EVERY_S:
+            print(f"selfplay: {r.game + 1}/{args.games} games", file=sys.stderr, flush=True)
+            last = now
+    elapsed = max(time.perf_counter() - start, 1e-9)
+    capped = sum(1 for row in results if row["capped"])
+    summary = {"players": args.players, "games": args.games, "seed": args.seed,
+               "bot": args.bot, "options": options.as_dict(), "max_turns": args.max_turns,
+               "capped": capped, "seconds": round(elapsed, 3),
+               "games_per_second": round(args.games / elapsed, 2)}
+    if args.json:
+        print(json.dumps({**summary, "results": results}, indent=1))
+    else:
+        print(f"{args.games} games, {args.players} players, bot {args.bot}, seed {args.seed}: "
+              f"{args.games / elapsed:.1f} games/s; turn cap {args.max_turns}, "
+              f"{capped} game(s) capped")
+    return 0

@@ -1,0 +1,106 @@
+"""The journal's tables and the steps that bring an older file up to date.
+
+``PRAGMA user_version`` holds the schema version. :data:`MIGRATIONS` lists one
+script per version; opening a file runs the scripts it has not seen yet, each
+in its own transaction together with its ``user_version`` bump, so a file is
+always at exactly one version. A file from a newer hub is refused rather than
+guessed at. A new version appends a script here; old scripts never change.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from risktable.journal.errors import CorruptJournal
+
+# Version 1. Times are Unix seconds (REAL, UTC). `actor` is the rules' seat index
+# (0..players-1) or -1 for a chance outcome, fixed when the action was accepted.
+_V1 = """
+CREATE TABLE games (
+    id        INTEGER PRIMARY KEY,
+    table_id  TEXT    NOT NULL,
+    created   REAL    NOT NULL,
+    finished  REAL,
+    header    TEXT    NOT NULL,
+    status    TEXT    NOT NULL DEFAULT 'running'
+              CHECK (status IN ('running', 'finished', 'abandoned')),
+    winner    INTEGER
+);
+
+CREATE TABLE undos (
+    id       INTEGER PRIMARY KEY,
+    game_id  INTEGER NOT NULL REFERENCES games(id),
+    at       REAL    NOT NULL,
+    origin   TEXT    NOT NULL,
+    seat     INTEGER
+);
+
+CREATE TABLE actions (
+    id       INTEGER PRIMARY KEY,
+    game_id  INTEGER NOT NULL REFERENCES games(id),
+    idx      INTEGER NOT NULL CHECK (idx >= 0),
+    action   TEXT    NOT NULL,
+    actor    INTEGER NOT NULL,
+    origin   TEXT    NOT NULL CHECK (origin IN ('seat', 'bot', 'referee', 'hub')),
+    seat     INTEGER,
+    boot     INTEGER,
+    seq      INTEGER,
+    at       REAL    NOT NULL,
+    undo_id  INTEGER REFERENCES undos(id),
+    CHECK (seq IS NULL OR seat IS NOT NULL),
+    CHECK (boot IS NULL OR seq IS NOT NULL)
+);
+-- The highest row ids of a game tell a connection whether its cached fold is current.
+CREATE INDEX actions_game ON actions(game_id);
+CREATE INDEX undos_game ON undos(game_id);
+-- One live action per position; undone rows keep their index for the history.
+CREATE UNIQUE INDEX actions_live ON actions(game_id, idx) WHERE undo_id IS NULL;
+-- A seat's sequence number is spent once per game and seat boot (a rebooted seat
+-- numbers from 1 again), undone or not: a late redelivery of an undone action
+-- must not bring it back. Boot numbers are 0..2^30-1, so -1 stands for "none"
+-- (a unique index treats NULLs as all different).
+CREATE UNIQUE INDEX actions_seq ON actions(game_id, seat, coalesce(boot, -1), seq)
+    WHERE seq IS NOT NULL;
+
+CREATE TABLE dice (
+    action_id  INTEGER NOT NULL REFERENCES actions(id),
+    position   INTEGER NOT NULL,
+    die        TEXT    NOT NULL,
+    face       INTEGER NOT NULL CHECK (face BETWEEN 1 AND 6),
+    PRIMARY KEY (action_id, position)
+);
+CREATE INDEX dice_die ON dice(die);
+
+CREATE TABLE tables (
+    table_id      TEXT PRIMARY KEY,
+    current_game  INTEGER REFERENCES games(id)
+);
+"""
+
+MIGRATIONS: list[str] = [_V1]
+
+
+def latest() -> int:
+    """The schema version this code writes."""
+    return len(MIGRATIONS)
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the open database up to :func:`latest`; return the version it was at."""
+    found = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if found > latest():
+        raise CorruptJournal(
+            f"the journal has schema version {found}, newer than this hub's {latest()}: "
+            "upgrade risktable")
+    for version in range(found, latest()):
+        # executescript() commits first, so the script and its version bump are
+        # wrapped in an explicit transaction of their own.
+        try:
+            conn.executescript(
+                f"BEGIN IMMEDIATE;\n{MIGRATIONS[version]}\n"
+                f"PRAGMA user_version = {version + 1};\nCOMMIT;")
+        except sqlite3.Error:
+            if conn.in_transaction:
+                conn.rollback()
+            raise
+    return found

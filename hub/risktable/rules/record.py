@@ -1,0 +1,214 @@
+"""The action log: a game as JSON Lines (see ``docs/action-log.md``).
+
+Line 1 is a header naming the format, board, player count and options; every
+further line is one action, territories and cards by their ids. Decoding a
+line that is not an action of this game raises
+:class:`~risktable.rules.errors.MalformedActionError`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from risktable.rules.actions import (
+    END_ATTACK,
+    END_TURN,
+    Action,
+    Attack,
+    Claim,
+    DealCard,
+    Defend,
+    DrawCard,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    Occupy,
+    OpeningRoll,
+    Place,
+    Roll,
+    Trade,
+)
+from risktable.rules.board import Board, classic_board
+from risktable.rules.errors import MalformedActionError
+from risktable.rules.options import Config, Options
+
+FORMAT = "risktable-action-log"
+VERSION = 1
+
+
+def card_id(board: Board, card: int) -> str:
+    """A card's id in logs: its territory id, or ``wild1``, ``wild2``..."""
+    if card < board.size:
+        return board.territory_ids[card]
+    return f"wild{card - board.size + 1}"
+
+
+def card_index(board: Board, name: object) -> int:
+    """Inverse of :func:`card_id`; malformed if unknown."""
+    if isinstance(name, str):
+        if name.startswith("wild") and name[4:].isdigit():
+            c = board.size + int(name[4:]) - 1
+            if board.size <= c < board.deck_size:
+                return c
+        elif name in board.territory_ids:
+            return board.index(name)
+    raise MalformedActionError(f"unknown card {name!r}")
+
+
+def _territory(board: Board, name: object) -> int:
+    if isinstance(name, str) and name in board.territory_ids:
+        return board.index(name)
+    raise MalformedActionError(f"unknown territory {name!r}")
+
+
+def encode_action(board: Board, a: Action) -> dict[str, Any]:
+    """An action as a JSON-ready dict."""
+    tid = board.territory_ids
+    match a:
+        case OpeningRoll(faces):
+            return {"a": "opening_roll", "faces": list(faces)}
+        case Claim(t):
+            return {"a": "claim", "territory": tid[t]}
+        case DealCard(c):
+            return {"a": "deal", "card": card_id(board, c)}
+        case Place(t, n):
+            return {"a": "place", "territory": tid[t], "armies": n}
+        case Trade(cards, bonus):
+            return {"a": "trade", "cards": [card_id(board, c) for c in cards],
+                    "bonus": None if bonus is None else tid[bonus]}
+        case Attack(src, dst, dice):
+            return {"a": "attack", "from": tid[src], "to": tid[dst], "dice": dice}
+        case Defend(dice):
+            return {"a": "defend", "dice": dice}
+        case Roll(att, dfn):
+            return {"a": "roll", "attack": list(att), "defend": list(dfn)}
+        case Occupy(n):
+            return {"a": "occupy", "armies": n}
+        case EndAttack():
+            return {"a": "end_attack"}
+        case Fortify(src, dst, n):
+            return {"a": "fortify", "from": tid[src], "to": tid[dst], "armies": n}
+        case EndTurn():
+            return {"a": "end_turn"}
+        case DrawCard(c):
+            return {"a": "draw", "card": card_id(board, c)}
+    raise MalformedActionError(f"not an action of this game: {a!r}")
+
+
+def _int(d: dict[str, Any], key: str) -> int:
+    v = d.get(key)
+    if type(v) is not int:
+        raise MalformedActionError(f"field {key!r} must be an integer, not {v!r}")
+    return v
+
+
+def _ints(d: dict[str, Any], key: str) -> tuple[int, ...]:
+    v = d.get(key)
+    if not isinstance(v, list) or not all(type(x) is int for x in v):
+        raise MalformedActionError(f"field {key!r} must be a list of integers, not {v!r}")
+    return tuple(v)
+
+
+def decode_action(board: Board, d: object) -> Action:
+    """Inverse of :func:`encode_action`; raises ``MalformedActionError`` on anything else."""
+    if not isinstance(d, dict):
+        raise MalformedActionError(f"an action must be a JSON object, not {d!r}")
+    kind = d.get("a")
+    if kind == "opening_roll":
+        return OpeningRoll(_ints(d, "faces"))
+    if kind == "claim":
+        return Claim(_territory(board, d.get("territory")))
+    if kind == "deal":
+        return DealCard(card_index(board, d.get("card")))
+    if kind == "place":
+        return Place(_territory(board, d.get("territory")), _int(d, "armies"))
+    if kind == "trade":
+        cards = d.get("cards")
+        if not isinstance(cards, list) or len(cards) != 3:
+            raise MalformedActionError(f"a trade names three cards, not {cards!r}")
+        c0, c1, c2 = sorted(card_index(board, c) for c in cards)
+        bonus = d.get("bonus")
+        return Trade((c0, c1, c2), None if bonus is None else _territory(board, bonus))
+    if kind == "attack":
+        return Attack(_territory(board, d.get("from")), _territory(board, d.get("to")),
+                      _int(d, "dice"))
+    if kind == "defend":
+        return Defend(_int(d, "dice"))
+    if kind == "roll":
+        return Roll(_ints(d, "attack"), _ints(d, "defend"))
+    if kind == "occupy":
+        return Occupy(_int(d, "armies"))
+    if kind == "end_attack":
+        return END_ATTACK
+    if kind == "fortify":
+        return Fortify(_territory(board, d.get("from")), _territory(board, d.get("to")),
+                       _int(d, "armies"))
+    if kind == "end_turn":
+        return END_TURN
+    if kind == "draw":
+        return DrawCard(card_index(board, d.get("card")))
+    raise MalformedActionError(f"unknown action kind {kind!r}")
+
+
+def header(config: Config) -> dict[str, Any]:
+    """The first line of a log."""
+    return {"format": FORMAT, "version": VERSION, "board": config.board.name,
+            "players": config.players, "options": config.options.as_dict()}
+
+
+def dumps(config: Config, actions: Iterable[Action]) -> str:
+    """A whole log as JSON Lines text."""
+    board = config.board
+    lines = [json.dumps(header(config))]
+    lines.extend(json.dumps(encode_action(board, a)) for a in actions)
+    return "\n".join(lines) + "\n"
+
+
+class LogFormatError(ValueError):
+    """The log's header or a line is not valid JSON of the documented shape."""
+
+
+@dataclass(frozen=True)
+class ParsedLog:
+    """A log read back: its config and its actions as raw JSON objects (decoded lazily)."""
+
+    config: Config
+    lines: list[object]
+
+    def actions(self) -> Iterator[Action]:
+        board = self.config.board
+        for d in self.lines:
+            yield decode_action(board, d)
+
+
+def loads(text: str) -> ParsedLog:
+    """Parse a log's text; raises :class:`LogFormatError` for a bad header or bad JSON."""
+    raw = [line for line in text.splitlines() if line.strip()]
+    if not raw:
+        raise LogFormatError("the log is empty")
+    try:
+        head = json.loads(raw[0])
+    except json.JSONDecodeError as exc:
+        raise LogFormatError(f"line 1 is not JSON: {exc.msg}") from None
+    if not isinstance(head, dict) or head.get("format") != FORMAT:
+        raise LogFormatError(f"line 1 is not a {FORMAT} header")
+    if head.get("version") != VERSION:
+        raise LogFormatError(f"log version {head.get('version')!r} is not supported "
+                             f"(this engine reads version {VERSION})")
+    if head.get("board") != "classic":
+        raise LogFormatError(f"unknown board {head.get('board')!r}")
+    try:
+        options = Options(**head.get("options", {}))
+        config = Config(int(head["players"]), options, classic_board())
+    except (TypeError, ValueError, KeyError) as exc:
+        raise LogFormatError(f"bad header: {exc}") from None
+    lines: list[object] = []
+    for n, line in enumerate(raw[1:], start=2):
+        try:
+            lines.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise LogFormatError(f"line {n} is not JSON: {exc.msg}") from None
+    return ParsedLog(config, lines)

@@ -1,0 +1,51 @@
+"""Readable text of a state: a summary for tools and a board picture for golden files."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from risktable.rules.record import card_id
+from risktable.rules.state import State
+
+
+def summary(s: State) -> dict[str, Any]:
+    """The state's headline figures, JSON-ready."""
+    board = s.config.board
+    return {
+        "phase": s.phase_name,
+        "turn": s.turn,
+        "player": s.player,
+        "winner": s.winner if s.is_terminal else None,
+        "territories": list(s.counts),
+        "armies": [sum(a for a, o in zip(s.armies, s.owners, strict=True) if o == p)
+                   for p in range(s.config.players)],
+        "cards": [len(h) for h in s.hands],
+        "sets_traded": s.sets_traded,
+        "draw_pile": len(s.draw_pile),
+        "discard": len(s.discard),
+        "eliminated": [p for p in range(s.config.players)
+                       if s.turn > 0 and s.counts[p] == 0],
+        "options": s.config.options.as_dict(),
+        "board": board.name,
+    }
+
+
+def picture(s: State) -> str:
+    """A multi-line board picture: every territory's owner and armies, by continent."""
+    board = s.config.board
+    ids = board.territory_ids
+    lines = [f"phase {s.phase_name}, turn {s.turn}, player {s.player}, pool {s.pool}, "
+             f"sets traded {s.sets_traded}"]
+    if s.source >= 0:
+        lines.append(f"battle {ids[s.source]} -> {ids[s.target]}, dice {s.attack_dice}"
+                     f"/{s.defend_dice}, occupy min {s.occupy_min}")
+    for c in board.continents:
+        cells = []
+        for t in c.territories:
+            owner = "-" if s.owners[t] < 0 else str(s.owners[t])
+            cells.append(f"{ids[t]}={owner}:{s.armies[t]}")
+        lines.append(f"{c.id}: " + " ".join(cells))
+    for p, hand in enumerate(s.hands):
+        lines.append(f"hand {p}: " + (" ".join(card_id(board, c) for c in hand) or "-"))
+    lines.append(f"draw pile {len(s.draw_pile)}, discard {len(s.discard)}")
+    return "\n".join(lines)

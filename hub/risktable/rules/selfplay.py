@@ -1,0 +1,85 @@
+"""Bots playing whole games against each other, with chance sampled from a seeded RNG.
+
+Each game ``g`` of a run with seed ``S`` is fixed by ``(S, g)``: the chance
+sampler and every bot get their own ``random.Random`` seeded from it, so a run
+can be repeated exactly, and each game's action log replays to its final state.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from risktable.rules.actions import Action, Attack
+from risktable.rules.bots import BOTS, Bot
+from risktable.rules.chance import sample_roll
+from risktable.rules.engine import apply, chance_outcomes, new_game
+from risktable.rules.options import Config
+from risktable.rules.state import CHANCE_PHASES, DEFEND, GAME_OVER, ROLL, State
+
+
+@dataclass
+class GameResult:
+    """How one self-play game went. ``winner`` is ``None`` when the turn cap stopped it."""
+
+    game: int
+    winner: int | None
+    turns: int
+    actions: int
+    battles: int
+    dice_rolls: int
+    capped: bool
+    final: State
+    log: list[Action] = field(default_factory=list)
+
+
+def play_game(config: Config, bots: list[Bot], rng: random.Random, *, game: int = 0,
+              max_turns: int | None = None, record: bool = True) -> GameResult:
+    """Play one game to the end (or to ``max_turns``); chance comes from ``rng``."""
+    s = new_game(config)
+    log: list[Action] = []
+    append = log.append
+    actions = battles = rolls = 0
+    cap = sys.maxsize if max_turns is None else max_turns
+    while True:
+        phase = s.phase
+        if phase == GAME_OVER or s.turn > cap:
+            break
+        a: Action
+        if phase == ROLL:
+            a = sample_roll(rng, s.attack_dice, s.defend_dice)
+            rolls += 1
+        elif phase == DEFEND:
+            a = bots[s.owners[s.target]].choose(s)
+        elif phase in CHANCE_PHASES:
+            a = chance_outcomes(s).sample(rng)
+        else:
+            a = bots[s.player].choose(s)
+            if type(a) is Attack:
+                battles += 1
+        s, _ = apply(s, a)
+        if record:
+            append(a)
+        actions += 1
+    done = s.phase == GAME_OVER
+    # A capped game stops as turn max_turns + 1 begins: it played max_turns whole turns.
+    return GameResult(game=game, winner=s.winner if done else None,
+                      turns=s.turn if done else s.turn - 1,
+                      actions=actions, battles=battles, dice_rolls=rolls, capped=not done,
+                      final=s, log=log)
+
+
+def selfplay(config: Config, games: int, seed: int, bot: str = "heuristic", *,
+             max_turns: int | None = None, record: bool = True) -> Iterator[GameResult]:
+    """Play ``games`` seeded games with every seat played by ``bot``."""
+    make = BOTS[bot]
+    for g in range(games):
+        rng = random.Random(f"{seed}:{g}:chance")
+        bots: list[Bot] = [make(random.Random(f"{seed}:{g}:seat{p}").getrandbits(64))
+                           for p in range(config.players)]
+        yield play_game(config, bots, rng, game=g, max_turns=max_turns, record=record)
+
+
+__all__ = ["GameResult", "play_game", "selfplay"]

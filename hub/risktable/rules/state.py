@@ -1,0 +1,111 @@
+"""The frozen game state.
+
+A :class:`State` is an immutable named tuple of plain ints and tuples so the
+hot path stays cheap; every change makes a new one. Players are seat indices
+``0..n-1`` in seat order (to the left), territories and cards are indices into
+the board. Nothing here is hidden from the hub: per-observer views that hide
+hands belong to a later layer.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from risktable.rules.options import Config
+
+# Who acts, besides a seat index.
+CHANCE = -1
+TERMINAL = -2
+
+# Phases. Plain ints: compared on every action.
+OPENING = 0       # chance: one die per contender for the first turn
+CLAIM = 1         # setup = claim: put one army on an unclaimed territory
+DEAL = 2          # setup = deal, chance: the next territory card
+SETUP_PLACE = 3   # setup: one army at a time on an own territory
+REINFORCE = 4     # trade sets, place the pool
+ATTACK = 5        # declare a roll, or stop attacking
+DEFEND = 6        # the defender chooses defence dice
+ROLL = 7          # chance: attack and defence faces
+OCCUPY = 8        # choose how many armies move into a conquered territory
+FORTIFY = 9       # one move between own territories, or end the turn
+DRAW = 10         # chance: the card earned by a conquest
+GAME_OVER = 11
+
+PHASE_NAMES: tuple[str, ...] = (
+    "opening", "claim", "deal", "setup_place", "reinforce", "attack", "defend", "roll",
+    "occupy", "fortify", "draw", "game_over",
+)
+CHANCE_PHASES = frozenset({OPENING, DEAL, ROLL, DRAW})
+
+NO_TERRITORY = -1
+UNOWNED = -1
+
+
+class State(NamedTuple):
+    """One position of a classic game; :func:`~risktable.rules.engine.new_game` builds the first.
+
+    ``player`` is whose turn it is (in setup: who claims/places next; while
+    dealing: who receives the next card). ``source``/``target``/``attack_dice``/
+    ``defend_dice`` describe the battle being declared or rolled, and after a
+    conquest ``source``/``target``/``occupy_min`` the occupation being chosen.
+    During ``setup = deal`` the undealt territory cards are the ``draw_pile``
+    and the dealt ones wait in ``discard`` with the wilds; all 44 cards are
+    always in exactly one of ``draw_pile``, ``discard`` and ``hands``.
+    """
+
+    config: Config
+    phase: int
+    player: int
+    owners: tuple[int, ...]
+    armies: tuple[int, ...]
+    counts: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    draw_pile: tuple[int, ...]
+    discard: tuple[int, ...]
+    sets_traded: int
+    pool: int
+    to_place: tuple[int, ...]
+    first_player: int
+    contenders: tuple[int, ...]
+    turn: int
+    conquered: bool
+    bonus_used: bool
+    source: int
+    target: int
+    attack_dice: int
+    defend_dice: int
+    occupy_min: int
+    winner: int
+
+    @property
+    def phase_name(self) -> str:
+        """The phase as a word (``"attack"``, ``"reinforce"``...)."""
+        return PHASE_NAMES[self.phase]
+
+    @property
+    def is_terminal(self) -> bool:
+        """True once someone has won."""
+        return self.phase == GAME_OVER
+
+    @property
+    def alive(self) -> tuple[int, ...]:
+        """Players still in the game (all of them during setup)."""
+        if self.phase <= SETUP_PLACE:
+            return tuple(range(self.config.players))
+        return tuple(p for p, c in enumerate(self.counts) if c > 0)
+
+
+# Field positions, for the few hot handlers that rebuild a state from a list
+# (faster than ``_replace`` on a 23-field tuple).
+F_PHASE = State._fields.index("phase")
+F_ARMIES = State._fields.index("armies")
+F_POOL = State._fields.index("pool")
+F_SOURCE = State._fields.index("source")
+F_TARGET = State._fields.index("target")
+F_ATTACK_DICE = State._fields.index("attack_dice")
+F_DEFEND_DICE = State._fields.index("defend_dice")
+
+
+def rebuild(fields: list[object]) -> State:
+    """A state from its field values in order (the hot-path constructor)."""
+    return tuple.__new__(State, fields)

@@ -1,0 +1,181 @@
+"""A turn's frame: reinforcements, card trades, ending the turn and drawing a card."""
+
+from __future__ import annotations
+
+from risktable.rules import checks
+from risktable.rules.actions import DrawCard, EndTurn, Place, Trade
+from risktable.rules.board import Board
+from risktable.rules.cards import is_set, set_value
+from risktable.rules.errors import MalformedActionError
+from risktable.rules.events import (
+    ArmiesPlaced,
+    CardDrawn,
+    CardsTraded,
+    DeckReshuffled,
+    Event,
+    TurnEnded,
+    TurnStarted,
+)
+from risktable.rules.state import (
+    ATTACK,
+    DRAW,
+    F_ARMIES,
+    F_PHASE,
+    F_POOL,
+    REINFORCE,
+    State,
+    rebuild,
+)
+
+Result = tuple[State, list[Event]]
+
+# Holding more than this many cards forces a trade (5+ at the start of a turn;
+# after an elimination the trigger is 6+, then trade down to this many).
+HAND_LIMIT = 4
+ELIMINATION_TRADE_AT = 6
+PICTURED_BONUS = 2
+
+
+def reinforcements(s: State, p: int) -> tuple[int, int]:
+    """(territory armies, continent armies) due to player ``p`` now."""
+    board: Board = s.config.board
+    territory_armies = max(3, s.counts[p] // 3)
+    owners = s.owners
+    continent_armies = 0
+    for c in board.continents:
+        if all(owners[t] == p for t in c.territories):
+            continent_armies += c.bonus
+    return territory_armies, continent_armies
+
+
+def start_turn(s: State, p: int, events: list[Event]) -> Result:
+    """Begin player ``p``'s turn: compute and grant the reinforcement pool."""
+    territory_armies, continent_armies = reinforcements(s, p)
+    pool = territory_armies + continent_armies
+    turn = s.turn + 1
+    events.append(TurnStarted(p, turn, pool, territory_armies, continent_armies))
+    return s._replace(phase=REINFORCE, player=p, pool=pool, turn=turn, conquered=False,
+                      bonus_used=False), events
+
+
+def trade_allowed(s: State) -> bool:
+    """Whether a trade may be made now (the phase is REINFORCE).
+
+    Before any conquest this turn trading is optional; after one, the only
+    trades are the forced ones that bring an eliminator down to 4 cards.
+    """
+    return not s.conquered or len(s.hands[s.player]) > HAND_LIMIT
+
+
+def must_trade(s: State) -> bool:
+    """True while the player holds too many cards to place armies."""
+    return len(s.hands[s.player]) > HAND_LIMIT
+
+
+def bonus_choices(s: State, cards: tuple[int, ...]) -> tuple[int, ...]:
+    """Territories pictured on ``cards`` that the player owns, if the +2 is still available."""
+    if s.bonus_used:
+        return ()
+    p = s.player
+    size = len(s.owners)
+    return tuple(c for c in cards if c < size and s.owners[c] == p)
+
+
+def trade(s: State, a: Trade) -> Result:
+    cards = a.cards
+    deck = s.config.board.deck_size
+    if (type(cards) is not tuple or len(cards) != 3
+            or not all(type(c) is int and 0 <= c < deck for c in cards)
+            or not cards[0] < cards[1] < cards[2]):
+        raise MalformedActionError(
+            f"a trade is three distinct card indices in increasing order, not {cards!r}")
+    symbols = s.config.board.card_symbols
+    if not is_set((symbols[cards[0]], symbols[cards[1]], symbols[cards[2]])):
+        raise MalformedActionError(f"cards {cards} do not form a set")
+    p = s.player
+    hand = s.hands[p]
+    if not all(c in hand for c in cards):
+        checks.illegal(f"player {p} does not hold all of cards {cards}")
+    if not trade_allowed(s):
+        checks.illegal("after a conquest, cards are traded only to get down to 4")
+    choices = bonus_choices(s, cards)
+    bonus = a.bonus
+    if choices:
+        if bonus not in choices:
+            checks.illegal(f"the +2 armies must go on one of the pictured own territories "
+                           f"{[checks.name(s, t) for t in choices]}, not {bonus!r}")
+    elif bonus is not None:
+        checks.illegal("no +2 bonus is due for this trade")
+    value = set_value(s.sets_traded, s.config.options.card_values)
+    new_hand = tuple(c for c in hand if c not in cards)
+    hands = (*s.hands[:p], new_hand, *s.hands[p + 1:])
+    armies = s.armies
+    extra = 0
+    if bonus is not None:
+        extra = PICTURED_BONUS
+        armies = (*armies[:bonus], armies[bonus] + extra, *armies[bonus + 1:])
+    events: list[Event] = [CardsTraded(p, cards, value, bonus, extra)]
+    if bonus is not None:
+        events.append(ArmiesPlaced(p, bonus, extra))
+    return s._replace(hands=hands, discard=s.discard + cards, sets_traded=s.sets_traded + 1,
+                      pool=s.pool + value, armies=armies,
+                      bonus_used=s.bonus_used or bonus is not None), events
+
+
+def reinforce_place(s: State, a: Place) -> Result:
+    t = checks.territory(s, a.territory, "territory")
+    n = checks.positive(a.armies, "armies")
+    p = s.player
+    if s.owners[t] != p:
+        checks.illegal(f"player {p} does not own {checks.name(s, t)}")
+    if len(s.hands[p]) > HAND_LIMIT:
+        checks.illegal(f"player {p} holds {len(s.hands[p])} cards and must trade first")
+    if n > s.pool:
+        checks.illegal(f"only {s.pool} armies are left to place, not {n}")
+    armies = list(s.armies)
+    armies[t] += n
+    f = list(s)
+    f[F_ARMIES] = tuple(armies)
+    f[F_POOL] = pool = s.pool - n
+    if not pool:
+        f[F_PHASE] = ATTACK
+    return rebuild(f), [ArmiesPlaced(p, t, n)]
+
+
+def end_turn(s: State, events: list[Event]) -> Result:
+    """Close the turn: a card if one was earned, then the next player's turn."""
+    events.append(TurnEnded(s.player))
+    if s.conquered:
+        if not s.draw_pile and s.discard:
+            events.append(DeckReshuffled(len(s.discard)))
+            s = s._replace(draw_pile=tuple(sorted(s.discard)), discard=())
+        if s.draw_pile:
+            return s._replace(phase=DRAW), events
+    return next_turn(s, events)
+
+
+def end_turn_action(s: State, a: EndTurn) -> Result:
+    return end_turn(s, [])
+
+
+def draw_card(s: State, a: DrawCard) -> Result:
+    c = a.card
+    if type(c) is not int or not 0 <= c < s.config.board.deck_size:
+        raise MalformedActionError(f"card must be a card index, not {c!r}")
+    if c not in s.draw_pile:
+        checks.illegal(f"card {c} is not in the draw pile")
+    p = s.player
+    hands = (*s.hands[:p], tuple(sorted(s.hands[p] + (c,))), *s.hands[p + 1:])
+    pile = tuple(x for x in s.draw_pile if x != c)
+    return next_turn(s._replace(hands=hands, draw_pile=pile), [CardDrawn(p, c)])
+
+
+def next_turn(s: State, events: list[Event]) -> Result:
+    n = s.config.players
+    counts = s.counts
+    p = s.player
+    for i in range(1, n + 1):
+        q = (p + i) % n
+        if counts[q]:
+            return start_turn(s, q, events)
+    raise AssertionError("no player left to take a turn")  # the game ends before this

@@ -1,0 +1,87 @@
+"""Bots: the random bot is uniform over exactly the legal set; both are seeded and deterministic."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from risktable.rules import (
+    CHANCE,
+    Config,
+    Options,
+    State,
+    apply,
+    chance_outcomes,
+    current_actor,
+    new_game,
+)
+from risktable.rules import legal_actions as engine_legal_actions
+from risktable.rules.bots import Bot, HeuristicBot, RandomBot
+from risktable.rules.selfplay import play_game, selfplay
+
+
+def _states(seed: int, options: Options, limit: int = 1500) -> list[State]:
+    """Decision states from one game played by heuristic bots."""
+    rng = random.Random(seed)
+    bots = [HeuristicBot(seed + p) for p in range(4)]
+    s = new_game(Config(4, options))
+    out = []
+    for _ in range(limit):
+        if s.is_terminal:
+            break
+        actor = current_actor(s)
+        if actor == CHANCE:
+            a = chance_outcomes(s).sample(rng)
+        else:
+            out.append(s)
+            a = bots[actor].choose(s)
+        s, _ = apply(s, a)
+    return out
+
+
+def test_random_bot_indexes_exactly_the_legal_actions() -> None:
+    bot = RandomBot(0)
+    checked = Counter[str]()
+    for seed, options in ((1, Options()), (2, Options(fortify="connected", setup="deal"))):
+        for s in _states(seed, options)[::3]:
+            n = bot.legal_count(s)
+            indexed = [bot.legal_at(s, i) for i in range(n)]
+            legal = engine_legal_actions(s)
+            assert len(indexed) == len(set(indexed)) == n
+            assert set(indexed) == set(legal), s.phase_name
+            checked[s.phase_name] += 1
+    assert {"claim", "setup_place", "reinforce", "attack", "defend", "fortify"} <= set(checked)
+
+
+def test_random_bot_attack_sampling_is_uniform() -> None:
+    s = next(s for s in _states(5, Options()) if s.phase_name == "attack"
+             and 4 <= len(engine_legal_actions(s)) <= 12)
+    legal = engine_legal_actions(s)
+    bot = RandomBot(9)
+    draws = 600 * len(legal)
+    tally = Counter(bot.choose(s) for _ in range(draws))
+    assert set(tally) == set(legal)
+    # Every action near 600 draws: a chi-square bound far beyond chance (p < 1e-6).
+    chi2 = sum((tally[a] - 600) ** 2 / 600 for a in legal)
+    assert chi2 < 45
+
+
+def test_bots_are_deterministic_per_seed() -> None:
+    for name in ("random", "heuristic"):
+        a = [(r.winner, r.actions, r.log[-5:]) for r in
+             selfplay(Config(4), 2, 11, name, max_turns=60)]
+        b = [(r.winner, r.actions, r.log[-5:]) for r in
+             selfplay(Config(4), 2, 11, name, max_turns=60)]
+        assert a == b
+    c = [r.actions for r in selfplay(Config(4), 2, 12, "heuristic")]
+    assert c != [x[1] for x in a]
+
+
+def test_heuristic_beats_random_players() -> None:
+    wins = 0
+    for g in range(8):
+        bots: list[Bot] = [HeuristicBot(g), RandomBot(g + 100), RandomBot(g + 200),
+                           RandomBot(g + 300)]
+        r = play_game(Config(4), bots, random.Random(g), max_turns=300, record=False)
+        wins += r.winner == 0
+    assert wins >= 7
