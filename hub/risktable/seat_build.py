@@ -1,6 +1,7 @@
 """Compile the seat firmware into a folder ready to copy onto a seat.
 
-Every ``.py`` under ``firmware/`` (the seat code and the drivers) and under
+Every ``.py`` under ``firmware/`` (the seat code and the drivers; not ``ledctl/``, the
+LED controller's firmware) and under
 ``protocol/riskproto/`` is compiled with ``mpy-cross`` to bytecode (``.mpy``), which
 a seat imports without compiling and so with far less RAM. ``main.py`` stays source,
 because MicroPython's boot runs ``main.py`` by name. ``hardware/seat-pinout.json`` is
@@ -16,8 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-# Not deployed: docs and anything only the tests use.
-_SKIP_DIRS = {"tests", "__pycache__"}
+# Not deployed to a seat: anything only the tests use, and firmware/ledctl, the LED
+# controller's own firmware (a Pico on the hub; docs/led-link.md installs it).
+_SKIP_DIRS = {"tests", "__pycache__", "ledctl"}
 
 
 class BuildError(Exception):
