@@ -133,3 +133,11 @@ def test_inputs_from_a_bot_seat_are_refused() -> None:
     # Only the two people's dice are armed; the bot's die comes from the dice source.
     assert table.standing_commands(3) == []
     assert table.step_bots() is not None and table.step_bots() is None
+
+
+def test_a_journal_the_rules_refuse_is_reported_on_rebuilding() -> None:
+    table, pilot = autopiloted(3, 1)
+    play(table, pilot, stop_at=200)
+    broken = [*table.log[:10], table.log[5]]
+    with pytest.raises(ValueError, match="journal action 11"):
+        TableSession(table.config, table.seats, CARDS, actions=broken)

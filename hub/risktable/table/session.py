@@ -158,8 +158,11 @@ class TableSession:
         self._faces: dict[int, tuple[int, ...]] = {}
         self._last: list[str] = []
         self._marks: frozenset[int] = frozenset()
-        for a in actions:
-            self._apply(a, [], [])
+        for i, a in enumerate(actions):
+            try:
+                self._apply(a, [], [])
+            except _Refused as exc:
+                raise ValueError(f"journal action {i + 1} ({a!r}): {exc.detail}") from None
         self._pick = Pick()
         self._views = {seat: self._view(seat) for seat in self.seats}
         self._highlight = self._compute_highlight()
