@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from risktable.rules import Claim, OpeningRoll, Place
+from risktable.rules import Claim, DealCard, OpeningRoll, Place
 from risktable.rules import state as st
 from risktable.table import menus
 from risktable.table.session import TableSession
 from tests.rules.scenario import BOARD, T
-from tests.table.inputs import armed, back, confirm, dice, new_session, ok, refused, turn
+from tests.table.inputs import armed, back, confirm, dice, new_session, ok, refused, tap, turn
 
 
 def opened(seat_faces: tuple[int, ...] = (2, 6, 4)) -> TableSession:
@@ -121,3 +121,18 @@ def test_setup_placement_after_the_last_claim_counts_down_on_the_ring() -> None:
     assert out.actions == (Place(own[1]),)
     assert out.views[seat]["ring"] == {"mode": "count", "value": left - 1}
     assert BOARD.size == len(table.state.owners)
+
+
+def test_with_dealt_territories_each_seat_taps_its_dealt_card_in_turn() -> None:
+    table = new_session(3, setup="deal")
+    for seat, face in ((1, 2), (2, 6), (3, 4)):
+        ok(table, seat, dice(seat, armed(table, seat)[0], face))
+    assert table.state.phase == st.DEAL and table.state.player == 1
+    assert table.view(2)["lines"] == ["Tap your dealt card", "on your reader"]
+    refused(table, 1, tap(1, "alaska"), "seat 2 taps a card now")
+    refused(table, 2, tap(2, "wild1"), "not in the draw pile")
+    out = ok(table, 2, tap(2, "alaska"))
+    assert out.actions == (DealCard(T("alaska")),) and table.state.player == 2
+    refused(table, 3, tap(3, "alaska"), "not in the draw pile")
+    ok(table, 3, tap(3, "peru"))
+    assert table.state.owners[T("alaska")] == 1 and table.state.owners[T("peru")] == 2
