@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from risktable.rules import Claim, DealCard, OpeningRoll, Place
 from risktable.rules import state as st
 from risktable.table import menus
@@ -29,6 +31,7 @@ def test_opening_roll_is_applied_when_the_last_die_is_in() -> None:
     table = new_session(3)
     roll1, roll2, roll3 = (armed(table, s)[0] for s in (1, 2, 3))
     out = ok(table, 1, dice(1, roll1, 2))
+    assert out.dice == (("d0", 2),)
     assert out.actions == () and [(s, c["cmd"], c["roll"]) for s, c in out.commands] == [
         (1, "disarm", roll1)]
     assert table.standing_commands(1) == []
@@ -136,3 +139,16 @@ def test_with_dealt_territories_each_seat_taps_its_dealt_card_in_turn() -> None:
     refused(table, 3, tap(3, "alaska"), "not in the draw pile")
     ok(table, 3, tap(3, "peru"))
     assert table.state.owners[T("alaska")] == 1 and table.state.owners[T("peru")] == 2
+
+
+def test_the_encoder_push_confirms_and_the_roll_button_is_the_seats_own() -> None:
+    table = opened()
+    refused(table, 2, _button(2, "roll"), "Roll button")
+    out = ok(table, 2, _button(2, "encoder"))
+    assert out.actions == (Claim(T("alaska")),)
+
+
+def _button(seat: int, name: str) -> dict[str, Any]:
+    event = confirm(seat)
+    event["button"] = name
+    return event

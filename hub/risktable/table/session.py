@@ -83,7 +83,8 @@ class Outcome:
     each seat whose view changed to its view fields (``active``, ``phase``,
     ``lines``, ``ring``); ``commands`` are ``(seat, cmd message)`` pairs to
     send in order; ``highlight`` is the whole set of territory ids the LED
-    board blinks now; ``events`` are the rules events of ``actions``.
+    board blinks now; ``events`` are the rules events of ``actions``;
+    ``dice`` are the accepted readings as ``(die id, face)`` for per-die statistics.
     """
 
     actions: tuple[Action, ...] = ()
@@ -93,6 +94,7 @@ class Outcome:
     commands: tuple[Command, ...] = ()
     highlight: frozenset[str] = frozenset()
     events: tuple[Event, ...] = ()
+    dice: tuple[tuple[str, int], ...] = ()
 
 
 class _Refused(Exception):
@@ -158,6 +160,7 @@ class TableSession:
         self._faces: dict[int, tuple[int, ...]] = {}
         self._last: list[str] = []
         self._marks: frozenset[int] = frozenset()
+        self._readings: tuple[tuple[str, int], ...] = ()
         for i, a in enumerate(actions):
             try:
                 self._apply(a, [], [])
@@ -220,6 +223,7 @@ class TableSession:
         actions: list[Action] = []
         events: list[Event] = []
         retracted = 0
+        self._readings = ()
         try:
             retracted = self._dispatch(seat, event, actions, events)
         except _Refused as refusal:
@@ -439,6 +443,7 @@ class TableSession:
         if any(x != "settled" for x in states):
             return  # a progress reading: acknowledged, never applied
         self._faces[player] = tuple(int(d["face"]) for d in dice)
+        self._readings = tuple((str(d.get("id")), int(d["face"])) for d in dice)
         self._resolve(actions, events)
 
     # --- applying -----------------------------------------------------------
@@ -510,8 +515,10 @@ class TableSession:
                 self._views[seat] = view
                 changed[seat] = view
         self._highlight = self._compute_highlight()
+        readings, self._readings = self._readings, ()
         return Outcome(actions=tuple(actions), retracted=retracted, views=changed,
-                       commands=tuple(commands), highlight=self._highlight, events=tuple(events))
+                       commands=tuple(commands), highlight=self._highlight, events=tuple(events),
+                       dice=readings)
 
     def _compute_highlight(self) -> frozenset[str]:
         s = self._state
