@@ -272,3 +272,19 @@ def test_an_unenrolled_card_is_refused() -> None:
     event = tap(1, "alaska")
     event["uid"] = "DEADBEEF"
     refused(table, 1, event, "not enrolled")
+
+
+def test_other_seats_are_told_what_a_roll_takes_off_the_board() -> None:
+    table = attack_position()
+    declare(table)
+    ok(table, 2, confirm(2))
+    ok(table, 1, dice(1, armed(table, 1)[0], 2, 6, 1))
+    out = ok(table, 2, dice(2, armed(table, 2)[0], 3, 5))
+    assert out.actions == (Roll((2, 6, 1), (3, 5)),)
+    assert out.views[3]["lines"] == ["Seat 1 to play", "Dice 6 2 1 v 5 3", "Take 1 off Ukraine",
+                                     "Take 1 off Middle East"]
+    declare_again = ok(table, 1, confirm(1))
+    assert declare_again.actions == (Attack(T("ukraine"), T("middle_east"), 3),)
+    ok(table, 1, dice(1, armed(table, 1)[0], 6, 6, 6))
+    out = ok(table, 2, dice(2, armed(table, 2)[0], 1))
+    assert out.views[3]["lines"][1:] == ["Dice 6 6 6 v 1", "Conquered Middle East"]

@@ -143,11 +143,28 @@ def roll_lines(count: int, opening: bool) -> list[str]:
 
 
 def outcome_lines(before: State, action: Action) -> list[str]:
-    """Lines telling everyone what a chance action did on the board."""
+    """Lines telling everyone what a chance action did, and what to change on the board."""
     if isinstance(action, Roll):
         att = " ".join(str(f) for f in sorted(action.attack, reverse=True))
         dfn = " ".join(str(f) for f in sorted(action.defend, reverse=True))
-        return [_fit(f"Dice {att} v {dfn}")]
+        lines = [f"Dice {att} v {dfn}"]
+        survivors = before.armies[before.target]
+        won = _roll_losses(action)
+        for lost, territory in ((won[0], before.source), (won[1], before.target)):
+            if lost and not (territory == before.target and lost == survivors):
+                lines.append(f"Take {lost} off {_name(before, territory)}")
+        if won[1] == survivors:
+            lines.append("Conquered " + _name(before, before.target))
+        return [_fit(line) for line in lines]
     if isinstance(action, OpeningRoll):
         return [_fit("Opening " + " ".join(str(f) for f in action.faces))]
     return []
+
+
+def _roll_losses(roll: Roll) -> tuple[int, int]:
+    """(attacker losses, defender losses): highest against highest, ties to the defender."""
+    att = sorted(roll.attack, reverse=True)
+    dfn = sorted(roll.defend, reverse=True)
+    pairs = list(zip(att, dfn, strict=False))
+    attacker = sum(1 for a, d in pairs if a <= d)
+    return attacker, len(pairs) - attacker
