@@ -10,7 +10,7 @@ import pytest
 from riskproto import messages
 from riskproto.territories import TERRITORIES
 from risktable.palette import seat_colour
-from risktable.rules import Config, Options, replay
+from risktable.rules import Claim, Config, Options, replay
 from risktable.rules import state as st
 from risktable.rules.bots import HeuristicBot
 from risktable.table.autopilot import Autopilot
@@ -141,3 +141,22 @@ def test_a_journal_the_rules_refuse_is_reported_on_rebuilding() -> None:
     broken = [*table.log[:10], table.log[5]]
     with pytest.raises(ValueError, match="journal action 11"):
         TableSession(table.config, table.seats, CARDS, actions=broken)
+
+
+class _Stubborn:
+    """A broken bot: always claims Alaska."""
+
+    def choose(self, state: object) -> Claim:
+        return Claim(0)
+
+
+def test_a_bot_choosing_a_refused_action_is_reported_not_applied() -> None:
+    table = TableSession(Config(3), [1, 2, 3], CARDS, bots={s: _Stubborn() for s in (1, 2, 3)},
+                         dice=random.Random(3))
+    while table.state.phase == st.OPENING:
+        assert table.step_bots() is not None
+    assert table.step_bots() is not None  # the first claim of Alaska is legal
+    log = table.log
+    with pytest.raises(ValueError, match="chose Claim"):
+        table.step_bots()
+    assert table.log == log

@@ -230,6 +230,7 @@ class TableSession:
             (self._state, length, self._undo, self._pick, self._faces, self._battle_at,
              self._last, self._marks) = saved
             del self._log[length:]
+            self._readings = ()
             return Outcome(error=ProtocolError(refusal.code, refusal.detail[:_MAX_DETAIL]),
                            highlight=self._highlight)
         outcome = self._finish(armed, actions, events, retracted)
@@ -250,7 +251,12 @@ class TableSession:
         events: list[Event] = []
         menu = self.menu
         if menu.stage in _DECISION_STAGES and menu.player in self._bots:
-            self._apply(self._bots[menu.player].choose(s), actions, events)
+            choice = self._bots[menu.player].choose(s)
+            try:
+                self._apply(choice, actions, events)
+            except _Refused as exc:
+                seat = self.seats[menu.player]
+                raise ValueError(f"the bot of seat {seat} chose {choice!r}: {exc.detail}") from None
         elif menu.stage == menus.CARD and menu.player in self._bots:
             pile = s.draw_pile
             card = pile[int(self._dice.random() * len(pile))]
