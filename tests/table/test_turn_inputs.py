@@ -288,3 +288,19 @@ def test_other_seats_are_told_what_a_roll_takes_off_the_board() -> None:
     ok(table, 1, dice(1, armed(table, 1)[0], 6, 6, 6))
     out = ok(table, 2, dice(2, armed(table, 2)[0], 1))
     assert out.views[3]["lines"][1:] == ["Dice 6 6 6 v 1", "Conquered Middle East"]
+
+
+def test_after_a_restart_mid_battle_the_same_roll_is_armed_again() -> None:
+    start = position(LAYOUT, phase=st.ATTACK)
+    table = session_at(start)
+    declare(table)
+    roll_a = armed(table, 1)
+    ok(table, 1, dice(1, roll_a[0], 6, 6, 6))
+    ok(table, 2, confirm(2))
+    assert table.standing_commands(1) == [] and armed(table, 2)[1] == 2
+    rebuilt = session_at(start, actions=table.log)
+    # The attacker's reading was not journalled: the same roll is armed again.
+    assert armed(rebuilt, 1) == roll_a and armed(rebuilt, 2) == armed(table, 2)
+    ok(rebuilt, 2, dice(2, armed(rebuilt, 2)[0], 1, 1))
+    out = ok(rebuilt, 1, dice(1, roll_a[0], 5, 5, 5))
+    assert out.actions == (Roll((5, 5, 5), (1, 1)),)
