@@ -1,1 +1,4 @@
-"""The table layer: what the seats and the LED board show, and who plays what."""
+"""The table layer: seat inputs to rules actions, and what the seats and the LED board show.
+
+:class:`~risktable.table.session.TableSession` is the entry point (see ``docs/table.md``).
+"""

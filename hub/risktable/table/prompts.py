@@ -7,18 +7,24 @@ tell someone at the table how to mirror its moves with real pieces.
 
 from __future__ import annotations
 
+from risktable.rules import state as st
 from risktable.rules.actions import (
     Action,
     Attack,
     Claim,
+    Defend,
     EndAttack,
     EndTurn,
     Fortify,
     Occupy,
+    OpeningRoll,
     Place,
+    Roll,
     Trade,
 )
 from risktable.rules.state import State
+from risktable.table import menus
+from risktable.table.menus import Menu, Pick
 
 LINE = 24
 
@@ -48,6 +54,8 @@ def describe(before: State, action: Action) -> list[str]:
     elif isinstance(action, Attack):
         lines = ["Attack " + _name(before, action.target),
                  "from " + _name(before, action.source), f"with {action.dice} dice"]
+    elif isinstance(action, Defend):
+        lines = [f"Defend with {action.dice} dice"]
     elif isinstance(action, Occupy):
         moved = action.armies - before.occupy_min
         lines = [f"Move {_armies(moved)} more" if moved else "Keep the armies",
@@ -62,3 +70,101 @@ def describe(before: State, action: Action) -> list[str]:
     else:
         lines = []
     return [_fit(line) for line in lines]
+
+
+def _percent(p: float) -> str:
+    return f"{100 * p:.1f}%"
+
+
+def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[str]:
+    """Lines asking the acting seat the question of ``menu`` (its cursor or number shown).
+
+    ``win`` is the attacker's chance of winning the whole battle, shown while
+    the attack dice are chosen.
+    """
+    stage = menu.stage
+    lines: list[str]
+    here = _name(state, menu.cursor) if menu.cursor >= 0 else ""
+    if stage == menus.CLAIM_STAGE:
+        lines = ["Claim a territory:", here, "Press: put 1 army there"]
+    elif stage == menus.SETUP_PLACE_STAGE:
+        lines = ["Place 1 army on", here, f"{state.to_place[menu.player]} left to place"]
+    elif stage == menus.PLACE:
+        held = len(state.hands[menu.player])
+        lines = ["Place 1 army on", here, f"{state.pool} to place", f"{held} cards, Back: undo"]
+        if pick.cards:
+            lines[3] = f"{len(pick.cards)} of 3 cards tapped"
+    elif stage == menus.MUST_TRADE:
+        lines = [f"You hold {len(state.hands[menu.player])} cards", "Tap 3 cards to trade",
+                 f"{len(pick.cards)} of 3 tapped"]
+    elif stage == menus.BONUS:
+        lines = ["Set traded: +2 armies", "go on " + here, "Press to choose"]
+    elif stage == menus.ATTACK_FROM:
+        if menu.cursor == menus.DONE:
+            lines = ["End attacks?", "Press: go to fortify"]
+        else:
+            lines = ["Attack from", here, f"({state.armies[menu.cursor]} armies)"]
+    elif stage == menus.ATTACK_TO:
+        lines = ["Attack " + here, "from " + _name(state, pick.source),
+                 f"({state.armies[menu.cursor]} defending)", "Back: other source"]
+    elif stage == menus.ATTACK_DICE:
+        lines = ["Attack " + _name(state, pick.target), "from " + _name(state, pick.source),
+                 f"Roll {menu.value} dice?", "Battle odds " + _percent(win or 0.0)]
+    elif stage == menus.DEFEND_DICE:
+        lines = ["Defend " + _name(state, state.target),
+                 "from " + _name(state, state.source), f"Roll {menu.value} dice?"]
+    elif stage == menus.OCCUPY_ARMIES:
+        lines = [f"Move {menu.value} into", _name(state, state.target),
+                 f"from {_name(state, state.source)}", f"({menu.low} to {menu.high})"]
+    elif stage == menus.FORTIFY_FROM:
+        if menu.cursor == menus.DONE:
+            lines = ["End the turn", "without fortifying?"]
+        else:
+            lines = ["Fortify from", here, f"({state.armies[menu.cursor]} armies)"]
+    elif stage == menus.FORTIFY_TO:
+        lines = ["Fortify " + here, "from " + _name(state, pick.source), "Back: other source"]
+    elif stage == menus.FORTIFY_ARMIES:
+        lines = [f"Move {_armies(menu.value)}", "from " + _name(state, pick.source),
+                 "to " + _name(state, pick.target)]
+    elif stage == menus.CARD:
+        lines = ["Draw a card and tap it", "on your reader"]
+        if state.phase == st.DEAL:
+            lines = ["Tap your dealt card", "on your reader"]
+    else:
+        lines = []
+    return [_fit(line) for line in lines]
+
+
+def roll_lines(count: int, opening: bool) -> list[str]:
+    """Lines asking a seat to roll its armed dice."""
+    if opening:
+        return ["Roll 1 die", "for the first turn"]
+    return [f"Roll {count} {'die' if count == 1 else 'dice'}"]
+
+
+def outcome_lines(before: State, action: Action) -> list[str]:
+    """Lines telling everyone what a chance action did, and what to change on the board."""
+    if isinstance(action, Roll):
+        att = " ".join(str(f) for f in sorted(action.attack, reverse=True))
+        dfn = " ".join(str(f) for f in sorted(action.defend, reverse=True))
+        lines = [f"Dice {att} v {dfn}"]
+        survivors = before.armies[before.target]
+        won = _roll_losses(action)
+        for lost, territory in ((won[0], before.source), (won[1], before.target)):
+            if lost and not (territory == before.target and lost == survivors):
+                lines.append(f"Take {lost} off {_name(before, territory)}")
+        if won[1] == survivors:
+            lines.append("Conquered " + _name(before, before.target))
+        return [_fit(line) for line in lines]
+    if isinstance(action, OpeningRoll):
+        return [_fit("Opening " + " ".join(str(f) for f in action.faces))]
+    return []
+
+
+def _roll_losses(roll: Roll) -> tuple[int, int]:
+    """(attacker losses, defender losses): highest against highest, ties to the defender."""
+    att = sorted(roll.attack, reverse=True)
+    dfn = sorted(roll.defend, reverse=True)
+    pairs = list(zip(att, dfn, strict=False))
+    attacker = sum(1 for a, d in pairs if a <= d)
+    return attacker, len(pairs) - attacker

@@ -1,0 +1,192 @@
+"""What the acting seat is choosing right now: a menu, computed from the rules state.
+
+The table keeps only a small :class:`Pick` (the cursor, a half-made choice such
+as an attack's source, tapped cards); everything else, including the legal
+choices, is derived from the rules state on demand. That keeps the UI state
+disposable: after a restart an empty ``Pick`` is always a sensible start.
+
+A territory menu lists its choices in board order (the map file's order, Alaska
+first), so turning the encoder walks the same way round every time. The menus
+that let a player stop (attacking, fortifying) end with :data:`DONE`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from risktable.rules import combat, turn
+from risktable.rules.fortify import reachable
+from risktable.rules.state import (
+    ATTACK,
+    CLAIM,
+    DEAL,
+    DEFEND,
+    DRAW,
+    FORTIFY,
+    GAME_OVER,
+    OCCUPY,
+    OPENING,
+    REINFORCE,
+    ROLL,
+    SETUP_PLACE,
+    UNOWNED,
+    State,
+)
+
+# The "I am done" entry at the end of the attack and fortify source menus.
+DONE = -1
+NONE = -2
+
+# Stages: which question the acting seat is answering.
+CLAIM_STAGE = "claim"
+SETUP_PLACE_STAGE = "setup_place"
+PLACE = "place"
+MUST_TRADE = "must_trade"
+BONUS = "bonus"
+ATTACK_FROM = "attack_from"
+ATTACK_TO = "attack_to"
+ATTACK_DICE = "attack_dice"
+DEFEND_DICE = "defend"
+OCCUPY_ARMIES = "occupy"
+FORTIFY_FROM = "fortify_from"
+FORTIFY_TO = "fortify_to"
+FORTIFY_ARMIES = "fortify_armies"
+DICE = "dice"
+CARD = "card"
+OVER = "over"
+
+TERRITORY_STAGES = frozenset({CLAIM_STAGE, SETUP_PLACE_STAGE, PLACE, BONUS, ATTACK_FROM,
+                              ATTACK_TO, FORTIFY_FROM, FORTIFY_TO})
+NUMBER_STAGES = frozenset({ATTACK_DICE, DEFEND_DICE, OCCUPY_ARMIES, FORTIFY_ARMIES})
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """The acting seat's half-made choice (never part of the rules state).
+
+    ``at`` is the territory under the cursor (or :data:`DONE`); ``source`` and
+    ``target`` are chosen territories of an attack or fortify (:data:`NONE`
+    until chosen); ``number`` is the value shown in a number menu (0: the
+    menu's default); ``cards`` are cards tapped towards a trade; ``trade`` is a
+    set waiting for its +2 territory to be chosen.
+    """
+
+    at: int = NONE
+    source: int = NONE
+    target: int = NONE
+    number: int = 0
+    cards: tuple[int, ...] = ()
+    trade: tuple[int, int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Menu:
+    """The question put to ``player``: a territory menu (``choices``), a number
+    menu (``low..high``, showing ``value``) or a physical act (dice, card)."""
+
+    stage: str
+    player: int
+    choices: tuple[int, ...] = ()
+    cursor: int = NONE
+    low: int = 0
+    high: int = 0
+    value: int = 0
+
+    @property
+    def is_territory(self) -> bool:
+        """True when the encoder moves a cursor over ``choices``."""
+        return self.stage in TERRITORY_STAGES
+
+    @property
+    def is_number(self) -> bool:
+        """True when the encoder changes a number within ``low..high``."""
+        return self.stage in NUMBER_STAGES
+
+
+def _territories(stage: str, player: int, choices: list[int], pick: Pick) -> Menu:
+    cursor = pick.at if pick.at in choices else choices[0]
+    return Menu(stage, player, tuple(choices), cursor)
+
+
+def _number(stage: str, player: int, low: int, high: int, default: int, pick: Pick) -> Menu:
+    value = pick.number if low <= pick.number <= high else default
+    return Menu(stage, player, low=low, high=high, value=value)
+
+
+def attack_sources(s: State) -> list[int]:
+    """Own territories that can attack something now, in board order."""
+    p = s.player
+    owners = s.owners
+    adjacency = s.config.board.adjacency
+    return [t for t, o in enumerate(owners)
+            if o == p and s.armies[t] >= 2 and any(owners[n] != p for n in adjacency[t])]
+
+
+def attack_targets(s: State, source: int) -> list[int]:
+    """Enemy territories bordering ``source``, in board order."""
+    p = s.owners[source]
+    return sorted(n for n in s.config.board.adjacency[source] if s.owners[n] != p)
+
+
+def fortify_sources(s: State) -> list[int]:
+    """Own territories with armies to spare and somewhere to send them."""
+    p = s.player
+    return [t for t, o in enumerate(s.owners) if o == p and s.armies[t] > 1 and reachable(s, t)]
+
+
+def menu_for(s: State, pick: Pick) -> Menu:
+    """The menu the acting seat sees in ``s`` given its half-made ``pick``."""
+    phase = s.phase
+    p = s.player
+    if phase == GAME_OVER:
+        return Menu(OVER, s.winner)
+    if phase in (OPENING, ROLL):
+        return Menu(DICE, p)
+    if phase in (DEAL, DRAW):
+        return Menu(CARD, p)
+    if phase == CLAIM:
+        return _territories(CLAIM_STAGE, p, [t for t, o in enumerate(s.owners) if o == UNOWNED],
+                            pick)
+    own = [t for t, o in enumerate(s.owners) if o == p]
+    if phase == SETUP_PLACE:
+        return _territories(SETUP_PLACE_STAGE, p, own, pick)
+    if phase == REINFORCE:
+        if pick.trade is not None:
+            return _territories(BONUS, p, list(turn.bonus_choices(s, pick.trade)), pick)
+        if turn.must_trade(s):
+            return Menu(MUST_TRADE, p)
+        return _territories(PLACE, p, own, pick)
+    if phase == ATTACK:
+        if pick.source == NONE:
+            return _territories(ATTACK_FROM, p, [*attack_sources(s), DONE], pick)
+        if pick.target == NONE:
+            return _territories(ATTACK_TO, p, attack_targets(s, pick.source), pick)
+        top = min(combat.MAX_ATTACK_DICE, s.armies[pick.source] - 1)
+        return _number(ATTACK_DICE, p, 1, top, top, pick)
+    if phase == DEFEND:
+        top = min(combat.MAX_DEFEND_DICE, s.armies[s.target])
+        return _number(DEFEND_DICE, s.owners[s.target], 1, top, top, pick)
+    if phase == OCCUPY:
+        low = s.occupy_min
+        return _number(OCCUPY_ARMIES, p, low, low + s.armies[s.source] - 1, low, pick)
+    if phase == FORTIFY:
+        if pick.source == NONE:
+            return _territories(FORTIFY_FROM, p, [*fortify_sources(s), DONE], pick)
+        if pick.target == NONE:
+            return _territories(FORTIFY_TO, p, sorted(reachable(s, pick.source)), pick)
+        top = s.armies[pick.source] - 1
+        return _number(FORTIFY_ARMIES, p, 1, top, top, pick)
+    raise AssertionError(f"unhandled phase {phase}")
+
+
+def still_valid(s: State, pick: Pick) -> bool:
+    """Whether ``pick``'s chosen source and target still make sense in ``s``.
+
+    Used after a roll: the attacker usually rolls again from the same source at
+    the same target, so the table keeps that choice while it stays legal.
+    """
+    if s.phase != ATTACK or pick.source == NONE:
+        return False
+    if pick.source not in attack_sources(s):
+        return False
+    return pick.target == NONE or pick.target in attack_targets(s, pick.source)

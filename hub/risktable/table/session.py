@@ -1,0 +1,602 @@
+"""The table session: seat inputs in, rules actions and what to show out.
+
+:class:`TableSession` is pure: no I/O, no clock, no randomness of its own (a
+bot seat's dice come from the ``random.Random`` the caller passes). The hub
+feeds it every validated seat event with :meth:`TableSession.handle` and gets
+an :class:`Outcome`: the rules actions to journal (in order) before
+acknowledging, or a ``not_allowed`` error with nothing changed; the views that
+changed; the commands to send; the territories the LED board blinks.
+
+Everything that matters lives in the rules state and the action record: the
+session's own UI state (a cursor, a half-made choice, dice already read for a
+roll still waiting for the other side) is disposable, so constructing a
+session from the journalled actions after a crash brings every seat back to a
+sensible screen, with the same roll numbers armed.
+
+Bot seats are played by :meth:`TableSession.step_bots`, one move per call, so
+each move is shown before the next; the caller calls it until it returns
+``None`` after starting and after every handled input.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
+
+from riskproto import messages
+from riskproto.messages import E_NOT_ALLOWED, ProtocolError
+from risktable.rules import turn
+from risktable.rules.actions import (
+    END_ATTACK,
+    END_TURN,
+    Action,
+    Attack,
+    Claim,
+    DealCard,
+    Defend,
+    DrawCard,
+    Fortify,
+    Occupy,
+    Place,
+    Roll,
+    Trade,
+)
+from risktable.rules.bots import Bot
+from risktable.rules.cards import is_set
+from risktable.rules.engine import apply, current_actor, new_game
+from risktable.rules.errors import RulesError
+from risktable.rules.events import Event, TurnStarted
+from risktable.rules.odds import battle
+from risktable.rules.options import Config
+from risktable.rules.state import (
+    CHANCE_PHASES,
+    DEAL,
+    GAME_OVER,
+    OPENING,
+    REINFORCE,
+    State,
+)
+from risktable.table import menus, prompts
+from risktable.table.dice import Side, chance_action, sides
+from risktable.table.menus import DONE, NONE, Menu, Pick, menu_for, still_valid
+from risktable.table.public import protocol_phase
+
+Command = tuple[int, dict[str, Any]]
+
+_DECISION_STAGES = menus.TERRITORY_STAGES | menus.NUMBER_STAGES | {menus.MUST_TRADE}
+_TURN_BEEP_MS = 120
+_MAX_DETAIL = 120
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one input (or one bot move) did.
+
+    ``actions`` are the accepted rules actions in order, chance outcomes
+    included; the caller journals them before acknowledging the input.
+    ``retracted`` counts actions taken back from the end of the record first
+    (Back undoing a placement): the journal drops them too. ``error`` is set
+    when the input was refused, and then nothing else changed. ``views`` maps
+    each seat whose view changed to its view fields (``active``, ``phase``,
+    ``lines``, ``ring``); ``commands`` are ``(seat, cmd message)`` pairs to
+    send in order; ``highlight`` is the whole set of territory ids the LED
+    board blinks now; ``events`` are the rules events of ``actions``;
+    ``dice`` are the accepted readings as ``(die id, face)`` for per-die statistics.
+    """
+
+    actions: tuple[Action, ...] = ()
+    retracted: int = 0
+    error: ProtocolError | None = None
+    views: Mapping[int, dict[str, Any]] = field(default_factory=dict)
+    commands: tuple[Command, ...] = ()
+    highlight: frozenset[str] = frozenset()
+    events: tuple[Event, ...] = ()
+    dice: tuple[tuple[str, int], ...] = ()
+
+
+class _Refused(Exception):
+    def __init__(self, detail: str, code: str = E_NOT_ALLOWED) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.code = code
+
+
+@lru_cache(maxsize=4096)
+def _win(attackers: int, defenders: int) -> float:
+    return float(battle(attackers, defenders).attacker_wins)
+
+
+class TableSession:
+    """One game at one table, driven by seat inputs.
+
+    ``seats`` lists the seat numbers (1..6) in player order: engine player
+    ``p`` sits at ``seats[p]``. ``card_uids`` maps enrolled NFC card UIDs
+    (upper-case hex) to the engine's card indices. ``bots`` maps seat numbers
+    to bots the session plays for, with their dice drawn from ``dice``.
+    ``actions`` is a journal to replay (a restart); ``start`` a position to
+    begin from instead of a new game (scenario tests).
+
+    >>> from risktable.rules import Config
+    >>> table = TableSession(Config(players=3), [1, 2, 3], {})
+    >>> sorted(table.standing_commands(2)[0][1].items())
+    [('cmd', 'arm_dice'), ('count', 1), ('roll', 2), ('t', 'cmd'), ('v', 1)]
+    """
+
+    def __init__(
+        self,
+        config: Config,
+        seats: Sequence[int],
+        card_uids: Mapping[str, int],
+        *,
+        bots: Mapping[int, Bot] | None = None,
+        dice: random.Random | None = None,
+        actions: Iterable[Action] = (),
+        start: State | None = None,
+    ) -> None:
+        self.config = config
+        self.seats = tuple(seats)
+        if len(self.seats) != config.players or len(set(self.seats)) != len(self.seats) \
+                or not all(1 <= s <= 6 for s in self.seats):
+            raise ValueError(f"{config.players} distinct seats 1..6 are needed, not {seats!r}")
+        self._player_of = {seat: p for p, seat in enumerate(self.seats)}
+        deck = config.board.deck_size
+        self._cards: dict[str, int] = {}
+        for uid, card in card_uids.items():
+            if not 0 <= card < deck or card in self._cards.values():
+                raise ValueError(f"card {card} of uid {uid} is not a distinct card 0..{deck - 1}")
+            self._cards[uid.upper()] = card
+        self._bots = {self._player_of[seat]: bot for seat, bot in (bots or {}).items()}
+        if self._bots and dice is None:
+            raise ValueError("bot seats need a dice source")
+        self._dice = dice or random.Random(0)
+        self._state = start if start is not None else new_game(config)
+        self._log: list[Action] = []
+        self._undo: list[State] = []
+        self._battle_at = -1
+        self._pick = Pick()
+        self._faces: dict[int, tuple[int, ...]] = {}
+        self._last: list[str] = []
+        self._marks: frozenset[int] = frozenset()
+        self._readings: tuple[tuple[str, int], ...] = ()
+        for i, a in enumerate(actions):
+            try:
+                self._apply(a, [], [])
+            except _Refused as exc:
+                raise ValueError(f"journal action {i + 1} ({a!r}): {exc.detail}") from None
+        self._pick = Pick()
+        self._views = {seat: self._view(seat) for seat in self.seats}
+        self._highlight = self._compute_highlight()
+
+    # --- what the hub reads -------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        """The current rules state."""
+        return self._state
+
+    @property
+    def log(self) -> list[Action]:
+        """Every accepted action so far, in order (a copy)."""
+        return list(self._log)
+
+    @property
+    def highlight(self) -> frozenset[str]:
+        """Territory ids the LED board blinks now."""
+        return self._highlight
+
+    @property
+    def menu(self) -> Menu:
+        """The question the game is waiting on (who answers it and the choices)."""
+        return menu_for(self._state, self._pick)
+
+    @property
+    def pick(self) -> Pick:
+        """The acting seat's half-made choice."""
+        return self._pick
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """The current view fields of ``seat``."""
+        return dict(self._views[seat])
+
+    def standing_commands(self, seat: int) -> list[Command]:
+        """Commands still in force for ``seat`` (its armed roll), to re-send after a resync."""
+        return [(s, self._arm(side)) for s, side in self._armed() if s == seat]
+
+    def is_bot(self, seat: int) -> bool:
+        """True when the session plays ``seat`` itself."""
+        return self._player_of.get(seat, -1) in self._bots
+
+    # --- inputs -------------------------------------------------------------
+
+    def handle(self, seat: int, event: Mapping[str, Any]) -> Outcome:
+        """Apply one seat event (an ``event`` message, already validated by the gate).
+
+        Never raises for bad input: a refused event returns an :class:`Outcome`
+        whose ``error`` says why, and nothing changed.
+        """
+        saved = (self._state, len(self._log), list(self._undo), self._pick, dict(self._faces),
+                 self._battle_at, list(self._last), self._marks)
+        armed = self._armed()
+        actions: list[Action] = []
+        events: list[Event] = []
+        retracted = 0
+        self._readings = ()
+        try:
+            retracted = self._dispatch(seat, event, actions, events)
+        except _Refused as refusal:
+            (self._state, length, self._undo, self._pick, self._faces, self._battle_at,
+             self._last, self._marks) = saved
+            del self._log[length:]
+            self._readings = ()
+            return Outcome(error=ProtocolError(refusal.code, refusal.detail[:_MAX_DETAIL]),
+                           highlight=self._highlight)
+        outcome = self._finish(armed, actions, events, retracted)
+        if event.get("kind") == "resync":
+            views = dict(outcome.views)
+            views[seat] = self.view(seat)
+            outcome = replace(outcome, views=views,
+                              commands=outcome.commands + tuple(self.standing_commands(seat)))
+        return outcome
+
+    def step_bots(self) -> Outcome | None:
+        """Play one bot move (or roll a bot's dice, draw its card); ``None`` if none is due."""
+        s = self._state
+        if s.phase == GAME_OVER:
+            return None
+        armed = self._armed()
+        actions: list[Action] = []
+        events: list[Event] = []
+        menu = self.menu
+        if menu.stage in _DECISION_STAGES and menu.player in self._bots:
+            choice = self._bots[menu.player].choose(s)
+            try:
+                self._apply(choice, actions, events)
+            except _Refused as exc:
+                seat = self.seats[menu.player]
+                raise ValueError(f"the bot of seat {seat} chose {choice!r}: {exc.detail}") from None
+        elif menu.stage == menus.CARD and menu.player in self._bots:
+            pile = s.draw_pile
+            card = pile[int(self._dice.random() * len(pile))]
+            self._apply(DealCard(card) if s.phase == DEAL else DrawCard(card), actions, events)
+        else:
+            due = [side for side in self._sides() if side.player in self._bots]
+            if not due:
+                return None
+            for side in due:
+                self._faces[side.player] = tuple(self._dice.randint(1, 6)
+                                                 for _ in range(side.count))
+            self._resolve(actions, events)
+        return self._finish(armed, actions, events, 0)
+
+    # --- dispatch -----------------------------------------------------------
+
+    def _dispatch(self, seat: int, event: Mapping[str, Any], actions: list[Action],
+                  events: list[Event]) -> int:
+        if seat not in self._player_of:
+            raise _Refused(f"seat {seat} is not at this table", messages.E_UNKNOWN_SEAT)
+        kind = event.get("kind")
+        if kind == "resync":
+            return 0
+        player = self._player_of[seat]
+        if player in self._bots:
+            raise _Refused(f"seat {seat} is played by a bot")
+        if kind == "dice":
+            self._dice_event(player, event, actions, events)
+            return 0
+        if kind == "card":
+            uid = event.get("uid")
+            if not isinstance(uid, str):
+                raise _Refused("a card event needs a uid", messages.E_SCHEMA)
+            self._card_event(player, uid.upper(), actions, events)
+            return 0
+        menu = self.menu
+        if menu.player != player or menu.stage not in _DECISION_STAGES:
+            raise _Refused(self._not_now(seat))
+        if kind == "encoder":
+            steps = event.get("steps")
+            if type(steps) is not int:
+                raise _Refused("an encoder event needs integer steps", messages.E_SCHEMA)
+            self._turn(menu, steps)
+            return 0
+        if kind == "button":
+            button = event.get("button")
+            if button in ("confirm", "encoder"):
+                self._confirm(menu, actions, events)
+                return 0
+            if button == "back":
+                return self._back(menu)
+            if button == "roll":
+                raise _Refused("the Roll button rolls the seat's own dice; none are armed")
+            raise _Refused(f"unknown button {button!r}", messages.E_SCHEMA)
+        raise _Refused(f"unknown event kind {kind!r}", messages.E_SCHEMA)
+
+    def _not_now(self, seat: int) -> str:
+        menu = self.menu
+        if menu.stage == menus.OVER:
+            return "the game is over"
+        if menu.stage == menus.DICE:
+            return "waiting for dice: nothing to choose now"
+        acting = self.seats[menu.player]
+        if menu.stage == menus.CARD:
+            return f"seat {acting} must tap a card first"
+        return f"seat {acting} is playing; seat {seat} may not act now"
+
+    def _turn(self, menu: Menu, steps: int) -> None:
+        if menu.is_territory:
+            i = menu.choices.index(menu.cursor)
+            at = menu.choices[(i + steps) % len(menu.choices)]
+            self._pick = replace(self._pick, at=at)
+        elif menu.is_number:
+            value = max(menu.low, min(menu.high, menu.value + steps))
+            self._pick = replace(self._pick, number=value)
+        else:
+            raise _Refused("tap 3 cards to trade; there is nothing to turn through")
+
+    def _confirm(self, menu: Menu, actions: list[Action], events: list[Event]) -> None:
+        stage = menu.stage
+        at = menu.cursor
+        pick = self._pick
+        action: Action
+        if stage == menus.CLAIM_STAGE:
+            action = Claim(at)
+        elif stage == menus.SETUP_PLACE_STAGE or stage == menus.PLACE:
+            action = Place(at)
+        elif stage == menus.BONUS and pick.trade is not None:
+            action = Trade(pick.trade, at)
+        elif stage == menus.ATTACK_FROM or stage == menus.FORTIFY_FROM:
+            if at == DONE:
+                action = END_ATTACK if stage == menus.ATTACK_FROM else END_TURN
+            else:
+                self._pick = replace(pick, source=at, target=NONE, number=0)
+                return
+        elif stage == menus.ATTACK_TO or stage == menus.FORTIFY_TO:
+            self._pick = replace(pick, target=at, number=0)
+            return
+        elif stage == menus.ATTACK_DICE:
+            action = Attack(pick.source, pick.target, menu.value)
+        elif stage == menus.DEFEND_DICE:
+            action = Defend(menu.value)
+        elif stage == menus.OCCUPY_ARMIES:
+            action = Occupy(menu.value)
+        elif stage == menus.FORTIFY_ARMIES:
+            action = Fortify(pick.source, pick.target, menu.value)
+        else:
+            raise _Refused("tap 3 cards that form a set before placing armies")
+        self._apply(action, actions, events)
+
+    def _back(self, menu: Menu) -> int:
+        stage = menu.stage
+        pick = self._pick
+        if stage in (menus.ATTACK_TO, menus.FORTIFY_TO):
+            self._pick = replace(pick, at=pick.source, source=NONE)
+        elif stage in (menus.ATTACK_DICE, menus.FORTIFY_ARMIES):
+            self._pick = replace(pick, at=pick.target, target=NONE, number=0)
+        elif stage == menus.BONUS:
+            self._pick = replace(pick, trade=None, cards=())
+        elif stage in (menus.PLACE, menus.MUST_TRADE) and pick.cards:
+            self._pick = replace(pick, cards=pick.cards[:-1])
+        elif stage in (menus.PLACE, menus.ATTACK_FROM) and self._undo:
+            # Undo = the rules state before the last placement: no inverse actions needed.
+            self._state = self._undo.pop()
+            self._log.pop()
+            self._last = ["Army taken back"]
+            return 1
+        else:
+            raise _Refused("nothing to take back now")
+        return 0
+
+    def _card_event(self, player: int, uid: str, actions: list[Action],
+                    events: list[Event]) -> None:
+        card = self._cards.get(uid)
+        if card is None:
+            raise _Refused(f"card {uid} is not enrolled at this table")
+        s = self._state
+        menu = self.menu
+        if menu.stage == menus.CARD:
+            if menu.player != player:
+                raise _Refused(f"seat {self.seats[menu.player]} taps a card now, not this seat")
+            if card not in s.draw_pile:
+                raise _Refused("that card is not in the draw pile: draw from the deck")
+            self._apply(DealCard(card) if s.phase == DEAL else DrawCard(card), actions, events)
+            return
+        if s.phase != REINFORCE or menu.player != player or menu.stage == menus.BONUS:
+            raise _Refused("no card is wanted now")
+        if not turn.trade_allowed(s):
+            raise _Refused("after a conquest, cards are traded only to get down to 4")
+        if card not in s.hands[player]:
+            raise _Refused("you do not hold that card")
+        pick = self._pick
+        if card in pick.cards:
+            self._pick = replace(pick, cards=tuple(c for c in pick.cards if c != card))
+            return
+        chosen = (*pick.cards, card)
+        if len(chosen) < 3:
+            self._pick = replace(pick, cards=chosen)
+            return
+        symbols = s.config.board.card_symbols
+        if not is_set((symbols[chosen[0]], symbols[chosen[1]], symbols[chosen[2]])):
+            raise _Refused("these 3 cards are not a set: tap another card")
+        a, b, c = sorted(chosen)
+        trio = (a, b, c)
+        choices = turn.bonus_choices(s, trio)
+        if len(choices) > 1:
+            # The rules let the player choose which pictured territory gets the +2.
+            self._pick = replace(pick, cards=chosen, trade=trio, at=choices[0])
+            return
+        self._apply(Trade(trio, choices[0] if choices else None), actions, events)
+
+    def _dice_event(self, player: int, event: Mapping[str, Any], actions: list[Action],
+                    events: list[Event]) -> None:
+        side = next((x for x in self._sides() if x.player == player), None)
+        if side is None:
+            raise _Refused("no dice are armed for this seat")
+        roll = event.get("roll")
+        if roll != side.roll or type(roll) is not int:
+            raise _Refused(f"roll {roll} is not armed: roll {side.roll} is")
+        dice = event.get("dice")
+        if not isinstance(dice, list) or not all(
+                isinstance(d, Mapping) and type(d.get("face")) is int and 1 <= d["face"] <= 6
+                for d in dice):
+            raise _Refused("dice must be a list of faces 1..6", messages.E_SCHEMA)
+        if len(dice) != side.count:
+            raise _Refused(f"roll {side.count} dice, not {len(dice)}")
+        states = [d.get("state") for d in dice]
+        if "crooked" in states:
+            raise _Refused("a die landed crooked: roll again")
+        if any(x != "settled" for x in states):
+            return  # a progress reading: acknowledged, never applied
+        self._faces[player] = tuple(int(d["face"]) for d in dice)
+        self._readings = tuple((str(d.get("id")), int(d["face"])) for d in dice)
+        self._resolve(actions, events)
+
+    # --- applying -----------------------------------------------------------
+
+    def _sides(self) -> list[Side]:
+        """Sides of the pending roll whose dice are not in yet."""
+        return [x for x in sides(self._state, len(self._log), self._battle_at)
+                if x.player not in self._faces]
+
+    def _armed(self) -> list[tuple[int, Side]]:
+        return [(self.seats[x.player], x) for x in self._sides() if x.player not in self._bots]
+
+    @staticmethod
+    def _arm(side: Side) -> dict[str, Any]:
+        return messages.message("cmd", cmd="arm_dice", roll=side.roll, count=side.count)
+
+    def _resolve(self, actions: list[Action], events: list[Event]) -> None:
+        a = chance_action(self._state, self._faces)
+        if a is not None:
+            self._apply(a, actions, events)
+
+    def _apply(self, action: Action, actions: list[Action], events: list[Event]) -> None:
+        before = self._state
+        try:
+            after, new_events = apply(before, action)
+        except RulesError as exc:
+            raise _Refused(str(exc)) from None
+        position = len(self._log)
+        self._state = after
+        self._log.append(action)
+        actions.append(action)
+        events.extend(new_events)
+        if isinstance(action, Place) and before.phase == REINFORCE:
+            self._undo.append(before)
+        else:
+            self._undo.clear()
+        if isinstance(action, Attack):
+            self._battle_at = position
+        if before.phase in CHANCE_PHASES:
+            self._faces = {}
+            self._last = prompts.outcome_lines(before, action) or self._last
+        else:
+            self._last = prompts.describe(before, action)
+            self._marks = _marks(before, action)
+        pick = Pick(at=self._pick.at)
+        if isinstance(action, Roll):
+            kept = replace(pick, source=before.source, target=before.target)
+            pick = kept if still_valid(after, kept) else pick
+        self._pick = pick
+
+    # --- outputs ------------------------------------------------------------
+
+    def _finish(self, armed_before: list[tuple[int, Side]], actions: list[Action],
+                events: list[Event], retracted: int) -> Outcome:
+        armed = self._armed()
+        commands: list[Command] = [
+            (seat, messages.message("cmd", cmd="disarm", roll=side.roll))
+            for seat, side in armed_before if (seat, side) not in armed]
+        commands.extend((seat, self._arm(side)) for seat, side in armed
+                        if (seat, side) not in armed_before)
+        for e in events:
+            if isinstance(e, TurnStarted) and e.player not in self._bots:
+                commands.append((self.seats[e.player],
+                                 messages.message("cmd", cmd="beep", ms=_TURN_BEEP_MS)))
+        changed: dict[int, dict[str, Any]] = {}
+        for seat in self.seats:
+            view = self._view(seat)
+            if view != self._views[seat]:
+                self._views[seat] = view
+                changed[seat] = view
+        self._highlight = self._compute_highlight()
+        readings, self._readings = self._readings, ()
+        return Outcome(actions=tuple(actions), retracted=retracted, views=changed,
+                       commands=tuple(commands), highlight=self._highlight, events=tuple(events),
+                       dice=readings)
+
+    def _compute_highlight(self) -> frozenset[str]:
+        s = self._state
+        menu = self.menu
+        marks: set[int] = set()
+        if menu.player in self._bots or menu.stage in (menus.CARD, menus.OVER):
+            marks.update(self._marks)
+        elif menu.is_territory:
+            if menu.cursor >= 0:
+                marks.add(menu.cursor)
+            if menu.stage in (menus.ATTACK_TO, menus.FORTIFY_TO, menus.BONUS):
+                marks.update(menu.choices)
+        marks.update(t for t in (self._pick.source, self._pick.target) if t >= 0)
+        if s.source >= 0 and s.phase != GAME_OVER:
+            marks.update((s.source, s.target))
+        ids = s.config.board.territory_ids
+        return frozenset(ids[t] for t in marks if t >= 0)
+
+    def _view(self, seat: int) -> dict[str, Any]:
+        s = self._state
+        player = self._player_of[seat]
+        menu = self.menu
+        fields: dict[str, Any] = {"phase": protocol_phase(s)}
+        if s.phase == GAME_OVER:
+            won = s.winner == player
+            fields.update(active=False, lines=["You won!" if won else f"Seat "
+                                               f"{self.seats[s.winner]} won"],
+                          ring={"mode": "pulse" if won else "off"})
+            return fields
+        rolling = {x.player: x for x in self._sides()}
+        acting = player in rolling or (menu.stage not in (menus.DICE,) and menu.player == player)
+        fields["active"] = acting
+        share = round(99 * s.counts[player] / len(s.owners))
+        ring: dict[str, Any] = {"mode": "progress", "value": share, "max": 99}
+        if player in rolling and player not in self._bots:
+            side = rolling[player]
+            lines = prompts.roll_lines(side.count, s.phase == OPENING)
+            ring = {"mode": "spin"}
+        elif acting and player not in self._bots:
+            win = None
+            if menu.stage == menus.ATTACK_DICE:
+                win = _win(s.armies[self._pick.source], s.armies[self._pick.target])
+                ring = {"mode": "progress", "value": round(99 * win), "max": 99}
+            elif menu.is_number:
+                ring = {"mode": "count", "value": min(99, menu.value)}
+            lines = prompts.ask(s, menu, self._pick, win)
+        else:
+            mover = current_actor(s)
+            head = f"Seat {self.seats[mover]} to play" if mover >= 0 else "Rolling..."
+            if player in self._bots:
+                head = "Bot: mirror this move"
+            lines = [head, *self._last][:4]
+        if menu.stage in (menus.CLAIM_STAGE, menus.SETUP_PLACE_STAGE) and not menu.is_number:
+            ring = {"mode": "count", "value": min(99, s.to_place[player])}
+        elif s.phase == REINFORCE and s.player == player and menu.stage != menus.BONUS:
+            ring = {"mode": "count", "value": min(99, s.pool)}
+        fields["lines"] = lines
+        fields["ring"] = ring
+        return fields
+
+
+def _marks(before: State, action: Action) -> frozenset[int]:
+    """Territories a decision touched, lit so someone can mirror a bot's move."""
+    if isinstance(action, Claim | Place):
+        return frozenset({action.territory})
+    if isinstance(action, Attack | Fortify):
+        return frozenset({action.source, action.target})
+    if isinstance(action, Trade) and action.bonus is not None:
+        return frozenset({action.bonus})
+    if isinstance(action, Defend | Occupy):
+        return frozenset({before.source, before.target})
+    return frozenset()
+
+
+__all__ = ["Outcome", "TableSession"]

@@ -1,0 +1,91 @@
+"""Seat events as a person makes them, and sessions started from hand-made positions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from riskproto import messages
+from risktable.rules import Config, Options, State
+from risktable.table.session import Outcome, TableSession
+from tests.rules.scenario import BOARD, T
+
+# One enrolled NFC UID per card of the classic deck (7-byte UIDs, upper-case hex).
+UIDS: dict[int, str] = {c: f"04A1B2{c:08X}" for c in range(BOARD.deck_size)}
+CARDS: dict[str, int] = {uid: c for c, uid in UIDS.items()}
+
+_seq = [0]
+
+
+def _event(seat: int, kind: str, **fields: Any) -> dict[str, Any]:
+    _seq[0] += 1
+    msg = messages.message("event", seat=seat, seq=_seq[0], kind=kind, **fields)
+    return messages.validate(msg)
+
+
+def turn(seat: int, steps: int) -> dict[str, Any]:
+    return _event(seat, "encoder", steps=steps)
+
+
+def confirm(seat: int) -> dict[str, Any]:
+    return _event(seat, "button", button="confirm", press="short")
+
+
+def back(seat: int) -> dict[str, Any]:
+    return _event(seat, "button", button="back", press="short")
+
+
+def tap(seat: int, card: str) -> dict[str, Any]:
+    """Tap the card picturing territory ``card`` (or ``wild1``/``wild2``)."""
+    index = BOARD.index(card) if card in BOARD.territory_ids else BOARD.size + int(card[4:]) - 1
+    return _event(seat, "card", uid=UIDS[index])
+
+
+def dice(seat: int, roll: int, *faces: int, state: str = "settled") -> dict[str, Any]:
+    return _event(seat, "dice", roll=roll, dice=[
+        {"id": f"d{i}", "face": f, "state": state} for i, f in enumerate(faces)])
+
+
+def session_at(state: State, **kw: Any) -> TableSession:
+    """A session of ``state``'s player count (seats 1..n) starting at ``state``."""
+    players = state.config.players
+    return TableSession(state.config, list(range(1, players + 1)), CARDS, start=state, **kw)
+
+
+def new_session(players: int = 3, **options: Any) -> TableSession:
+    return TableSession(Config(players, Options(**options)), list(range(1, players + 1)), CARDS)
+
+
+def ok(table: TableSession, seat: int, event: dict[str, Any]) -> Outcome:
+    """Handle ``event`` and require that it was accepted."""
+    out = table.handle(seat, event)
+    assert out.error is None, out.error
+    return out
+
+
+def refused(table: TableSession, seat: int, event: dict[str, Any], says: str = "") -> Outcome:
+    """Handle ``event``, require a ``not_allowed`` refusal that changed nothing."""
+    state, log, views, pick = table.state, table.log, {s: table.view(s) for s in table.seats}, \
+        table.pick
+    commands = {s: table.standing_commands(s) for s in table.seats}
+    out = table.handle(seat, event)
+    assert out.error is not None and out.error.code == "not_allowed", out
+    assert says in str(out.error), str(out.error)
+    assert not out.actions and not out.views and not out.commands and not out.retracted
+    assert table.state == state and table.log == log and table.pick == pick
+    assert {s: table.view(s) for s in table.seats} == views
+    assert {s: table.standing_commands(s) for s in table.seats} == commands
+    return out
+
+
+def go_to(table: TableSession, seat: int, territory: str) -> None:
+    """Turn the encoder until the cursor is on ``territory``."""
+    menu = table.menu
+    target = menu.choices.index(T(territory))
+    ok(table, seat, turn(seat, target - menu.choices.index(menu.cursor)))
+    assert table.menu.cursor == T(territory)
+
+
+def armed(table: TableSession, seat: int) -> tuple[int, int]:
+    """(roll, count) armed on ``seat``."""
+    [(_, cmd)] = table.standing_commands(seat)
+    return cmd["roll"], cmd["count"]
