@@ -74,9 +74,17 @@ class Panel:
         self._tune: threading.Thread | None = None
         self.status = PanelStatus.DISCONNECTED
         if on_start_pause is not None:
-            self._start.when_pressed = lambda: on_start_pause()
+            self.on_start_pause(on_start_pause)
         if on_undo is not None:
-            self._undo.when_held = lambda: on_undo()
+            self.on_undo(on_undo)
+
+    def on_start_pause(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` when the start/pause button is pressed."""
+        self._start.when_pressed = lambda: callback()
+
+    def on_undo(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` when the referee undo button is held."""
+        self._undo.when_held = lambda: callback()
 
     def show(self, status: PanelStatus) -> None:
         """Set the status LED's pattern."""

@@ -25,7 +25,7 @@ TABLE = "e2e"
 def hub_process(fresh_mosquitto: Mosquitto, tmp_path: Path) -> Iterator[subprocess.Popen[str]]:
     process = subprocess.Popen(
         [sys.executable, "-m", "risktable", "hub", "--broker",
-         f"{fresh_mosquitto.host}:{fresh_mosquitto.port}", "--table", TABLE, "--seats", "2",
+         f"{fresh_mosquitto.host}:{fresh_mosquitto.port}", "--table", TABLE, "--seats", "3",
          "--data-dir", str(tmp_path / "hub")],
         env=subprocess_env(), stderr=subprocess.PIPE, text=True,
     )

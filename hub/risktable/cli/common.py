@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 
+from riskproto import topics
 from risktable.service.address import BrokerAddress
 
 
@@ -21,6 +22,14 @@ def seat_count(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 6:
         raise argparse.ArgumentTypeError(f"seats must be a count from 1 to 6, got {text!r}")
     return int(text)
+
+
+def table_id(text: str) -> str:
+    """argparse type for a table id (it becomes part of every topic)."""
+    try:
+        return topics.check_table(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 def setup_logging(verbose: int) -> None:

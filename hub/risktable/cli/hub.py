@@ -11,12 +11,14 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from risktable.cli.common import broker_address, seat_count, setup_logging
+from risktable.cli.common import broker_address, seat_count, setup_logging, table_id
 from risktable.cli.errors import CliError
-from risktable.config import ConfigError, HubConfig, load_config
+from risktable.config import ConfigError, HubConfig, LedConfig, load_config
+from risktable.journal import JournalError
+from risktable.leds.link import LedLink, LedPortError
 from risktable.panel import Panel, PanelStatus
-from risktable.service.hub import HubService
 from risktable.service.mqtt_link import BrokerUnavailable
+from risktable.service.table_service import TableService
 
 log = logging.getLogger("risktable.hub")
 
@@ -29,7 +31,8 @@ def register(sub: Any) -> None:
                         help="hub configuration file (TOML; see docs/hub.example.toml)")
     parser.add_argument("--broker", type=broker_address,
                         help="MQTT broker HOST:PORT (overrides the configuration)")
-    parser.add_argument("--table", help="table id (overrides the configuration)")
+    parser.add_argument("--table", type=table_id,
+                        help="table id (overrides the configuration)")
     parser.add_argument("--seats", type=seat_count,
                         help="seat count N, seats 1..N (overrides the configuration)")
     parser.add_argument("--data-dir", type=Path,
@@ -38,14 +41,16 @@ def register(sub: Any) -> None:
     parser.add_argument("--username", help="MQTT user name")
     parser.add_argument("--password", help="MQTT password")
     parser.add_argument("--no-panel", action="store_true", help="do not use the GPIO panel")
-    parser.add_argument("-v", "--verbose", action="count", default=1,
-                        help="more log output (-vv for debug)")
+    parser.add_argument("-v", "--verbose", action="count", default=0,
+                        help="log every accepted and refused input (-v), and debug (-vv)")
     parser.set_defaults(handler=run)
 
 
 def _config(args: argparse.Namespace) -> HubConfig:
     try:
-        config = load_config(args.config) if args.config else HubConfig(panel_enabled=False)
+        # Without a configuration file this is a development run: no GPIO panel, no LEDs.
+        config = (load_config(args.config) if args.config
+                  else HubConfig(leds=LedConfig(enabled=False), panel_enabled=False))
     except ConfigError as exc:
         raise CliError(str(exc)) from exc
     broker = config.broker
@@ -80,28 +85,46 @@ def _open_panel(config: HubConfig) -> Panel | None:
         return None
 
 
+def _open_leds(config: HubConfig) -> LedLink | None:
+    if not config.leds.enabled:
+        return None
+    link = LedLink(config.leds.port, baudrate=config.leds.baudrate,
+                   on_state=lambda up, why: log.info("LED board %s: %s",
+                                                     "up" if up else "down", why))
+    try:
+        link.start()
+    except LedPortError as exc:
+        log.warning("LED board not driven: %s (set [leds] enabled = false to silence)", exc)
+        return None
+    return link
+
+
 def run(args: argparse.Namespace) -> int:
     setup_logging(args.verbose)
     config = _config(args)
     panel = _open_panel(config)
+    leds = _open_leds(config)
 
     def connection(up: bool) -> None:
         if panel is not None:
-            panel.show(PanelStatus.CONNECTED if up else PanelStatus.DISCONNECTED)
+            panel.show(PanelStatus.RUNNING if up else PanelStatus.DISCONNECTED)
 
     try:
-        service = HubService(
-            config.broker.address, config.table.id, config.table.seats, config.data_dir,
-            username=config.broker.username, password=config.broker.password,
-            keepalive=config.broker.keepalive, on_connection=connection,
+        service = TableService(
+            config, on_connection=connection,
+            show_leds=leds.show if leds is not None else None,
+            on_victory=(lambda seat: panel.victory()) if panel is not None else None,
         )
-    except ValueError as exc:
-        raise CliError(str(exc), 2) from exc
+    except (ValueError, JournalError) as exc:
+        raise CliError(str(exc)) from exc
     except OSError as exc:
         raise CliError(
             f"cannot use data directory {config.data_dir}: {exc.strerror} "
             "(set [data] dir in the configuration or pass --data-dir)"
         ) from exc
+    if panel is not None:
+        panel.on_start_pause(service.toggle_pause)
+        panel.on_undo(service.referee_undo)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
@@ -114,6 +137,8 @@ def run(args: argparse.Namespace) -> int:
         pass
     finally:
         service.stop()
+        if leds is not None:
+            leds.stop()
         if panel is not None:
             panel.close()
     return 0

@@ -21,6 +21,7 @@ from risktable.journal.records import (
     DieFace,
     Entry,
     GameInfo,
+    SeatInput,
     SeatSeq,
     Undone,
 )
@@ -29,5 +30,5 @@ from risktable.journal.store import FILE_NAME, Journal, journal_path
 __all__ = [
     "FILE_NAME", "ActionMeta", "AppendConflict", "Appended", "CorruptJournal", "DieFace",
     "Entry", "GameClosed", "GameInfo", "Journal", "JournalError", "MissingJournal",
-    "NothingToUndo", "SeatSeq", "Undone", "UnknownGame", "journal_path", "schema",
+    "NothingToUndo", "SeatInput", "SeatSeq", "Undone", "UnknownGame", "journal_path", "schema",
 ]

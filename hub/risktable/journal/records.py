@@ -125,3 +125,17 @@ class GameInfo:
     winner: int | None
     actions: int
     current: bool
+
+
+@dataclass(frozen=True)
+class SeatInput:
+    """One accepted seat input: who sent it (seat, boot, sequence number), the event
+    message itself, and the table's choice state after it (cursor, half-made choice),
+    which a restarted hub restores."""
+
+    seat: int
+    boot: int | None
+    seq: int
+    event: dict[str, Any]
+    ui: dict[str, Any]
+    at: float = field(default_factory=time.time)

@@ -77,7 +77,26 @@ CREATE TABLE tables (
 );
 """
 
-MIGRATIONS: list[str] = [_V1]
+# Version 2: every accepted seat input, including those that move only a cursor, so
+# a restarted hub knows which sequence numbers were spent and shows the same choice
+# state (``ui``: the table's cursor and half-made choice after the input; ``after``:
+# the number of live actions then).
+_V2 = """
+CREATE TABLE inputs (
+    id       INTEGER PRIMARY KEY,
+    game_id  INTEGER NOT NULL REFERENCES games(id),
+    seat     INTEGER NOT NULL,
+    boot     INTEGER,
+    seq      INTEGER NOT NULL,
+    event    TEXT    NOT NULL,
+    ui       TEXT    NOT NULL,
+    after    INTEGER NOT NULL,
+    at       REAL    NOT NULL
+);
+CREATE UNIQUE INDEX inputs_seq ON inputs(game_id, seat, coalesce(boot, -1), seq);
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2]
 
 
 def latest() -> int:

@@ -45,6 +45,7 @@ from risktable.journal.records import (
     DieFace,
     Entry,
     GameInfo,
+    SeatInput,
     SeatSeq,
     Undone,
 )
@@ -279,38 +280,104 @@ class Journal:
         action is checked and deduplicated as :meth:`append` describes;
         ``index`` applies to the first.
         """
-        results: list[Appended] = []
         # The lock spans the commit and the cache update after it, so no other
         # thread sees the file ahead of the cache.
         with self._lock:
             with self._write() as db:
                 self._require_running(db, game_id)
-                live = self._fold(db, game_id)
-                for n, (action, meta) in enumerate(items):
-                    text = _encode(live.config.board, action)
-                    retry = self._retry(db, game_id, live, text, meta,
-                                        index + n if index is not None else None)
-                    if retry is not None:
-                        results.append(retry)
-                        continue
-                    actor = current_actor(live.state)
-                    state, events = apply(live.state, action)
-                    _check_dice(action, meta.dice)
-                    cur = db.execute(
-                        "INSERT INTO actions (game_id, idx, action, actor, origin, seat, boot,"
-                        " seq, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        (game_id, live.count, text, actor, meta.origin, meta.seat, meta.boot,
-                         meta.seq, meta.at))
-                    db.executemany(
-                        "INSERT INTO dice (action_id, position, die, face) VALUES (?, ?, ?, ?)",
-                        [(cur.lastrowid, k, d.die, d.face) for k, d in enumerate(meta.dice)])
-                    live = _Live(live.config, state, live.count + 1, cur.lastrowid,
-                                 live.last_undo)
-                    results.append(Appended(live.count - 1, state, events))
-                # The cache changes only after the commit has succeeded, so a failed
-                # commit cannot leave it ahead of the file.
+                live, results = self._append_rows(db, game_id, self._fold(db, game_id), items,
+                                                  index)
+            # The cache changes only after the commit has succeeded, so a failed
+            # commit cannot leave it ahead of the file.
             self._live[game_id] = live
         return results
+
+    def record_input(self, game_id: int, seat_input: SeatInput,
+                     items: Sequence[tuple[Action, ActionMeta]], *,
+                     retracted: int = 0) -> list[Appended]:
+        """Journal one accepted seat input with everything it did, in one transaction.
+
+        ``retracted`` actions are first withdrawn from the end (a Back press),
+        then ``items`` are appended, then the input itself is recorded with
+        the table's choice state after it (``seat_input.ui``), so that a
+        restarted hub shows the same cursor and knows the input's sequence
+        number was spent. A repeated (seat, boot, seq) records nothing and
+        returns no entries.
+        """
+        with self._lock:
+            with self._write() as db:
+                self._require_running(db, game_id)
+                seen = db.execute(
+                    "SELECT 1 FROM inputs WHERE game_id = ? AND seat = ?"
+                    " AND coalesce(boot, -1) = ? AND seq = ?",
+                    (game_id, seat_input.seat, _boot(seat_input.boot), seat_input.seq)
+                ).fetchone()
+                if seen is not None:
+                    return []
+                meta = ActionMeta("seat", seat=seat_input.seat, at=seat_input.at)
+                for _ in range(retracted):
+                    self._undo_rows(db, game_id, meta)
+                live, results = self._append_rows(db, game_id, self._fold(db, game_id), items,
+                                                  None)
+                db.execute(
+                    "INSERT INTO inputs (game_id, seat, boot, seq, event, ui, after, at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, seat_input.seat, seat_input.boot, seat_input.seq,
+                     json.dumps(seat_input.event, separators=(",", ":")),
+                     json.dumps(seat_input.ui, separators=(",", ":")), live.count,
+                     seat_input.at))
+            self._live[game_id] = live
+        return results
+
+    def last_input(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
+        """The live action count after the game's latest input, and the table's choice
+        state then; ``None`` before the first input."""
+        self._header(game_id)
+        with self._lock:
+            row = self._db.execute("SELECT after, ui FROM inputs WHERE game_id = ?"
+                                   " ORDER BY id DESC LIMIT 1", (game_id,)).fetchone()
+        return None if row is None else (int(row[0]), json.loads(row[1]))
+
+    def input_seqs(self, game_id: int, seat: int) -> tuple[int | None, list[int]]:
+        """The boot of the seat's latest input and every sequence number recorded under
+        it, ascending: what ``SeqTracker.restore`` needs after a hub restart."""
+        self._header(game_id)
+        with self._lock:
+            last = self._db.execute("SELECT boot FROM inputs WHERE game_id = ? AND seat = ?"
+                                    " ORDER BY id DESC LIMIT 1", (game_id, seat)).fetchone()
+            if last is None:
+                return None, []
+            rows = self._db.execute(
+                "SELECT seq FROM inputs WHERE game_id = ? AND seat = ?"
+                " AND coalesce(boot, -1) = ? ORDER BY seq",
+                (game_id, seat, _boot(last[0]))).fetchall()
+        return last[0], [int(r[0]) for r in rows]
+
+    def _append_rows(self, db: sqlite3.Connection, game_id: int, live: _Live,
+                     items: Sequence[tuple[Action, ActionMeta]],
+                     index: int | None) -> tuple[_Live, list[Appended]]:
+        results: list[Appended] = []
+        for n, (action, meta) in enumerate(items):
+            text = _encode(live.config.board, action)
+            retry = self._retry(db, game_id, live, text, meta,
+                                index + n if index is not None else None)
+            if retry is not None:
+                results.append(retry)
+                continue
+            actor = current_actor(live.state)
+            state, events = apply(live.state, action)
+            _check_dice(action, meta.dice)
+            cur = db.execute(
+                "INSERT INTO actions (game_id, idx, action, actor, origin, seat, boot,"
+                " seq, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, live.count, text, actor, meta.origin, meta.seat, meta.boot,
+                 meta.seq, meta.at))
+            db.executemany(
+                "INSERT INTO dice (action_id, position, die, face) VALUES (?, ?, ?, ?)",
+                [(cur.lastrowid, k, d.die, d.face) for k, d in enumerate(meta.dice)])
+            live = _Live(live.config, state, live.count + 1, cur.lastrowid, live.last_undo)
+            results.append(Appended(live.count - 1, state, events))
+        return live, results
 
     def _retry(self, db: sqlite3.Connection, game_id: int, live: _Live, text: str,
                meta: ActionMeta, index: int | None) -> Appended | None:
@@ -348,30 +415,34 @@ class Journal:
         tell the table what to put back on the board.
         """
         meta = meta or ActionMeta("referee")
-        with self._write() as db:
+        with self._lock, self._write() as db:
             self._require_running(db, game_id)
             live = self._fold(db, game_id)
-            withdrawn: list[tuple[Any, ...]] = []
-            for row in db.execute(f"SELECT {_ENTRY_COLUMNS} FROM actions WHERE game_id = ?"
-                                  " AND undo_id IS NULL ORDER BY idx DESC", (game_id,)):
-                withdrawn.append(row)
-                if row[3] != CHANCE:
-                    break
-            else:
-                raise NothingToUndo(f"game {game_id} has no seat, bot or referee action "
-                                    "to undo")
-            cur = db.execute("INSERT INTO undos (game_id, at, origin, seat) VALUES (?, ?, ?, ?)",
-                             (game_id, meta.at, meta.origin, meta.seat))
-            undo_id = cur.lastrowid
-            assert undo_id is not None
-            db.executemany("UPDATE actions SET undo_id = ? WHERE id = ?",
-                           [(undo_id, row[0]) for row in withdrawn])
-            self._live.pop(game_id, None)
+            undo_id, withdrawn = self._undo_rows(db, game_id, meta)
             state = self._fold(db, game_id).state
         board = live.config.board
         entries = [replace(_entry(game_id, board, row), undone=True)
                    for row in reversed(withdrawn)]
         return Undone(undo_id, entries, state)
+
+    def _undo_rows(self, db: sqlite3.Connection, game_id: int,
+                   meta: ActionMeta) -> tuple[int, list[tuple[Any, ...]]]:
+        withdrawn: list[tuple[Any, ...]] = []
+        for row in db.execute(f"SELECT {_ENTRY_COLUMNS} FROM actions WHERE game_id = ?"
+                              " AND undo_id IS NULL ORDER BY idx DESC", (game_id,)):
+            withdrawn.append(row)
+            if row[3] != CHANCE:
+                break
+        else:
+            raise NothingToUndo(f"game {game_id} has no seat, bot or referee action to undo")
+        cur = db.execute("INSERT INTO undos (game_id, at, origin, seat) VALUES (?, ?, ?, ?)",
+                         (game_id, meta.at, meta.origin, meta.seat))
+        undo_id = cur.lastrowid
+        assert undo_id is not None
+        db.executemany("UPDATE actions SET undo_id = ? WHERE id = ?",
+                       [(undo_id, row[0]) for row in withdrawn])
+        self._live.pop(game_id, None)
+        return undo_id, withdrawn
 
     def state(self, game_id: int) -> State:
         """The game's current state: the fold of its live actions."""

@@ -112,6 +112,10 @@ class HubService:
             view.update(fields)
         self._publish_view(seat)
 
+    def send_command(self, seat: int, command: dict[str, Any]) -> None:
+        """Send a ``cmd`` message (arm dice, beep, ...) to ``seat`` (QoS 1, not retained)."""
+        self.link.publish(topics.seat(self.table, seat, topics.SEAT_CMD), command)
+
     def publish_board(self, board: dict[str, Any]) -> None:
         """Publish the public board state (retained, no secrets)."""
         self.link.publish(topics.board(self.table), board, retain=True)

@@ -209,6 +209,29 @@ class TableSession:
         """True when the session plays ``seat`` itself."""
         return self._player_of.get(seat, -1) in self._bots
 
+    def ui_state(self) -> dict[str, Any]:
+        """The choice state that is not part of the rules state, JSON-ready: the
+        cursor, the half-made choice and dice read while the other side's are due.
+        The hub journals it with every input and restores it after a restart."""
+        p = self._pick
+        return {
+            "at": p.at, "source": p.source, "target": p.target, "number": p.number,
+            "cards": list(p.cards), "trade": list(p.trade) if p.trade else None,
+            "faces": {str(player): list(f) for player, f in self._faces.items()},
+        }
+
+    def restore_ui(self, ui: Mapping[str, Any]) -> None:
+        """Bring back a :meth:`ui_state` taken at the current rules state."""
+        trade = ui.get("trade")
+        self._pick = Pick(
+            at=int(ui["at"]), source=int(ui["source"]), target=int(ui["target"]),
+            number=int(ui["number"]), cards=tuple(int(c) for c in ui["cards"]),
+            trade=(int(trade[0]), int(trade[1]), int(trade[2])) if trade else None,
+        )
+        self._faces = {int(k): tuple(int(f) for f in v) for k, v in ui["faces"].items()}
+        self._views = {seat: self._view(seat) for seat in self.seats}
+        self._highlight = self._compute_highlight()
+
     # --- inputs -------------------------------------------------------------
 
     def handle(self, seat: int, event: Mapping[str, Any]) -> Outcome:

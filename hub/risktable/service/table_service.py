@@ -1,0 +1,251 @@
+"""The hub refereeing a live table: seat inputs in, journal, views and LEDs out.
+
+Data flows one way (STYLE.md): an input passes the contract's gate
+(:class:`~risktable.service.hub.HubService`), the table session turns it into
+rules actions, the journal commits them together with the input, and only
+then is the input acknowledged and the views, the board, the seats' commands
+and the LED scene published. After a crash the journal rebuilds the same
+session, cursor included, and everything is republished.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import threading
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from riskproto.messages import ProtocolError
+from risktable.config import HubConfig
+from risktable.journal import (
+    ActionMeta,
+    DieFace,
+    Journal,
+    NothingToUndo,
+    SeatInput,
+    journal_path,
+)
+from risktable.leds.scene import Scene
+from risktable.rules import Config, Roll
+from risktable.rules.bots import BOTS, Bot
+from risktable.rules.record import card_index
+from risktable.rules.state import GAME_OVER
+from risktable.service.hub import HubService
+from risktable.table.public import board_message, led_scene
+from risktable.table.session import Outcome, TableSession
+
+log = logging.getLogger(__name__)
+
+CARDS_FILE = "cards.json"
+# A bot-only stretch of play is bounded so a bug can never spin the network thread.
+_MAX_BOT_STEPS = 100_000
+
+
+class RulesUnknown(ValueError):
+    """The configuration names a rule set this hub does not have."""
+
+
+def rules_config(name: str, players: int) -> Config:
+    """The rules configuration for rule set ``name`` with ``players`` players."""
+    if name != "classic":
+        raise RulesUnknown(f"unknown rule set {name!r}; this hub knows: classic")
+    return Config(players=players)
+
+
+def load_card_uids(data_dir: Path, config: Config) -> dict[str, int]:
+    """Enrolled NFC card UIDs (``cards.json``: ``{"UID": "card id"}``), or none yet."""
+    path = data_dir / CARDS_FILE
+    try:
+        raw = json.loads(path.read_text())
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: cannot read the enrolled cards: {exc}") from exc
+    return {str(uid).upper(): card_index(config.board, name) for uid, name in raw.items()}
+
+
+class TableService:
+    """Referees one table until stopped.
+
+    ``config`` is the hub configuration; ``card_uids`` overrides the enrolled
+    cards (tests); ``show_leds`` receives every LED scene (the LED link's
+    ``show``, or a test's recorder); ``on_victory`` runs once when the game ends.
+    """
+
+    def __init__(
+        self,
+        config: HubConfig,
+        *,
+        card_uids: Mapping[str, int] | None = None,
+        show_leds: Callable[[Scene], None] | None = None,
+        on_victory: Callable[[int], None] | None = None,
+        on_connection: Callable[[bool], None] | None = None,
+    ) -> None:
+        self.config = config
+        seats = config.table.seats
+        self.rules = rules_config(config.table.rules, seats)
+        config.data_dir.mkdir(parents=True, exist_ok=True)
+        self.journal = Journal(journal_path(config.data_dir))
+        self._lock = threading.RLock()
+        self._show_leds = show_leds
+        self._on_victory = on_victory
+        self._paused = False
+        self.game_id = self._current_game()
+        self._card_uids = dict(
+            card_uids if card_uids is not None else load_card_uids(config.data_dir, self.rules)
+        )
+        self.session = self._rebuild(self._card_uids)
+        self.hub = HubService(
+            config.broker.address, config.table.id, seats, config.data_dir,
+            username=config.broker.username, password=config.broker.password,
+            keepalive=config.broker.keepalive, on_event=self._on_event,
+            on_connection=on_connection,
+        )
+        self._restore_sequences()
+
+    # -- start-up -------------------------------------------------------------
+
+    def _current_game(self) -> int:
+        table = self.config.table.id
+        game = self.journal.current_game(table)
+        if game is not None and self.journal.game(game).status == "running":
+            return game
+        game = self.journal.create_game(self.rules, table)
+        self.journal.set_current_game(table, game)
+        log.info("table %s: new game %d (%s)", table, game, self.config.table.rules)
+        return game
+
+    def _rebuild(self, card_uids: Mapping[str, int]) -> TableSession:
+        config, actions = self.journal.load(self.game_id)
+        bots: dict[int, Bot] = {
+            seat: BOTS[name](random.Random(f"{self.game_id}:bot{seat}").getrandbits(64))
+            for seat, name in self.config.table.bots.items()
+        }
+        # Bot dice: seeded by the position, so a restart rolls on deterministically.
+        dice = random.Random(f"{self.game_id}:dice:{len(actions)}")
+        session = TableSession(config, list(range(1, config.players + 1)), card_uids,
+                               bots=bots, dice=dice, actions=actions)
+        last = self.journal.last_input(self.game_id)
+        if last is not None and last[0] == len(actions):
+            session.restore_ui(last[1])
+        log.info("game %d: %d actions replayed", self.game_id, len(actions))
+        return session
+
+    def _restore_sequences(self) -> None:
+        for seat in range(1, self.config.table.seats + 1):
+            boot, seqs = self.journal.input_seqs(self.game_id, seat)
+            if seqs:
+                self.hub.gate.tracker(seat).restore(boot, seqs)
+
+    def start(self) -> None:
+        """Connect, republish everything a seat and the LED board need, let bots move."""
+        self.hub.start()
+        with self._lock:
+            for seat in self.session.seats:
+                self.hub.update_view(seat, **self.session.view(seat))
+                for target, command in self.session.standing_commands(seat):
+                    self.hub.send_command(target, command)
+            self._publish_public()
+            self._run_bots()
+
+    def stop(self) -> None:
+        self.hub.stop()
+        self.journal.close()
+
+    # -- referee --------------------------------------------------------------
+
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
+    def toggle_pause(self) -> bool:
+        """Pause or resume the game (the panel's start/pause button); returns paused."""
+        with self._lock:
+            self._paused = not self._paused
+            log.info("game %d %s by the referee", self.game_id,
+                     "paused" if self._paused else "resumed")
+            return self._paused
+
+    def referee_undo(self) -> bool:
+        """Take back the last decision and the chance outcomes that answered it (the
+        panel's long press); False when there is nothing to undo."""
+        with self._lock:
+            try:
+                self.journal.undo_last(self.game_id, ActionMeta("referee"))
+            except NothingToUndo:
+                return False
+            self.session = self._rebuild(self._card_uids)
+            for seat in self.session.seats:
+                self.hub.update_view(seat, **self.session.view(seat))
+            self._publish_public()
+            return True
+
+    # -- inputs ---------------------------------------------------------------
+
+    def _on_event(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
+        with self._lock:
+            if self.session.state.phase == GAME_OVER:
+                return ProtocolError("not_allowed", "the game is over")
+            if self._paused:
+                return ProtocolError("not_allowed", "the referee has paused the game")
+            outcome = self.session.handle(seat, msg)
+            if outcome.error is not None:
+                return outcome.error
+            meta = ActionMeta("seat", seat=seat)
+            items = [(action, self._meta(meta, action, outcome)) for action in outcome.actions]
+            self.journal.record_input(
+                self.game_id,
+                SeatInput(seat, self.hub.gate.tracker(seat).boot, msg["seq"], dict(msg),
+                          self.session.ui_state()),
+                items, retracted=outcome.retracted,
+            )
+            self._publish(outcome)
+            self._run_bots()
+            return None
+
+    @staticmethod
+    def _meta(meta: ActionMeta, action: object, outcome: Outcome) -> ActionMeta:
+        if isinstance(action, Roll) and outcome.dice:
+            faces = tuple(DieFace(die, face) for die, face in outcome.dice)
+            if len(faces) == len(action.attack) + len(action.defend):
+                return ActionMeta(meta.origin, seat=meta.seat, dice=faces, at=meta.at)
+        return meta
+
+    def _run_bots(self) -> None:
+        for _ in range(_MAX_BOT_STEPS):
+            outcome = self.session.step_bots()
+            if outcome is None:
+                return
+            self.journal.append_all(
+                self.game_id, [(a, ActionMeta("bot")) for a in outcome.actions]
+            )
+            self._publish(outcome)
+        log.error("game %d: bots did not yield after %d steps", self.game_id, _MAX_BOT_STEPS)
+
+    # -- outputs --------------------------------------------------------------
+
+    def _publish(self, outcome: Outcome) -> None:
+        for seat, fields in outcome.views.items():
+            self.hub.update_view(seat, **fields)
+        for seat, command in outcome.commands:
+            self.hub.send_command(seat, command)
+        if outcome.actions or outcome.retracted:
+            self._publish_public()
+        elif self._show_leds is not None:
+            self._show_leds(led_scene(self.session.state, outcome.highlight))
+
+    def _publish_public(self) -> None:
+        state = self.session.state
+        self.hub.publish_board(board_message(state))
+        if self._show_leds is not None:
+            self._show_leds(led_scene(state, self.session.highlight))
+        if state.phase == GAME_OVER:
+            game = self.journal.game(self.game_id)
+            if game.status == "running":
+                self.journal.finish(self.game_id, state.winner)
+                log.info("game %d won by seat %d", self.game_id, state.winner + 1)
+                if self._on_victory is not None:
+                    self._on_victory(state.winner + 1)
