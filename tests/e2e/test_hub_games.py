@@ -26,7 +26,8 @@ from risktable.service.table_service import TableService, rules_config
 from risktable.table.public import board_message
 from tests.support.mosquitto import Mosquitto
 from tests.support.mqtt_client import Recorder
-from tests.support.seat_client import SeatClient
+from tests.support.seat_client import BROKER_NO_DELAY, SeatClient
+from tests.support.tools import mosquitto_binary
 from tests.support.virtual_table import VirtualTable, mirror_table
 from tests.table.inputs import CARDS
 
@@ -42,7 +43,7 @@ GAMES = [
 ]
 
 
-def rules_for(name: str, players: int, options: dict[str, str]) -> Config:
+def rules_for(name: str, players: int, options: dict[str, Any]) -> Config:
     config = rules_config(name, players)
     return dataclasses.replace(config, options=dataclasses.replace(config.options, **options))
 
@@ -56,7 +57,15 @@ def hub_config(broker: Mosquitto, data_dir: Path, name: str, players: int) -> Hu
 
 
 @pytest.fixture
-def seats_of(fresh_mosquitto: Mosquitto) -> Iterator[dict[int, SeatClient]]:
+def broker(tmp_path: Path) -> Iterator[Mosquitto]:
+    """A broker of the test's own, without Nagle's delay (see ``BROKER_NO_DELAY``)."""
+    with Mosquitto(mosquitto_binary(), tmp_path / "mosquitto",
+                   extra_config=BROKER_NO_DELAY) as started:
+        yield started
+
+
+@pytest.fixture
+def seats_of(broker: Mosquitto) -> Iterator[dict[int, SeatClient]]:
     """The test's seat clients by seat number (filled by :func:`connect`), closed after it."""
     clients: dict[int, SeatClient] = {}
     yield clients
@@ -102,12 +111,12 @@ def retained_board(broker: Mosquitto) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("name", "players", "options", "seed"), GAMES)
 def test_a_whole_game_refereed_by_the_hub_matches_the_mirror(
-        fresh_mosquitto: Mosquitto, seats_of: dict[int, SeatClient], tmp_path: Path,
+        broker: Mosquitto, seats_of: dict[int, SeatClient], tmp_path: Path,
         name: str, players: int, options: dict[str, str], seed: int) -> None:
     rules = rules_for(name, players, options)
     mirror, pilot = mirror_table(rules, seed)
-    connect(seats_of, fresh_mosquitto, players)
-    service = TableService(hub_config(fresh_mosquitto, tmp_path / "hub", name, players),
+    connect(seats_of, broker, players)
+    service = TableService(hub_config(broker, tmp_path / "hub", name, players),
                            rules=rules, card_uids=CARDS)
     service.start()
     try:
@@ -117,7 +126,7 @@ def test_a_whole_game_refereed_by_the_hub_matches_the_mirror(
         winner = mirror.seats[final.winner]
         assert final.counts[final.winner] == len(final.owners)
         final_views_name_the_winner(seats_of, winner)
-        assert retained_board(fresh_mosquitto) == board_message(final)
+        assert retained_board(broker) == board_message(final)
         game = service.game_id
     finally:
         service.stop()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -31,6 +32,9 @@ from riskproto import messages, topics
 from riskproto.sequence import Outbox
 
 CAPS = ("ring", "encoder", "buttons", "nfc", "dice_manual")
+# mosquitto leaves Nagle's algorithm on by default: it then holds an ack back behind
+# the view sent just before it until the seat's delayed ACK (40 ms), per event.
+BROKER_NO_DELAY = "set_tcp_nodelay true\n"
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,7 @@ class SeatClient:
         self._keepalive = keepalive
         self._client.on_connect = self._on_connect
         self._client.on_message = self._on_message
+        self._client.on_socket_open = _no_delay
         self._connected = threading.Event()
         self._pump = threading.Thread(target=self._retransmit, name=f"seat{seat}-outbox",
                                       daemon=True)
@@ -251,4 +256,11 @@ class SeatClient:
         self.hub_online = online
 
 
-__all__ = ["Answer", "CAPS", "SeatClient"]
+def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
+    # An event is one small packet and the seat waits for its answer: Nagle's
+    # algorithm would hold the next packet back for the broker's delayed ACK.
+    if hasattr(sock, "setsockopt"):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+__all__ = ["BROKER_NO_DELAY", "CAPS", "Answer", "SeatClient"]

@@ -72,8 +72,9 @@ class TableService:
 
     ``config`` is the hub configuration; ``rules`` overrides the rules
     configuration its rule set names (tests, variants without a preset name);
-    ``card_uids`` overrides the enrolled cards (tests); ``show_leds`` receives every LED scene (the LED link's
-    ``show``, or a test's recorder); ``on_victory`` runs once when the game ends.
+    ``card_uids`` overrides the enrolled cards (tests); ``show_leds`` receives
+    every LED scene (the LED link's ``show``, or a test's recorder);
+    ``on_victory`` runs once when the game ends.
     """
 
     def __init__(
