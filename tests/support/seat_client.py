@@ -246,14 +246,17 @@ class SeatClient:
             self._cond.notify_all()
 
     def _hub_status(self, doc: dict[str, Any]) -> None:
-        online = bool(doc["online"])
-        if online and (not self.hub_online or not self.hub_sessions
-                       or self.hub_sessions[-1] != doc["session"]):
-            # A hub (re)birth: everything unanswered is due at once (protocol README).
-            self.hub_sessions.append(doc["session"])
-            self.outbox.reconnected()
-            self._flush()
-        self.hub_online = online
+        session = doc["session"]
+        current = self.hub_sessions[-1] if self.hub_sessions else None
+        if doc["online"]:
+            if session != current or not self.hub_online:
+                # A hub (re)birth: everything unanswered is due at once (protocol README).
+                self.hub_sessions.append(session)
+                self.outbox.reconnected()
+                self._flush()
+            self.hub_online = True
+        elif session == current:
+            self.hub_online = False  # a late Will of an older hub session counts for nothing
 
 
 def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
