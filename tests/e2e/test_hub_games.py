@@ -10,13 +10,14 @@ presses Confirm, so the hub also has refusals to get right.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from riskproto import topics
+from riskproto import messages, topics
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.journal import Journal, journal_path
 from risktable.rules import Config, replay
@@ -26,7 +27,7 @@ from risktable.service.table_service import TableService, rules_config
 from risktable.table.public import board_message
 from tests.support.mosquitto import Mosquitto
 from tests.support.mqtt_client import Recorder
-from tests.support.seat_client import BROKER_NO_DELAY, SeatClient
+from tests.support.seat_client import BROKER_NO_DELAY, Answer, SeatClient
 from tests.support.tools import mosquitto_binary
 from tests.support.virtual_table import VirtualTable, mirror_table
 from tests.table.inputs import CARDS
@@ -151,3 +152,39 @@ def test_a_whole_game_refereed_by_the_hub_matches_the_mirror(
             boot, seqs = journal.input_seqs(game, seat)
             acked = sorted(seq for s, seq in tally.acked if s == seat)
             assert boot == client.boot and seqs == acked
+
+
+def test_a_seat_that_reboots_or_resyncs_is_armed_again(
+        broker: Mosquitto, seats_of: dict[int, SeatClient], tmp_path: Path) -> None:
+    connect(seats_of, broker, 3)
+    service = TableService(hub_config(broker, tmp_path / "hub", "classic", 3), card_uids=CARDS)
+    service.start()
+    try:
+        # The opening roll: one die armed on every seat. Seat 2 asks for everything once.
+        seat2 = seats_of[2]
+        assert seat2.request({"kind": "resync"}) == Answer(1)
+        view = seat2.wait_for_view(lambda v: v.get("ring") == {"mode": "spin"})
+        [(_, arm)] = service.session.standing_commands(2)
+
+        # A reboot: a new connection and a new boot, numbering from 1 again. The birth
+        # brings the view (retained) and the armed roll (re-sent: commands are not retained).
+        seat2.close()
+        seats_of[2] = reborn = SeatClient(broker.host, broker.port, TABLE, 2, boot=999).start()
+        wait_until(lambda: reborn.commands == [arm])
+        assert reborn.view == view
+        # A resync re-sends it too, before the ack.
+        assert reborn.request({"kind": "resync"}) == Answer(1)
+        assert reborn.commands == [arm, arm]
+        reading = {"kind": "dice", "roll": arm["roll"],
+                   "dice": [{"id": "d1", "face": 4, "state": "settled"}]}
+        assert reborn.request(reading) == Answer(2)
+        assert reborn.commands[-1] == messages.message("cmd", cmd="disarm", roll=arm["roll"])
+    finally:
+        service.stop()
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)

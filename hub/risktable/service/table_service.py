@@ -105,7 +105,7 @@ class TableService:
             config.broker.address, config.table.id, seats, config.data_dir,
             username=config.broker.username, password=config.broker.password,
             keepalive=config.broker.keepalive, on_event=self._on_event,
-            on_connection=on_connection,
+            on_connection=on_connection, on_resync=self._resend_commands,
         )
         self._restore_sequences()
 
@@ -153,6 +153,12 @@ class TableService:
                     self.hub.send_command(target, command)
             self._publish_public()
             self._run_bots()
+
+    def _resend_commands(self, seat: int) -> None:
+        # A reborn or resyncing seat has its view again; commands are not retained.
+        with self._lock:
+            for target, command in self.session.standing_commands(seat):
+                self.hub.send_command(target, command)
 
     def stop(self) -> None:
         self.hub.stop()
