@@ -234,3 +234,36 @@ def test_a_game_survives_twenty_hub_kills_without_losing_an_acknowledged_input(
             boot, seqs = journal.input_seqs(game.id, seat)
             answered = sorted(seq for s, seq in tally.acked + tally.duplicates if s == seat)
             assert boot == client.boot and seqs == answered
+
+
+def test_a_restarted_hub_shows_every_seat_its_view_before_its_birth(
+        broker: Mosquitto, tmp_path: Path) -> None:
+    mirror, pilot = mirror_table(Config(PLAYERS), SEED)
+    hub = HubProcess(broker, tmp_path / "hub")
+    clients = {seat: SeatClient(broker.host, broker.port, TABLE, seat, boot=300 + seat).start()
+               for seat in mirror.seats}
+    table = VirtualTable(mirror, pilot, clients)
+    try:
+        hub.start()
+        for client in clients.values():
+            client.wait_for_hub_birth(0)
+        for _ in range(60):  # into the claims, with a cursor standing somewhere
+            assert table.step() is not None
+        marks = {seat: len(client.received) for seat, client in clients.items()}
+        hub.kill()
+        hub.start()
+        for client in clients.values():
+            client.wait_for_hub_birth(1)
+    finally:
+        for client in clients.values():
+            client.close()
+        hub.stop()
+    for seat, client in clients.items():
+        since = client.received[marks[seat]:]
+        birth = next(i for i, (leaf, msg) in enumerate(since) if leaf == "hub" and msg["online"])
+        views = [msg for leaf, msg in since[:birth] if leaf == "view"]
+        assert views, since
+        shown = mirror.view(seat)
+        assert all(views[-1].get(k) == x for k, x in shown.items()), (views[-1], shown)
+        # Never a bare view (colour and name only) in between.
+        assert all("lines" in msg for leaf, msg in since if leaf == "view"), since

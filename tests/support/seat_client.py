@@ -76,6 +76,7 @@ class SeatClient:
         self.late_answers: list[Answer] = []  # answers to seqs no longer waiting
         self.sends: dict[int, int] = {}  # seq -> times published
         self.hub_sessions: list[int] = []  # every new hub birth seen, in order
+        self.received: list[tuple[str, dict[str, Any]]] = []  # (leaf or "hub", msg) in order
         self.hub_online = False
         self._cond = threading.Condition()
         self._closing = False
@@ -231,6 +232,7 @@ class SeatClient:
         parsed = topics.parse_seat_topic(msg.topic)
         leaf = parsed[2] if parsed is not None else None
         with self._cond:
+            self.received.append((leaf or "hub", doc))
             if msg.topic == topics.hub_status(self.table):
                 self._hub_status(doc)
             elif leaf == topics.SEAT_VIEW:

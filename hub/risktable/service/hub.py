@@ -63,6 +63,7 @@ class HubService:
         self.seats = seats
         self.gate = HubGate(table, seats)
         self._views = {seat: self._initial_view(seat) for seat in range(1, seats + 1)}
+        self._board: dict[str, Any] | None = None
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self._on_event = on_event
@@ -81,13 +82,14 @@ class HubService:
             password=password,
             keepalive=keepalive,
             on_connection=on_connection,
+            before_birth=self._republish,
         )
 
     def start(self) -> None:
-        """Connect to the broker; raises ``BrokerUnavailable`` with a clear message."""
+        """Connect to the broker; raises ``BrokerUnavailable`` with a clear message.
+
+        Every view and the board go out on each connect, before the hub's birth."""
         self.link.start()
-        for seat in self._views:
-            self._publish_view(seat)
 
     def stop(self) -> None:
         self.link.stop()
@@ -108,22 +110,38 @@ class HubService:
         with self._lock:
             return frozenset(self.gate.presence.online())
 
-    def update_view(self, seat: int, **fields: Any) -> None:
-        """Merge ``fields`` into the seat's view and publish it (retained) if it changed."""
+    def update_view(self, seat: int, *, publish: bool = True, **fields: Any) -> None:
+        """Merge ``fields`` into the seat's view and publish it (retained) if it changed;
+        with ``publish=False`` (before :meth:`start`) it goes out on connecting."""
         with self._lock:
             view = self._views[seat]
             if all(view.get(key) == value for key, value in fields.items()):
                 return
             view.update(fields)
-        self._publish_view(seat)
+        if publish:
+            self._publish_view(seat)
 
     def send_command(self, seat: int, command: dict[str, Any]) -> None:
         """Send a ``cmd`` message (arm dice, beep, ...) to ``seat`` (QoS 1, not retained)."""
         self.link.publish(topics.seat(self.table, seat, topics.SEAT_CMD), command)
 
-    def publish_board(self, board: dict[str, Any]) -> None:
-        """Publish the public board state (retained, no secrets)."""
-        self.link.publish(topics.board(self.table), board, retain=True)
+    def publish_board(self, board: dict[str, Any], *, publish: bool = True) -> None:
+        """Publish the public board state (retained, no secrets); with ``publish=False``
+        (before :meth:`start`) it goes out on connecting."""
+        with self._lock:
+            self._board = board
+        if publish:
+            self.link.publish(topics.board(self.table), board, retain=True)
+
+    def _republish(self) -> None:
+        # On every connect, before the birth: a seat that sees the hub online
+        # already has its current view, and spectators the board.
+        for seat in self._views:
+            self._publish_view(seat)
+        with self._lock:
+            board = self._board
+        if board is not None:
+            self.link.publish(topics.board(self.table), board, retain=True)
 
     # internals
 

@@ -51,7 +51,10 @@ class HubLink:
     """One MQTT session of the hub for table ``table``.
 
     ``subscriptions`` are (filter, qos) pairs restored on every connect;
-    ``on_message(topic, payload)`` runs on paho's network thread.
+    ``on_message(topic, payload)`` runs on paho's network thread, and so does
+    ``before_birth()``, on every connect after subscribing and before the
+    online status goes out: the place to republish retained state, so that
+    whoever sees the hub online already has it (protocol README, hub start-up).
     """
 
     def __init__(
@@ -67,6 +70,7 @@ class HubLink:
         keepalive: int = 10,
         client_id: str | None = None,
         on_connection: Callable[[bool], None] | None = None,
+        before_birth: Callable[[], None] | None = None,
     ) -> None:
         self.address = address
         self.table = topics.check_table(table)
@@ -75,6 +79,7 @@ class HubLink:
         self._on_message = on_message
         self._keepalive = keepalive
         self._on_connection = on_connection
+        self._before_birth = before_birth
         self.connected = threading.Event()
         self._online_published: mqtt.MQTTMessageInfo | None = None
         self._client = mqtt.Client(
@@ -140,6 +145,8 @@ class HubLink:
             return
         for topic_filter, qos in self._subscriptions:
             client.subscribe(topic_filter, qos)
+        if self._before_birth is not None:
+            self._before_birth()
         self._online_published = client.publish(
             topics.hub_status(self.table), self._status_payload(True), qos=1, retain=True
         )

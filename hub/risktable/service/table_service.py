@@ -108,6 +108,10 @@ class TableService:
             on_connection=on_connection, on_resync=self._resend_commands,
         )
         self._restore_sequences()
+        # What the seats and spectators must see is in place before the hub's birth.
+        for seat in self.session.seats:
+            self.hub.update_view(seat, publish=False, **self.session.view(seat))
+        self.hub.publish_board(board_message(self.session.state), publish=False)
 
     # -- start-up -------------------------------------------------------------
 
@@ -148,7 +152,6 @@ class TableService:
         self.hub.start()
         with self._lock:
             for seat in self.session.seats:
-                self.hub.update_view(seat, **self.session.view(seat))
                 for target, command in self.session.standing_commands(seat):
                     self.hub.send_command(target, command)
             self._publish_public()
