@@ -208,6 +208,9 @@ def test_a_game_survives_twenty_hub_kills_without_losing_an_acknowledged_input(
         finally:
             observer.close()
         hub.stop()
+    except BaseException:
+        print(f"hub log:\n{hub.tail()}")  # shown by pytest with the failure
+        raise
     finally:
         for client in clients.values():
             client.close()
