@@ -10,7 +10,6 @@ session, cursor included, and everything is republished.
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import threading
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from riskproto.messages import ProtocolError
+from risktable.cards.deck_file import DeckFileError, deck_path, load_deck
 from risktable.config import HubConfig
 from risktable.journal import (
     ActionMeta,
@@ -31,7 +31,6 @@ from risktable.journal import (
 from risktable.leds.scene import Scene
 from risktable.rules import Config, Roll
 from risktable.rules.bots import BOTS, Bot
-from risktable.rules.record import card_index
 from risktable.rules.state import GAME_OVER
 from risktable.service.hub import HubService
 from risktable.table.public import board_message, led_scene
@@ -39,7 +38,6 @@ from risktable.table.session import Outcome, TableSession
 
 log = logging.getLogger(__name__)
 
-CARDS_FILE = "cards.json"
 # A bot-only stretch of play is bounded so a bug can never spin the network thread.
 _MAX_BOT_STEPS = 100_000
 
@@ -56,15 +54,12 @@ def rules_config(name: str, players: int) -> Config:
 
 
 def load_card_uids(data_dir: Path, config: Config) -> dict[str, int]:
-    """Enrolled NFC card UIDs (``cards.json``: ``{"UID": "card id"}``), or none yet."""
-    path = data_dir / CARDS_FILE
+    """Enrolled NFC card UIDs to card indices (``risktable cards enroll``), or none yet."""
     try:
-        raw = json.loads(path.read_text())
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{path}: cannot read the enrolled cards: {exc}") from exc
-    return {str(uid).upper(): card_index(config.board, name) for uid, name in raw.items()}
+        deck = load_deck(deck_path(data_dir), config.board)
+    except DeckFileError as exc:
+        raise ValueError(str(exc)) from exc
+    return {uid: card.card for uid, card in deck.items()}
 
 
 class TableService:
