@@ -19,6 +19,8 @@ from risktable.cli.common import (
     table_id,
 )
 from risktable.cli.errors import CliError
+from risktable.cli.hub import open_leds
+from risktable.leds.scene import CURSOR, TerritoryLight
 from risktable.rules.board import classic_board
 from risktable.service.hub import HubService
 from risktable.service.mqtt_link import BrokerUnavailable
@@ -61,7 +63,12 @@ def run_enroll(args: argparse.Namespace) -> int:
     finished = threading.Event()
     lock = threading.Lock()
 
+    leds = open_leds(config)
+
     def show(hub: HubService) -> None:
+        if leds is not None:
+            lit = enrollment.territory
+            leds.show({lit: TerritoryLight(CURSOR, 1.0, blink=True)} if lit else {})
         hub.update_view(args.seat, active=True, phase="setup", lines=enrollment.lines(),
                         ring={"mode": "progress", "value": min(99, enrollment.position),
                               "max": min(99, board.deck_size)})
@@ -113,5 +120,7 @@ def run_enroll(args: argparse.Namespace) -> int:
         pass
     finally:
         service.stop()
+        if leds is not None:
+            leds.stop()
     print(f"{len(enrollment.deck)} of {board.deck_size} cards enrolled", flush=True)
     return 0 if enrollment.done else 1

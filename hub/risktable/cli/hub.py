@@ -70,7 +70,8 @@ def _open_panel(config: HubConfig) -> Panel | None:
         return None
 
 
-def _open_leds(config: HubConfig) -> LedLink | None:
+def open_leds(config: HubConfig) -> LedLink | None:
+    """The LED board link of the configuration, started; None when disabled or absent."""
     if not config.leds.enabled:
         return None
     link = LedLink(config.leds.port, baudrate=config.leds.baudrate,
@@ -88,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     setup_logging(args.verbose)
     config = _config(args)
     panel = _open_panel(config)
-    leds = _open_leds(config)
+    leds = open_leds(config)
 
     def connection(up: bool) -> None:
         if panel is not None:
