@@ -30,12 +30,21 @@ OCCUPY = 8        # choose how many armies move into a conquered territory
 FORTIFY = 9       # one move between own territories, or end the turn
 DRAW = 10         # chance: the card earned by a conquest
 GAME_OVER = 11
+# Phases of the later rule sets (numbered after the classic ones, which keep theirs).
+MISSION_DEAL = 12  # goal = missions, chance: the next mission card, face down
+CAPITAL = 13       # goal = capitals: each player secretly picks a capital
+ASIDE = 14         # two_player = neutral_2016, chance: 3 cards set aside per neutral
+NEUTRAL = 15       # two_player = neutral_2016: 3 armies onto one neutral first thing
+MODIFY = 16        # reroll / commander: the attacker may change the roll before it counts
+REROLL = 17        # chance: the face of one re-rolled die
 
 PHASE_NAMES: tuple[str, ...] = (
     "opening", "claim", "deal", "setup_place", "reinforce", "attack", "defend", "roll",
     "occupy", "fortify", "draw", "game_over",
+    "mission_deal", "capital", "aside", "neutral", "modify", "reroll",
 )
-CHANCE_PHASES = frozenset({OPENING, DEAL, ROLL, DRAW})
+CHANCE_PHASES = frozenset({OPENING, DEAL, ROLL, DRAW, MISSION_DEAL, ASIDE, REROLL})
+SETUP_PHASES = frozenset({OPENING, CLAIM, DEAL, SETUP_PLACE, MISSION_DEAL, CAPITAL, ASIDE})
 
 NO_TERRITORY = -1
 UNOWNED = -1
@@ -76,6 +85,21 @@ class State(NamedTuple):
     defend_dice: int
     occupy_min: int
     winner: int
+    # Later rule sets; the defaults are what a classic game holds.
+    # Seats beyond ``config.players`` are neutral (two-player games); every
+    # per-seat tuple (counts, hands, to_place...) has ``config.seats`` entries.
+    setup_step: int = 0                 # neutral_1993 placing: own armies placed this round
+    neutral_pool: int = 0               # neutral_2016: armies still to add to a neutral
+    neutral_seat: int = -1              # neutral_2016: the neutral receiving them this turn
+    capitals: tuple[int, ...] = ()      # goal = capitals: each player's capital, -1 unchosen
+    missions: tuple[int, ...] = ()      # goal = missions: each player's mission, -1 undealt
+    eliminated_by: tuple[int, ...] = () # who took each seat's last territory (-1: nobody)
+    reserve: tuple[int, ...] = ()       # cards out of play for now (ceasefire not yet in pile)
+    pending: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())  # MODIFY: the roll so far
+    rerolls: int = 0                    # MODIFY: re-rolls still allowed on this roll
+    reroll_die: int = -1                # REROLL: which attack die is being re-rolled
+    commander_used: bool = False        # commander: used this turn
+    ceasefire: bool = False             # the game ended by the ceasefire card
 
     @property
     def phase_name(self) -> str:
@@ -90,9 +114,10 @@ class State(NamedTuple):
     @property
     def alive(self) -> tuple[int, ...]:
         """Players still in the game (all of them during setup)."""
-        if self.phase <= SETUP_PLACE:
-            return tuple(range(self.config.players))
-        return tuple(p for p, c in enumerate(self.counts) if c > 0)
+        players = self.config.players
+        if self.phase <= SETUP_PLACE or self.phase in SETUP_PHASES:
+            return tuple(range(players))
+        return tuple(p for p, c in enumerate(self.counts[:players]) if c > 0)
 
 
 # Field positions, for the few hot handlers that rebuild a state from a list
