@@ -131,7 +131,7 @@ def apply(s: State, action: Action) -> tuple[State, list[Event]]:
         if type(action) not in _KNOWN_TYPES:
             raise MalformedActionError(f"not an action of this game: {action!r}")
         wrong_phase(s, action)
-    if s.config.options.goal == "missions":
+    if s.config.missions:
         return _with_missions(handler, s, action)
     return handler(s, action)
 

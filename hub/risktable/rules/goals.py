@@ -104,3 +104,23 @@ def ceasefire(s: State, events: list[Event]) -> State:
         return won(s, top[0], events)
     events.append(GameDrawn(top))
     return s._replace(phase=GAME_OVER, winner=-1)
+
+
+def how_won(s: State) -> str | None:
+    """How a finished game ended: ``conquest`` (every other player out), ``capitals``,
+    ``mission``, ``territories``, ``ceasefire``; ``None`` while it goes on."""
+    if s.phase != GAME_OVER:
+        return None
+    if s.ceasefire:
+        return "ceasefire"
+    p = s.winner
+    if last_player_standing(s.counts, s.config.players, p):
+        return "conquest"
+    goal = s.config.options.goal
+    if goal == "capitals" and capitals_won(s, p):
+        return "capitals"
+    if goal == "missions" and mission_met(s, p):
+        return "mission"
+    if goal == "territories" and s.counts[p] >= s.config.territory_goal:
+        return "territories"
+    raise AssertionError("a finished game with no reason to have ended")

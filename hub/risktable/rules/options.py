@@ -136,6 +136,7 @@ class Config:
     neutrals: int = field(init=False, compare=False, repr=False)
     seats: int = field(init=False, compare=False, repr=False)
     modifiers: bool = field(init=False, compare=False, repr=False)  # reroll or commander
+    missions: bool = field(init=False, compare=False, repr=False)   # goal = missions
 
     def __post_init__(self) -> None:
         o = self.options
@@ -163,6 +164,7 @@ class Config:
         object.__setattr__(self, "neutrals", neutrals)
         object.__setattr__(self, "seats", self.players + neutrals)
         object.__setattr__(self, "modifiers", o.reroll == "on" or o.commander == "on")
+        object.__setattr__(self, "missions", o.goal == "missions")
 
     @property
     def starting_armies(self) -> int:

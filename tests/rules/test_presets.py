@@ -1,0 +1,97 @@
+"""Every preset: listed by the CLI, played to its own victory condition, replayed exactly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from risktable.cli import main
+from risktable.rules import Options, replay
+from risktable.rules.goals import how_won
+from risktable.rules.presets import PRESETS, preset_config
+from risktable.rules.record import dumps, loads
+from risktable.rules.selfplay import selfplay
+
+GAMES = 10
+
+# How each rule set may end. Eliminating everyone else always wins.
+ENDINGS: dict[str, set[str]] = {
+    "classic_1993": {"conquest"},
+    "two_player_1993": {"conquest"},
+    "two_player_1993_plain_50": {"conquest"},
+    "capital_1993": {"conquest", "capitals"},
+    "capital_1993_short": {"conquest", "capitals"},
+    "mission_1993": {"conquest", "mission"},
+    "master_1993": {"conquest"},
+    "beginner_2016": {"conquest", "territories", "ceasefire"},
+    "classic_2016": {"conquest"},
+    "two_player_2016": {"conquest", "territories"},
+}
+CASES = [(name, n) for name, p in PRESETS.items() for n in p.players]
+
+
+def test_every_preset_has_its_ending_listed() -> None:
+    assert set(ENDINGS) == set(PRESETS)
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_preset_games_end_by_their_own_goal_and_replay(name: str, players: int) -> None:
+    config = preset_config(name, players)
+    endings = set()
+    for r in selfplay(config, GAMES, 2026, "heuristic"):
+        assert not r.capped
+        ended = how_won(r.final)
+        assert ended in ENDINGS[name]
+        endings.add(ended)
+        if ended != "ceasefire":
+            assert r.winner is not None and 0 <= r.winner < players
+        log = loads(dumps(config, r.log))
+        assert log.config == config
+        assert replay(log.config, log.actions()) == r.final
+
+
+def test_random_bots_play_every_preset_legally() -> None:
+    # Uniformly random play reaches corners a heuristic avoids; the turn cap keeps it short.
+    for name, preset in PRESETS.items():
+        config = preset_config(name, preset.players[-1])
+        for r in selfplay(config, 1, 7, "random", max_turns=60):
+            assert replay(config, r.log) == r.final
+
+
+def test_presets_cli_lists_every_preset_with_its_options(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "presets", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    listed = {p["name"]: p for p in doc["presets"]}
+    assert set(listed) == set(PRESETS)
+    for name, p in listed.items():
+        assert Options(**p["options"]) == PRESETS[name].options
+        assert p["players"] == list(PRESETS[name].players)
+    assert listed["two_player_2016"]["options"]["two_player"] == "neutral_2016"
+    assert doc["options"]["goal"] == ["conquest", "capitals", "missions", "territories"]
+    assert main(["rules", "presets"]) == 0
+    text = capsys.readouterr().out
+    assert "mission_1993:" in text and "setup=deal, goal=missions" in text
+
+
+def test_selfplay_cli_takes_a_preset_and_reports_how_games_ended(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "selfplay", "--rules", "two_player_2016", "--players", "2",
+                 "--games", "2", "--seed", "3", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["rules"] == "two_player_2016" and doc["capped"] == 0
+    assert {row["ended_by"] for row in doc["results"]} <= {"conquest", "territories"}
+    with pytest.raises(SystemExit):
+        main(["rules", "selfplay", "--rules", "nope", "--players", "3", "--games", "1",
+              "--seed", "1"])
+    assert main(["rules", "selfplay", "--rules", "beginner_2016", "--players", "6",
+                 "--games", "1", "--seed", "1"]) == 2
+    assert "2 to 5 players" in capsys.readouterr().err
+
+
+def test_old_classic_headers_are_unchanged() -> None:
+    head = json.loads(dumps(preset_config("classic_1993", 4), []).splitlines()[0])
+    assert head["options"] == {"setup": "claim", "fortify": "adjacent",
+                               "card_values": "standard", "occupy_min": "dice"}
+    assert head["version"] == 1 and "two_star_cards" not in head
