@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     chosen = {name: getattr(args, name) for name in Options.choices()
               if getattr(args, name) is not None}
     try:
-        options = Options(**{**preset.options.full_dict(), **chosen})  # type: ignore[arg-type]
+        options = Options(**{**preset.options.full_dict(), **chosen})
         # Self-play has no enrolled deck: a 2016 deck plays with the labelled placeholder stars.
         stars = PLACEHOLDER_STARS if options.deck == "2016" else None
         config = Config(args.players, options, stars=stars)
@@ -112,8 +112,8 @@ def run(args: argparse.Namespace) -> int:
     elapsed = max(time.perf_counter() - start, 1e-9)
     capped = sum(1 for row in results if row["capped"])
     summary = {"rules": args.rules, "players": args.players, "games": args.games,
-               "seed": args.seed, "bot": args.bot, "options": options.as_dict(), "max_turns": args.max_turns,
-               "capped": capped, "seconds": round(elapsed, 3),
+               "seed": args.seed, "bot": args.bot, "options": options.as_dict(),
+               "max_turns": args.max_turns, "capped": capped, "seconds": round(elapsed, 3),
                "games_per_second": round(args.games / elapsed, 2)}
     if args.json:
         print(json.dumps({**summary, "results": results}, indent=1))
