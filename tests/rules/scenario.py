@@ -49,6 +49,6 @@ def position(
         counts=tuple(owners.count(p) for p in range(players)),
         hands=tuple(hand_tuples),
         draw_pile=tuple(c for c in s.draw_pile if c not in taken),
-        to_place=(0,) * players, first_player=0, contenders=(), turn=1,
-        **{"eliminated_by": (-1,) * players, **fields},
+        to_place=(0,) * players, first_player=0, contenders=(),
+        **{"turn": 1, "eliminated_by": (-1,) * players, **fields},
     )
