@@ -48,7 +48,7 @@ def position(
         phase=phase, player=player, owners=tuple(owners), armies=tuple(armies),
         counts=tuple(owners.count(p) for p in range(players)),
         hands=tuple(hand_tuples),
-        draw_pile=tuple(c for c in s.draw_pile if c not in taken),
         to_place=(0,) * players, first_player=0, contenders=(),
-        **{"turn": 1, "eliminated_by": (-1,) * players, **fields},
+        **{"turn": 1, "eliminated_by": (-1,) * players,
+           "draw_pile": tuple(c for c in s.draw_pile if c not in taken), **fields},
     )

@@ -26,11 +26,11 @@ MAX_STARS = 10
 
 
 def _placeholder_stars(board: Board) -> tuple[int, ...]:
-    # Every fourth territory in file order while twelve are still wanted: evenly spread,
-    # obviously artificial, and the 30/12 split one implementation reports.
+    # Twelve territories spread evenly through the file order: obviously artificial,
+    # with the 30/12 split one implementation reports.
     stars = [1] * board.size
-    for t in range(0, board.size, 4)[:12]:
-        stars[t] = 2
+    for i in range(12):
+        stars[i * board.size // 12] = 2
     return tuple(stars)
 
 
