@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from risktable.cli import main
-from risktable.rules import Options, replay
+from risktable.rules import (
+    CHANCE,
+    Options,
+    apply,
+    chance_outcomes,
+    current_actor,
+    legal_actions,
+    new_game,
+    replay,
+)
+from risktable.rules.bots import Bot, HeuristicBot, RandomBot
 from risktable.rules.goals import how_won
 from risktable.rules.presets import PRESETS, preset_config
 from risktable.rules.record import dumps, loads
@@ -95,3 +106,30 @@ def test_old_classic_headers_are_unchanged() -> None:
     assert head["options"] == {"setup": "claim", "fortify": "adjacent",
                                "card_values": "standard", "occupy_min": "dice"}
     assert head["version"] == 1 and "two_star_cards" not in head
+
+
+def test_random_bot_indexes_exactly_the_legal_actions_of_every_preset() -> None:
+    phases: set[str] = set()
+    bot = RandomBot(0)
+    for name, preset in PRESETS.items():
+        config = preset_config(name, preset.players[0])
+        rng = random.Random(1)
+        bots: list[Bot] = [HeuristicBot(p) for p in range(config.players)]
+        s = new_game(config)
+        for step in range(900):
+            if s.is_terminal:
+                break
+            actor = current_actor(s)
+            if actor == CHANCE:
+                a = chance_outcomes(s).sample(rng)
+            else:
+                if step % 5 == 0 or s.phase_name in ("modify", "neutral", "capital"):
+                    n = bot.legal_count(s)
+                    indexed = [bot.legal_at(s, i) for i in range(n)]
+                    assert len(set(indexed)) == n
+                    assert set(indexed) == set(legal_actions(s)), (name, s.phase_name)
+                    phases.add(s.phase_name)
+                a = bots[actor].choose(s)
+                assert a in legal_actions(s)
+            s, _ = apply(s, a)
+    assert {"setup_place", "reinforce", "attack", "modify", "neutral", "capital"} <= phases
