@@ -11,9 +11,11 @@ from risktable.rules import (
     Attack,
     EndTurn,
     IllegalActionError,
+    MalformedActionError,
     OpeningRoll,
     Place,
     Roll,
+    Trade,
     apply,
     chance_outcomes,
     legal_actions,
@@ -171,3 +173,14 @@ def test_thirty_territories_at_the_end_of_your_own_turn_wins() -> None:
     s = _two_player(layout, rest=2, phase=FORTIFY, player=1)
     s, events = apply(s, EndTurn())
     assert not s.is_terminal and s.player == 0
+
+
+def test_each_deck_takes_its_own_kind_of_trade() -> None:
+    stars = position({}, config=preset_config("classic_2016", 3), phase=REINFORCE, rest=1,
+                     hands={0: ("alaska", "northwest_territory", "greenland")})
+    with pytest.raises(MalformedActionError, match="by their stars"):
+        apply(stars, Trade((0, 1, 2)))
+    symbols = position({}, phase=REINFORCE, rest=1,
+                       hands={0: ("alaska", "northwest_territory", "greenland")})
+    with pytest.raises(MalformedActionError, match="1993 symbol sets"):
+        apply(symbols, TradeStars((0, 1)))

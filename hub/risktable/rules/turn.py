@@ -128,6 +128,9 @@ def trade(s: State, a: Trade) -> Result:
             or not cards[0] < cards[1] < cards[2]):
         raise MalformedActionError(
             f"a trade is three distinct card indices in increasing order, not {cards!r}")
+    if s.config.stars is not None:
+        raise MalformedActionError("with the 2016 deck cards are traded by their stars "
+                                   "(trade_stars), not as symbol sets")
     symbols = s.config.board.card_symbols
     if not is_set((symbols[cards[0]], symbols[cards[1]], symbols[cards[2]])):
         raise MalformedActionError(f"cards {cards} do not form a set")
@@ -175,7 +178,8 @@ def _discarded(s: State, cards: tuple[int, ...]) -> tuple[int, ...]:
 def stars_of(s: State, cards: tuple[int, ...]) -> int:
     """Total stars on ``cards`` (2016 deck)."""
     stars = s.config.stars
-    assert stars is not None  # Config guarantees it for the 2016 deck
+    if stars is None:
+        raise ValueError("stars belong to the 2016 deck")
     return sum(stars[c] for c in cards)
 
 
@@ -183,6 +187,9 @@ def trade_stars(s: State, a: TradeStars) -> Result:
     """2016 deck: trade cards for armies by their total stars (DESIGN.md section 8)."""
     cards = a.cards
     size = s.config.board.size
+    if s.config.stars is None:
+        raise MalformedActionError("star trades belong to the 2016 deck; this game uses "
+                                   "the 1993 symbol sets")
     if (type(cards) is not tuple or len(cards) < 2
             or not all(type(c) is int and 0 <= c < size for c in cards)
             or any(x >= y for x, y in pairwise(cards))):
