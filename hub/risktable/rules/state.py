@@ -3,8 +3,8 @@
 A :class:`State` is an immutable named tuple of plain ints and tuples so the
 hot path stays cheap; every change makes a new one. Players are seat indices
 ``0..n-1`` in seat order (to the left), territories and cards are indices into
-the board. Nothing here is hidden from the hub: per-observer views that hide
-hands belong to a later layer.
+the board. The state holds every secret (hands, missions, capitals before
+the reveal); what a seat or the public may see is :func:`risktable.rules.views.view`.
 """
 
 from __future__ import annotations
@@ -58,8 +58,10 @@ class State(NamedTuple):
     ``defend_dice`` describe the battle being declared or rolled, and after a
     conquest ``source``/``target``/``occupy_min`` the occupation being chosen.
     During ``setup = deal`` the undealt territory cards are the ``draw_pile``
-    and the dealt ones wait in ``discard`` with the wilds; all 44 cards are
-    always in exactly one of ``draw_pile``, ``discard`` and ``hands``.
+    and the dealt ones wait in ``discard`` with the wilds; every card of the
+    deck in play is always in exactly one of ``draw_pile``, ``discard``,
+    ``hands`` and ``reserve`` (the 2016 ceasefire until it joins the pile),
+    unless ``traded_cards = removed`` took it out of the game.
     """
 
     config: Config
