@@ -270,7 +270,8 @@ def setup_place(s: State, a: Place) -> Result:
         if to_place[neutral] > 0:
             return s._replace(setup_step=OWN_PER_ROUND), events
     nxt = _placer_from(s, _next_seat(s, p))
-    s = s._replace(setup_step=0)
+    if neutral >= 0:
+        s = s._replace(setup_step=0)
     if nxt < 0:
         return setup_done(s, events)
     return s._replace(player=nxt), events

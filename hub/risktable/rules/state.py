@@ -136,3 +136,25 @@ F_DEFEND_DICE = State._fields.index("defend_dice")
 def rebuild(fields: list[object]) -> State:
     """A state from its field values in order (the hot-path constructor)."""
     return tuple.__new__(State, fields)
+
+
+_FIELD_INDEX = {name: i for i, name in enumerate(State._fields)}
+
+
+def _replace(self: State, **changes: object) -> State:
+    # The generated NamedTuple._replace walks every field through a map and a dict pop;
+    # with 37 fields that made it a fifth of the random self-play time. Setting only
+    # the changed positions of a list is several times faster and means the same.
+    f = list(self)
+    index = _FIELD_INDEX
+    try:
+        for name, value in changes.items():
+            f[index[name]] = value
+    except KeyError:
+        raise ValueError(f"Got unexpected field names: {sorted(set(changes) - set(index))!r}") \
+            from None
+    return tuple.__new__(State, f)
+
+
+# setattr, because mypy refuses assigning to a NamedTuple's method.
+setattr(State, "_replace", _replace)  # noqa: B010

@@ -68,6 +68,8 @@ def _dice_choices(armies: tuple[int, ...], source: int) -> int:
     return min(combat.MAX_ATTACK_DICE, armies[source] - 1) if armies[source] > 1 else 0
 
 
+_DEFEND = (Defend(1), Defend(2), Defend(3))
+
 # Rejection tries before falling back to exact counting (both are uniform, so any mix is).
 _TRIES = 6
 
@@ -91,7 +93,7 @@ class RandomBot:
             return self._attack(s)
         if phase == DEFEND:
             most = min(combat.defend_limit(s), s.armies[s.target])
-            return Defend(int(self.rng.random() * most) + 1)
+            return _DEFEND[int(self.rng.random() * most)]
         if phase == REINFORCE and len(s.hands[s.player]) < (3 if s.config.stars is None else 2):
             # No set possible: the legal set is just (own territory, armies) pairs.
             pool = s.pool
