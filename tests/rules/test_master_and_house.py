@@ -24,7 +24,7 @@ from risktable.rules import (
 from risktable.rules.actions import ACCEPT_ROLL, Commander, Reroll, RerollDie
 from risktable.rules.events import DiceRolled, RollChanged
 from risktable.rules.state import REINFORCE
-from risktable.rules.turn import reinforcements
+from risktable.rules.turn import reinforcements, start_turn
 from tests.rules.scenario import T, position
 
 REROLL = Options(reroll="on")
@@ -127,6 +127,12 @@ def test_no_minimum_of_three_reinforcements() -> None:
     assert reinforcements(position(small, rest=1), 0) == (3, 0)
     no_min = Options(reinforce_min="none")
     assert reinforcements(position(small, rest=1, options=no_min), 0) == (0, 0)
+    # Nothing to place: the turn goes straight to attacking, unless a trade is forced.
+    s, events = start_turn(position(small, rest=1, options=no_min), 0, [])
+    assert s.phase_name == "attack" and s.pool == 0 and events[0].armies == 0
+    five = ("greenland", "ontario", "quebec", "venezuela", "brazil")
+    s, _ = start_turn(position(small, rest=1, options=no_min, hands={0: five}), 0, [])
+    assert s.phase_name == "reinforce" and all(isinstance(a, Trade) for a in legal_actions(s))
 
 
 @pytest.mark.parametrize(("how", "discarded"), [("reshuffle", 3), ("removed", 0)])

@@ -73,8 +73,20 @@ def start_turn(s: State, p: int, events: list[Event]) -> Result:
         return s._replace(phase=NEUTRAL, player=p, pool=pool, turn=turn, conquered=False,
                           bonus_used=False, neutral_pool=NEUTRAL_ARMIES, neutral_seat=-1,
                           commander_used=False), events
-    return s._replace(phase=REINFORCE, player=p, pool=pool, turn=turn, conquered=False,
-                      bonus_used=False, commander_used=False), events
+    s = s._replace(phase=REINFORCE, player=p, pool=pool, turn=turn, conquered=False,
+                   bonus_used=False, commander_used=False)
+    return skip_empty_reinforce(s), events
+
+
+def skip_empty_reinforce(s: State) -> State:
+    """Go straight on to attacking when there is nothing to place and no trade is forced.
+
+    Only ``reinforce_min = none`` gives an empty pool; the optional trade is then
+    not offered (placing the pool is what ends the phase, and there is none).
+    """
+    if s.pool or must_trade(s):
+        return s
+    return s._replace(phase=ATTACK)
 
 
 def neutral_place(s: State, a: Place) -> Result:
@@ -93,7 +105,7 @@ def neutral_place(s: State, a: Place) -> Result:
     left = s.neutral_pool - n
     s = s._replace(armies=armies, neutral_pool=left, neutral_seat=-1 if not left else owner)
     if not left:
-        s = s._replace(phase=REINFORCE)
+        s = skip_empty_reinforce(s._replace(phase=REINFORCE))
     return s, [ArmiesPlaced(owner, t, n)]
 
 
