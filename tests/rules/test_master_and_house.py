@@ -22,7 +22,7 @@ from risktable.rules import (
     legal_actions,
 )
 from risktable.rules.actions import ACCEPT_ROLL, Commander, Reroll, RerollDie
-from risktable.rules.events import DiceRolled, RollChanged
+from risktable.rules.events import DiceRolled, RollChanged, RollHeld
 from risktable.rules.state import REINFORCE
 from risktable.rules.turn import reinforcements, start_turn
 from tests.rules.scenario import T, position
@@ -41,7 +41,7 @@ def _battle(options: Options, **fields: Any) -> State:
 def test_holding_a_battle_territory_card_allows_one_reroll() -> None:
     s = _battle(REROLL, hands={0: ("kamchatka",)})
     s, events = apply(s, Roll((1, 5, 2), (4, 4)))
-    assert events == [] and s.phase_name == "modify"
+    assert events == [RollHeld(0, (1, 5, 2), (4, 4))] and s.phase_name == "modify"
     assert legal_actions(s) == [Reroll(0), Reroll(1), Reroll(2), ACCEPT_ROLL]
     s, _ = apply(s, Reroll(0))
     assert s.phase_name == "reroll" and len(chance_outcomes(s)) == 6

@@ -25,6 +25,7 @@ from risktable.rules.events import (
     Event,
     PlayerEliminated,
     RollChanged,
+    RollHeld,
     TerritoryConquered,
 )
 from risktable.rules.state import (
@@ -140,7 +141,8 @@ def roll(s: State, a: Roll) -> Result:
     if s.config.modifiers:
         rerolls = _rerolls(s)
         if rerolls or commander_ready(s, att):
-            return s._replace(phase=MODIFY, pending=(att, dfn), rerolls=rerolls), []
+            held = s._replace(phase=MODIFY, pending=(att, dfn), rerolls=rerolls)
+            return held, [RollHeld(s.player, att, dfn)]
     return _resolve(s, att, dfn)
 
 
@@ -153,6 +155,7 @@ def _rerolls(s: State) -> int:
 
 
 def commander_ready(s: State, att: tuple[int, ...]) -> bool:
+    """Whether the commander may still turn one of the attack dice ``att`` into a 6."""
     return (s.config.options.commander == "on" and not s.commander_used
             and any(f < 6 for f in att))
 

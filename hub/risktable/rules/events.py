@@ -218,6 +218,15 @@ class RollChanged(NamedTuple):
 
 
 @value_type
+class RollHeld(NamedTuple):
+    """The dice as rolled, held while the attacker may re-roll or use the commander."""
+
+    player: int
+    attack: tuple[int, ...]
+    defend: tuple[int, ...]
+
+
+@value_type
 class CeasefireDrawn(NamedTuple):
     """The 2016 ceasefire card came up: the game ends at once."""
 
@@ -244,5 +253,5 @@ Event = (
     | CardsTraded | AttackDeclared | DefenceDeclared | DiceRolled | TerritoryConquered
     | ArmiesMoved | PlayerEliminated | AttackEnded | TurnEnded | DeckReshuffled | CardDrawn
     | GameWon | MissionDealt | CapitalChosen | CapitalsRevealed | CapitalCaptured
-    | CardSetAside | RollChanged | CeasefireDrawn | MissionCompleted | GameDrawn
+    | CardSetAside | RollHeld | RollChanged | CeasefireDrawn | MissionCompleted | GameDrawn
 )
