@@ -10,15 +10,18 @@ import pytest
 from risktable.cli import main
 from risktable.rules import (
     CHANCE,
+    Config,
     Options,
     apply,
     chance_outcomes,
+    classic_board,
     current_actor,
     legal_actions,
     new_game,
     replay,
 )
 from risktable.rules.bots import Bot, HeuristicBot, RandomBot
+from risktable.rules.decks import with_symbols
 from risktable.rules.goals import how_won
 from risktable.rules.presets import PRESETS, preset_config
 from risktable.rules.record import dumps, loads
@@ -133,3 +136,22 @@ def test_random_bot_indexes_exactly_the_legal_actions_of_every_preset() -> None:
                 assert a in legal_actions(s)
             s, _ = apply(s, a)
     assert {"setup_place", "reinforce", "attack", "modify", "neutral", "capital"} <= phases
+
+
+def test_an_enrolled_1993_deck_plays_and_its_log_carries_the_symbols() -> None:
+    board = classic_board()
+    symbols = {t: ("artillery", "infantry", "cavalry")[i % 3]
+               for i, t in enumerate(board.territory_ids)}
+    enrolled = with_symbols(board, symbols)
+    assert enrolled.card_symbols != board.card_symbols and enrolled.card_symbols[42:] == (3, 3)
+    config = Config(4, board=enrolled)
+    r = next(selfplay(config, 1, 5, "heuristic"))
+    text = dumps(config, r.log)
+    assert json.loads(text.splitlines()[0])["card_symbols"]["alaska"] == "artillery"
+    log = loads(text)
+    assert log.config.board.card_symbols == enrolled.card_symbols
+    assert replay(log.config, log.actions()) == r.final
+    with pytest.raises(ValueError, match="every territory"):
+        with_symbols(board, {"alaska": "infantry"})
+    with pytest.raises(ValueError, match="symbols are"):
+        with_symbols(board, {**symbols, "peru": "wild"})

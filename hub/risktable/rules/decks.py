@@ -15,9 +15,10 @@ for self-play and tests only.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import NamedTuple
 
-from risktable.rules.board import Board, classic_board
+from risktable.rules.board import SYMBOLS, WILD, Board, classic_board
 
 # DESIGN.md section 8: armies for the total stars traded (2..10 stars).
 STAR_VALUES: dict[int, int] = {2: 2, 3: 4, 4: 7, 5: 10, 6: 13, 7: 17, 8: 21, 9: 25, 10: 30}
@@ -36,6 +37,28 @@ def _placeholder_stars(board: Board) -> tuple[int, ...]:
 
 PLACEHOLDER_STARS: tuple[int, ...] = _placeholder_stars(classic_board())
 """A PLACEHOLDER assignment of stars (not the printed deck): 30 one-star, 12 two-star cards."""
+
+
+def with_symbols(board: Board, symbols: dict[str, str]) -> Board:
+    """``board`` with the 1993 deck's symbols as enrolled: territory id -> ``infantry``,
+    ``cavalry`` or ``artillery`` for every territory card (the wilds stay wild).
+
+    The classic map file's symbols are a labelled placeholder; a physical deck's
+    come from card enrollment and are passed here. ``ValueError`` when a territory
+    is missing or unknown, or a symbol is not one of the three.
+    """
+    ids = board.territory_ids
+    if set(symbols) != set(ids):
+        missing = sorted(set(ids) - set(symbols))[:3]
+        unknown = sorted(set(symbols) - set(ids))[:3]
+        raise ValueError(f"enrolled symbols must name every territory card once "
+                         f"(missing {missing}, unknown {unknown})")
+    names = SYMBOLS[:WILD]
+    bad = sorted(t for t, v in symbols.items() if v not in names)
+    if bad:
+        raise ValueError(f"symbols are {', '.join(names)}; not so for {bad[:3]}")
+    cards = tuple(names.index(symbols[t]) for t in ids) + board.card_symbols[board.size:]
+    return replace(board, card_symbols=cards)
 
 
 def ceasefire_card(board: Board) -> int:

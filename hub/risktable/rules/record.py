@@ -39,8 +39,8 @@ from risktable.rules.actions import (
     Trade,
     TradeStars,
 )
-from risktable.rules.board import Board, classic_board
-from risktable.rules.decks import MISSIONS, ceasefire_card, mission_index
+from risktable.rules.board import SYMBOLS, Board, classic_board
+from risktable.rules.decks import MISSIONS, ceasefire_card, mission_index, with_symbols
 from risktable.rules.errors import MalformedActionError
 from risktable.rules.options import Config, Options
 
@@ -205,6 +205,11 @@ def header(config: Config) -> dict[str, Any]:
     """The first line of a log."""
     head: dict[str, Any] = {"format": FORMAT, "version": VERSION, "board": config.board.name,
                             "players": config.players, "options": config.options.as_dict()}
+    board = config.board
+    if board.card_symbols != classic_board().card_symbols:
+        # An enrolled 1993 deck: its symbols are part of the game (trades depend on them).
+        head["card_symbols"] = {board.territory_ids[t]: SYMBOLS[board.card_symbols[t]]
+                                for t in range(board.size)}
     if config.stars is not None:
         # The 2016 deck's stars are data of the deck in play (enrolled, or the placeholder).
         head["two_star_cards"] = [config.board.territory_ids[t]
@@ -255,6 +260,8 @@ def loads(text: str) -> ParsedLog:
         raise LogFormatError(f"unknown board {head.get('board')!r}")
     board = classic_board()
     try:
+        if "card_symbols" in head:
+            board = with_symbols(board, dict(head["card_symbols"]))
         options = Options(**head.get("options", {}))
         stars = None
         if "two_star_cards" in head:
