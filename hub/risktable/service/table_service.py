@@ -10,6 +10,7 @@ session, cursor included, and everything is republished.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 import threading
@@ -30,7 +31,10 @@ from risktable.journal import (
 )
 from risktable.leds.scene import Scene
 from risktable.rules import Config, Roll
+from risktable.rules.board import SYMBOLS
 from risktable.rules.bots import BOTS, Bot
+from risktable.rules.decks import with_symbols
+from risktable.rules.presets import PRESETS, preset_config
 from risktable.rules.state import GAME_OVER
 from risktable.service.hub import HubService
 from risktable.table.public import board_message, led_scene
@@ -47,10 +51,16 @@ class RulesUnknown(ValueError):
 
 
 def rules_config(name: str, players: int) -> Config:
-    """The rules configuration for rule set ``name`` with ``players`` players."""
-    if name != "classic":
-        raise RulesUnknown(f"unknown rule set {name!r}; this hub knows: classic")
-    return Config(players=players)
+    """The rules configuration for rule set ``name`` (a preset of ``risktable rules
+    presets``; ``classic`` is the 1993 classic game) with ``players`` players."""
+    preset = "classic_1993" if name == "classic" else name
+    if preset not in PRESETS:
+        raise RulesUnknown(
+            f"unknown rule set {name!r}; the presets are: {', '.join(sorted(PRESETS))}")
+    try:
+        return preset_config(preset, players)
+    except ValueError as exc:  # a player count the preset does not allow
+        raise RulesUnknown(f"rule set {name!r}: {exc}") from exc
 
 
 def load_card_uids(data_dir: Path, config: Config) -> dict[str, int]:
@@ -108,10 +118,24 @@ class TableService:
         game = self.journal.current_game(table)
         if game is not None and self.journal.game(game).status == "running":
             return game
-        game = self.journal.create_game(self.rules, table)
+        game = self.journal.create_game(self._with_enrolled_symbols(self.rules), table)
         self.journal.set_current_game(table, game)
         log.info("table %s: new game %d (%s)", table, game, self.config.table.rules)
         return game
+
+    def _with_enrolled_symbols(self, config: Config) -> Config:
+        # A fully enrolled 1993 deck replaces the map file's placeholder symbols; the
+        # journal's header then records the real ones for every replay of this game.
+        board = config.board
+        try:
+            deck = load_deck(deck_path(self.config.data_dir), board)
+        except DeckFileError:
+            return config
+        symbols = {board.territory_ids[c.card]: SYMBOLS[c.symbol]
+                   for c in deck.values() if c.card < board.size}
+        if config.options.deck != "1993" or len(symbols) != board.size:
+            return config
+        return dataclasses.replace(config, board=with_symbols(board, symbols))
 
     def _rebuild(self, card_uids: Mapping[str, int]) -> TableSession:
         config, actions = self.journal.load(self.game_id)
