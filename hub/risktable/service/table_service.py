@@ -102,7 +102,7 @@ class TableService:
             config.broker.address, config.table.id, seats, config.data_dir,
             username=config.broker.username, password=config.broker.password,
             keepalive=config.broker.keepalive, on_event=self._on_event,
-            on_connection=on_connection,
+            on_connection=on_connection, on_republish=self._resend_commands,
         )
         self._restore_sequences()
 
@@ -139,6 +139,13 @@ class TableService:
             boot, seqs = self.journal.input_seqs(self.game_id, seat)
             if seqs:
                 self.hub.gate.tracker(seat).restore(boot, seqs)
+
+    def _resend_commands(self, seat: int) -> None:
+        # The contract: a resync or a birth re-sends any standing command (an armed
+        # roll); HubService republishes the view but only the session knows these.
+        with self._lock:
+            for target, command in self.session.standing_commands(seat):
+                self.hub.send_command(target, command)
 
     def start(self) -> None:
         """Connect, republish everything a seat and the LED board need, let bots move."""
