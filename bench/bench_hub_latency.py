@@ -1,0 +1,178 @@
+"""The hub's latency from a seat event to the view and LED scene it causes (issue 6).
+
+Starts mosquitto on a free loopback port, runs a ``TableService`` for 6 seats
+in this process, and plays one whole game through MQTT with the autopilot
+driving every seat as a person would (``tests/e2e/hub_driver.py``). For every
+input it measures, from the moment the client publishes the event:
+
+- ``view``: arrival at the subscribing client of the last view the input caused
+  (seats' views are retained QoS 1 messages, through the broker);
+- ``leds``: the last LED scene handed to ``show_leds`` in the hub process;
+- ``ack``: arrival of the acknowledgement, which the hub sends after everything else;
+- ``journal``: time spent in ``Journal.record_input`` (one SQLite transaction,
+  synchronous=FULL, so its fsyncs are in there).
+
+The game is played twice with the same seed: once as the hub runs, and once
+with the journal's fsyncs switched off (SQLite ``synchronous=OFF``, for this
+measurement only), so the difference is the fsync cost. The client and the hub
+share this process (and its GIL); on the Pi they would not.
+
+    python bench/bench_hub_latency.py [--seed N] [--inputs N] [--broker-delay]
+                                      [--runs full,nosync]
+
+``--broker-delay`` leaves mosquitto's default (Nagle on), to show what
+``set_tcp_nodelay true`` buys.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "hub"), str(ROOT / "protocol")]
+
+from tests.e2e.hub_driver import LedLog, Player, Watcher, start_service  # noqa: E402
+from tests.support.mosquitto import Mosquitto  # noqa: E402
+from tests.support.tools import mosquitto_binary  # noqa: E402
+
+TABLE = "bench"
+SEATS = 6
+MAX_INPUTS = 60_000
+
+
+def _percentiles(values: list[float]) -> str:
+    if len(values) < 2:
+        return "n/a"
+    cuts = statistics.quantiles(values, n=100, method="inclusive")
+    ms = [v * 1000 for v in (cuts[49], cuts[89], cuts[98], max(values))]
+    return "p50 {:6.2f}  p90 {:6.2f}  p99 {:6.2f}  max {:7.2f} ms".format(*ms)
+
+
+def _timed(fn: Callable[..., Any], spent: list[float]) -> Callable[..., Any]:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            spent.append(time.perf_counter() - start)
+    return wrapper
+
+
+def play_game(broker: Mosquitto, data_dir: Path, seed: int, fsync: bool,
+              limit: int = MAX_INPUTS) -> dict[str, Any]:
+    leds = LedLog()
+    service = start_service(broker.host, broker.port, TABLE, SEATS, data_dir, leds)
+    if not fsync:
+        # Private handle, for this measurement only: the hub always runs with FULL.
+        service.journal._db.execute("PRAGMA synchronous=OFF")
+    journal: list[float] = []
+    service.journal.record_input = _timed(service.journal.record_input,  # type: ignore[method-assign]
+                                          journal)
+    handled: list[tuple[float, float]] = []  # (received, done) in the hub's MQTT callback
+    inner = service.hub.link._on_message  # private: the hub's one entry point, timed here
+
+    def timed_handle(topic: str, payload: bytes) -> None:
+        received = time.perf_counter()
+        inner(topic, payload)
+        handled.append((received, time.perf_counter()))
+
+    service.hub.link._on_message = timed_handle
+    watcher = Watcher(broker.host, broker.port, TABLE)
+    player = Player(watcher, SEATS, seed)
+    view_lat: list[float] = []
+    led_lat: list[float] = []
+    ack_lat: list[float] = []
+    journal_per_input: list[float] = []
+    inbound: list[float] = []
+    hub_time: list[float] = []
+    began = time.perf_counter()
+    try:
+        for _ in range(limit):
+            step = player.next_event()
+            if step is None:
+                break
+            mark = len(watcher.received)
+            led_mark = len(leds.scenes)
+            journal_mark = len(journal)
+            hub_mark = len(handled)
+            start = player.play(*step)
+            got = watcher.received[mark:]
+            ack = next(r for r in got if r.topic.endswith("/ack") and r.doc is not None
+                       and r.doc.get("seq") == step[1]["seq"])
+            ack_lat.append(ack.at - start)
+            views = [r.at for r in got if r.topic.endswith("/view") and r.at <= ack.at]
+            if views:
+                view_lat.append(max(views) - start)
+            scenes = leds.scenes[led_mark:]
+            if scenes:
+                led_lat.append(scenes[-1][0] - start)
+            journal_per_input.append(sum(journal[journal_mark:]))
+            if len(handled) > hub_mark:
+                received, done = handled[hub_mark]
+                inbound.append(received - start)
+                hub_time.append(done - received)
+        elapsed = time.perf_counter() - began
+        over = player.mirror.state == service.session.state and player.mirror.menu.stage == "over"
+    finally:
+        watcher.close()
+        service.stop()
+    return {"inputs": len(ack_lat), "actions": len(player.mirror.log), "elapsed": elapsed,
+            "over": over, "view": view_lat, "leds": led_lat, "ack": ack_lat,
+            "journal": journal_per_input, "inbound": inbound, "hub": hub_time}
+
+
+def report(name: str, result: dict[str, Any]) -> None:
+    print(f"\n== {name}: {result['inputs']} inputs, {result['actions']} rules actions, "
+          f"{result['elapsed']:.1f} s, game over: {result['over']}")
+    print(f"  view   (n={len(result['view']):5d})  {_percentiles(result['view'])}")
+    print(f"  leds   (n={len(result['leds']):5d})  {_percentiles(result['leds'])}")
+    print(f"  ack    (n={len(result['ack']):5d})  {_percentiles(result['ack'])}")
+    print(f"  publish -> hub callback  {_percentiles(result['inbound'])}")
+    print(f"  hub handling (gate, rules, journal, publishing)  {_percentiles(result['hub'])}")
+    print(f"  journal record_input     {_percentiles(result['journal'])}")
+    share = sum(result["journal"]) / sum(result["ack"])
+    print(f"  journal share of the time to the ack: {share:.0%}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=6)
+    parser.add_argument("--broker-delay", action="store_true",
+                        help="run mosquitto without set_tcp_nodelay (its default)")
+    parser.add_argument("--inputs", type=int, default=MAX_INPUTS,
+                        help="stop after this many inputs (default: the whole game)")
+    parser.add_argument("--runs", default="full,nosync",
+                        help="comma-separated: full (the hub as it runs), nosync (no fsync)")
+    args = parser.parse_args()
+    extra = "" if args.broker_delay else "set_tcp_nodelay true\n"
+    results: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory() as tmp, \
+            Mosquitto(mosquitto_binary(), Path(tmp) / "mosquitto", extra_config=extra) as broker:
+        print(f"mosquitto on 127.0.0.1:{broker.port} "
+              f"({'Nagle on' if args.broker_delay else 'set_tcp_nodelay true'}), "
+              f"{SEATS} seats, seed {args.seed}")
+        for run in args.runs.split(","):
+            if run not in ("full", "nosync"):
+                parser.error(f"unknown run {run!r}")
+            results[run] = play_game(broker, Path(tmp) / run, args.seed, run == "full",
+                                     args.inputs)
+            report("journal synchronous=FULL (as the hub runs)" if run == "full"
+                   else "journal fsync off (comparison only)", results[run])
+    if "full" in results and "nosync" in results:
+        full, nosync = results["full"], results["nosync"]
+        p50 = statistics.median(full["ack"]) - statistics.median(nosync["ack"])
+        print(f"\nfsync cost: median ack latency {p50 * 1000:+.2f} ms with fsync; journal median "
+              f"{statistics.median(full['journal']) * 1000:.2f} ms vs "
+              f"{statistics.median(nosync['journal']) * 1000:.2f} ms without")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
