@@ -552,6 +552,16 @@ def test_flood_of_hostile_messages_changes_nothing(broker: Mosquitto, tmp_path: 
         commanded = {int(r.topic.split("/")[3]) for r in during if r.topic.endswith("/cmd")}
         assert resynced_armed <= commanded
 
+        # A birth (a reconnect: no new boot) gets the armed roll re-sent too.
+        armed_seat = next(seat for seat, cmds in armed.items() if cmds)
+        birth_mark = len(watcher.received)
+        watcher.publish(topics.seat(TABLE, armed_seat, topics.SEAT_STATUS), messages.encode(
+            messages.message("seat_status", seat=armed_seat, online=True, session=1)))
+        cmd_topic = topics.seat(TABLE, armed_seat, topics.SEAT_CMD)
+        watcher.wait_until(lambda got: any(r.topic == cmd_topic for r in got[birth_mark:]), 10)
+        assert [r.doc for r in watcher.received[birth_mark:] if r.topic == cmd_topic] == \
+            [cmd for _, cmd in armed[armed_seat]]
+
         # The hub plays on: more legal inputs, numbered past the flood's, all acked.
         for seat in player.next_seq:
             player.next_seq[seat] = flood.seq[seat].high + 1
