@@ -386,7 +386,8 @@ class Flood:
             doc["x_future"] = [1, {"a": None}]  # unknown fields are ignored (contract)
         payload = messages.encode(doc)
         self.sent_payloads[(seat, seq)] = payload
-        return Case("not_allowed", self.topic(seat), payload,
+        armed = bool(self.probe.standing_commands(seat)) and doc["kind"] == "dice"
+        return Case("not_allowed_armed_dice" if armed else "not_allowed", self.topic(seat), payload,
                     Expect(seat, error.code, seq, error.field))
 
     def resync(self) -> Case:
@@ -405,7 +406,7 @@ class Flood:
             doc = _event(seat, 1, self.rng)
             if armed and doc["kind"] == "dice" and self.rng.random() < 0.7:
                 cmd = armed[0][1]
-                doc["roll"] = cmd["roll"] + self.rng.choice((0, 0, -1, 1, 8, -8))
+                doc["roll"] = max(0, cmd["roll"] + self.rng.choice((0, 0, -1, 1, 8, -8)))
                 count = self.rng.choice((cmd["count"], max(1, cmd["count"] - 1), 3))
                 state = self.rng.choice(("settled", "crooked"))
                 doc["dice"] = [{"id": f"die-{i}", "face": self.rng.randint(1, 6),
@@ -529,6 +530,8 @@ def test_flood_of_hostile_messages_changes_nothing(broker: Mosquitto, tmp_path: 
         for family in ("duplicate", "stale", "not_allowed", "unknown_seat", "version",
                        "oversized", "truncated", "garbage", "other_seat"):
             assert families[family] > 100, families
+        # Wrong roll numbers, dice counts and crooked dice from the seat that is armed.
+        assert families["not_allowed_armed_dice"] > 50, families
         codes = Counter(w[1] for w in want)
         assert set(codes) == {"malformed", "schema", "version", "too_large", "unknown_seat",
                               "duplicate", "stale", "not_allowed", "ack"}, codes
