@@ -442,10 +442,15 @@ def _answer(r: Received) -> tuple[int, str, int | None, str | None]:
     return seat, code, r.doc.get("seq"), r.doc.get("field")
 
 
-def _journal_snapshot(service: TableService) -> tuple[str, dict[int, tuple[int | None, list[int]]]]:
+def _journal_snapshot(
+    service: TableService,
+) -> tuple[str, dict[int, tuple[int | None, list[int]]], int]:
+    # The live actions, every seat input's sequence number, and the row count with
+    # undone actions (a refused Back must not withdraw anything either).
     game = service.game_id
     return (service.journal.export(game),
-            {seat: service.journal.input_seqs(game, seat) for seat in range(1, SEATS + 1)})
+            {seat: service.journal.input_seqs(game, seat) for seat in range(1, SEATS + 1)},
+            len(service.journal.actions(game, include_undone=True)))
 
 
 class _Errors(logging.Handler):
