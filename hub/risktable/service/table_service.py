@@ -70,15 +70,18 @@ def load_card_uids(data_dir: Path, config: Config) -> dict[str, int]:
 class TableService:
     """Referees one table until stopped.
 
-    ``config`` is the hub configuration; ``card_uids`` overrides the enrolled
-    cards (tests); ``show_leds`` receives every LED scene (the LED link's
-    ``show``, or a test's recorder); ``on_victory`` runs once when the game ends.
+    ``config`` is the hub configuration; ``rules`` overrides the rules
+    configuration its rule set names (tests, variants without a preset name);
+    ``card_uids`` overrides the enrolled cards (tests); ``show_leds`` receives
+    every LED scene (the LED link's ``show``, or a test's recorder);
+    ``on_victory`` runs once when the game ends.
     """
 
     def __init__(
         self,
         config: HubConfig,
         *,
+        rules: Config | None = None,
         card_uids: Mapping[str, int] | None = None,
         show_leds: Callable[[Scene], None] | None = None,
         on_victory: Callable[[int], None] | None = None,
@@ -86,7 +89,7 @@ class TableService:
     ) -> None:
         self.config = config
         seats = config.table.seats
-        self.rules = rules_config(config.table.rules, seats)
+        self.rules = rules if rules is not None else rules_config(config.table.rules, seats)
         config.data_dir.mkdir(parents=True, exist_ok=True)
         self.journal = Journal(journal_path(config.data_dir))
         self._lock = threading.RLock()
