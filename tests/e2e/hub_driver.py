@@ -1,23 +1,18 @@
-"""A running ``TableService`` and one MQTT client that plays and watches it.
+"""A running ``TableService``, its seats, and a client that floods and times it.
 
-Used by the hub fuzz test and ``bench/bench_hub_latency.py``. The client
-publishes on every seat's topics itself (the test broker has no ACL, and the
-hub judges a message by its topic and fields, not by who sent it), so all
-seat traffic shares one connection and reaches the hub in publish order:
-that is what lets the fuzz test predict every duplicate and stale verdict.
-
-The legal inputs come from :class:`~risktable.table.autopilot.Autopilot`
-playing a mirror :class:`~risktable.table.session.TableSession` that is fed
-the same events; the hub's session must stay equal to it.
-
-(Kept minimal on purpose: once ``tests/support/virtual_table.py`` lands from
-the hub end-to-end work, the playing half belongs there.)
+Used by the hub fuzz test and ``bench/bench_hub_latency.py``. The seats are
+:class:`~tests.support.seat_client.SeatClient` s played by a
+:class:`~tests.support.virtual_table.VirtualTable`. The :class:`Watcher` is
+one more MQTT client: it timestamps everything the hub sends the seats, and it
+publishes raw payloads on any seat's topics (the test broker has no ACL, and
+the hub judges a message by its topic and fields, not by who sent it), so a
+whole flood shares one connection and reaches the hub in publish order: that
+is what lets the fuzz test predict every duplicate and stale verdict.
 """
 
 from __future__ import annotations
 
 import json
-import random
 import socket
 import threading
 import time
@@ -29,19 +24,13 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from riskproto import messages, topics
+from riskproto import topics
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.leds.scene import Scene
-from risktable.rules import Config
-from risktable.rules.bots import HeuristicBot
 from risktable.service.address import BrokerAddress
 from risktable.service.table_service import TableService
-from risktable.table.autopilot import Autopilot
-from risktable.table.session import TableSession
-
-# One enrolled NFC UID per card of the classic deck (7-byte UIDs, upper-case hex).
-UIDS: dict[int, str] = {c: f"04C0FFEE{c:06X}" for c in range(44)}
-CARDS: dict[str, int] = {uid: c for c, uid in UIDS.items()}
+from tests.support.seat_client import SeatClient
+from tests.table.inputs import CARDS
 
 
 @dataclass
@@ -77,6 +66,19 @@ def start_service(host: str, port: int, table: str, seats: int, data_dir: Path,
     service = TableService(config, card_uids=CARDS, show_leds=leds)
     service.start()
     return service
+
+
+def seat_clients(host: str, port: int, table: str, seats: int) -> dict[int, SeatClient]:
+    """Connected seat clients 1..``seats`` (boot ``100 + seat``), births published."""
+    clients: dict[int, SeatClient] = {}
+    try:
+        for seat in range(1, seats + 1):
+            clients[seat] = SeatClient(host, port, table, seat, boot=100 + seat).start()
+    except BaseException:
+        for client in clients.values():
+            client.close()
+        raise
+    return clients
 
 
 def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
@@ -158,76 +160,3 @@ def replies_of(received: list[Received], table: str) -> list[Received]:
     base = f"risk/{table}/seat/"
     return [r for r in received if r.topic.startswith(base)
             and r.topic.rsplit("/", 1)[1] in (topics.SEAT_ACK, topics.SEAT_ERROR)]
-
-
-class Player:
-    """Plays every seat of the table as a person would, through the watcher's connection.
-
-    ``next_seq`` is each seat's next sequence number; the fuzz test moves it past
-    the numbers its flood spent.
-    """
-
-    def __init__(self, watcher: Watcher, seats: int, seed: int) -> None:
-        self.watcher = watcher
-        self.table = watcher.table
-        seat_list = list(range(1, seats + 1))
-        self.mirror = TableSession(Config(players=seats), seat_list, CARDS)
-        rng = random.Random(seed)
-        bots = {seat: HeuristicBot(rng.getrandbits(64)) for seat in seat_list}
-        self.pilot = Autopilot(self.mirror, bots, UIDS, random.Random(rng.getrandbits(64)))
-        self.next_seq = dict.fromkeys(seat_list, 1)
-        self.sent: list[tuple[int, dict[str, Any]]] = []
-
-    def next_event(self) -> tuple[int, dict[str, Any]] | None:
-        """The next legal input, numbered with the seat's next seq; None when the game is over."""
-        step = self.pilot.next_event()
-        if step is None:
-            return None
-        seat, event = step
-        event = dict(event, seq=self.next_seq[seat])
-        self.next_seq[seat] += 1
-        return seat, event
-
-    def play(self, seat: int, event: dict[str, Any], timeout: float = 10) -> float:
-        """Publish one legal input, wait for its ack, apply it to the mirror; returns
-        the ``perf_counter`` time it was published."""
-        ack_topic = topics.seat(self.table, seat, topics.SEAT_ACK)
-        error_topic = topics.seat(self.table, seat, topics.SEAT_ERROR)
-        seq = event["seq"]
-
-        found: list[Received] = []
-        mark = len(self.watcher.received)
-
-        def answered(received: list[Received]) -> bool:
-            nonlocal mark
-            for r in received[mark:]:
-                if r.doc is not None and r.doc.get("seq") == seq and r.topic in (ack_topic,
-                                                                                 error_topic):
-                    found.append(r)
-                    return True
-            mark = len(received)
-            return False
-
-        start = time.perf_counter()
-        self.watcher.publish(topics.seat(self.table, seat, topics.SEAT_EVENT),
-                             messages.encode(event))
-        self.watcher.wait_until(answered, timeout)
-        last = found[0]
-        if last.topic != ack_topic:
-            raise AssertionError(f"legal input {event} of seat {seat} refused: {last.doc}")
-        outcome = self.mirror.handle(seat, event)
-        if outcome.error is not None:
-            raise AssertionError(f"the mirror refused what the hub accepted: {outcome.error}")
-        self.sent.append((seat, event))
-        return start
-
-    def play_until(self, stop: Callable[[TableSession], bool], limit: int) -> int:
-        """Play legal inputs until ``stop(mirror)`` or ``limit`` inputs; returns how many."""
-        for played in range(limit):
-            if stop(self.mirror):
-                return played
-            step = self.next_event()
-            if step is None:
-                return played
-            self.play(*step)
-        return limit

@@ -1,14 +1,16 @@
 """The hub under hostile input (issue 6): a seeded flood of bad seat messages.
 
-A 4-seat ``TableService`` plays a game through a real mosquitto up to an armed
-battle roll. Then more than 10,000 generated messages go to it: byte garbage,
-truncated JSON, non-JSON numbers, wrong types in every field, missing fields,
-unknown kinds and types, other protocol versions, oversized payloads, events
-on another seat's topic, status topics carrying junk, seats 5 and 6 (not at
-this table), seats 0, 7, ``01`` and ``x`` (not seat topics at all), replays
-of answered events, very old sequence numbers, late numbers inside the window,
-and valid events the game does not allow now (other seats, wrong roll numbers
-and dice counts, crooked dice, unknown cards).
+A 4-seat ``TableService`` referees a game through a real mosquitto, its seats
+played by protocol-level seat clients (``tests.support.virtual_table``), up to
+an armed battle roll. Then, from one more connection, more than 10,000
+generated messages go to it: byte garbage, truncated JSON, non-JSON numbers,
+wrong types in every field, missing fields, unknown kinds and types, other
+protocol versions, oversized payloads, events on another seat's topic, status
+topics carrying junk, seats 5 and 6 (not at this table), seats 0, 7, ``01``
+and ``x`` (not seat topics at all), replays of answered events, very old
+sequence numbers, late numbers inside the window, and valid events the game
+does not allow now (other seats, wrong roll numbers and dice counts, crooked
+dice, unknown cards).
 
 Each message that names a seat must get exactly one answer with the contract's
 code (and ``seq``/``field`` where the contract gives them), in order, on that
@@ -43,16 +45,18 @@ from risktable.service.table_service import TableService
 from risktable.table import menus
 from risktable.table.session import TableSession
 from tests.e2e.hub_driver import (
-    UIDS,
     LedLog,
-    Player,
     Received,
     Watcher,
     replies_of,
+    seat_clients,
     start_service,
 )
 from tests.support.mosquitto import Mosquitto
+from tests.support.seat_client import BROKER_NO_DELAY, SeatClient
 from tests.support.tools import mosquitto_binary
+from tests.support.virtual_table import Pending, VirtualTable, mirror_table
+from tests.table.inputs import UIDS
 
 TABLE = "fuzz"
 SEATS = 4  # so that seats 5 and 6 are valid seat numbers that are not at this table
@@ -175,14 +179,15 @@ _FIELDS_BY_KIND = {
 class Flood:
     """Generates the hostile messages and what each must be answered with."""
 
-    def __init__(self, player: Player, rng: random.Random) -> None:
-        self.player = player
+    def __init__(self, table: VirtualTable, played: list[Pending], rng: random.Random) -> None:
+        # `played`: every event the seats sent before, each answered (ack or refusal).
+        self.table = table
         self.rng = rng
-        self.seq = {seat: SeqModel({e["seq"] for s, e in player.sent if s == seat})
+        self.seq = {seat: SeqModel({p.seq for p in played if p.seat == seat})
                     for seat in range(1, SEATS + 1)}
         self.sent_payloads: dict[tuple[int, int], bytes] = {
-            (s, e["seq"]): messages.encode(e) for s, e in player.sent}
-        self.probe = copy.deepcopy(player.mirror)
+            (p.seat, p.seq): messages.encode(p.event) for p in played}
+        self.probe = copy.deepcopy(table.mirror)
 
     def topic(self, seat: int | str, leaf: str = topics.SEAT_EVENT) -> str:
         return f"risk/{TABLE}/seat/{seat}/{leaf}"
@@ -367,7 +372,7 @@ class Flood:
         if seq is None:
             return None
         # Content the game would accept right now: only the number refuses it.
-        step = self.player.pilot.next_event()
+        step = self.table.pilot.next_event()
         doc = _event(seat, seq, self.rng) if step is None or step[0] != seat \
             else dict(step[1], seq=seq)
         return Case("stale", self.topic(seat), messages.encode(doc),
@@ -414,7 +419,7 @@ class Flood:
             outcome = self.probe.handle(seat, doc)
             if outcome.error is not None:
                 return doc, outcome.error
-            self.probe = copy.deepcopy(self.player.mirror)
+            self.probe = copy.deepcopy(self.table.mirror)
         return None
 
     def cases(self, count: int) -> Iterator[Case]:
@@ -467,7 +472,7 @@ def broker(tmp_path: Path) -> Iterator[Mosquitto]:
     # Without TCP_NODELAY mosquitto holds each small packet for the peer's delayed
     # ACK (~40 ms), which would make the game before the flood needlessly slow.
     with Mosquitto(mosquitto_binary(), tmp_path / "mosquitto",
-                   extra_config="set_tcp_nodelay true\n") as running:
+                   extra_config=BROKER_NO_DELAY) as running:
         yield running
 
 
@@ -484,11 +489,18 @@ def test_flood_of_hostile_messages_changes_nothing(broker: Mosquitto, tmp_path: 
     leds = LedLog()
     service = start_service(broker.host, broker.port, TABLE, SEATS, tmp_path / "hub", leds)
     watcher = Watcher(broker.host, broker.port, TABLE)
+    clients: dict[int, SeatClient] = {}
     try:
-        player = Player(watcher, SEATS, SEED)
-        played = player.play_until(_at_armed_battle, 3000)
-        assert _at_armed_battle(player.mirror), f"no armed battle after {played} inputs"
-        assert service.session.state == player.mirror.state
+        clients.update(seat_clients(broker.host, broker.port, TABLE, SEATS))
+        table = VirtualTable(*mirror_table(service.rules, SEED), clients)
+        played: list[Pending] = []
+        while not _at_armed_battle(table.mirror) and len(played) < 3000:
+            pending = table.send_next()
+            assert pending is not None, table.mirror.menu
+            table.settle(pending)
+            played.append(pending)
+        assert _at_armed_battle(table.mirror), f"no armed battle after {len(played)} inputs"
+        assert service.session.state == table.mirror.state
 
         before_journal = _journal_snapshot(service)
         before_state = service.session.state
@@ -498,7 +510,7 @@ def test_flood_of_hostile_messages_changes_nothing(broker: Mosquitto, tmp_path: 
         mark = len(watcher.received)
         views = {r.topic: r.doc for r in watcher.received if r.topic.endswith("/view")}
 
-        flood = Flood(player, random.Random(SEED))
+        flood = Flood(table, played, random.Random(SEED))
         cases = list(flood.cases(FLOOD))
         expected = [c.expect for c in cases if c.expect is not None]
         answered_before = watcher.answers
@@ -545,7 +557,7 @@ def test_flood_of_hostile_messages_changes_nothing(broker: Mosquitto, tmp_path: 
         assert _journal_snapshot(service) == before_journal
         assert service.session.state == before_state
         assert service.session.ui_state() == before_ui
-        assert service.session.state == player.mirror.state
+        assert service.session.state == table.mirror.state
         assert len(leds.scenes) == leds_before
         assert not [r for r in during if r.topic.endswith("/board")]
         for r in during:
@@ -571,17 +583,22 @@ def test_flood_of_hostile_messages_changes_nothing(broker: Mosquitto, tmp_path: 
             [cmd for _, cmd in armed[armed_seat]]
 
         # The hub plays on: more legal inputs, numbered past the flood's, all acked.
-        for seat in player.next_seq:
-            player.next_seq[seat] = flood.seq[seat].high + 1
+        for seat, client in clients.items():
+            client.outbox.next_seq = flood.seq[seat].high + 1
         inputs_before = sum(len(seqs) for _, seqs in before_journal[1].values())
-        more = player.play_until(lambda mirror: False, 60)
-        assert more == 60
-        assert service.session.state == player.mirror.state
+        acked = len(table.tally.acked)
+        for _ in range(60):
+            answer = table.step()
+            assert answer is not None and answer.ack, answer
+        assert len(table.tally.acked) == acked + 60
+        assert service.session.state == table.mirror.state
         after = _journal_snapshot(service)[1]
         assert sum(len(seqs) for _, seqs in after.values()) == inputs_before + 60
         assert service.hub.link.connected.is_set()
         assert not errors.records, [r.getMessage() for r in errors.records]
     finally:
         logging.getLogger("risktable").removeHandler(errors)
+        for client in clients.values():
+            client.close()
         watcher.close()
         service.stop()
