@@ -1,11 +1,12 @@
 """The hub's latency from a seat event to the view and LED scene it causes (issue 6).
 
 Starts mosquitto on a free loopback port, runs a ``TableService`` for 6 seats
-in this process, and plays one whole game through MQTT with the autopilot
-driving every seat as a person would (``tests/e2e/hub_driver.py``). For every
-input it measures, from the moment the client publishes the event:
+in this process, and plays one whole game through MQTT: six protocol-level
+seat clients driven by autopilots (``tests.support.virtual_table``), one input
+at a time. For every input it measures, from the moment the seat client
+publishes the event:
 
-- ``view``: arrival at the subscribing client of the last view the input caused
+- ``view``: arrival at a separate subscriber of the last view the input caused
   (seats' views are retained QoS 1 messages, through the broker);
 - ``leds``: the last LED scene handed to ``show_leds`` in the hub process;
 - ``ack``: arrival of the acknowledgement, which the hub sends after everything else;
@@ -38,9 +39,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "hub"), str(ROOT / "protocol")]
 
-from tests.e2e.hub_driver import LedLog, Player, Watcher, start_service  # noqa: E402
+from risktable.table import menus  # noqa: E402
+from tests.e2e.hub_driver import LedLog, Watcher, seat_clients, start_service  # noqa: E402
 from tests.support.mosquitto import Mosquitto  # noqa: E402
+from tests.support.seat_client import BROKER_NO_DELAY  # noqa: E402
 from tests.support.tools import mosquitto_binary  # noqa: E402
+from tests.support.virtual_table import VirtualTable, mirror_table  # noqa: E402
 
 TABLE = "bench"
 SEATS = 6
@@ -85,7 +89,8 @@ def play_game(broker: Mosquitto, data_dir: Path, seed: int, fsync: bool,
 
     service.hub.link._on_message = timed_handle
     watcher = Watcher(broker.host, broker.port, TABLE)
-    player = Player(watcher, SEATS, seed)
+    clients = seat_clients(broker.host, broker.port, TABLE, SEATS)
+    table = VirtualTable(*mirror_table(service.rules, seed), clients)
     view_lat: list[float] = []
     led_lat: list[float] = []
     ack_lat: list[float] = []
@@ -95,17 +100,26 @@ def play_game(broker: Mosquitto, data_dir: Path, seed: int, fsync: bool,
     began = time.perf_counter()
     try:
         for _ in range(limit):
-            step = player.next_event()
-            if step is None:
+            if table.over:
                 break
             mark = len(watcher.received)
             led_mark = len(leds.scenes)
             journal_mark = len(journal)
             hub_mark = len(handled)
-            start = player.play(*step)
+            start = time.perf_counter()
+            pending = table.send_next()
+            if pending is None:
+                raise AssertionError(f"nobody can act at {table.mirror.menu}")
+            answer = table.settle(pending)
+            if not answer.ack:
+                raise AssertionError(f"the hub refused a legal input: {answer}")
+            ack_topic = f"risk/{TABLE}/seat/{pending.seat}/ack"
+            watcher.wait_until(lambda got, m=mark, t=ack_topic, q=pending.seq: any(
+                r.topic == t and r.doc is not None and r.doc.get("seq") == q
+                for r in got[m:]), 10)
             got = watcher.received[mark:]
-            ack = next(r for r in got if r.topic.endswith("/ack") and r.doc is not None
-                       and r.doc.get("seq") == step[1]["seq"])
+            ack = next(r for r in got if r.topic == ack_topic and r.doc is not None
+                       and r.doc.get("seq") == pending.seq)
             ack_lat.append(ack.at - start)
             views = [r.at for r in got if r.topic.endswith("/view") and r.at <= ack.at]
             if views:
@@ -119,11 +133,14 @@ def play_game(broker: Mosquitto, data_dir: Path, seed: int, fsync: bool,
                 inbound.append(received - start)
                 hub_time.append(done - received)
         elapsed = time.perf_counter() - began
-        over = player.mirror.state == service.session.state and player.mirror.menu.stage == "over"
+        over = table.mirror.state == service.session.state \
+            and table.mirror.menu.stage == menus.OVER
     finally:
+        for client in clients.values():
+            client.close()
         watcher.close()
         service.stop()
-    return {"inputs": len(ack_lat), "actions": len(player.mirror.log), "elapsed": elapsed,
+    return {"inputs": len(ack_lat), "actions": len(table.mirror.log), "elapsed": elapsed,
             "over": over, "view": view_lat, "leds": led_lat, "ack": ack_lat,
             "journal": journal_per_input, "inbound": inbound, "hub": hub_time}
 
@@ -151,7 +168,7 @@ def main() -> int:
     parser.add_argument("--runs", default="full,nosync",
                         help="comma-separated: full (the hub as it runs), nosync (no fsync)")
     args = parser.parse_args()
-    extra = "" if args.broker_delay else "set_tcp_nodelay true\n"
+    extra = "" if args.broker_delay else BROKER_NO_DELAY
     results: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as tmp, \
             Mosquitto(mosquitto_binary(), Path(tmp) / "mosquitto", extra_config=extra) as broker:
