@@ -1,10 +1,10 @@
 """The hub's latency from a seat event to the view and LED scene it causes (issue 6).
 
 Starts mosquitto on a free loopback port, runs a ``TableService`` for 6 seats
-in this process, and plays one whole game through MQTT: six protocol-level
-seat clients driven by autopilots (``tests.support.virtual_table``), one input
-at a time. For every input it measures, from the moment the seat client
-publishes the event:
+in a process of its own (as on the Pi), and from this process plays one whole
+game through MQTT: six protocol-level seat clients driven by autopilots
+(``tests.support.virtual_table``), one input at a time. For every input it
+measures, from the moment the seat client publishes the event:
 
 - ``view``: arrival at a separate subscriber of the last view the input caused
   (seats' views are retained QoS 1 messages, through the broker);
@@ -15,8 +15,10 @@ publishes the event:
 
 The game is played twice with the same seed: once as the hub runs, and once
 with the journal's fsyncs switched off (SQLite ``synchronous=OFF``, for this
-measurement only), so the difference is the fsync cost. The client and the hub
-share this process (and its GIL); on the Pi they would not.
+measurement only), so the difference is the fsync cost. The hub process
+records when it received each event, how long it spent on it, and when it
+handed each LED scene to ``show_leds``; ``perf_counter`` is the same monotonic
+clock in both processes (Linux), so the figures line up.
 
     python bench/bench_hub_latency.py [--seed N] [--inputs N] [--broker-delay]
                                       [--runs full,nosync]
@@ -28,18 +30,20 @@ share this process (and its GIL); on the Pi they would not.
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "hub"), str(ROOT / "protocol")]
 
-from risktable.table import menus  # noqa: E402
+from risktable.rules.state import GAME_OVER  # noqa: E402
+from risktable.service.table_service import rules_config  # noqa: E402
 from tests.e2e.hub_driver import LedLog, Watcher, seat_clients, start_service  # noqa: E402
 from tests.support.mosquitto import Mosquitto  # noqa: E402
 from tests.support.seat_client import BROKER_NO_DELAY  # noqa: E402
@@ -59,26 +63,24 @@ def _percentiles(values: list[float]) -> str:
     return "p50 {:6.2f}  p90 {:6.2f}  p99 {:6.2f}  max {:7.2f} ms".format(*ms)
 
 
-def _timed(fn: Callable[..., Any], spent: list[float]) -> Callable[..., Any]:
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        start = time.perf_counter()
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            spent.append(time.perf_counter() - start)
-    return wrapper
-
-
-def play_game(broker: Mosquitto, data_dir: Path, seed: int, fsync: bool,
-              limit: int = MAX_INPUTS) -> dict[str, Any]:
+def hub_child(port: int, data_dir: Path, fsync: bool, out: Path) -> int:
+    """The hub's own process: run until stdin closes, then write the timings to ``out``."""
     leds = LedLog()
-    service = start_service(broker.host, broker.port, TABLE, SEATS, data_dir, leds)
+    service = start_service("127.0.0.1", port, TABLE, SEATS, data_dir, leds)
     if not fsync:
         # Private handle, for this measurement only: the hub always runs with FULL.
         service.journal._db.execute("PRAGMA synchronous=OFF")
-    journal: list[float] = []
-    service.journal.record_input = _timed(service.journal.record_input,  # type: ignore[method-assign]
-                                          journal)
+    journal: list[tuple[float, float]] = []  # (start, seconds) of each record_input
+    record_input = service.journal.record_input
+
+    def timed_record(*args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return record_input(*args, **kwargs)
+        finally:
+            journal.append((start, time.perf_counter() - start))
+
+    service.journal.record_input = timed_record  # type: ignore[method-assign]
     handled: list[tuple[float, float]] = []  # (received, done) in the hub's MQTT callback
     inner = service.hub.link._on_message  # private: the hub's one entry point, timed here
 
@@ -88,24 +90,48 @@ def play_game(broker: Mosquitto, data_dir: Path, seed: int, fsync: bool,
         handled.append((received, time.perf_counter()))
 
     service.hub.link._on_message = timed_handle
+    print("ready", flush=True)
+    sys.stdin.read()
+    service.stop()
+    out.write_text(json.dumps({
+        "leds": [t for t, _ in leds.scenes], "handled": handled, "journal": journal,
+        "over": service.session.state.phase == GAME_OVER,
+    }))
+    return 0
+
+
+def _start_hub(broker: Mosquitto, data_dir: Path, fsync: bool,
+               out: Path) -> subprocess.Popen[str]:
+    hub = subprocess.Popen(
+        [sys.executable, __file__, "--hub-child", str(broker.port), str(data_dir),
+         "full" if fsync else "nosync", str(out)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert hub.stdout is not None
+    if hub.stdout.readline().strip() != "ready":
+        hub.kill()
+        raise RuntimeError("the hub process did not start")
+    return hub
+
+
+def _within(times: list[float], start: float, end: float) -> list[float]:
+    return [t for t in times if start <= t <= end]
+
+
+def play_game(broker: Mosquitto, data_dir: Path, seed: int, fsync: bool,
+              limit: int = MAX_INPUTS) -> dict[str, Any]:
+    out = data_dir.with_suffix(".json")
+    hub = _start_hub(broker, data_dir, fsync, out)
     watcher = Watcher(broker.host, broker.port, TABLE)
     clients = seat_clients(broker.host, broker.port, TABLE, SEATS)
-    table = VirtualTable(*mirror_table(service.rules, seed), clients)
+    table = VirtualTable(*mirror_table(rules_config("classic", SEATS), seed), clients)
+    windows: list[tuple[float, float]] = []  # (published, ack arrived) per input
     view_lat: list[float] = []
-    led_lat: list[float] = []
-    ack_lat: list[float] = []
-    journal_per_input: list[float] = []
-    inbound: list[float] = []
-    hub_time: list[float] = []
     began = time.perf_counter()
     try:
         for _ in range(limit):
             if table.over:
                 break
             mark = len(watcher.received)
-            led_mark = len(leds.scenes)
-            journal_mark = len(journal)
-            hub_mark = len(handled)
             start = time.perf_counter()
             pending = table.send_next()
             if pending is None:
@@ -120,28 +146,36 @@ def play_game(broker: Mosquitto, data_dir: Path, seed: int, fsync: bool,
             got = watcher.received[mark:]
             ack = next(r for r in got if r.topic == ack_topic and r.doc is not None
                        and r.doc.get("seq") == pending.seq)
-            ack_lat.append(ack.at - start)
+            windows.append((start, ack.at))
             views = [r.at for r in got if r.topic.endswith("/view") and r.at <= ack.at]
             if views:
                 view_lat.append(max(views) - start)
-            scenes = leds.scenes[led_mark:]
-            if scenes:
-                led_lat.append(scenes[-1][0] - start)
-            journal_per_input.append(sum(journal[journal_mark:]))
-            if len(handled) > hub_mark:
-                received, done = handled[hub_mark]
-                inbound.append(received - start)
-                hub_time.append(done - received)
         elapsed = time.perf_counter() - began
-        over = table.mirror.state == service.session.state \
-            and table.mirror.menu.stage == menus.OVER
     finally:
         for client in clients.values():
             client.close()
         watcher.close()
-        service.stop()
-    return {"inputs": len(ack_lat), "actions": len(table.mirror.log), "elapsed": elapsed,
-            "over": over, "view": view_lat, "leds": led_lat, "ack": ack_lat,
+        assert hub.stdin is not None
+        hub.stdin.close()
+        hub.wait(30)
+    # perf_counter is CLOCK_MONOTONIC on Linux, one clock for both processes: the
+    # hub's timings fall inside the window of the input that caused them.
+    hub_side = json.loads(out.read_text())
+    handled = [tuple(h) for h in hub_side["handled"]]
+    journal = [tuple(j) for j in hub_side["journal"]]
+    led_lat, inbound, hub_time, journal_per_input = [], [], [], []
+    for start, end in windows:
+        scenes = _within(hub_side["leds"], start, end)
+        if scenes:
+            led_lat.append(scenes[-1] - start)
+        mine = [h for h in handled if start <= h[0] <= end]
+        if mine:
+            inbound.append(mine[0][0] - start)
+            hub_time.append(mine[0][1] - mine[0][0])
+        journal_per_input.append(sum(d for t, d in journal if start <= t <= end))
+    return {"inputs": len(windows), "actions": len(table.mirror.log), "elapsed": elapsed,
+            "over": table.over and hub_side["over"],
+            "view": view_lat, "leds": led_lat, "ack": [e - s for s, e in windows],
             "journal": journal_per_input, "inbound": inbound, "hub": hub_time}
 
 
@@ -159,6 +193,9 @@ def report(name: str, result: dict[str, Any]) -> None:
 
 
 def main() -> int:
+    if len(sys.argv) == 6 and sys.argv[1] == "--hub-child":
+        return hub_child(int(sys.argv[2]), Path(sys.argv[3]), sys.argv[4] == "full",
+                         Path(sys.argv[5]))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=6)
     parser.add_argument("--broker-delay", action="store_true",
