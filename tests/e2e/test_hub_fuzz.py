@@ -30,6 +30,7 @@ import copy
 import json
 import logging
 import random
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -500,6 +501,10 @@ def test_flood_of_hostile_messages_changes_nothing(broker: Mosquitto, tmp_path: 
             table.settle(pending)
             played.append(pending)
         assert _at_armed_battle(table.mirror), f"no armed battle after {len(played)} inputs"
+        if any(n > 1 for client in clients.values() for n in client.sends.values()):
+            # A seat retransmitted an event whose answer was slow (a loaded machine):
+            # let the hub's duplicate answer to it arrive before the flood's count starts.
+            time.sleep(1.0)
         assert service.session.state == table.mirror.state
 
         before_journal = _journal_snapshot(service)
