@@ -75,15 +75,18 @@ def load_card_uids(data_dir: Path, config: Config) -> dict[str, int]:
 class TableService:
     """Referees one table until stopped.
 
-    ``config`` is the hub configuration; ``card_uids`` overrides the enrolled
-    cards (tests); ``show_leds`` receives every LED scene (the LED link's
-    ``show``, or a test's recorder); ``on_victory`` runs once when the game ends.
+    ``config`` is the hub configuration; ``rules`` overrides the rules
+    configuration its rule set names (tests, variants without a preset name);
+    ``card_uids`` overrides the enrolled cards (tests); ``show_leds`` receives
+    every LED scene (the LED link's ``show``, or a test's recorder);
+    ``on_victory`` runs once when the game ends.
     """
 
     def __init__(
         self,
         config: HubConfig,
         *,
+        rules: Config | None = None,
         card_uids: Mapping[str, int] | None = None,
         show_leds: Callable[[Scene], None] | None = None,
         on_victory: Callable[[int], None] | None = None,
@@ -91,7 +94,7 @@ class TableService:
     ) -> None:
         self.config = config
         seats = config.table.seats
-        self.rules = rules_config(config.table.rules, seats)
+        self.rules = rules if rules is not None else rules_config(config.table.rules, seats)
         config.data_dir.mkdir(parents=True, exist_ok=True)
         self.journal = Journal(journal_path(config.data_dir))
         self._lock = threading.RLock()
@@ -107,7 +110,7 @@ class TableService:
             config.broker.address, config.table.id, seats, config.data_dir,
             username=config.broker.username, password=config.broker.password,
             keepalive=config.broker.keepalive, on_event=self._on_event,
-            on_connection=on_connection,
+            on_connection=on_connection, on_republish=self._resend_commands,
         )
         self._restore_sequences()
 
@@ -158,6 +161,13 @@ class TableService:
             boot, seqs = self.journal.input_seqs(self.game_id, seat)
             if seqs:
                 self.hub.gate.tracker(seat).restore(boot, seqs)
+
+    def _resend_commands(self, seat: int) -> None:
+        # The contract: a resync or a birth re-sends any standing command (an armed
+        # roll); HubService republishes the view but only the session knows these.
+        with self._lock:
+            for target, command in self.session.standing_commands(seat):
+                self.hub.send_command(target, command)
 
     def start(self) -> None:
         """Connect, republish everything a seat and the LED board need, let bots move."""

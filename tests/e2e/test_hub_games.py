@@ -1,0 +1,153 @@
+"""Whole games refereed by the hub over a real broker, driven only by seat events.
+
+mosquitto, the hub's :class:`TableService` (in this process) and one
+protocol-level :class:`SeatClient` per seat; autopilots decide what each seat
+does and a mirror session checks every answer the hub gives
+(:mod:`tests.support.virtual_table`). Now and then a seat that may not act
+presses Confirm, so the hub also has refusals to get right.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from riskproto import topics
+from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
+from risktable.journal import Journal, journal_path
+from risktable.rules import Config, replay
+from risktable.rules.record import loads
+from risktable.service.address import BrokerAddress
+from risktable.service.table_service import TableService, rules_config
+from risktable.table.public import board_message
+from tests.support.mosquitto import Mosquitto
+from tests.support.mqtt_client import Recorder
+from tests.support.seat_client import BROKER_NO_DELAY, SeatClient
+from tests.support.tools import mosquitto_binary
+from tests.support.virtual_table import VirtualTable, mirror_table
+from tests.table.inputs import CARDS
+
+TABLE = "e2e-games"
+POKE_EVERY = 97  # an off-turn Confirm press this often, so refusals are checked too
+
+# (rule set name, players, options on top of the rule set, seed). A new preset is one line.
+GAMES = [
+    pytest.param("classic", 3, {}, 1, id="classic-3"),
+    pytest.param("classic", 4, {}, 1, id="classic-4"),
+    pytest.param("classic", 3, {"setup": "deal", "fortify": "connected"}, 2,
+                 id="classic-deal-connected-3"),
+]
+
+
+def rules_for(name: str, players: int, options: dict[str, Any]) -> Config:
+    config = rules_config(name, players)
+    return dataclasses.replace(config, options=dataclasses.replace(config.options, **options))
+
+
+def hub_config(broker: Mosquitto, data_dir: Path, name: str, players: int) -> HubConfig:
+    return HubConfig(
+        broker=BrokerConfig(BrokerAddress(broker.host, broker.port), keepalive=5),
+        table=TableConfig(TABLE, players, name),
+        leds=LedConfig(enabled=False), panel_enabled=False, data_dir=data_dir,
+    )
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Mosquitto]:
+    """A broker of the test's own, without Nagle's delay (see ``BROKER_NO_DELAY``)."""
+    with Mosquitto(mosquitto_binary(), tmp_path / "mosquitto",
+                   extra_config=BROKER_NO_DELAY) as started:
+        yield started
+
+
+@pytest.fixture
+def seats_of(broker: Mosquitto) -> Iterator[dict[int, SeatClient]]:
+    """The test's seat clients by seat number (filled by :func:`connect`), closed after it."""
+    clients: dict[int, SeatClient] = {}
+    yield clients
+    for client in clients.values():
+        client.close()
+
+
+def connect(clients: dict[int, SeatClient], broker: Mosquitto, players: int) -> None:
+    for seat in range(1, players + 1):
+        clients[seat] = SeatClient(broker.host, broker.port, TABLE, seat, boot=100 + seat).start()
+
+
+def poke(table: VirtualTable, n: int) -> None:
+    """Every ``POKE_EVERY`` events, a Confirm press from a seat the game is not waiting on."""
+    if n % POKE_EVERY != POKE_EVERY // 2:
+        return
+    mirror = table.mirror
+    acting = mirror.menu.player
+    idle = [s for s in mirror.seats
+            if mirror.seats.index(s) != acting and not mirror.standing_commands(s)]
+    if idle:
+        table.settle(table.send(idle[0], {"kind": "button", "button": "confirm",
+                                          "press": "short"}))
+
+
+def final_views_name_the_winner(clients: dict[int, SeatClient], winner: int) -> None:
+    for seat, client in clients.items():
+        expected = ["You won!"] if seat == winner else [f"Seat {winner} won"]
+        view = client.wait_for_view(lambda v, e=expected: v.get("lines") == e)  # type: ignore[misc]
+        assert view["phase"] == "over" and view["active"] is False
+
+
+def retained_board(broker: Mosquitto) -> dict[str, Any]:
+    observer = Recorder(broker.host, broker.port, "e2e-observer")
+    try:
+        observer.subscribe(topics.board(TABLE))
+        _, board, retained = observer.wait_for(lambda t, m, r: t == topics.board(TABLE))
+        assert retained and board is not None
+        return board
+    finally:
+        observer.close()
+
+
+@pytest.mark.parametrize(("name", "players", "options", "seed"), GAMES)
+def test_a_whole_game_refereed_by_the_hub_matches_the_mirror(
+        broker: Mosquitto, seats_of: dict[int, SeatClient], tmp_path: Path,
+        name: str, players: int, options: dict[str, str], seed: int) -> None:
+    rules = rules_for(name, players, options)
+    mirror, pilot = mirror_table(rules, seed)
+    connect(seats_of, broker, players)
+    service = TableService(hub_config(broker, tmp_path / "hub", name, players),
+                           rules=rules, card_uids=CARDS)
+    service.start()
+    try:
+        table = VirtualTable(mirror, pilot, seats_of)
+        events = table.play(between=poke)
+        final = mirror.state
+        winner = mirror.seats[final.winner]
+        assert final.counts[final.winner] == len(final.owners)
+        final_views_name_the_winner(seats_of, winner)
+        assert retained_board(broker) == board_message(final)
+        game = service.game_id
+    finally:
+        service.stop()
+
+    tally = table.tally
+    # Only the off-turn presses were refused, each as the mirror predicted (settle checks
+    # the code), and nothing else came back as an error.
+    assert len(tally.refused) == events // POKE_EVERY + (events % POKE_EVERY > POKE_EVERY // 2)
+    assert {code for _, _, code in tally.refused} == {"not_allowed"}
+    assert not tally.duplicates
+    late = [a for c in seats_of.values() for a in c.late_answers]
+    assert all(a.code == "duplicate" for a in late), late  # a retransmission crossing an ack
+
+    with Journal(journal_path(tmp_path / "hub")) as journal:
+        info = journal.game(game)
+        assert info.status == "finished" and info.winner == final.winner
+        log = loads(journal.export(game))
+        actions = list(log.actions())
+        assert log.config == rules and actions == mirror.log
+        assert replay(log.config, actions) == final
+        for seat, client in seats_of.items():
+            boot, seqs = journal.input_seqs(game, seat)
+            acked = sorted(seq for s, seq in tally.acked if s == seat)
+            assert boot == client.boot and seqs == acked
