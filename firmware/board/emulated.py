@@ -17,6 +17,7 @@ from micropython import const
 from board.pins import Pin
 from bounded import BoundedQueue
 from drivers.buttons import LONG_PRESS, Button
+from drivers.dice import STATES
 from drivers.encoder import Encoder
 from log import log
 
@@ -30,6 +31,8 @@ class Board:
         self.ring_size = cfg["ring_size"]
         self.control_port = cfg["control_port"]
         self.inputs = BoundedQueue(16)
+        self.has_roll_button = True
+        self.wifi_up = True
         # Named fake pins, driven by {"pin": [name, value]} lines, for the drivers.
         # Buttons are active low with pull-ups (released reads 1); the encoder's
         # contacts rest at 00 like the panel encoders drivers/encoder.py expects.
@@ -66,6 +69,10 @@ class Board:
 
     def show_text(self, lines):
         self._emit("oled", lines)
+
+    def show_dice(self, title, faces):
+        # The ESP32 board draws the dice; here they are a line of faces under the title.
+        self._emit("oled", [title, " ".join([str(f) for f in faces])])
 
     def show_net(self, up):
         self._emit("net", "up" if up else "down")
@@ -162,6 +169,13 @@ class Board:
                 else:
                     raise ValueError("a die is a face 1-6 or an object")
             self.inputs.put({"kind": "dice", "dice": dice})
+        elif "reading" in cmd:
+            # A smart die's reading as drivers/ble_dice.py reports it: [id, state, face].
+            die_id, state, face = cmd["reading"]
+            if state not in STATES or not isinstance(face, int) or not 0 <= face <= 6:
+                raise ValueError("a reading is [id, state, face 0-6]")
+            self.inputs.put({"kind": "reading", "id": str(die_id), "state": state,
+                             "face": face})
         elif "card" in cmd:
             uid = cmd["card"]
             if not isinstance(uid, str) or not uid:
