@@ -14,11 +14,8 @@ import sys
 
 from micropython import const
 
-from board.pins import Pin
 from bounded import BoundedQueue
-from drivers.buttons import LONG_PRESS, Button
 from drivers.dice import STATES
-from drivers.encoder import Encoder
 from log import log
 
 _BUTTONS = ("confirm", "back", "encoder", "roll")
@@ -33,25 +30,35 @@ class Board:
         self.inputs = BoundedQueue(16)
         self.has_roll_button = True
         self.wifi_up = True
+        # The fake pins and their drivers are made on the first pin line: most runs
+        # never send one, and the drivers cost heap the seat is short of.
+        self.pins = {}
+        self._buttons = []
+        self._encoder = None
+        self._pins_moved = asyncio.Event()
+        self._last = {}
+        self._tasks = []
+
+    def _make_pins(self):
         # Named fake pins, driven by {"pin": [name, value]} lines, for the drivers.
         # Buttons are active low with pull-ups (released reads 1); the encoder's
         # contacts rest at 00 like the panel encoders drivers/encoder.py expects.
-        self.pins = {}
+        from board.pins import Pin
+        from drivers.buttons import Button
+        from drivers.encoder import Encoder
+
         for name in _PIN_BUTTONS:
             self.pins[name] = Pin(name, Pin.IN, Pin.PULL_UP)
         for name in ("encoder_a", "encoder_b"):
             self.pins[name] = Pin(name, Pin.IN, value=0)
-        # The drivers are annotated with machine.Pin; these fakes offer the same subset.
         self._buttons = [
-            (name, Button(self.pins[name]))  # type: ignore[arg-type]
+            (name, Button(self.pins[name]))
             for name in _PIN_BUTTONS
         ]
         a = self.pins["encoder_a"]
         b = self.pins["encoder_b"]
-        self._encoder = Encoder(a, b)  # type: ignore[arg-type]
-        self._pins_moved = asyncio.Event()
-        self._last = {}
-        self._tasks = []
+        self._encoder = Encoder(a, b)
+        self._tasks.append(asyncio.create_task(self._pin_events()))
 
     def _emit(self, key, value):
         # Only changes are printed: the seat may redraw freely, and a reader sees one
@@ -92,7 +99,6 @@ class Board:
         return True
 
     async def run(self):
-        self._tasks.append(asyncio.create_task(self._pin_events()))
         if self.control_port:
             server = await asyncio.start_server(self._client, "127.0.0.1", self.control_port)
             self._tasks.append(server)
@@ -103,7 +109,10 @@ class Board:
         # (as the ESP32 board does): on the unix port, tasks waiting on ThreadSafeFlags
         # next to several sockets in one poller crashed MicroPython 1.29 (SIGSEGV) once
         # two control clients were connected. The drivers' logic is the same either way.
-        while True:
+        from drivers.buttons import LONG_PRESS
+
+        encoder = self._encoder
+        while encoder is not None:
             await self._pins_moved.wait()
             self._pins_moved.clear()
             busy = True
@@ -115,7 +124,7 @@ class Board:
                         press = "long" if event == LONG_PRESS else "short"
                         self.inputs.put({"kind": "button", "button": name, "press": press})
                     busy = busy or button.logic.busy()
-                steps = self._encoder.take()
+                steps = encoder.take()
                 if steps:
                     self.inputs.put({"kind": "encoder", "steps": steps})
                 if busy:
@@ -183,6 +192,8 @@ class Board:
             self.inputs.put({"kind": "card", "uid": uid.upper()})
         elif "pin" in cmd:
             name, value = cmd["pin"]
+            if not self.pins:
+                self._make_pins()
             self.pins[name].value(value)
             self._pins_moved.set()
         else:

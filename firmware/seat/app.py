@@ -8,6 +8,7 @@
 import asyncio
 import gc
 import os
+import sys
 import time
 
 from micropython import const
@@ -41,7 +42,7 @@ _DICE_CAPS = {"edice": "dice_builtin", "pixels": "dice_ble", "godice": "dice_ble
 
 
 class Seat:
-    def __init__(self, cfg, board, store, ticks_ms=None):
+    def __init__(self, cfg, board, store, ticks_ms=None, buffers=None):
         self.cfg = cfg
         self.board = board
         self.store = store
@@ -64,7 +65,7 @@ class Seat:
             keepalive_s=broker["keepalive"], user=broker["username"],
             password=broker["password"], will=self._will,
             backoff_ms=broker["backoff_ms"], backoff_max_ms=broker["backoff_max_ms"],
-            ticks_ms=ticks_ms)
+            ticks_ms=ticks_ms, buffers=buffers)
         self.outbox = Outbox(self.seat, _OUTBOX_SIZE, cfg["retry_ms"], _MAX_RETRY_MS,
                              1, time.ticks_diff)
         self.pixels = bytearray(3 * board.ring_size)
@@ -332,11 +333,18 @@ def render_text(view):
     return [view.get("name", "")]
 
 
+def _forget(package, name):
+    sys.modules.pop(package + "." + name if package else name, None)
+    if package:
+        delattr(sys.modules[package], name)
+
+
 def _exception_handler(loop, context):
     log_exception("task", context["exception"])
 
 
-def run(config_path):
+def run(config_path, buffers=None):
+    # buffers: the MQTT packet buffers, made by main.py before any import.
     from board import make
     from seat import config
     from seat.store import Store
@@ -349,8 +357,12 @@ def run(config_path):
         raise SystemExit(1)
     board = make(cfg, config_path)
     store = Store(config_path + ".state")
+    # Modules used only at start-up give their heap back: nothing imports them again.
+    del make, config
+    _forget("seat", "config")
+    _forget("", "board")
     # Imports leave garbage behind; collect it before the long-lived buffers are
     # allocated so they do not land in a fragmented heap.
     gc.collect()
     asyncio.get_event_loop().set_exception_handler(_exception_handler)
-    asyncio.run(Seat(cfg, board, store).run())
+    asyncio.run(Seat(cfg, board, store, buffers=buffers).run())

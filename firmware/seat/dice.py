@@ -33,14 +33,11 @@ class DiceInput:
         self.faces = bytearray(3)
         self._at = 0        # manual entry: the die being set
         self._shown_at = None
-        # Only the kind in use is imported: the seat's heap is small.
+        # Only the kind in use is imported, the seat's own dice at the first roll:
+        # the seat's heap is small.
         self._edice = None
         self._rolls = None
-        if kind == "edice":
-            from drivers.edice import ElectronicDice
-
-            self._edice = ElectronicDice(prefix="e")
-        elif kind != "manual":
+        if kind not in ("edice", "manual"):
             from seat.rolls import RollCollector
 
             self._rolls = RollCollector()
@@ -107,9 +104,14 @@ class DiceInput:
             await asyncio.sleep_ms(_ROLL_SPIN_MS)
         finally:
             self.seat.spin(False)
-        if epoch != self._epoch or self._edice is None:
+        if epoch != self._epoch:
             return  # disarmed or superseded while the ring spun
-        readings = self._edice.roll(self.count)
+        edice = self._edice
+        if edice is None:
+            from drivers.edice import ElectronicDice
+
+            edice = self._edice = ElectronicDice(prefix="e")
+        readings = edice.roll(self.count)
         dice = []
         for i in range(self.count):
             die_id, _, face = readings[i]
