@@ -28,7 +28,8 @@ class Board:
         self.ring_size = cfg["ring_size"]
         self.control_port = cfg["control_port"]
         self.inputs = BoundedQueue(16)
-        self.has_roll_button = True
+        # "roll_button": false stands for a board built without one (Confirm rolls).
+        self.has_roll_button = cfg.get("roll_button", True)
         self.wifi_up = True
         # The fake pins and their drivers are made on the first pin line: most runs
         # never send one, and the drivers cost heap the seat is short of.
@@ -159,7 +160,7 @@ class Board:
     def _feed(self, cmd):
         if "button" in cmd:
             name = cmd["button"]
-            if name not in _BUTTONS:
+            if name not in _BUTTONS or (name == "roll" and not self.has_roll_button):
                 raise ValueError("unknown button")
             press = "long" if cmd.get("long") else "short"
             self.inputs.put({"kind": "button", "button": name, "press": press})

@@ -64,6 +64,7 @@ class Board:
         self._reader = MFRC522(spi, cs)
         self._taps = CardTaps(self._reader, time.ticks_ms)  # type: ignore[arg-type]
         self._screen = None
+        self._shown = None
         if pins.has(p, "display"):
             from board.oled import Screen
             from drivers.ssd1306 import SSD1306
@@ -100,11 +101,14 @@ class Board:
         np.write()
 
     def show_text(self, lines):
-        if self._screen is not None:
+        # A redraw is a 1 KiB I2C write (about 25 ms at 400 kHz): only on a change.
+        if self._screen is not None and lines != self._shown:
+            self._shown = lines
             self._screen.text(lines)
 
     def show_dice(self, title, faces):
         if self._screen is not None:
+            self._shown = None
             self._screen.dice(title, faces)
 
     @property

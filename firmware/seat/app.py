@@ -237,14 +237,7 @@ class Seat:
             r.mode = ring.MODE_NONE
 
     def _show(self):
-        # The link state the ring shows, then the ring and the text at once.
-        if not self.client.connected:
-            link = ring.LINK_NO_WIFI if not self.board.wifi_up else ring.LINK_NO_BROKER
-        elif self.hub_lost:
-            link = ring.LINK_NO_HUB
-        else:
-            link = ring.LINK_UP
-        self.ring.link = link
+        # The ring and the text at once.
         self._draw()
         if self.ring.dice_n == 0:
             self.show_view()
@@ -272,6 +265,14 @@ class Seat:
     def _draw(self):
         now = self._ticks() & 0x3FFFFFFF
         r = self.ring
+        # The link state is read at every frame: WiFi can come back while the broker
+        # is still unreachable, and nothing else would tell the ring.
+        if not self.client.connected:
+            r.link = ring.LINK_NO_WIFI if not self.board.wifi_up else ring.LINK_NO_BROKER
+        elif self.hub_lost:
+            r.link = ring.LINK_NO_HUB
+        else:
+            r.link = ring.LINK_UP
         if self._spinning:
             mode = r.mode
             r.mode = ring.MODE_SPIN

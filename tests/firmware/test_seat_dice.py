@@ -19,7 +19,7 @@ TABLE = "fw-dice"
 SEAT = 2
 WHITE = [255, 255, 255]
 
-StartSeat = Callable[[str], SeatProcess]
+StartSeat = Callable[..., SeatProcess]
 
 
 @pytest.fixture
@@ -35,9 +35,9 @@ def start_seat(
 ) -> Iterator[StartSeat]:
     started: list[SeatProcess] = []
 
-    def start(dice: str) -> SeatProcess:
+    def start(dice: str, **overrides: Any) -> SeatProcess:
         config = write_config(tmp_path, TABLE, SEAT, fresh_mosquitto.port, dice=dice,
-                              retry_ms=400)
+                              retry_ms=400, **overrides)
         proc = SeatProcess(micropython, config)
         started.append(proc)
         proc.wait_output(lambda line: line.get("net") == "up")
@@ -100,6 +100,22 @@ def test_own_dice_roll_on_the_roll_button_once_per_arm(
     assert len(dice_events(hub)) == 1
 
 
+def test_confirm_rolls_on_a_board_without_a_roll_button(
+    start_seat: StartSeat, hub: AckingHub
+) -> None:
+    seat = start_seat("edice", roll_button=False)
+    seat.send({"button": "confirm"})  # nothing armed: an ordinary press
+    command(hub, seat, "arm_dice", 4, 2)
+    seat.send({"button": "roll"})  # this board has none: refused, nothing sent
+    seat.send({"button": "confirm"})
+    (event,) = wait_dice(hub, 1)
+    valid_event(event)
+    assert event["roll"] == 4 and [d["id"] for d in event["dice"]] == ["e1", "e2"]
+    assert hub.inputs()[0] == {"kind": "button", "button": "confirm", "press": "short"}
+    assert len(hub.inputs()) == 2
+    assert any("bad input line" in line for line in seat.stderr_lines)
+
+
 def test_disarm_and_a_new_arm_cancel_a_pending_roll(
     start_seat: StartSeat, hub: AckingHub
 ) -> None:
@@ -149,6 +165,29 @@ def test_manual_entry_sets_each_face_with_the_encoder(
     assert hub.inputs() == [event]
     seat.send({"encoder": 1})  # after the roll the encoder is the hub's again
     assert hub.wait_inputs(2)[1] == {"kind": "encoder", "steps": 1}
+
+
+def test_a_new_arm_restarts_manual_entry_and_disarm_ends_it(
+    start_seat: StartSeat, hub: AckingHub
+) -> None:
+    seat = start_seat("manual")
+    command(hub, seat, "arm_dice", 3, 2)
+    seat.send({"encoder": 4})
+    seat.send({"button": "confirm"})
+    seat.wait_output(lambda line: line.get("oled") == ["Die 2 of 2", "5 1"])
+    command(hub, seat, "arm_dice", 4, 1)
+    seat.wait_output(lambda line: line.get("oled") == ["Die 1 of 1", "1"])
+    seat.send({"button": "confirm"})
+    (event,) = wait_dice(hub, 1)
+    assert event["roll"] == 4 and event["dice"] == [{"id": "m1", "face": 1, "state": "settled"}]
+    command(hub, seat, "arm_dice", 5, 2)
+    command(hub, seat, "disarm", 5)
+    # Entry ended: the view's text is back and the controls are the hub's.
+    view = messages.message("view", seat=SEAT, colour=[9, 9, 9], lines=["your move"])
+    hub.publish(SEAT, topics.SEAT_VIEW, view)
+    seat.wait_output(lambda line: line.get("oled") == ["your move"], timeout=10)
+    seat.send({"button": "confirm"})
+    assert hub.wait_inputs(2)[1] == {"kind": "button", "button": "confirm", "press": "short"}
 
 
 def test_smart_dice_count_only_after_rolling_for_the_armed_roll(
