@@ -29,6 +29,7 @@ FW_VERSION = "0.2.0"
 _OUTBOX_SIZE = const(16)
 _MAX_RETRY_MS = const(8000)
 _COUNTER_MASK = const(0x3FFFFFFF)
+_RESTART_MS = const(100)
 
 _RED = (255, 0, 0)
 _WHITE = (255, 255, 255)
@@ -112,12 +113,24 @@ class Seat:
         self.tasks = [
             asyncio.create_task(self.client.run()),
             asyncio.create_task(self.board.run()),
-            asyncio.create_task(self._network_events()),
-            asyncio.create_task(self._inputs()),
-            asyncio.create_task(self._sender()),
-            asyncio.create_task(self._animate()),
+            asyncio.create_task(self._keep(self._network_events)),
+            asyncio.create_task(self._keep(self._inputs)),
+            asyncio.create_task(self._keep(self._sender)),
+            asyncio.create_task(self._keep(self._animate)),
         ]
         await self.tasks[0]
+
+    async def _keep(self, loop):
+        # A failure in one of the seat's loops (a MemoryError in a short heap, say) is
+        # logged and the loop starts again, instead of leaving the seat silently deaf
+        # or mute. Cancellation is not an Exception and still ends it.
+        while True:
+            try:
+                await loop()
+            except Exception as exc:
+                log_exception(loop.__name__, exc)
+                gc.collect()
+                await asyncio.sleep_ms(_RESTART_MS)
 
     # ---- from the hub
 
