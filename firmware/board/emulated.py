@@ -6,7 +6,8 @@
 # Two ways in: high-level lines ({"button": ...}) become events directly, and pin lines
 # ({"pin": ["confirm", 0]}) move fake pins that feed the same drivers the ESP32 board
 # uses (debounce, long press, quadrature decoding); a task here samples the drivers and
-# turns their verdicts into events.
+# turns their verdicts into events. Reading lines ({"reading": [id, state, face]}) stand
+# for the smart dice the ESP32 board hears over BLE.
 
 import asyncio
 import json

@@ -30,6 +30,7 @@ _OUTBOX_SIZE = const(16)
 _MAX_RETRY_MS = const(8000)
 _COUNTER_MASK = const(0x3FFFFFFF)
 _RESTART_MS = const(100)
+_TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30; the ring wants non-negative times
 
 _RED = (255, 0, 0)
 _WHITE = (255, 255, 255)
@@ -272,11 +273,11 @@ class Seat:
         r = self.ring
         r.flash = rgb
         r.flash_ms = ms
-        r.flash_at = self._ticks() & 0x3FFFFFFF
+        r.flash_at = self._ticks() & _TICKS_MASK
         self._draw()
 
     def _draw(self):
-        now = self._ticks() & 0x3FFFFFFF
+        now = self._ticks() & _TICKS_MASK
         r = self.ring
         # The link state is read at every frame: WiFi can come back while the broker
         # is still unreachable, and nothing else would tell the ring.
