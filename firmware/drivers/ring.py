@@ -4,7 +4,8 @@
 #
 # Layout, pixel 0 at the top, going clockwise:
 #   pixel 0       the phase: white setup, seat colour reinforce, red attack, blue
-#                 fortify, dark otherwise (waiting, game over).
+#                 fortify, dark otherwise (waiting, game over; left in the seat
+#                 colour when the view has no ring).
 #   pixels 1..    the view's ring mode:
 #                   count     `value` pixels at full seat colour (the last pixel
 #                             blinks white when there are more than fit);
@@ -13,7 +14,9 @@
 #                             rest red;
 #                   pulse     the whole ring breathes in the seat colour, quickly;
 #                   spin      a comet in the seat colour goes round;
-#                   off       the whole ring is dark.
+#                   off       the whole ring is dark;
+#                   (none)    a view without a ring: the whole ring in the seat
+#                             colour, steady, so a seat shows whose it is.
 #   background    the seat colour, dim; it breathes while it is this seat's turn.
 # Overrides, strongest first:
 #   flash         the ring blinks one colour for a while: red after the hub refused
@@ -35,7 +38,7 @@ LINK_NO_WIFI = const(1)
 LINK_NO_BROKER = const(2)
 LINK_NO_HUB = const(3)
 
-MODE_NONE = const(0)  # the view has no ring: background and phase pixel only
+MODE_NONE = const(0)  # the view has no ring: the seat colour and the phase pixel
 MODE_OFF = const(1)
 MODE_COUNT = const(2)
 MODE_PROGRESS = const(3)
@@ -152,7 +155,12 @@ def _render(view: "RingView", now: int, buf: "bytearray | memoryview", n: int) -
     if mode == MODE_PULSE:
         _fill(buf, n, r, g, b, _triangle(now, _PULSE_MS, _DIM, _FULL))
         return
-    level = _triangle(now, _BREATH_MS, _DIM, _BRIGHT) if view.my_turn else _DIM
+    if mode == MODE_NONE:
+        level = _FULL
+    elif view.my_turn:
+        level = _triangle(now, _BREATH_MS, _DIM, _BRIGHT)
+    else:
+        level = _DIM
     _fill(buf, n, r, g, b, level)
 
     phase = view.phase
@@ -164,7 +172,7 @@ def _render(view: "RingView", now: int, buf: "bytearray | memoryview", n: int) -
         _set(buf, 0, 255, 0, 0, _FULL)
     elif phase == "fortify":
         _set(buf, 0, 0, 0, 255, _FULL)
-    else:
+    elif mode != MODE_NONE:
         _set(buf, 0, 0, 0, 0, 0)
 
     slots = n - 1

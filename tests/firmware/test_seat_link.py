@@ -20,9 +20,8 @@ TABLE = "fw-link"
 FAST = {"retry_ms": 400, "broker": {"backoff_ms": 200, "backoff_max_ms": 1000}}
 
 
-# A view in blue without ring or phase (drivers/ring.py): a dark phase pixel over the
-# seat colour at the dim background level, 200 * 17 >> 8.
-BLUE_SEAT = [[0, 0, 0]] + [[0, 0, 13]] * 11
+# A view in blue without ring or phase (drivers/ring.py): the whole ring in its colour.
+BLUE_SEAT = [[0, 0, 200]] * 12
 
 
 def is_red_breath(ring: Any) -> bool:

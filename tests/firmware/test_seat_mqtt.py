@@ -75,10 +75,8 @@ def test_published_view_is_rendered_on_the_ring(
             view = messages.message("view", seat=n, colour=colour, name=f"player {n}")
             hub.publish(topics.seat(TABLE, n, topics.SEAT_VIEW), view, retain=True)
         for n, colour in ((1, [200, 10, 30]), (2, [5, 90, 250])):
-            # drivers/ring.py: no ring in the view and no phase: a dark phase pixel
-            # over the seat colour at the dim background level (16 of 255).
-            dim = [c * 17 >> 8 for c in colour]
-            want = [[0, 0, 0]] + [dim] * 11
+            # drivers/ring.py: no ring in the view and no phase: the seat colour.
+            want = [colour] * 12
             seats[n - 1].wait_output(lambda line, want=want: line.get("ring") == want)
             oled = seats[n - 1].wait_output(lambda line: "oled" in line)["oled"]
             assert oled == [f"player {n}"]

@@ -28,7 +28,7 @@ def frames(run_mpy: RunMpy, setup: str, times: list[int]) -> list[list[list[int]
         from drivers import ring
         view = ring.RingView()
         view.colour = {SEAT!r}
-        view.mode = ring.MODE_NONE
+        view.mode = ring.MODE_COUNT
         COUNT, PROGRESS = ring.MODE_COUNT, ring.MODE_PROGRESS
         {setup}
         buf = bytearray({N} * 3)
@@ -195,3 +195,10 @@ def test_brightness_scales_every_pixel(run_mpy: RunMpy) -> None:
     )
     assert frame[1] == scaled(FULL, 127)
     assert frame[5] == scaled(DIM, 127)
+
+
+def test_a_view_without_ring_shows_the_seat_colour_and_the_phase(run_mpy: RunMpy) -> None:
+    (plain,) = frames(run_mpy, "view.mode = ring.MODE_NONE; view.my_turn = True", [500])
+    assert plain == [FULL] * N
+    (setup,) = frames(run_mpy, "view.mode = ring.MODE_NONE; view.phase = 'setup'", [0])
+    assert setup == [[255, 255, 255]] + [FULL] * (N - 1)
