@@ -2,7 +2,8 @@
 
 1. In process (bench/bench_firmware_mp.py under micropython): the firmware with the
    emulated board and an in-memory broker connection; from an input line to the event's
-   PUBLISH written, and from a view PUBLISH arriving to the ring written.
+   PUBLISH written, and from a view PUBLISH arriving to the ring written; and the
+   cost of one animation frame of the ring renderer.
 2. End to end through a real mosquitto on loopback: from writing an input line to the
    seat's stdin until a paho client receives the event, and from a paho client
    publishing a view until the seat prints the new ring. These include the pipes, the
@@ -96,7 +97,9 @@ def end_to_end(rounds: int) -> tuple[list[float], list[float]]:
             view_topic = topics.seat(table, 1, topics.SEAT_VIEW)
             for i in range(rounds):
                 colour = [i % 200 + 1, 7, 99]
-                payload = messages.encode(messages.message("view", seat=1, colour=colour))
+                # In the reinforce phase pixel 0 is the seat colour at full level.
+                view_msg = messages.message("view", seat=1, colour=colour, phase="reinforce")
+                payload = messages.encode(view_msg)
                 t0 = time.perf_counter()
                 client.publish(view_topic, payload, qos=1)
                 seat.wait_output(lambda line, c=colour: line.get("ring", [None])[0] == c)
@@ -117,6 +120,7 @@ def main() -> None:
     print(f"in process, {rounds} rounds (microseconds):")
     print(f"  press -> PUBLISH written  {press}")
     print(f"  view PUBLISH -> ring      {view}")
+    print(f"  one ring frame (drivers/ring.py, 12 pixels, per mode)  {figures['frame_us']}")
     e2e_rounds = min(rounds, 100)
     press_ms, view_ms = end_to_end(e2e_rounds)
     print(f"end to end through mosquitto on loopback, {e2e_rounds} rounds:")

@@ -78,7 +78,9 @@ def percentile(values, p):
 
 async def main():
     cfg = config.parse(json.dumps({"table": "bench", "seat": 1,
-                                   "broker": {"host": "memory"}}))
+                                   "broker": {"host": "memory"},
+                                   # No animation frames: they would be timed as the view's.
+                                   "frame_ms": 3600000}))
     board = TimedBoard(cfg)
     seat = Seat(cfg, board, Store())
     stream = Stream()
@@ -139,7 +141,27 @@ async def main():
         "view_to_ring_us": {"median": percentile(view, 50), "p90": percentile(view, 90),
                             "max": max(view)},
         "unanswered_events": len(seat.outbox),
+        "frame_us": frame_costs(),
     }))
+
+
+def frame_costs():
+    # Median microseconds of one ring.render call per mode, over 2 s of animation.
+    from drivers import ring
+
+    view = ring.RingView()
+    buf = bytearray(36)
+    out = {}
+    for name, mode in (("count", ring.MODE_COUNT), ("progress", ring.MODE_PROGRESS),
+                       ("spin", ring.MODE_SPIN), ("pulse", ring.MODE_PULSE)):
+        view.mode, view.value, view.max, view.my_turn = mode, 7, 12, True
+        times = []
+        for t in range(0, 2000, 40):
+            t0 = time.ticks_us()
+            ring.render(view, t, buf, 12)
+            times.append(time.ticks_diff(time.ticks_us(), t0))
+        out[name] = percentile(times, 50)
+    return out
 
 
 asyncio.run(main())

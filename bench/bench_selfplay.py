@@ -1,6 +1,6 @@
 """Self-play speed of the rules engine, for the random and the heuristic bot (one core).
 
-    PYTHONPATH=hub:protocol python bench/bench_selfplay.py [--games N] [--seed S]
+    PYTHONPATH=hub:protocol python bench/bench_selfplay.py [--games N] [--seed S] [--presets]
 
 Prints, per bot: actions applied per second (bot decisions and chance outcomes
 alike), dice rolls resolved per second, complete 4-player games per second
@@ -8,6 +8,8 @@ and the median turns per game. Uniformly random players almost never finish a
 game (card sets keep growing the armies), so random games run under a turn
 cap that is printed with the number of games it stopped. Logs are not kept
 (``record=False``); everything else is the same path as ``rules selfplay``.
+With ``--presets`` it then plays heuristic games of every rule set (each at
+every player count it allows) and prints games/s, actions/s and median turns.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import time
 
 from risktable.cli.rules_selfplay import DEFAULT_MAX_TURNS
 from risktable.rules import Config
+from risktable.rules.presets import PRESETS, preset_config
 from risktable.rules.selfplay import selfplay
 
 # The same cap as `risktable rules selfplay` uses by default, and a short one: the
@@ -44,14 +47,32 @@ def run(bot: str, games: int, seed: int, max_turns: int | None) -> None:
     print(f"           median turns/game   {turns:>10}")
 
 
+def run_presets(games: int, seed: int) -> None:
+    print(f"heuristic bot, {games} games per rule set and player count (no turn cap)")
+    for name, preset in PRESETS.items():
+        for players in preset.players:
+            config = preset_config(name, players)
+            start = time.perf_counter()
+            results = list(selfplay(config, games, seed, "heuristic", record=False))
+            elapsed = time.perf_counter() - start
+            actions = sum(r.actions for r in results)
+            turns = statistics.median(r.turns for r in results)
+            print(f"  {name:<26} {players}p  {games / elapsed:>6.1f} games/s  "
+                  f"{actions / elapsed:>8,.0f} actions/s  median turns {turns}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--presets", action="store_true",
+                        help="also time every rule set (heuristic bot)")
     args = parser.parse_args()
     run("random", max(1, args.games // 20), args.seed, RANDOM_TURN_CAPS[0])
     run("random", max(1, args.games // 5), args.seed, RANDOM_TURN_CAPS[1])
     run("heuristic", args.games, args.seed, None)
+    if args.presets:
+        run_presets(max(1, args.games // 5), args.seed)
     return 0
 
 

@@ -4,6 +4,11 @@
 
 import sys
 
+# The MQTT client's two packet buffers (net/mqtt.py, buf_size) come first, while the
+# heap is still in one piece: loading the compiled modules leaves it in small pieces,
+# and in a small heap no piece would be large enough for them afterwards.
+BUFFERS = (bytearray(1152), bytearray(1152))
+
 # MICROPYPATH replaces the unix port's default path, which drops the frozen modules
 # (asyncio among them); on the device ".frozen" is already on the path.
 if ".frozen" not in sys.path:
@@ -11,4 +16,4 @@ if ".frozen" not in sys.path:
 
 from seat.app import run  # noqa: E402
 
-run(sys.argv[1] if len(sys.argv) > 1 else "config.json")
+run(sys.argv[1] if len(sys.argv) > 1 else "config.json", BUFFERS)

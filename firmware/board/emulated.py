@@ -6,7 +6,8 @@
 # Two ways in: high-level lines ({"button": ...}) become events directly, and pin lines
 # ({"pin": ["confirm", 0]}) move fake pins that feed the same drivers the ESP32 board
 # uses (debounce, long press, quadrature decoding); a task here samples the drivers and
-# turns their verdicts into events.
+# turns their verdicts into events. Reading lines ({"reading": [id, state, face]}) stand
+# for the smart dice the ESP32 board hears over BLE.
 
 import asyncio
 import json
@@ -14,10 +15,8 @@ import sys
 
 from micropython import const
 
-from board.pins import Pin
 from bounded import BoundedQueue
-from drivers.buttons import LONG_PRESS, Button
-from drivers.encoder import Encoder
+from drivers.dice import STATES
 from log import log
 
 _BUTTONS = ("confirm", "back", "encoder", "roll")
@@ -30,25 +29,38 @@ class Board:
         self.ring_size = cfg["ring_size"]
         self.control_port = cfg["control_port"]
         self.inputs = BoundedQueue(16)
+        # "roll_button": false stands for a board built without one (Confirm rolls).
+        self.has_roll_button = cfg.get("roll_button", True)
+        self.wifi_up = True
+        # The fake pins and their drivers are made on the first pin line: most runs
+        # never send one, and the drivers cost heap the seat is short of.
+        self.pins = {}
+        self._buttons = []
+        self._encoder = None
+        self._pins_moved = asyncio.Event()
+        self._last = {}
+        self._tasks = []
+
+    def _make_pins(self):
         # Named fake pins, driven by {"pin": [name, value]} lines, for the drivers.
         # Buttons are active low with pull-ups (released reads 1); the encoder's
         # contacts rest at 00 like the panel encoders drivers/encoder.py expects.
-        self.pins = {}
+        from board.pins import Pin
+        from drivers.buttons import Button
+        from drivers.encoder import Encoder
+
         for name in _PIN_BUTTONS:
             self.pins[name] = Pin(name, Pin.IN, Pin.PULL_UP)
         for name in ("encoder_a", "encoder_b"):
             self.pins[name] = Pin(name, Pin.IN, value=0)
-        # The drivers are annotated with machine.Pin; these fakes offer the same subset.
         self._buttons = [
-            (name, Button(self.pins[name]))  # type: ignore[arg-type]
+            (name, Button(self.pins[name]))
             for name in _PIN_BUTTONS
         ]
         a = self.pins["encoder_a"]
         b = self.pins["encoder_b"]
-        self._encoder = Encoder(a, b)  # type: ignore[arg-type]
-        self._pins_moved = asyncio.Event()
-        self._last = {}
-        self._tasks = []
+        self._encoder = Encoder(a, b)
+        self._tasks.append(asyncio.create_task(self._pin_events()))
 
     def _emit(self, key, value):
         # Only changes are printed: the seat may redraw freely, and a reader sees one
@@ -66,6 +78,10 @@ class Board:
 
     def show_text(self, lines):
         self._emit("oled", lines)
+
+    def show_dice(self, title, faces):
+        # The ESP32 board draws the dice; here they are a line of faces under the title.
+        self._emit("oled", [title, " ".join([str(f) for f in faces])])
 
     def show_net(self, up):
         self._emit("net", "up" if up else "down")
@@ -85,7 +101,6 @@ class Board:
         return True
 
     async def run(self):
-        self._tasks.append(asyncio.create_task(self._pin_events()))
         if self.control_port:
             server = await asyncio.start_server(self._client, "127.0.0.1", self.control_port)
             self._tasks.append(server)
@@ -96,7 +111,10 @@ class Board:
         # (as the ESP32 board does): on the unix port, tasks waiting on ThreadSafeFlags
         # next to several sockets in one poller crashed MicroPython 1.29 (SIGSEGV) once
         # two control clients were connected. The drivers' logic is the same either way.
-        while True:
+        from drivers.buttons import LONG_PRESS
+
+        encoder = self._encoder
+        while encoder is not None:
             await self._pins_moved.wait()
             self._pins_moved.clear()
             busy = True
@@ -108,7 +126,7 @@ class Board:
                         press = "long" if event == LONG_PRESS else "short"
                         self.inputs.put({"kind": "button", "button": name, "press": press})
                     busy = busy or button.logic.busy()
-                steps = self._encoder.take()
+                steps = encoder.take()
                 if steps:
                     self.inputs.put({"kind": "encoder", "steps": steps})
                 if busy:
@@ -143,7 +161,7 @@ class Board:
     def _feed(self, cmd):
         if "button" in cmd:
             name = cmd["button"]
-            if name not in _BUTTONS:
+            if name not in _BUTTONS or (name == "roll" and not self.has_roll_button):
                 raise ValueError("unknown button")
             press = "long" if cmd.get("long") else "short"
             self.inputs.put({"kind": "button", "button": name, "press": press})
@@ -162,6 +180,13 @@ class Board:
                 else:
                     raise ValueError("a die is a face 1-6 or an object")
             self.inputs.put({"kind": "dice", "dice": dice})
+        elif "reading" in cmd:
+            # A smart die's reading as drivers/ble_dice.py reports it: [id, state, face].
+            die_id, state, face = cmd["reading"]
+            if state not in STATES or not isinstance(face, int) or not 0 <= face <= 6:
+                raise ValueError("a reading is [id, state, face 0-6]")
+            self.inputs.put({"kind": "reading", "id": str(die_id), "state": state,
+                             "face": face})
         elif "card" in cmd:
             uid = cmd["card"]
             if not isinstance(uid, str) or not uid:
@@ -169,6 +194,8 @@ class Board:
             self.inputs.put({"kind": "card", "uid": uid.upper()})
         elif "pin" in cmd:
             name, value = cmd["pin"]
+            if not self.pins:
+                self._make_pins()
             self.pins[name].value(value)
             self._pins_moved.set()
         else:

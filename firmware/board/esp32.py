@@ -18,21 +18,16 @@ from board import pinout as pins
 from bounded import BoundedQueue
 from drivers.buttons import LONG_PRESS, Button
 from drivers.buzzer import CONFIRM, Buzzer
-from drivers.dice import CROOKED, ROLLING
-from drivers.edice import ElectronicDice
 from drivers.encoder import Encoder
 from drivers.mfrc522 import MFRC522, CardTaps
-from drivers.ssd1306 import SSD1306
 from log import log
 from net.mqtt import jitter
-from seat.rolls import RollCollector
 
 _WIFI_WAIT_MS = const(10000)
 _WIFI_CHECK_MS = const(2000)
 _WIFI_BACKOFF_MS = const(500)
 _WIFI_BACKOFF_MAX_MS = const(30000)
 _CARD_POLL_MS = const(100)
-_ROLL_SHOW_MS = const(600)
 
 _BUTTONS = (("confirm", "confirm_button", "input"), ("back", "back_button", "input"),
             ("roll", "roll_button", "input"), ("encoder", "encoder", "switch"))
@@ -57,6 +52,7 @@ class Board:
         for name, device, pin_name in _BUTTONS:
             if pins.has(p, device):
                 self._buttons.append((name, Button(_in(pins.pin(p, device, pin_name)))))
+        self.has_roll_button = pins.has(p, "roll_button")
         self._encoder = Encoder(_in(pins.pin(p, "encoder", "a")), _in(pins.pin(p, "encoder", "b")))
         spi = machine.SPI(pins.setting(p, "nfc_reader", "spi_id", 1),
                           baudrate=pins.setting(p, "nfc_reader", "baudrate", 5000000),
@@ -67,19 +63,22 @@ class Board:
         cs = machine.Pin(pins.pin(p, "nfc_reader", "cs"), machine.Pin.OUT)
         self._reader = MFRC522(spi, cs)
         self._taps = CardTaps(self._reader, time.ticks_ms)  # type: ignore[arg-type]
-        self._display = None
+        self._screen = None
+        self._shown = None
         if pins.has(p, "display"):
+            from board.oled import Screen
+            from drivers.ssd1306 import SSD1306
+
             i2c = machine.I2C(pins.setting(p, "display", "i2c_id", 0),
                               sda=machine.Pin(pins.pin(p, "display", "sda")),
                               scl=machine.Pin(pins.pin(p, "display", "scl")),
                               freq=pins.setting(p, "display", "freq", 400000))
-            self._display = SSD1306(i2c, pins.setting(p, "display", "width", 128),
-                                    pins.setting(p, "display", "height", 64),
-                                    pins.setting(p, "display", "address", 0x3C))
+            display = SSD1306(i2c, pins.setting(p, "display", "width", 128),
+                              pins.setting(p, "display", "height", 64),
+                              pins.setting(p, "display", "address", 0x3C))
+            display.init()
+            self._screen = Screen(display)
         self._buzzer = Buzzer(machine.PWM(machine.Pin(pins.pin(p, "buzzer", "pwm"))))
-        self._dice = ElectronicDice()
-        self._armed = 0
-        self._rolls = RollCollector()
         self._smart = None
         if self._dice_kind in ("pixels", "godice"):
             import bluetooth
@@ -102,14 +101,19 @@ class Board:
         np.write()
 
     def show_text(self, lines):
-        display = self._display
-        if display is None:
-            return
-        display.clear()
-        top = 0
-        for line in lines:
-            top = display.prompt(line, top)
-        display.show()
+        # A redraw is a 1 KiB I2C write (about 25 ms at 400 kHz): only on a change.
+        if self._screen is not None and lines != self._shown:
+            self._shown = lines
+            self._screen.text(lines)
+
+    def show_dice(self, title, faces):
+        if self._screen is not None:
+            self._shown = None
+            self._screen.dice(title, faces)
+
+    @property
+    def wifi_up(self):
+        return self._wlan.isconnected()
 
     def show_net(self, up):
         pass  # the app already shows a lost broker on the ring
@@ -121,8 +125,7 @@ class Board:
         self._buzzer.play(((hz, ms),))
 
     def arm_dice(self, roll, count):
-        self._armed = count
-        self._rolls.arm(count)
+        pass  # the seat reads the roll (seat/dice.py); nothing to set up here
 
     # ---- network
 
@@ -161,12 +164,11 @@ class Board:
         await self._tasks[0]
 
     async def _smart_dice(self):
+        # Every reading goes to the seat, which keeps those of the armed roll.
         smart = self._smart
         while smart is not None:
             die_id, state, face = await smart.readings.get()
-            report = self._rolls.feed(die_id, state, face)
-            if report is not None:
-                self.inputs.put({"kind": "dice", "dice": report[0]})
+            self.inputs.put({"kind": "reading", "id": die_id, "state": state, "face": face})
 
     async def _watch_wifi(self):
         # The MQTT client notices a dead link by itself; this only rejoins WiFi.
@@ -178,31 +180,9 @@ class Board:
     async def _button_events(self, name, button):
         while True:
             event = await button.next_event()
-            if name == "roll" and self._dice_kind == "edice" and self._armed:
-                await self._roll()
-                continue
             press = "long" if event == LONG_PRESS else "short"
             self.inputs.put({"kind": "button", "button": name, "press": press})
             self._buzzer.play(CONFIRM)
-
-    async def _roll(self):
-        n = self._armed
-        self._report(self._dice.rolling(n))
-        await asyncio.sleep_ms(_ROLL_SHOW_MS)
-        readings = self._dice.roll(n)
-        self._report(readings)
-        if self._display is not None:
-            self._display.dice([r[2] for r in readings])
-            self._display.show()
-
-    def _report(self, readings):
-        dice = []
-        for die_id, state, face in readings:
-            if state == ROLLING or state == CROOKED:
-                dice.append({"id": die_id, "face": max(face, 1), "state": state})
-            else:
-                dice.append({"id": die_id, "face": face, "state": "settled"})
-        self.inputs.put({"kind": "dice", "dice": dice})
 
     async def _encoder_events(self):
         while True:

@@ -46,7 +46,7 @@ class Client:
     def __init__(self, host, port, client_id, keepalive_s=30, user=None, password=None,
                  will=None, backoff_ms=500, backoff_max_ms=30000, connect_timeout_ms=5000,
                  buf_size=1152, events_size=8, inflight_size=8,
-                 open_connection=None, ticks_ms=None):
+                 open_connection=None, ticks_ms=None, buffers=None):
         self.host = host
         self.port = port
         self.client_id = client_id
@@ -70,8 +70,11 @@ class Client:
         self._open = open_connection or asyncio.open_connection
         # The stubs give ticks_ms an opaque return type; ticks are ints here.
         self._ticks: "Callable[[], int]" = ticks_ms or time.ticks_ms  # type: ignore[assignment]
-        self._out = bytearray(buf_size)
-        self._in = bytearray(buf_size)
+        # `buffers`: the two packet buffers (out, in), allocated by the caller before
+        # the heap is fragmented; else two of buf_size bytes.
+        if buffers is None:
+            buffers = (bytearray(buf_size), bytearray(buf_size))
+        self._out, self._in = buffers
         self._in_mv = memoryview(self._in)
         self._len = packets.LengthDecoder()
         self._one = bytearray(1)

@@ -1,12 +1,14 @@
 # The seat application: birth and Last Will, input events numbered and resent until the
 # hub answers them (riskproto.sequence.Outbox), the retained view rendered on the ring
-# and display, an error flash on refusals, hub commands. It knows nothing of the rules:
+# (drivers/ring.py, animated by a small task) and display, an error flash on refusals,
+# hub commands, and the armed dice roll read from the seat's dice (seat/dice.py). It knows nothing of the rules:
 # it reports what the player did and shows what the hub says. protocol/README.md is the
 # contract this follows.
 
 import asyncio
 import gc
 import os
+import sys
 import time
 
 from micropython import const
@@ -15,7 +17,8 @@ from log import log, log_exception
 from net import mqtt
 from riskproto import messages, routes, topics
 from riskproto.sequence import Outbox
-from seat import render
+from drivers import ring
+from seat.dice import DiceInput
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,13 +28,14 @@ FW_VERSION = "0.2.0"
 
 _OUTBOX_SIZE = const(16)
 _MAX_RETRY_MS = const(8000)
-_FLASH_MS = const(150)
 _COUNTER_MASK = const(0x3FFFFFFF)
+_RESTART_MS = const(100)
+_TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30; the ring wants non-negative times
 
 _RED = (255, 0, 0)
 _WHITE = (255, 255, 255)
-_NO_BROKER = (40, 20, 0)
-_NO_HUB = (60, 0, 0)
+_MODES = {"off": ring.MODE_OFF, "count": ring.MODE_COUNT, "progress": ring.MODE_PROGRESS,
+          "pulse": ring.MODE_PULSE, "spin": ring.MODE_SPIN}
 # Refusals that say nothing about the player's input: a resend the hub had already
 # answered. They close the event quietly.
 _QUIET_ERRORS = ("duplicate", "stale")
@@ -40,7 +44,7 @@ _DICE_CAPS = {"edice": "dice_builtin", "pixels": "dice_ble", "godice": "dice_ble
 
 
 class Seat:
-    def __init__(self, cfg, board, store, ticks_ms=None):
+    def __init__(self, cfg, board, store, ticks_ms=None, buffers=None):
         self.cfg = cfg
         self.board = board
         self.store = store
@@ -51,7 +55,6 @@ class Seat:
         # A random boot counter tells the hub this seat restarted its sequence numbers.
         self.boot = int.from_bytes(os.urandom(4), "big") & _COUNTER_MASK
         self.session = 0
-        self.brightness = 255
         self.view = None
         self.hub_session = None
         # Only an explicit offline status means the hub is gone; before the first status
@@ -64,13 +67,16 @@ class Seat:
             keepalive_s=broker["keepalive"], user=broker["username"],
             password=broker["password"], will=self._will,
             backoff_ms=broker["backoff_ms"], backoff_max_ms=broker["backoff_max_ms"],
-            ticks_ms=ticks_ms)
+            ticks_ms=ticks_ms, buffers=buffers)
         self.outbox = Outbox(self.seat, _OUTBOX_SIZE, cfg["retry_ms"], _MAX_RETRY_MS,
                              1, time.ticks_diff)
         self.pixels = bytearray(3 * board.ring_size)
+        self.ring = ring.RingView()
+        self._spinning = False
+        self._frame_ms = cfg["frame_ms"]
+        self.dice = DiceInput(self, cfg["dice"], board.has_roll_button)
         self._hub_topic = topics.hub_status(self.table)
         self._kick = asyncio.Event()
-        self._flash_task = None
         self.tasks = []
 
     def topic(self, leaf):
@@ -108,11 +114,24 @@ class Seat:
         self.tasks = [
             asyncio.create_task(self.client.run()),
             asyncio.create_task(self.board.run()),
-            asyncio.create_task(self._network_events()),
-            asyncio.create_task(self._inputs()),
-            asyncio.create_task(self._sender()),
+            asyncio.create_task(self._keep(self._network_events)),
+            asyncio.create_task(self._keep(self._inputs)),
+            asyncio.create_task(self._keep(self._sender)),
+            asyncio.create_task(self._keep(self._animate)),
         ]
         await self.tasks[0]
+
+    async def _keep(self, loop):
+        # A failure in one of the seat's loops (a MemoryError in a short heap, say) is
+        # logged and the loop starts again, instead of leaving the seat silently deaf
+        # or mute. Cancellation is not an Exception and still ends it.
+        while True:
+            try:
+                await loop()
+            except Exception as exc:
+                log_exception(loop.__name__, exc)
+                gc.collect()
+                await asyncio.sleep_ms(_RESTART_MS)
 
     # ---- from the hub
 
@@ -122,6 +141,7 @@ class Seat:
             if kind == mqtt.UP:
                 log("connected, session", self.session)
                 self.board.show_net(True)
+                self._show()
                 await self.client.publish(self.topic(topics.SEAT_STATUS), self._status(True),
                                           True, 1)
                 self._resend_all()
@@ -158,6 +178,7 @@ class Seat:
             return
         if leaf == topics.SEAT_VIEW:
             self.view = msg
+            self._apply_view(msg)
             self._show()
         elif leaf == topics.SEAT_ACK:
             self.outbox.answered(msg["seq"])
@@ -191,61 +212,95 @@ class Seat:
         if "seq" in msg:
             self.outbox.answered(msg["seq"])
         if code not in _QUIET_ERRORS:
-            self.flash(_RED, 3, _FLASH_MS)
+            self.flash(_RED, ring.ERROR_MS)
 
     def on_command(self, msg):
         cmd = msg["cmd"]
         if cmd == "arm_dice":
             self.armed_roll = msg["roll"]
             self.board.arm_dice(msg["roll"], msg["count"])
+            self.dice.arm(msg["roll"], msg["count"])
         elif cmd == "disarm":
             if msg["roll"] == self.armed_roll:
                 self.board.arm_dice(msg["roll"], 0)
+            self.dice.disarm(msg["roll"])
         elif cmd == "identify":
-            seconds = msg.get("seconds", 5)
-            self.flash(_WHITE, seconds * 1000 // (2 * _FLASH_MS), _FLASH_MS)
+            self.flash(_WHITE, msg.get("seconds", 5) * 1000)
         elif cmd == "beep":
             self.board.beep(msg["ms"], msg.get("hz", 2000))
         elif cmd == "brightness":
-            self.brightness = msg["level"]
-            self._show()
+            self.ring.level = msg["level"]
+            self._draw()
         else:
             log("unknown command", cmd)
 
     # ---- outputs
 
-    def _show(self):
-        if self._flash_task is not None:
-            return
-        if not self.client.connected:
-            render.fill(self.pixels, _NO_BROKER, self.brightness)
-        elif self.hub_lost:
-            render.fill(self.pixels, _NO_HUB, self.brightness)
-        elif self.view is None:
-            render.fill(self.pixels, (0, 0, 0))
+    def _apply_view(self, view):
+        r = self.ring
+        colour = view["colour"]
+        r.colour = (colour[0], colour[1], colour[2])
+        r.my_turn = view.get("active", False)
+        r.phase = view.get("phase", "")
+        spec = view.get("ring")
+        if isinstance(spec, dict):
+            r.mode = _MODES[spec["mode"]]
+            r.value = spec.get("value", 0)
+            r.max = spec.get("max", 0)
         else:
-            render.ring(self.view, self.pixels, self.brightness)
-        self.board.show_ring(self.pixels)
+            r.mode = ring.MODE_NONE
+
+    def _show(self):
+        # The ring and the text at once.
+        self._draw()
+        if self.ring.dice_n == 0:
+            self.show_view()
+
+    def show_view(self):
+        """The view's text on the display (also when a dice display ends)."""
         if self.view is not None:
-            self.board.show_text(render.text(self.view))
+            self.board.show_text(render_text(self.view))
 
-    def flash(self, rgb, times, period_ms):
-        if self._flash_task is not None:
-            self._flash_task.cancel()
-        self._flash_task = asyncio.create_task(self._flash(rgb, times, period_ms))
+    def show_dice(self, title, faces):
+        self.board.show_dice(title, faces)
 
-    async def _flash(self, rgb, times, period_ms):
-        try:
-            for _ in range(times):
-                render.fill(self.pixels, rgb, self.brightness)
-                self.board.show_ring(self.pixels)
-                await asyncio.sleep_ms(period_ms)
-                render.fill(self.pixels, (0, 0, 0))
-                self.board.show_ring(self.pixels)
-                await asyncio.sleep_ms(period_ms)
-        finally:
-            self._flash_task = None
-            self._show()
+    def spin(self, on):
+        """The ring spins while the seat's own dice roll."""
+        self._spinning = on
+        self._draw()
+
+    def flash(self, rgb, ms):
+        r = self.ring
+        r.flash = rgb
+        r.flash_ms = ms
+        r.flash_at = self._ticks() & _TICKS_MASK
+        self._draw()
+
+    def _draw(self):
+        now = self._ticks() & _TICKS_MASK
+        r = self.ring
+        # The link state is read at every frame: WiFi can come back while the broker
+        # is still unreachable, and nothing else would tell the ring.
+        if not self.client.connected:
+            r.link = ring.LINK_NO_WIFI if not self.board.wifi_up else ring.LINK_NO_BROKER
+        elif self.hub_lost:
+            r.link = ring.LINK_NO_HUB
+        else:
+            r.link = ring.LINK_UP
+        if self._spinning:
+            mode = r.mode
+            r.mode = ring.MODE_SPIN
+            ring.render(r, now, self.pixels, self.board.ring_size)
+            r.mode = mode
+        else:
+            ring.render(r, now, self.pixels, self.board.ring_size)
+        self.board.show_ring(self.pixels)
+
+    async def _animate(self):
+        while True:
+            await asyncio.sleep_ms(self._frame_ms)
+            self.dice.tick(self._ticks())
+            self._draw()
 
     # ---- to the hub
 
@@ -253,7 +308,7 @@ class Seat:
         msg = messages.message("event")
         for key in fields:
             msg[key] = fields[key]
-        if msg["kind"] == "dice":
+        if msg["kind"] == "dice" and "roll" not in fields:
             msg["roll"] = self.armed_roll
         try:
             self.outbox.add(msg)
@@ -264,7 +319,9 @@ class Seat:
 
     async def _inputs(self):
         while True:
-            self.add_event(await self.board.inputs.get())
+            item = await self.board.inputs.get()
+            if not self.dice.take(item):
+                self.add_event(item)
 
     async def _sender(self):
         topic = self.topic(topics.SEAT_EVENT)
@@ -284,11 +341,25 @@ class Seat:
                     pass
 
 
+def render_text(view):
+    lines = view.get("lines")
+    if isinstance(lines, list):
+        return lines
+    return [view.get("name", "")]
+
+
+def _forget(package, name):
+    sys.modules.pop(package + "." + name if package else name, None)
+    if package:
+        delattr(sys.modules[package], name)
+
+
 def _exception_handler(loop, context):
     log_exception("task", context["exception"])
 
 
-def run(config_path):
+def run(config_path, buffers=None):
+    # buffers: the MQTT packet buffers, made by main.py before any import.
     from board import make
     from seat import config
     from seat.store import Store
@@ -301,8 +372,12 @@ def run(config_path):
         raise SystemExit(1)
     board = make(cfg, config_path)
     store = Store(config_path + ".state")
+    # Modules used only at start-up give their heap back: nothing imports them again.
+    del make, config
+    _forget("seat", "config")
+    _forget("", "board")
     # Imports leave garbage behind; collect it before the long-lived buffers are
     # allocated so they do not land in a fragmented heap.
     gc.collect()
     asyncio.get_event_loop().set_exception_handler(_exception_handler)
-    asyncio.run(Seat(cfg, board, store).run())
+    asyncio.run(Seat(cfg, board, store, buffers=buffers).run())

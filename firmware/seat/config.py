@@ -15,6 +15,7 @@ _DEFAULTS = {
     "pinout": "seat-pinout.json",
     "control_port": 0,
     "retry_ms": 500,
+    "frame_ms": 40,
 }
 _BROKER_DEFAULTS = {
     "port": 1883,
@@ -67,6 +68,9 @@ def parse(text):
     port = cfg["broker"]["port"]
     if not isinstance(port, int) or port < 1 or port > 65535:
         raise ConfigError("broker.port must be 1 to 65535")
+    frame = cfg["frame_ms"]
+    if not isinstance(frame, int) or frame < 10:
+        raise ConfigError("frame_ms must be an integer of at least 10")
     return cfg
 
 

@@ -16,14 +16,13 @@ try:
 except ImportError:
     pass
 
-import json
-
 from riskproto import topics
 from riskproto.messages import (
     E_DUPLICATE,
     E_STALE,
     MAX_COUNTER,
     ProtocolError,
+    _loads,
     error_reply,
     message,
 )
@@ -58,7 +57,8 @@ def _seq_of(payload: bytes) -> "int | None":
     # The seq of a message refused before validation, so the seat's outbox can stop
     # retransmitting it; None when there is no usable one.
     try:
-        doc = json.loads(payload)
+        # The codec's own parser: a payload it calls malformed (NaN, Infinity) has no seq.
+        doc = _loads(payload)
     except (ValueError, UnicodeError):
         return None
     if not isinstance(doc, dict):

@@ -353,6 +353,9 @@ def _takes_keyword(fn: "Any", arg: str, **kw: "Any") -> bool:
 
 # CPython's json accepts NaN and Infinity unless told otherwise; MicroPython's
 # refuses them already.
+# The keyword calls go through an untyped name: MicroPython's json stub rightly lacks
+# these keywords, and the probes above decide at run time whether they are used.
+_json = json  # type: Any
 _STRICT_LOADS = _takes_keyword(json.loads, "0", parse_constant=_refuse_constant)
 # Raw UTF-8 keeps a non-ASCII character to at most 4 bytes (CPython's default
 # escapes one outside the BMP as 12); MicroPython always writes UTF-8.
@@ -361,13 +364,13 @@ _UTF8_DUMPS = _takes_keyword(json.dumps, "", ensure_ascii=False)
 
 def _loads(data: bytes) -> "Any":
     if _STRICT_LOADS:
-        return json.loads(data, parse_constant=_refuse_constant)
+        return _json.loads(data, parse_constant=_refuse_constant)
     return json.loads(data)
 
 
 def _dumps(msg: "dict[str, Any]") -> bytes:
     if _UTF8_DUMPS:
-        text = json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+        text = str(_json.dumps(msg, separators=(",", ":"), ensure_ascii=False))
     else:
         text = json.dumps(msg, separators=(",", ":"))
     try:

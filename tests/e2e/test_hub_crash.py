@@ -23,7 +23,6 @@ event the hub acknowledged (or called a duplicate) must be in the journal.
 
 from __future__ import annotations
 
-import json
 import random
 import signal
 import sqlite3
@@ -37,9 +36,10 @@ from pathlib import Path
 import pytest
 
 from riskproto import topics
+from risktable.cards.deck_file import EnrolledCard, deck_path, save_deck
 from risktable.journal import Journal, journal_path
 from risktable.rules import Config, replay
-from risktable.rules.record import card_id, loads
+from risktable.rules.record import loads
 from risktable.table.public import board_message
 from tests.support.mosquitto import Mosquitto
 from tests.support.mqtt_client import Recorder
@@ -62,8 +62,9 @@ class HubProcess:
         self.data_dir = data_dir
         data_dir.mkdir(parents=True)
         board = Config(PLAYERS).board
-        (data_dir / "cards.json").write_text(
-            json.dumps({uid: card_id(board, card) for card, uid in UIDS.items()}))
+        # The enrolled deck, with the map file's own symbols so the rules stay the mirror's.
+        save_deck(deck_path(data_dir), board,
+                  {uid: EnrolledCard(card, board.card_symbols[card]) for card, uid in UIDS.items()})
         self.config = data_dir.parent / "hub.toml"
         self.config.write_text(
             f'[broker]\nhost = "{broker.host}"\nport = {broker.port}\nkeepalive = 5\n'

@@ -15,16 +15,11 @@ from pathlib import Path
 from tests.firmware.typeshed import build_typeshed
 from tests.support.tools import ROOT
 
-# riskproto.messages probes CPython-only json keywords at run time (parse_constant,
-# ensure_ascii), which the MicroPython json stub rightly does not declare; that module
-# is checked by the hub's strict mypy run instead. The rest of riskproto is checked here.
 CONFIG = """\
 [mypy]
 check_untyped_defs = True
 explicit_package_bases = True
 warn_unused_ignores = True
-[mypy-riskproto.messages]
-ignore_errors = True
 """
 
 

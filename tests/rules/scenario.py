@@ -20,14 +20,18 @@ def position(
     player: int = 0,
     options: Options | None = None,
     hands: dict[int, tuple[str, ...]] | None = None,
+    config: Config | None = None,
     **fields: Any,
 ) -> State:
     """A state where ``layout`` maps territory ids to (owner, armies) and every other
     territory belongs to ``rest`` with 1 army. Cards named in ``hands`` (card ids as
-    in logs: territory ids or wild1/wild2) leave the draw pile; counts are derived."""
+    in logs: territory ids or wild1/wild2) leave the draw pile; counts are derived.
+    ``config`` (a rule set's) replaces ``players`` and ``options``; neutral seats
+    follow the players."""
     from risktable.rules.record import card_index
 
-    config = Config(players, options or Options())
+    config = config or Config(players, options or Options())
+    players = config.seats
     owners = [rest] * BOARD.size
     armies = [1] * BOARD.size
     for tid, (owner, n) in layout.items():
@@ -44,6 +48,7 @@ def position(
         phase=phase, player=player, owners=tuple(owners), armies=tuple(armies),
         counts=tuple(owners.count(p) for p in range(players)),
         hands=tuple(hand_tuples),
-        draw_pile=tuple(c for c in s.draw_pile if c not in taken),
-        to_place=(0,) * players, first_player=0, contenders=(), turn=1, **fields,
+        to_place=(0,) * players, first_player=0, contenders=(),
+        **{"turn": 1, "eliminated_by": (-1,) * players,
+           "draw_pile": tuple(c for c in s.draw_pile if c not in taken), **fields},
     )

@@ -11,7 +11,8 @@ from tests.support.tools import ROOT
 
 MODULES = ["risktable.rules", "risktable.rules.engine", "risktable.rules.cards",
            "risktable.rules.options", "risktable.rules.bots.random_bot",
-           "risktable.rules.bots.heuristic"]
+           "risktable.rules.bots.heuristic", "risktable.rules.presets",
+           "risktable.rules.views"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -20,6 +21,7 @@ def test_module_doctests(name: str) -> None:
     assert result.attempted > 0 and result.failed == 0
 
 
-def test_rules_engine_doc_examples() -> None:
-    result = doctest.testfile(str(ROOT / "docs" / "rules-engine.md"), module_relative=False)
+@pytest.mark.parametrize("doc", ["rules-engine.md", "variants.md"])
+def test_rules_engine_doc_examples(doc: str) -> None:
+    result = doctest.testfile(str(ROOT / "docs" / doc), module_relative=False)
     assert result.attempted > 0 and result.failed == 0

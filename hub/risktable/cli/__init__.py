@@ -25,6 +25,7 @@ _GROUPS: tuple[str, ...] = (
     "games",
     "dice",
     "seat",
+    "cards",
 )
 
 

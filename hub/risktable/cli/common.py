@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 
 from riskproto import topics
+from risktable.cli.errors import CliError
+from risktable.config import ConfigError, HubConfig, LedConfig, load_config
 from risktable.service.address import BrokerAddress
 
 
@@ -37,4 +40,27 @@ def setup_logging(verbose: int) -> None:
     level = logging.DEBUG if verbose > 1 else logging.INFO if verbose else logging.WARNING
     logging.basicConfig(
         level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True
+    )
+
+
+def hub_config(args: argparse.Namespace) -> HubConfig:
+    """The hub configuration: ``--config FILE`` (or, without one, a development setup
+    with no GPIO panel and no LED board) overridden by the connection options given."""
+    try:
+        config = (load_config(args.config) if args.config
+                  else HubConfig(leds=LedConfig(enabled=False), panel_enabled=False))
+    except ConfigError as exc:
+        raise CliError(str(exc)) from exc
+    broker = config.broker
+    if args.broker:
+        broker = dataclasses.replace(broker, address=args.broker)
+    if getattr(args, "username", None) is not None:
+        broker = dataclasses.replace(broker, username=args.username, password=args.password)
+    table = config.table
+    if args.table:
+        table = dataclasses.replace(table, id=args.table)
+    if args.seats:
+        table = dataclasses.replace(table, seats=args.seats)
+    return dataclasses.replace(
+        config, broker=broker, table=table, data_dir=args.data_dir or config.data_dir
     )

@@ -11,9 +11,15 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from risktable.cli.common import broker_address, seat_count, setup_logging, table_id
+from risktable.cli.common import (
+    broker_address,
+    hub_config,
+    seat_count,
+    setup_logging,
+    table_id,
+)
 from risktable.cli.errors import CliError
-from risktable.config import ConfigError, HubConfig, LedConfig, load_config
+from risktable.config import HubConfig
 from risktable.journal import JournalError
 from risktable.leds.link import LedLink, LedPortError
 from risktable.panel import Panel, PanelStatus
@@ -47,29 +53,8 @@ def register(sub: Any) -> None:
 
 
 def _config(args: argparse.Namespace) -> HubConfig:
-    try:
-        # Without a configuration file this is a development run: no GPIO panel, no LEDs.
-        config = (load_config(args.config) if args.config
-                  else HubConfig(leds=LedConfig(enabled=False), panel_enabled=False))
-    except ConfigError as exc:
-        raise CliError(str(exc)) from exc
-    broker = config.broker
-    if args.broker:
-        broker = dataclasses.replace(broker, address=args.broker)
-    if args.username is not None:
-        broker = dataclasses.replace(broker, username=args.username, password=args.password)
-    table = config.table
-    if args.table:
-        table = dataclasses.replace(table, id=args.table)
-    if args.seats:
-        table = dataclasses.replace(table, seats=args.seats)
-    return dataclasses.replace(
-        config,
-        broker=broker,
-        table=table,
-        data_dir=args.data_dir or config.data_dir,
-        panel_enabled=config.panel_enabled and not args.no_panel,
-    )
+    config = hub_config(args)
+    return dataclasses.replace(config, panel_enabled=config.panel_enabled and not args.no_panel)
 
 
 def _open_panel(config: HubConfig) -> Panel | None:
@@ -85,7 +70,8 @@ def _open_panel(config: HubConfig) -> Panel | None:
         return None
 
 
-def _open_leds(config: HubConfig) -> LedLink | None:
+def open_leds(config: HubConfig) -> LedLink | None:
+    """The LED board link of the configuration, started; None when disabled or absent."""
     if not config.leds.enabled:
         return None
     link = LedLink(config.leds.port, baudrate=config.leds.baudrate,
@@ -103,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     setup_logging(args.verbose)
     config = _config(args)
     panel = _open_panel(config)
-    leds = _open_leds(config)
+    leds = open_leds(config)
 
     def connection(up: bool) -> None:
         if panel is not None:

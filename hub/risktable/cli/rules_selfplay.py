@@ -11,7 +11,10 @@ from typing import Any
 
 from risktable.cli.errors import CliError
 from risktable.rules.bots import BOTS
-from risktable.rules.options import STARTING_ARMIES, Config, Options
+from risktable.rules.decks import PLACEHOLDER_STARS
+from risktable.rules.goals import how_won
+from risktable.rules.options import Config, Options
+from risktable.rules.presets import PRESETS
 from risktable.rules.record import dumps
 from risktable.rules.selfplay import selfplay
 
@@ -36,8 +39,8 @@ def _positive(name: str, low: int = 1) -> Any:
 
 def _players(text: str) -> int:
     value = _positive("players")(text)
-    if value not in STARTING_ARMIES:
-        raise argparse.ArgumentTypeError(f"the classic game is for 3 to 6 players, not {value}")
+    if not 2 <= value <= 6:
+        raise argparse.ArgumentTypeError(f"a game is for 2 to 6 players, not {value}")
     return int(value)
 
 
@@ -45,7 +48,11 @@ def register(sub: Any) -> None:
     """Add the ``selfplay`` sub-command of ``rules``."""
     p: argparse.ArgumentParser = sub.add_parser(
         "selfplay", help="bots play complete seeded games; counts and speed")
-    p.add_argument("--players", type=_players, required=True, help="3 to 6")
+    p.add_argument("--players", type=_players, required=True,
+                   help="2 to 6, as the rule set allows")
+    p.add_argument("--rules", choices=list(PRESETS), default="classic_1993", metavar="PRESET",
+                   help="the rule set (see `rules presets`; default classic_1993); the option "
+                        "flags below change single options of it")
     p.add_argument("--games", type=_positive("games"), required=True)
     p.add_argument("--seed", type=_positive("seed", 0), required=True)
     p.add_argument("--bot", choices=sorted(BOTS), default="heuristic")
@@ -54,7 +61,7 @@ def register(sub: Any) -> None:
                         f"(default {DEFAULT_MAX_TURNS})")
     for name, values in Options.choices().items():
         p.add_argument(f"--{name.replace('_', '-')}", dest=name, choices=values,
-                       default=values[0], help=f"rule option {name} (default {values[0]})")
+                       default=None, help=f"rule option {name} (default: the rule set's)")
     p.add_argument("--save", type=Path, metavar="DIR",
                    help="write each game's action log to DIR/game-<n>.jsonl")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -63,8 +70,19 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the games and print per-game counters and the overall speed."""
-    options = Options(**{name: getattr(args, name) for name in Options.choices()})
-    config = Config(args.players, options)
+    preset = PRESETS[args.rules]
+    chosen = {name: getattr(args, name) for name in Options.choices()
+              if getattr(args, name) is not None}
+    try:
+        options = Options(**{**preset.options.full_dict(), **chosen})
+        # Self-play has no enrolled deck: a 2016 deck plays with the labelled placeholder stars.
+        stars = PLACEHOLDER_STARS if options.deck == "2016" else None
+        config = Config(args.players, options, stars=stars)
+    except ValueError as exc:
+        raise CliError(f"{args.rules}: {exc}", 2) from None
+    if not chosen and args.players not in preset.players:
+        counts = ", ".join(str(n) for n in preset.players)
+        raise CliError(f"{args.rules} is for {counts} players, not {args.players}", 2)
     if args.save is not None:
         try:
             args.save.mkdir(parents=True, exist_ok=True)
@@ -76,11 +94,15 @@ def run(args: argparse.Namespace) -> int:
                       record=args.save is not None):
         if args.save is not None:
             (args.save / f"game-{r.game}.jsonl").write_text(dumps(config, r.log), "utf-8")
-        row = {"game": r.game, "winner": r.winner, "turns": r.turns, "actions": r.actions,
-               "battles": r.battles, "dice_rolls": r.dice_rolls, "capped": r.capped}
+        ended = how_won(r.final)
+        row = {"game": r.game, "winner": r.winner, "ended_by": ended, "turns": r.turns,
+               "actions": r.actions, "battles": r.battles, "dice_rolls": r.dice_rolls,
+               "capped": r.capped}
         results.append(row)
         if not args.json:
-            who = "capped, no winner" if r.capped else f"winner {r.winner}"
+            who = ("capped, no winner" if r.capped else
+                   f"winner {r.winner} by {ended}" if r.winner is not None and r.winner >= 0
+                   else f"drawn by {ended}")
             print(f"game {r.game}: {who}, {r.turns} turns, {r.actions} actions, "
                   f"{r.battles} battles, {r.dice_rolls} dice rolls")
         now = time.perf_counter()
@@ -89,9 +111,9 @@ def run(args: argparse.Namespace) -> int:
             last = now
     elapsed = max(time.perf_counter() - start, 1e-9)
     capped = sum(1 for row in results if row["capped"])
-    summary = {"players": args.players, "games": args.games, "seed": args.seed,
-               "bot": args.bot, "options": options.as_dict(), "max_turns": args.max_turns,
-               "capped": capped, "seconds": round(elapsed, 3),
+    summary = {"rules": args.rules, "players": args.players, "games": args.games,
+               "seed": args.seed, "bot": args.bot, "options": options.as_dict(),
+               "max_turns": args.max_turns, "capped": capped, "seconds": round(elapsed, 3),
                "games_per_second": round(args.games / elapsed, 2)}
     if args.json:
         print(json.dumps({**summary, "results": results}, indent=1))

@@ -17,6 +17,7 @@ from risktable.palette import seat_colour
 from risktable.rules import Action, Config, apply, chance_outcomes, new_game
 from risktable.rules import state as st
 from risktable.rules.bots import HeuristicBot
+from risktable.rules.combat import defender
 from risktable.rules.state import State
 from risktable.table.prompts import describe
 from risktable.table.public import board_message, led_scene
@@ -80,7 +81,7 @@ def play_bot_game(table: DemoTable) -> GameSummary:
         if state.phase in st.CHANCE_PHASES:
             action = chance_outcomes(state).sample(dice)
         elif state.phase == st.DEFEND:
-            action = bots[state.owners[state.target]].choose(state)
+            action = bots[defender(state)].choose(state)
         else:
             action = bots[state.player].choose(state)
         state, _events = apply(state, action)

@@ -1,4 +1,7 @@
-"""The classic rules engine: pure, I/O-free, no clock, no randomness inside.
+"""The rules engine: pure, I/O-free, no clock, no randomness inside.
+
+One engine for every rule set of the rule books: a rule set is a preset of
+options (:mod:`risktable.rules.presets`, ``docs/variants.md``).
 
 A game is a fold of actions over :func:`new_game`. Dice, deals and draws are
 chance actions supplied from outside (the physical table, or a sampler in
@@ -12,10 +15,14 @@ self-play), so a record of actions replays deterministically.
 """
 
 from risktable.rules.actions import (
+    AcceptRoll,
     Action,
     Attack,
+    ChooseCapital,
     Claim,
+    Commander,
     DealCard,
+    DealMission,
     Defend,
     DrawCard,
     EndAttack,
@@ -24,8 +31,11 @@ from risktable.rules.actions import (
     Occupy,
     OpeningRoll,
     Place,
+    Reroll,
+    RerollDie,
     Roll,
     Trade,
+    TradeStars,
 )
 from risktable.rules.board import Board, Continent, classic_board, load_board
 from risktable.rules.chance import ChanceOutcomes
@@ -40,12 +50,16 @@ from risktable.rules.engine import (
 )
 from risktable.rules.errors import IllegalActionError, MalformedActionError, MapError, RulesError
 from risktable.rules.options import Config, Options
+from risktable.rules.presets import PRESETS, Preset, preset_config
 from risktable.rules.state import CHANCE, TERMINAL, State
+from risktable.rules.views import view
 
 __all__ = [
-    "CHANCE", "TERMINAL", "Action", "Attack", "Board", "ChanceOutcomes", "Claim", "Config",
-    "Continent", "DealCard", "Defend", "DrawCard", "EndAttack", "EndTurn", "Fortify",
-    "IllegalActionError", "MalformedActionError", "MapError", "Occupy", "OpeningRoll", "Options",
-    "Place", "Roll", "RulesError", "State", "Trade", "apply", "attack_moves", "chance_outcomes",
-    "classic_board", "current_actor", "legal_actions", "load_board", "new_game", "replay",
+    "CHANCE", "PRESETS", "TERMINAL", "AcceptRoll", "Action", "Attack", "Board", "ChanceOutcomes",
+    "ChooseCapital", "Claim", "Commander", "Config", "Continent", "DealCard", "DealMission",
+    "Defend", "DrawCard", "EndAttack", "EndTurn", "Fortify", "IllegalActionError",
+    "MalformedActionError", "MapError", "Occupy", "OpeningRoll", "Options", "Place", "Preset",
+    "Reroll", "RerollDie", "Roll", "RulesError", "State", "Trade", "TradeStars", "apply",
+    "attack_moves", "chance_outcomes", "classic_board", "current_actor", "legal_actions",
+    "load_board", "new_game", "preset_config", "replay", "view",
 ]

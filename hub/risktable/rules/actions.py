@@ -85,6 +85,39 @@ class EndTurn(NamedTuple):
     """Skip fortifying; end the turn."""
 
 
+@value_type
+class TradeStars(NamedTuple):
+    """2016 deck: trade two or more cards (sorted card indices) for their total stars."""
+
+    cards: tuple[int, ...]
+
+
+@value_type
+class ChooseCapital(NamedTuple):
+    """``goal = capitals``: secretly choose one own territory as capital."""
+
+    territory: int
+
+
+@value_type
+class Reroll(NamedTuple):
+    """``reroll``: re-roll attack die ``die`` (its index in the roll as read)."""
+
+    die: int
+
+
+@value_type
+class Commander(NamedTuple):
+    """``commander``: turn attack die ``die`` into a 6 (once per turn)."""
+
+    die: int
+
+
+@value_type
+class AcceptRoll(NamedTuple):
+    """Let the roll count as it stands (no re-roll or commander, or no more)."""
+
+
 # --- chance outcomes ----------------------------------------------------------
 
 
@@ -117,15 +150,32 @@ class DrawCard(NamedTuple):
     card: int
 
 
+@value_type
+class DealMission(NamedTuple):
+    """``goal = missions``: the next mission card (index into ``decks.MISSIONS``), face down."""
+
+    mission: int
+
+
+@value_type
+class RerollDie(NamedTuple):
+    """The new face of the re-rolled die."""
+
+    face: int
+
+
 Action = (
     Claim | Place | Trade | Attack | Defend | Occupy | EndAttack | Fortify | EndTurn
-    | OpeningRoll | Roll | DealCard | DrawCard
+    | TradeStars | ChooseCapital | Reroll | Commander | AcceptRoll
+    | OpeningRoll | Roll | DealCard | DrawCard | DealMission | RerollDie
 )
-ChanceAction = OpeningRoll | Roll | DealCard | DrawCard
-CHANCE_TYPES: tuple[type, ...] = (OpeningRoll, Roll, DealCard, DrawCard)
+ChanceAction = OpeningRoll | Roll | DealCard | DrawCard | DealMission | RerollDie
+CHANCE_TYPES: tuple[type, ...] = (OpeningRoll, Roll, DealCard, DrawCard, DealMission, RerollDie)
 ACTION_TYPES: tuple[type, ...] = (
     Claim, Place, Trade, Attack, Defend, Occupy, EndAttack, Fortify, EndTurn,
-    OpeningRoll, Roll, DealCard, DrawCard,
+    TradeStars, ChooseCapital, Reroll, Commander, AcceptRoll,
+    OpeningRoll, Roll, DealCard, DrawCard, DealMission, RerollDie,
 )
 END_ATTACK = EndAttack()
 END_TURN = EndTurn()
+ACCEPT_ROLL = AcceptRoll()

@@ -14,6 +14,25 @@ from risktable.rules.board import WILD
 _STANDARD = (4, 6, 8, 10, 12, 15)
 
 
+# card_values = fixed (a house rule other engines offer): by the set's make-up.
+FIXED_VALUES = {"infantry": 4, "cavalry": 6, "artillery": 8, "mixed": 10, "wild": 12}
+
+
+def fixed_value(symbols: tuple[int, int, int]) -> int:
+    """``card_values = fixed``: three infantry 4, cavalry 6, artillery 8, one of each 10,
+    any set with a wild 12.
+
+    >>> [fixed_value(s) for s in ((0, 0, 0), (2, 2, 2), (0, 1, 2), (0, 0, 3))]
+    [4, 8, 10, 12]
+    """
+    if WILD in symbols:
+        return FIXED_VALUES["wild"]
+    a, b, c = symbols
+    if a == b == c:
+        return FIXED_VALUES[("infantry", "cavalry", "artillery")[a]]
+    return FIXED_VALUES["mixed"]
+
+
 def set_value(sets_traded_before: int, schedule: str) -> int:
     """Armies for the next set, given how many sets the whole table has traded so far.
 

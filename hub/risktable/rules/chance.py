@@ -15,7 +15,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 
-from risktable.rules.actions import Action, DealCard, DrawCard, OpeningRoll, Roll
+from risktable.rules.actions import (
+    Action,
+    DealCard,
+    DealMission,
+    DrawCard,
+    OpeningRoll,
+    RerollDie,
+    Roll,
+)
 
 # FACES[n] = every ordered tuple of n dice faces; n <= 3, so at most 216 entries.
 FACES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
@@ -28,8 +36,9 @@ class ChanceOutcomes:
     """The outcomes of one chance node, all equally likely.
 
     ``kind`` is ``"roll"`` (``dice`` = (attack, defence)), ``"opening"``
-    (``dice`` = one die per contender), ``"deal"`` or ``"draw"`` (``cards`` =
-    the pile the card comes from).
+    (``dice`` = one die per contender), ``"reroll"`` (one die), ``"deal"`` or
+    ``"draw"`` (``cards`` = the pile the card comes from; a card set aside for a
+    neutral is a deal too) or ``"mission"`` (``cards`` = the mission cards left).
     """
 
     kind: str
@@ -37,8 +46,10 @@ class ChanceOutcomes:
     cards: tuple[int, ...] = ()
 
     def __len__(self) -> int:
-        if self.kind in ("deal", "draw"):
+        if self.kind in ("deal", "draw", "mission"):
             return len(self.cards)
+        if self.kind == "reroll":
+            return 6
         return int(6 ** sum(self.dice))
 
     def probability(self, action: Action) -> Fraction:
@@ -54,6 +65,10 @@ class ChanceOutcomes:
         if self.kind == "opening":
             return (isinstance(action, OpeningRoll) and len(action.faces) == self.dice[0]
                     and all(1 <= f <= 6 for f in action.faces))
+        if self.kind == "reroll":
+            return isinstance(action, RerollDie) and action.face in range(1, 7)
+        if self.kind == "mission":
+            return isinstance(action, DealMission) and action.mission in self.cards
         wanted = DealCard if self.kind == "deal" else DrawCard
         return isinstance(action, wanted) and action.card in self.cards
 
@@ -67,6 +82,12 @@ class ChanceOutcomes:
         elif self.kind == "opening":
             for faces in product(range(1, 7), repeat=self.dice[0]):
                 yield OpeningRoll(faces), p
+        elif self.kind == "reroll":
+            for f in range(1, 7):
+                yield RerollDie(f), p
+        elif self.kind == "mission":
+            for c in self.cards:
+                yield DealMission(c), p
         elif self.kind == "deal":
             for c in self.cards:
                 yield DealCard(c), p
@@ -81,7 +102,11 @@ class ChanceOutcomes:
         if self.kind == "opening":
             n = self.dice[0]
             return OpeningRoll(tuple(rng.randint(1, 6) for _ in range(n)))
+        if self.kind == "reroll":
+            return RerollDie(rng.randint(1, 6))
         card = self.cards[int(rng.random() * len(self.cards))]
+        if self.kind == "mission":
+            return DealMission(card)
         return DealCard(card) if self.kind == "deal" else DrawCard(card)
 
 

@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
-from risktable.rules import checks
-from risktable.rules.actions import Attack, Defend, EndAttack, Occupy, Roll
+from risktable.rules import checks, goals
+from risktable.rules.actions import (
+    AcceptRoll,
+    Attack,
+    Commander,
+    Defend,
+    EndAttack,
+    Occupy,
+    Reroll,
+    RerollDie,
+    Roll,
+)
 from risktable.rules.errors import MalformedActionError
 from risktable.rules.events import (
     ArmiesMoved,
     AttackDeclared,
     AttackEnded,
+    CapitalCaptured,
     DefenceDeclared,
     DiceRolled,
     Event,
-    GameWon,
     PlayerEliminated,
+    RollChanged,
+    RollHeld,
     TerritoryConquered,
 )
 from risktable.rules.state import (
@@ -26,10 +38,11 @@ from risktable.rules.state import (
     F_SOURCE,
     F_TARGET,
     FORTIFY,
-    GAME_OVER,
+    MODIFY,
     NO_TERRITORY,
     OCCUPY,
     REINFORCE,
+    REROLL,
     ROLL,
     State,
     rebuild,
@@ -40,6 +53,22 @@ Result = tuple[State, list[Event]]
 
 MAX_ATTACK_DICE = 3
 MAX_DEFEND_DICE = 2
+HOUSE_DEFEND_DICE = 3  # defence_dice = 3 (a house rule other engines offer)
+
+
+def defend_limit(s: State) -> int:
+    """The most defence dice the rules allow (before counting the defending armies)."""
+    return HOUSE_DEFEND_DICE if s.config.options.defence_dice == "3" else MAX_DEFEND_DICE
+
+
+def defender(s: State) -> int:
+    """The seat that chooses the defence dice: the owner, or for a neutral the other player."""
+    owner = s.owners[s.target]
+    players = s.config.players
+    if owner < players:
+        return owner
+    # Two-player games: the player who is not attacking rolls for the neutral.
+    return (s.player + 1) % players
 
 
 def attack(s: State, a: Attack) -> Result:
@@ -72,7 +101,9 @@ def attack(s: State, a: Attack) -> Result:
         # One army defends with one die: no choice to ask the defender for.
         f[F_PHASE] = ROLL
         f[F_DEFEND_DICE] = 1
-        return rebuild(f), [AttackDeclared(p, src, dst, dice), DefenceDeclared(owners[dst], 1)]
+        players = s.config.players
+        chooser = owners[dst] if owners[dst] < players else (p + 1) % players
+        return rebuild(f), [AttackDeclared(p, src, dst, dice), DefenceDeclared(chooser, 1)]
     f[F_PHASE] = DEFEND
     return rebuild(f), [AttackDeclared(p, src, dst, dice)]
 
@@ -80,13 +111,13 @@ def attack(s: State, a: Attack) -> Result:
 def defend(s: State, a: Defend) -> Result:
     dice = a.dice
     if type(dice) is not int or not 1 <= dice <= MAX_DEFEND_DICE:
-        checks.count(dice, 1, MAX_DEFEND_DICE, "defence dice")
+        checks.count(dice, 1, defend_limit(s), "defence dice")
     if dice > s.armies[s.target]:
         checks.illegal(f"{dice} defence dice need {dice} armies in {checks.name(s, s.target)}")
     f = list(s)
     f[F_PHASE] = ROLL
     f[F_DEFEND_DICE] = dice
-    return rebuild(f), [DefenceDeclared(s.owners[s.target], dice)]
+    return rebuild(f), [DefenceDeclared(defender(s), dice)]
 
 
 _VALID_FACES = frozenset(range(1, 7))
@@ -107,15 +138,95 @@ def roll(s: State, a: Roll) -> Result:
         _faces(dfn, "defence faces")
         checks.illegal(f"this roll is {s.attack_dice} attack and {s.defend_dice} defence dice, "
                        f"not {len(att)} and {len(dfn)}")
-    # Highest against highest, ties to the defender; at most two pairs.
+    if s.config.modifiers:
+        rerolls = _rerolls(s)
+        if rerolls or commander_ready(s, att):
+            held = s._replace(phase=MODIFY, pending=(att, dfn), rerolls=rerolls)
+            return held, [RollHeld(s.player, att, dfn)]
+    return _resolve(s, att, dfn)
+
+
+def _rerolls(s: State) -> int:
+    # reroll: holding the card of either territory of the battle allows one re-roll per roll.
+    if s.config.options.reroll != "on":
+        return 0
+    hand = s.hands[s.player]
+    return 1 if s.source in hand or s.target in hand else 0
+
+
+def commander_ready(s: State, att: tuple[int, ...]) -> bool:
+    """Whether the commander may still turn one of the attack dice ``att`` into a 6."""
+    return (s.config.options.commander == "on" and not s.commander_used
+            and any(f < 6 for f in att))
+
+
+def _after_change(s: State, att: tuple[int, ...], dfn: tuple[int, ...]) -> Result:
+    if s.rerolls or commander_ready(s, att):
+        return s._replace(phase=MODIFY, pending=(att, dfn)), []
+    return _resolve(s._replace(pending=((), ())), att, dfn)
+
+
+def _die(s: State, die: object) -> int:
+    n = len(s.pending[0])
+    if type(die) is not int or not 0 <= die < n:
+        raise MalformedActionError(f"die must be an attack die index 0..{n - 1}, not {die!r}")
+    return die
+
+
+def reroll(s: State, a: Reroll) -> Result:
+    i = _die(s, a.die)
+    if not s.rerolls:
+        checks.illegal("no re-roll is available for this roll (hold the card of either "
+                       "territory of the battle)")
+    return s._replace(phase=REROLL, rerolls=s.rerolls - 1, reroll_die=i), []
+
+
+def reroll_die(s: State, a: RerollDie) -> Result:
+    face = a.face
+    if type(face) is not int or not 1 <= face <= 6:
+        raise MalformedActionError(f"a die face is 1..6, not {face!r}")
+    att, dfn = s.pending
+    i = s.reroll_die
+    att = (*att[:i], face, *att[i + 1:])
+    events: list[Event] = [RollChanged(s.player, "reroll", i, face)]
+    s = s._replace(reroll_die=-1)
+    s, more = _after_change(s, att, dfn)
+    return s, events + more
+
+
+def commander(s: State, a: Commander) -> Result:
+    i = _die(s, a.die)
+    att, dfn = s.pending
+    if not commander_ready(s, att):
+        checks.illegal("the commander is not available (once per turn, while attacking)")
+    if att[i] == 6:
+        checks.illegal(f"attack die {i} already shows a 6")
+    att = (*att[:i], 6, *att[i + 1:])
+    events: list[Event] = [RollChanged(s.player, "commander", i, 6)]
+    s, more = _after_change(s._replace(commander_used=True), att, dfn)
+    return s, events + more
+
+
+def accept_roll(s: State, a: AcceptRoll) -> Result:
+    att, dfn = s.pending
+    return _resolve(s._replace(pending=((), ()), rerolls=0), att, dfn)
+
+
+def _resolve(s: State, att: tuple[int, ...], dfn: tuple[int, ...]) -> Result:
+    # Highest against highest, ties to the defender; at most two pairs (three with
+    # the three-defence-dice house rule).
     if len(dfn) == 1 or len(att) == 1:
         attacker_losses = 1 if max(att) <= max(dfn) else 0
         defender_losses = 1 - attacker_losses
     else:
         sa = sorted(att, reverse=True)
         sd = sorted(dfn, reverse=True)
-        attacker_losses = (sa[0] <= sd[0]) + (sa[1] <= sd[1])
-        defender_losses = 2 - attacker_losses
+        if len(sd) == 2 or len(sa) == 2:
+            attacker_losses = (sa[0] <= sd[0]) + (sa[1] <= sd[1])
+            defender_losses = 2 - attacker_losses
+        else:
+            attacker_losses = (sa[0] <= sd[0]) + (sa[1] <= sd[1]) + (sa[2] <= sd[2])
+            defender_losses = 3 - attacker_losses
     src, dst = s.source, s.target
     armies = list(s.armies)
     armies[src] -= attacker_losses
@@ -145,19 +256,26 @@ def _conquer(s: State, armies: list[int], survivors: int, events: list[Event]) -
     counts[loser] -= 1
     events.append(TerritoryConquered(p, src, dst, minimum, minimum + armies[src] - 1))
     hands = s.hands
+    eliminated_by = s.eliminated_by
+    players = s.config.players
+    over = False
     if counts[loser] == 0:
         taken = hands[loser]
         hands = tuple(
             tuple(sorted(h + taken)) if q == p else (() if q == loser else h)
             for q, h in enumerate(hands)
         )
+        eliminated_by = (*eliminated_by[:loser], p, *eliminated_by[loser + 1:])
         events.append(PlayerEliminated(loser, p, taken))
+        over = loser < players and goals.last_player_standing(counts, players, p)
     s = s._replace(owners=owners, armies=tuple(armies), counts=tuple(counts), hands=hands,
-                   conquered=True, attack_dice=0, defend_dice=0, occupy_min=minimum)
-    if counts[p] == len(owners):
-        events.append(GameWon(p))
-        return s._replace(phase=GAME_OVER, winner=p, source=NO_TERRITORY,
-                          target=NO_TERRITORY), events
+                   conquered=True, attack_dice=0, defend_dice=0, occupy_min=minimum,
+                   eliminated_by=eliminated_by)
+    if s.capitals and dst in s.capitals:
+        events.append(CapitalCaptured(p, s.capitals.index(dst), dst))
+        over = over or goals.capitals_won(s, p)
+    if over:
+        return goals.won(s, p, events), events
     if armies[src] > 1:
         return s._replace(phase=OCCUPY), events
     return _after_occupation(s, events)

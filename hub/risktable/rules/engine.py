@@ -8,16 +8,22 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import combinations
 from typing import Any
 
-from risktable.rules import combat, fortify, setup, turn
+from risktable.rules import combat, fortify, goals, setup, turn
 from risktable.rules.actions import (
+    ACCEPT_ROLL,
     END_ATTACK,
     END_TURN,
+    AcceptRoll,
     Action,
     Attack,
+    ChooseCapital,
     Claim,
+    Commander,
     DealCard,
+    DealMission,
     Defend,
     DrawCard,
     EndAttack,
@@ -26,17 +32,23 @@ from risktable.rules.actions import (
     Occupy,
     OpeningRoll,
     Place,
+    Reroll,
+    RerollDie,
     Roll,
     Trade,
+    TradeStars,
 )
 from risktable.rules.cards import sets_in_hand
 from risktable.rules.chance import ChanceOutcomes
 from risktable.rules.checks import wrong_phase
+from risktable.rules.decks import MAX_STARS, MIN_STARS
 from risktable.rules.errors import MalformedActionError
 from risktable.rules.events import Event
 from risktable.rules.options import Config
 from risktable.rules.state import (
+    ASIDE,
     ATTACK,
+    CAPITAL,
     CHANCE,
     CHANCE_PHASES,
     CLAIM,
@@ -45,9 +57,13 @@ from risktable.rules.state import (
     DRAW,
     FORTIFY,
     GAME_OVER,
+    MISSION_DEAL,
+    MODIFY,
+    NEUTRAL,
     OCCUPY,
     OPENING,
     REINFORCE,
+    REROLL,
     ROLL,
     SETUP_PLACE,
     TERMINAL,
@@ -73,6 +89,15 @@ _HANDLERS: dict[tuple[int, type], Handler] = {
     (FORTIFY, Fortify): fortify.fortify,
     (FORTIFY, EndTurn): turn.end_turn_action,
     (DRAW, DrawCard): turn.draw_card,
+    (REINFORCE, TradeStars): turn.trade_stars,
+    (MISSION_DEAL, DealMission): setup.deal_mission,
+    (CAPITAL, ChooseCapital): setup.choose_capital,
+    (ASIDE, DealCard): setup.set_aside,
+    (NEUTRAL, Place): turn.neutral_place,
+    (MODIFY, Reroll): combat.reroll,
+    (MODIFY, Commander): combat.commander,
+    (MODIFY, AcceptRoll): combat.accept_roll,
+    (REROLL, RerollDie): combat.reroll_die,
 }
 _KNOWN_TYPES = frozenset(t for _, t in _HANDLERS)
 
@@ -90,7 +115,7 @@ def current_actor(s: State) -> int:
     if phase == GAME_OVER:
         return TERMINAL
     if phase == DEFEND:
-        return s.owners[s.target]
+        return combat.defender(s)
     return s.player
 
 
@@ -106,7 +131,17 @@ def apply(s: State, action: Action) -> tuple[State, list[Event]]:
         if type(action) not in _KNOWN_TYPES:
             raise MalformedActionError(f"not an action of this game: {action!r}")
         wrong_phase(s, action)
+    if s.config.missions:
+        return _with_missions(handler, s, action)
     return handler(s, action)
+
+
+def _with_missions(handler: Handler, s: State, action: Action) -> tuple[State, list[Event]]:
+    # A mission counts the moment it is met, whoever's action completed it.
+    s, events = handler(s, action)
+    if s.phase != GAME_OVER and s.turn > 0:
+        s = goals.check_missions(s, events)
+    return s, events
 
 
 def chance_outcomes(s: State) -> ChanceOutcomes:
@@ -120,6 +155,12 @@ def chance_outcomes(s: State) -> ChanceOutcomes:
         return ChanceOutcomes("deal", cards=s.draw_pile)
     if phase == DRAW:
         return ChanceOutcomes("draw", cards=s.draw_pile)
+    if phase == MISSION_DEAL:
+        return ChanceOutcomes("mission", cards=setup.mission_pile(s))
+    if phase == ASIDE:
+        return ChanceOutcomes("deal", cards=s.draw_pile)
+    if phase == REROLL:
+        return ChanceOutcomes("reroll", dice=(1,))
     raise ValueError(f"the {s.phase_name} phase is not a chance node")
 
 
@@ -141,7 +182,15 @@ def legal_actions(s: State) -> list[Action]:
     if phase == CLAIM:
         return [Claim(t) for t, o in enumerate(owners) if o == UNOWNED]
     if phase == SETUP_PLACE:
-        return [Place(t) for t in own]
+        return [Place(t) for t, o in enumerate(owners) if o == setup_seat(s)]
+    if phase == CAPITAL:
+        return [ChooseCapital(t) for t in own]
+    if phase == NEUTRAL:
+        return [Place(t, n) for t, o in enumerate(owners)
+                if o >= s.config.players and (s.neutral_seat < 0 or o == s.neutral_seat)
+                for n in range(1, s.neutral_pool + 1)]
+    if phase == MODIFY:
+        return modify_actions(s)
     if phase == REINFORCE:
         moves = list(trade_actions(s))
         if not turn.must_trade(s):
@@ -150,7 +199,7 @@ def legal_actions(s: State) -> list[Action]:
     if phase == ATTACK:
         return [*attack_moves(s), END_ATTACK]
     if phase == DEFEND:
-        return [Defend(d) for d in range(1, min(combat.MAX_DEFEND_DICE, s.armies[s.target]) + 1)]
+        return [Defend(d) for d in range(1, min(combat.defend_limit(s), s.armies[s.target]) + 1)]
     if phase == OCCUPY:
         return [Occupy(n) for n in range(s.occupy_min, s.occupy_min + s.armies[s.source])]
     if phase == FORTIFY:
@@ -165,9 +214,44 @@ def legal_actions(s: State) -> list[Action]:
     raise AssertionError(f"unhandled phase {phase}")
 
 
-def trade_actions(s: State) -> Iterable[Trade]:
-    """Every legal trade in ``s`` (phase REINFORCE), one per set and +2 territory choice."""
+def setup_seat(s: State) -> int:
+    """Whose territory the next setup army goes on (the neutral's in 1993 two-player rounds)."""
+    config = s.config
+    p = s.player
+    if config.neutrals and config.options.two_player == "neutral_1993":
+        neutral = config.players
+        if s.to_place[neutral] > 0 and (s.setup_step >= setup.OWN_PER_ROUND
+                                        or s.to_place[p] == 0):
+            return neutral
+    return p
+
+
+def modify_actions(s: State) -> list[Action]:
+    """The attacker's choices before a roll counts (``reroll`` / ``commander``)."""
+    att = s.pending[0]
+    out: list[Action] = []
+    if s.rerolls:
+        out.extend(Reroll(i) for i in range(len(att)))
+    if combat.commander_ready(s, att):
+        out.extend(Commander(i) for i, f in enumerate(att) if f < 6)
+    out.append(ACCEPT_ROLL)
+    return out
+
+
+def trade_actions(s: State) -> Iterable[Trade | TradeStars]:
+    """Every legal trade in ``s`` (phase REINFORCE), one per set and +2 territory choice.
+
+    With the 2016 deck: every combination of two or more held cards worth 2 to 10 stars.
+    """
     if not turn.trade_allowed(s):
+        return
+    stars = s.config.stars
+    if stars is not None:
+        hand = s.hands[s.player]
+        for k in range(2, len(hand) + 1):
+            for cards in combinations(hand, k):
+                if MIN_STARS <= sum(stars[c] for c in cards) <= MAX_STARS:
+                    yield TradeStars(cards)
         return
     for cards in sets_in_hand(s.hands[s.player], s.config.board.card_symbols):
         choices = turn.bonus_choices(s, cards)

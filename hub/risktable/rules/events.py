@@ -68,7 +68,7 @@ class CardsTraded(NamedTuple):
     """A set was traded: ``armies`` to the pool, ``bonus`` armies onto ``bonus_territory``."""
 
     player: int
-    cards: tuple[int, int, int]
+    cards: tuple[int, ...]
     armies: int
     bonus_territory: int | None
     bonus: int
@@ -163,14 +163,95 @@ class CardDrawn(NamedTuple):
 
 @value_type
 class GameWon(NamedTuple):
-    """``player`` owns every territory."""
+    """``player`` won by the game's goal (all territories, capitals, a mission, ...)."""
 
     player: int
+
+
+
+
+@value_type
+class MissionDealt(NamedTuple):
+    """A mission card went face down to ``player`` (which one is in the state, secret)."""
+
+    player: int
+
+
+@value_type
+class CapitalChosen(NamedTuple):
+    """``player`` has chosen a capital (which one stays secret until all are revealed)."""
+
+    player: int
+
+
+@value_type
+class CapitalsRevealed(NamedTuple):
+    """Every player's capital, revealed together (territory per player)."""
+
+    capitals: tuple[int, ...]
+
+
+@value_type
+class CapitalCaptured(NamedTuple):
+    """``player`` took the capital of ``owner`` (and its capital card) in ``territory``."""
+
+    player: int
+    owner: int
+    territory: int
+
+
+@value_type
+class CardSetAside(NamedTuple):
+    """Two-player 2016: a card set aside face down for neutral seat ``neutral``."""
+
+    neutral: int
+
+
+@value_type
+class RollChanged(NamedTuple):
+    """The attacker re-rolled (``how = "reroll"``) or set to 6 (``"commander"``) die ``die``."""
+
+    player: int
+    how: str
+    die: int
+    face: int
+
+
+@value_type
+class RollHeld(NamedTuple):
+    """The dice as rolled, held while the attacker may re-roll or use the commander."""
+
+    player: int
+    attack: tuple[int, ...]
+    defend: tuple[int, ...]
+
+
+@value_type
+class CeasefireDrawn(NamedTuple):
+    """The 2016 ceasefire card came up: the game ends at once."""
+
+    player: int
+
+
+@value_type
+class MissionCompleted(NamedTuple):
+    """``player`` met mission ``mission`` (index into ``decks.MISSIONS``) and reveals it."""
+
+    player: int
+    mission: int
+
+
+@value_type
+class GameDrawn(NamedTuple):
+    """The ceasefire left ``players`` level on territories and armies: they share the win."""
+
+    players: tuple[int, ...]
 
 
 Event = (
     OpeningRolled | FirstPlayerChosen | TerritoryClaimed | CardDealt | ArmiesPlaced | TurnStarted
     | CardsTraded | AttackDeclared | DefenceDeclared | DiceRolled | TerritoryConquered
     | ArmiesMoved | PlayerEliminated | AttackEnded | TurnEnded | DeckReshuffled | CardDrawn
-    | GameWon
+    | GameWon | MissionDealt | CapitalChosen | CapitalsRevealed | CapitalCaptured
+    | CardSetAside | RollHeld | RollChanged | CeasefireDrawn | MissionCompleted | GameDrawn
 )

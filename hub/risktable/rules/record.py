@@ -14,12 +14,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from risktable.rules.actions import (
+    ACCEPT_ROLL,
     END_ATTACK,
     END_TURN,
+    AcceptRoll,
     Action,
     Attack,
+    ChooseCapital,
     Claim,
+    Commander,
     DealCard,
+    DealMission,
     Defend,
     DrawCard,
     EndAttack,
@@ -28,10 +33,14 @@ from risktable.rules.actions import (
     Occupy,
     OpeningRoll,
     Place,
+    Reroll,
+    RerollDie,
     Roll,
     Trade,
+    TradeStars,
 )
-from risktable.rules.board import Board, classic_board
+from risktable.rules.board import SYMBOLS, Board, classic_board
+from risktable.rules.decks import MISSIONS, ceasefire_card, mission_index, with_symbols
 from risktable.rules.errors import MalformedActionError
 from risktable.rules.options import Config, Options
 
@@ -40,15 +49,19 @@ VERSION = 1
 
 
 def card_id(board: Board, card: int) -> str:
-    """A card's id in logs: its territory id, or ``wild1``, ``wild2``..."""
+    """A card's id in logs: its territory id, ``wild1``, ``wild2``... or ``ceasefire``."""
     if card < board.size:
         return board.territory_ids[card]
+    if card == ceasefire_card(board):
+        return "ceasefire"
     return f"wild{card - board.size + 1}"
 
 
 def card_index(board: Board, name: object) -> int:
     """Inverse of :func:`card_id`; malformed if unknown."""
     if isinstance(name, str):
+        if name == "ceasefire":
+            return ceasefire_card(board)
         if name.startswith("wild") and name[4:].isdigit():
             c = board.size + int(name[4:]) - 1
             if board.size <= c < board.deck_size:
@@ -95,6 +108,20 @@ def encode_action(board: Board, a: Action) -> dict[str, Any]:
             return {"a": "end_turn"}
         case DrawCard(c):
             return {"a": "draw", "card": card_id(board, c)}
+        case TradeStars(cards):
+            return {"a": "trade_stars", "cards": [card_id(board, c) for c in cards]}
+        case ChooseCapital(t):
+            return {"a": "capital", "territory": tid[t]}
+        case DealMission(m):
+            return {"a": "mission", "mission": MISSIONS[m].id}
+        case Reroll(die):
+            return {"a": "reroll", "die": die}
+        case RerollDie(face):
+            return {"a": "reroll_die", "face": face}
+        case Commander(die):
+            return {"a": "commander", "die": die}
+        case AcceptRoll():
+            return {"a": "accept_roll"}
     raise MalformedActionError(f"not an action of this game: {a!r}")
 
 
@@ -150,13 +177,44 @@ def decode_action(board: Board, d: object) -> Action:
         return END_TURN
     if kind == "draw":
         return DrawCard(card_index(board, d.get("card")))
+    if kind == "trade_stars":
+        cards = d.get("cards")
+        if not isinstance(cards, list):
+            raise MalformedActionError(f"a star trade names its cards, not {cards!r}")
+        return TradeStars(tuple(sorted(card_index(board, c) for c in cards)))
+    if kind == "capital":
+        return ChooseCapital(_territory(board, d.get("territory")))
+    if kind == "mission":
+        name = d.get("mission")
+        try:
+            return DealMission(mission_index(str(name)))
+        except KeyError:
+            raise MalformedActionError(f"unknown mission {name!r}") from None
+    if kind == "reroll":
+        return Reroll(_int(d, "die"))
+    if kind == "reroll_die":
+        return RerollDie(_int(d, "face"))
+    if kind == "commander":
+        return Commander(_int(d, "die"))
+    if kind == "accept_roll":
+        return ACCEPT_ROLL
     raise MalformedActionError(f"unknown action kind {kind!r}")
 
 
 def header(config: Config) -> dict[str, Any]:
     """The first line of a log."""
-    return {"format": FORMAT, "version": VERSION, "board": config.board.name,
-            "players": config.players, "options": config.options.as_dict()}
+    head: dict[str, Any] = {"format": FORMAT, "version": VERSION, "board": config.board.name,
+                            "players": config.players, "options": config.options.as_dict()}
+    board = config.board
+    if board.card_symbols != classic_board().card_symbols:
+        # An enrolled 1993 deck: its symbols are part of the game (trades depend on them).
+        head["card_symbols"] = {board.territory_ids[t]: SYMBOLS[board.card_symbols[t]]
+                                for t in range(board.size)}
+    if config.stars is not None:
+        # The 2016 deck's stars are data of the deck in play (enrolled, or the placeholder).
+        head["two_star_cards"] = [config.board.territory_ids[t]
+                                  for t, n in enumerate(config.stars) if n == 2]
+    return head
 
 
 def dumps(config: Config, actions: Iterable[Action]) -> str:
@@ -200,9 +258,16 @@ def loads(text: str) -> ParsedLog:
                              f"(this engine reads version {VERSION})")
     if head.get("board") != "classic":
         raise LogFormatError(f"unknown board {head.get('board')!r}")
+    board = classic_board()
     try:
+        if "card_symbols" in head:
+            board = with_symbols(board, dict(head["card_symbols"]))
         options = Options(**head.get("options", {}))
-        config = Config(int(head["players"]), options, classic_board())
+        stars = None
+        if "two_star_cards" in head:
+            two = {board.index(t) for t in head["two_star_cards"]}
+            stars = tuple(2 if t in two else 1 for t in range(board.size))
+        config = Config(int(head["players"]), options, board, stars)
     except (TypeError, ValueError, KeyError) as exc:
         raise LogFormatError(f"bad header: {exc}") from None
     lines: list[object] = []

@@ -18,7 +18,7 @@ def summary(s: State) -> dict[str, Any]:
         "winner": s.winner if s.is_terminal else None,
         "territories": list(s.counts),
         "armies": [sum(a for a, o in zip(s.armies, s.owners, strict=True) if o == p)
-                   for p in range(s.config.players)],
+                   for p in range(s.config.seats)],
         "cards": [len(h) for h in s.hands],
         "sets_traded": s.sets_traded,
         "draw_pile": len(s.draw_pile),

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from risktable.rules.actions import Action, Attack
 from risktable.rules.bots import BOTS, Bot
 from risktable.rules.chance import sample_roll
+from risktable.rules.combat import defender
 from risktable.rules.engine import apply, chance_outcomes, new_game
 from risktable.rules.options import Config
 from risktable.rules.state import CHANCE_PHASES, DEFEND, GAME_OVER, ROLL, State
@@ -43,6 +44,7 @@ def play_game(config: Config, bots: list[Bot], rng: random.Random, *, game: int 
     append = log.append
     actions = battles = rolls = 0
     cap = sys.maxsize if max_turns is None else max_turns
+    n = config.players
     while True:
         phase = s.phase
         if phase == GAME_OVER or s.turn > cap:
@@ -52,7 +54,8 @@ def play_game(config: Config, bots: list[Bot], rng: random.Random, *, game: int 
             a = sample_roll(rng, s.attack_dice, s.defend_dice)
             rolls += 1
         elif phase == DEFEND:
-            a = bots[s.owners[s.target]].choose(s)
+            owner = s.owners[s.target]
+            a = bots[owner if owner < n else defender(s)].choose(s)
         elif phase in CHANCE_PHASES:
             a = chance_outcomes(s).sample(rng)
         else:

@@ -3,8 +3,8 @@
 A :class:`State` is an immutable named tuple of plain ints and tuples so the
 hot path stays cheap; every change makes a new one. Players are seat indices
 ``0..n-1`` in seat order (to the left), territories and cards are indices into
-the board. Nothing here is hidden from the hub: per-observer views that hide
-hands belong to a later layer.
+the board. The state holds every secret (hands, missions, capitals before
+the reveal); what a seat or the public may see is :func:`risktable.rules.views.view`.
 """
 
 from __future__ import annotations
@@ -30,12 +30,21 @@ OCCUPY = 8        # choose how many armies move into a conquered territory
 FORTIFY = 9       # one move between own territories, or end the turn
 DRAW = 10         # chance: the card earned by a conquest
 GAME_OVER = 11
+# Phases of the later rule sets (numbered after the classic ones, which keep theirs).
+MISSION_DEAL = 12  # goal = missions, chance: the next mission card, face down
+CAPITAL = 13       # goal = capitals: each player secretly picks a capital
+ASIDE = 14         # two_player = neutral_2016, chance: 3 cards set aside per neutral
+NEUTRAL = 15       # two_player = neutral_2016: 3 armies onto one neutral first thing
+MODIFY = 16        # reroll / commander: the attacker may change the roll before it counts
+REROLL = 17        # chance: the face of one re-rolled die
 
 PHASE_NAMES: tuple[str, ...] = (
     "opening", "claim", "deal", "setup_place", "reinforce", "attack", "defend", "roll",
     "occupy", "fortify", "draw", "game_over",
+    "mission_deal", "capital", "aside", "neutral", "modify", "reroll",
 )
-CHANCE_PHASES = frozenset({OPENING, DEAL, ROLL, DRAW})
+CHANCE_PHASES = frozenset({OPENING, DEAL, ROLL, DRAW, MISSION_DEAL, ASIDE, REROLL})
+SETUP_PHASES = frozenset({OPENING, CLAIM, DEAL, SETUP_PLACE, MISSION_DEAL, CAPITAL, ASIDE})
 
 NO_TERRITORY = -1
 UNOWNED = -1
@@ -49,8 +58,10 @@ class State(NamedTuple):
     ``defend_dice`` describe the battle being declared or rolled, and after a
     conquest ``source``/``target``/``occupy_min`` the occupation being chosen.
     During ``setup = deal`` the undealt territory cards are the ``draw_pile``
-    and the dealt ones wait in ``discard`` with the wilds; all 44 cards are
-    always in exactly one of ``draw_pile``, ``discard`` and ``hands``.
+    and the dealt ones wait in ``discard`` with the wilds; every card of the
+    deck in play is always in exactly one of ``draw_pile``, ``discard``,
+    ``hands`` and ``reserve`` (the 2016 ceasefire until it joins the pile),
+    unless ``traded_cards = removed`` took it out of the game.
     """
 
     config: Config
@@ -76,6 +87,21 @@ class State(NamedTuple):
     defend_dice: int
     occupy_min: int
     winner: int
+    # Later rule sets; the defaults are what a classic game holds.
+    # Seats beyond ``config.players`` are neutral (two-player games); every
+    # per-seat tuple (counts, hands, to_place...) has ``config.seats`` entries.
+    setup_step: int = 0                 # neutral_1993 placing: own armies placed this round
+    neutral_pool: int = 0               # neutral_2016: armies still to add to a neutral
+    neutral_seat: int = -1              # neutral_2016: the neutral receiving them this turn
+    capitals: tuple[int, ...] = ()      # goal = capitals: each player's capital, -1 unchosen
+    missions: tuple[int, ...] = ()      # goal = missions: each player's mission, -1 undealt
+    eliminated_by: tuple[int, ...] = () # who took each seat's last territory (-1: nobody)
+    reserve: tuple[int, ...] = ()       # cards out of play for now (ceasefire not yet in pile)
+    pending: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())  # MODIFY: the roll so far
+    rerolls: int = 0                    # MODIFY: re-rolls still allowed on this roll
+    reroll_die: int = -1                # REROLL: which attack die is being re-rolled
+    commander_used: bool = False        # commander: used this turn
+    ceasefire: bool = False             # the game ended by the ceasefire card
 
     @property
     def phase_name(self) -> str:
@@ -90,9 +116,10 @@ class State(NamedTuple):
     @property
     def alive(self) -> tuple[int, ...]:
         """Players still in the game (all of them during setup)."""
-        if self.phase <= SETUP_PLACE:
-            return tuple(range(self.config.players))
-        return tuple(p for p, c in enumerate(self.counts) if c > 0)
+        players = self.config.players
+        if self.phase <= SETUP_PLACE or self.phase in SETUP_PHASES:
+            return tuple(range(players))
+        return tuple(p for p, c in enumerate(self.counts[:players]) if c > 0)
 
 
 # Field positions, for the few hot handlers that rebuild a state from a list
@@ -109,3 +136,25 @@ F_DEFEND_DICE = State._fields.index("defend_dice")
 def rebuild(fields: list[object]) -> State:
     """A state from its field values in order (the hot-path constructor)."""
     return tuple.__new__(State, fields)
+
+
+_FIELD_INDEX = {name: i for i, name in enumerate(State._fields)}
+
+
+def _replace(self: State, **changes: object) -> State:
+    # The generated NamedTuple._replace walks every field through a map and a dict pop;
+    # with 37 fields that made it a fifth of the random self-play time. Setting only
+    # the changed positions of a list is several times faster and means the same.
+    f = list(self)
+    index = _FIELD_INDEX
+    try:
+        for name, value in changes.items():
+            f[index[name]] = value
+    except KeyError:
+        raise ValueError(f"Got unexpected field names: {sorted(set(changes) - set(index))!r}") \
+            from None
+    return tuple.__new__(State, f)
+
+
+# setattr, because mypy refuses assigning to a NamedTuple's method.
+setattr(State, "_replace", _replace)  # noqa: B010

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from risktable.rules import checks
-from risktable.rules.actions import DrawCard, EndTurn, Place, Trade
+from itertools import pairwise
+
+from risktable.rules import checks, goals
+from risktable.rules.actions import DrawCard, EndTurn, Place, Trade, TradeStars
 from risktable.rules.board import Board
-from risktable.rules.cards import is_set, set_value
+from risktable.rules.cards import fixed_value, is_set, set_value
+from risktable.rules.decks import MAX_STARS, MIN_STARS, STAR_VALUES
 from risktable.rules.errors import MalformedActionError
 from risktable.rules.events import (
     ArmiesPlaced,
     CardDrawn,
     CardsTraded,
+    CeasefireDrawn,
     DeckReshuffled,
     Event,
     TurnEnded,
@@ -22,6 +26,7 @@ from risktable.rules.state import (
     F_ARMIES,
     F_PHASE,
     F_POOL,
+    NEUTRAL,
     REINFORCE,
     State,
     rebuild,
@@ -34,12 +39,20 @@ Result = tuple[State, list[Event]]
 HAND_LIMIT = 4
 ELIMINATION_TRADE_AT = 6
 PICTURED_BONUS = 2
+MIN_REINFORCEMENTS = 3
+# two_player = neutral_2016: armies a player adds to one neutral at the start of a turn.
+NEUTRAL_ARMIES = 3
+# Ceasefire "near the bottom" of the pile: it lies among the last this many + 1 cards,
+# so it joins the (unordered) draw pile once this few territory cards are left.
+CEASEFIRE_DEPTH = 5
 
 
 def reinforcements(s: State, p: int) -> tuple[int, int]:
     """(territory armies, continent armies) due to player ``p`` now."""
     board: Board = s.config.board
-    territory_armies = max(3, s.counts[p] // 3)
+    territory_armies = s.counts[p] // 3
+    if territory_armies < MIN_REINFORCEMENTS and s.config.options.reinforce_min == "3":
+        territory_armies = MIN_REINFORCEMENTS
     owners = s.owners
     continent_armies = 0
     for c in board.continents:
@@ -54,8 +67,46 @@ def start_turn(s: State, p: int, events: list[Event]) -> Result:
     pool = territory_armies + continent_armies
     turn = s.turn + 1
     events.append(TurnStarted(p, turn, pool, territory_armies, continent_armies))
-    return s._replace(phase=REINFORCE, player=p, pool=pool, turn=turn, conquered=False,
-                      bonus_used=False), events
+    config = s.config
+    if config.neutrals > 1 and any(s.counts[config.players:]):
+        # Two-player 2016: 3 armies onto one neutral before anything else.
+        return s._replace(phase=NEUTRAL, player=p, pool=pool, turn=turn, conquered=False,
+                          bonus_used=False, neutral_pool=NEUTRAL_ARMIES, neutral_seat=-1,
+                          commander_used=False), events
+    s = s._replace(phase=REINFORCE, player=p, pool=pool, turn=turn, conquered=False,
+                   bonus_used=False, commander_used=False)
+    return skip_empty_reinforce(s), events
+
+
+def skip_empty_reinforce(s: State) -> State:
+    """Go straight on to attacking when there is nothing to place and no trade is forced.
+
+    Only ``reinforce_min = none`` gives an empty pool; the optional trade is then
+    not offered (placing the pool is what ends the phase, and there is none).
+    """
+    if s.pool or must_trade(s):
+        return s
+    return s._replace(phase=ATTACK)
+
+
+def neutral_place(s: State, a: Place) -> Result:
+    """Two-player 2016: part of the 3 armies onto territories of one neutral."""
+    t = checks.territory(s, a.territory, "territory")
+    n = checks.positive(a.armies, "armies")
+    owner = s.owners[t]
+    players = s.config.players
+    if owner < players:
+        checks.illegal(f"{checks.name(s, t)} is not a neutral territory")
+    if s.neutral_seat >= 0 and owner != s.neutral_seat:
+        checks.illegal(f"this turn's armies go to neutral seat {s.neutral_seat} only")
+    if n > s.neutral_pool:
+        checks.illegal(f"only {s.neutral_pool} neutral armies are left to place, not {n}")
+    armies = (*s.armies[:t], s.armies[t] + n, *s.armies[t + 1:])
+    left = s.neutral_pool - n
+    s = s._replace(armies=armies, neutral_pool=left, neutral_seat=-1 if not left else owner)
+    if not left:
+        s = skip_empty_reinforce(s._replace(phase=REINFORCE))
+    return s, [ArmiesPlaced(owner, t, n)]
 
 
 def trade_allowed(s: State) -> bool:
@@ -89,6 +140,9 @@ def trade(s: State, a: Trade) -> Result:
             or not cards[0] < cards[1] < cards[2]):
         raise MalformedActionError(
             f"a trade is three distinct card indices in increasing order, not {cards!r}")
+    if s.config.stars is not None:
+        raise MalformedActionError("with the 2016 deck cards are traded by their stars "
+                                   "(trade_stars), not as symbol sets")
     symbols = s.config.board.card_symbols
     if not is_set((symbols[cards[0]], symbols[cards[1]], symbols[cards[2]])):
         raise MalformedActionError(f"cards {cards} do not form a set")
@@ -106,7 +160,11 @@ def trade(s: State, a: Trade) -> Result:
                            f"{[checks.name(s, t) for t in choices]}, not {bonus!r}")
     elif bonus is not None:
         checks.illegal("no +2 bonus is due for this trade")
-    value = set_value(s.sets_traded, s.config.options.card_values)
+    schedule = s.config.options.card_values
+    if schedule == "fixed":
+        value = fixed_value((symbols[cards[0]], symbols[cards[1]], symbols[cards[2]]))
+    else:
+        value = set_value(s.sets_traded, schedule)
     new_hand = tuple(c for c in hand if c not in cards)
     hands = (*s.hands[:p], new_hand, *s.hands[p + 1:])
     armies = s.armies
@@ -117,9 +175,52 @@ def trade(s: State, a: Trade) -> Result:
     events: list[Event] = [CardsTraded(p, cards, value, bonus, extra)]
     if bonus is not None:
         events.append(ArmiesPlaced(p, bonus, extra))
-    return s._replace(hands=hands, discard=s.discard + cards, sets_traded=s.sets_traded + 1,
+    return s._replace(hands=hands, discard=_discarded(s, cards), sets_traded=s.sets_traded + 1,
                       pool=s.pool + value, armies=armies,
                       bonus_used=s.bonus_used or bonus is not None), events
+
+
+def _discarded(s: State, cards: tuple[int, ...]) -> tuple[int, ...]:
+    # traded_cards = removed: traded cards leave the game instead of waiting for a reshuffle.
+    if s.config.options.traded_cards == "removed":
+        return s.discard
+    return s.discard + cards
+
+
+def stars_of(s: State, cards: tuple[int, ...]) -> int:
+    """Total stars on ``cards`` (2016 deck)."""
+    stars = s.config.stars
+    if stars is None:
+        raise ValueError("stars belong to the 2016 deck")
+    return sum(stars[c] for c in cards)
+
+
+def trade_stars(s: State, a: TradeStars) -> Result:
+    """2016 deck: trade cards for armies by their total stars (DESIGN.md section 8)."""
+    cards = a.cards
+    size = s.config.board.size
+    if s.config.stars is None:
+        raise MalformedActionError("star trades belong to the 2016 deck; this game uses "
+                                   "the 1993 symbol sets")
+    if (type(cards) is not tuple or len(cards) < 2
+            or not all(type(c) is int and 0 <= c < size for c in cards)
+            or any(x >= y for x, y in pairwise(cards))):
+        raise MalformedActionError(
+            f"a star trade is two or more territory cards in increasing order, not {cards!r}")
+    total = stars_of(s, cards)
+    if not MIN_STARS <= total <= MAX_STARS:
+        raise MalformedActionError(f"a trade is worth {MIN_STARS} to {MAX_STARS} stars, "
+                                   f"not {total}")
+    p = s.player
+    hand = s.hands[p]
+    if not all(c in hand for c in cards):
+        checks.illegal(f"player {p} does not hold all of cards {cards}")
+    if not trade_allowed(s):
+        checks.illegal("after a conquest, cards are traded only to get down to 4")
+    value = STAR_VALUES[total]
+    hands = (*s.hands[:p], tuple(c for c in hand if c not in cards), *s.hands[p + 1:])
+    return s._replace(hands=hands, discard=_discarded(s, cards), sets_traded=s.sets_traded + 1,
+                      pool=s.pool + value), [CardsTraded(p, cards, value, None, 0)]
 
 
 def reinforce_place(s: State, a: Place) -> Result:
@@ -145,10 +246,15 @@ def reinforce_place(s: State, a: Place) -> Result:
 def end_turn(s: State, events: list[Event]) -> Result:
     """Close the turn: a card if one was earned, then the next player's turn."""
     events.append(TurnEnded(s.player))
+    config = s.config
+    if config.options.goal == "territories" and s.counts[s.player] >= config.territory_goal:
+        return goals.won(s, s.player, events), events
     if s.conquered:
         if not s.draw_pile and s.discard:
             events.append(DeckReshuffled(len(s.discard)))
             s = s._replace(draw_pile=tuple(sorted(s.discard)), discard=())
+        if s.reserve and len(s.draw_pile) <= CEASEFIRE_DEPTH:
+            s = s._replace(draw_pile=tuple(sorted(s.draw_pile + s.reserve)), reserve=())
         if s.draw_pile:
             return s._replace(phase=DRAW), events
     return next_turn(s, events)
@@ -160,13 +266,16 @@ def end_turn_action(s: State, a: EndTurn) -> Result:
 
 def draw_card(s: State, a: DrawCard) -> Result:
     c = a.card
-    if type(c) is not int or not 0 <= c < s.config.board.deck_size:
+    if type(c) is not int or not 0 <= c <= s.config.board.deck_size:
         raise MalformedActionError(f"card must be a card index, not {c!r}")
     if c not in s.draw_pile:
         checks.illegal(f"card {c} is not in the draw pile")
     p = s.player
-    hands = (*s.hands[:p], tuple(sorted(s.hands[p] + (c,))), *s.hands[p + 1:])
     pile = tuple(x for x in s.draw_pile if x != c)
+    if c >= s.config.board.deck_size:  # the ceasefire card
+        events: list[Event] = [CardDrawn(p, c), CeasefireDrawn(p)]
+        return goals.ceasefire(s._replace(draw_pile=pile), events), events
+    hands = (*s.hands[:p], tuple(sorted(s.hands[p] + (c,))), *s.hands[p + 1:])
     return next_turn(s._replace(hands=hands, draw_pile=pile), [CardDrawn(p, c)])
 
 

@@ -34,11 +34,10 @@ class HubService:
     called for every new input event and returns ``None`` to acknowledge it or
     a ``ProtocolError`` (e.g. ``not_allowed``) to refuse it; without a handler
     every input is refused as not allowed, since there is no game to apply it
-    to. ``on_resync(seat)`` runs once a seat's view has been republished for
-    its birth or its ``resync`` event, so the caller can re-send what else
-    still stands for it (an armed roll). ``on_change`` runs after every change
-    of seat presence and
-    ``on_connection(up)`` whenever the broker connection comes or goes; all
+    to. ``on_change`` runs after every change of seat presence and
+    ``on_connection(up)`` whenever the broker connection comes or goes;
+    ``on_republish(seat)`` after a seat's birth or ``resync`` republished its
+    view, to re-send whatever else still stands for it (an armed roll); all
     callbacks run on the network thread.
     """
 
@@ -55,7 +54,7 @@ class HubService:
         on_event: EventHandler | None = None,
         on_change: Callable[[], None] | None = None,
         on_connection: Callable[[bool], None] | None = None,
-        on_resync: Callable[[int], None] | None = None,
+        on_republish: Callable[[int], None] | None = None,
     ) -> None:
         self.table = topics.check_table(table)
         if not 1 <= seats <= topics.MAX_SEATS:
@@ -68,7 +67,7 @@ class HubService:
         self._changed = threading.Condition(self._lock)
         self._on_event = on_event
         self._on_change = on_change
-        self._on_resync = on_resync
+        self._on_republish = on_republish
         self.link = HubLink(
             address,
             table,
@@ -180,18 +179,17 @@ class HubService:
         if what == BIRTH:
             # A new connection may have missed nothing (views are retained), but a
             # seat that lost its retained copy must not wait for the next change.
-            self._resync(seat)
+            self._publish_view(seat)
+            if self._on_republish is not None:
+                self._on_republish(seat)
         elif what is not None and what not in (BIRTH, DEATH):
             log.info("seat %d: %s status of session %d", seat, what, msg["session"])
 
-    def _resync(self, seat: int) -> None:
-        self._publish_view(seat)
-        if self._on_resync is not None:
-            self._on_resync(seat)
-
     def _event(self, seat: int, msg: dict[str, Any]) -> None:
         if msg["kind"] == "resync":
-            self._resync(seat)
+            self._publish_view(seat)
+            if self._on_republish is not None:
+                self._on_republish(seat)
             error: messages.ProtocolError | None = None
         elif self._on_event is not None:
             error = self._on_event(seat, msg)

@@ -10,7 +10,7 @@ session, cursor included, and everything is republished.
 
 from __future__ import annotations
 
-import json
+import dataclasses
 import logging
 import random
 import threading
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from riskproto.messages import ProtocolError
+from risktable.cards.deck_file import DeckFileError, deck_path, load_deck
 from risktable.config import HubConfig
 from risktable.journal import (
     ActionMeta,
@@ -30,8 +31,10 @@ from risktable.journal import (
 )
 from risktable.leds.scene import Scene
 from risktable.rules import Config, Roll
+from risktable.rules.board import SYMBOLS
 from risktable.rules.bots import BOTS, Bot
-from risktable.rules.record import card_index
+from risktable.rules.decks import with_symbols
+from risktable.rules.presets import PRESETS, preset_config
 from risktable.rules.state import GAME_OVER
 from risktable.service.hub import HubService
 from risktable.table.public import board_message, led_scene
@@ -39,7 +42,6 @@ from risktable.table.session import Outcome, TableSession
 
 log = logging.getLogger(__name__)
 
-CARDS_FILE = "cards.json"
 # A bot-only stretch of play is bounded so a bug can never spin the network thread.
 _MAX_BOT_STEPS = 100_000
 
@@ -49,22 +51,25 @@ class RulesUnknown(ValueError):
 
 
 def rules_config(name: str, players: int) -> Config:
-    """The rules configuration for rule set ``name`` with ``players`` players."""
-    if name != "classic":
-        raise RulesUnknown(f"unknown rule set {name!r}; this hub knows: classic")
-    return Config(players=players)
+    """The rules configuration for rule set ``name`` (a preset of ``risktable rules
+    presets``; ``classic`` is the 1993 classic game) with ``players`` players."""
+    preset = "classic_1993" if name == "classic" else name
+    if preset not in PRESETS:
+        raise RulesUnknown(
+            f"unknown rule set {name!r}; the presets are: {', '.join(sorted(PRESETS))}")
+    try:
+        return preset_config(preset, players)
+    except ValueError as exc:  # a player count the preset does not allow
+        raise RulesUnknown(f"rule set {name!r}: {exc}") from exc
 
 
 def load_card_uids(data_dir: Path, config: Config) -> dict[str, int]:
-    """Enrolled NFC card UIDs (``cards.json``: ``{"UID": "card id"}``), or none yet."""
-    path = data_dir / CARDS_FILE
+    """Enrolled NFC card UIDs to card indices (``risktable cards enroll``), or none yet."""
     try:
-        raw = json.loads(path.read_text())
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{path}: cannot read the enrolled cards: {exc}") from exc
-    return {str(uid).upper(): card_index(config.board, name) for uid, name in raw.items()}
+        deck = load_deck(deck_path(data_dir), config.board)
+    except DeckFileError as exc:
+        raise ValueError(str(exc)) from exc
+    return {uid: card.card for uid, card in deck.items()}
 
 
 class TableService:
@@ -105,7 +110,7 @@ class TableService:
             config.broker.address, config.table.id, seats, config.data_dir,
             username=config.broker.username, password=config.broker.password,
             keepalive=config.broker.keepalive, on_event=self._on_event,
-            on_connection=on_connection, on_resync=self._resend_commands,
+            on_connection=on_connection, on_republish=self._resend_commands,
         )
         self._restore_sequences()
         # What the seats and spectators must see is in place before the hub's birth.
@@ -120,10 +125,24 @@ class TableService:
         game = self.journal.current_game(table)
         if game is not None and self.journal.game(game).status == "running":
             return game
-        game = self.journal.create_game(self.rules, table)
+        game = self.journal.create_game(self._with_enrolled_symbols(self.rules), table)
         self.journal.set_current_game(table, game)
         log.info("table %s: new game %d (%s)", table, game, self.config.table.rules)
         return game
+
+    def _with_enrolled_symbols(self, config: Config) -> Config:
+        # A fully enrolled 1993 deck replaces the map file's placeholder symbols; the
+        # journal's header then records the real ones for every replay of this game.
+        board = config.board
+        try:
+            deck = load_deck(deck_path(self.config.data_dir), board)
+        except DeckFileError:
+            return config
+        symbols = {board.territory_ids[c.card]: SYMBOLS[c.symbol]
+                   for c in deck.values() if c.card < board.size}
+        if config.options.deck != "1993" or len(symbols) != board.size:
+            return config
+        return dataclasses.replace(config, board=with_symbols(board, symbols))
 
     def _rebuild(self, card_uids: Mapping[str, int]) -> TableSession:
         config, actions = self.journal.load(self.game_id)
@@ -147,6 +166,13 @@ class TableService:
             if seqs:
                 self.hub.gate.tracker(seat).restore(boot, seqs)
 
+    def _resend_commands(self, seat: int) -> None:
+        # The contract: a resync or a birth re-sends any standing command (an armed
+        # roll); HubService republishes the view but only the session knows these.
+        with self._lock:
+            for target, command in self.session.standing_commands(seat):
+                self.hub.send_command(target, command)
+
     def start(self) -> None:
         """Connect, republish everything a seat and the LED board need, let bots move."""
         self.hub.start()
@@ -156,12 +182,6 @@ class TableService:
                     self.hub.send_command(target, command)
             self._publish_public()
             self._run_bots()
-
-    def _resend_commands(self, seat: int) -> None:
-        # A reborn or resyncing seat has its view again; commands are not retained.
-        with self._lock:
-            for target, command in self.session.standing_commands(seat):
-                self.hub.send_command(target, command)
 
     def stop(self) -> None:
         self.hub.stop()

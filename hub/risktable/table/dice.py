@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from risktable.rules.actions import Action, OpeningRoll, Roll
+from risktable.rules.combat import defender
 from risktable.rules.state import DEFEND, OPENING, ROLL, State
 
 _SLOTS = 8  # roll numbers per record position: 6 opening dice at most
@@ -49,7 +50,7 @@ def sides(s: State, log_length: int, battle_at: int) -> list[Side]:
         return [Side(s.player, roll_number(battle_at, ATTACKER_SLOT), s.attack_dice)]
     if s.phase == ROLL:
         return [Side(s.player, roll_number(battle_at, ATTACKER_SLOT), s.attack_dice),
-                Side(s.owners[s.target], roll_number(battle_at, DEFENDER_SLOT), s.defend_dice)]
+                Side(defender(s), roll_number(battle_at, DEFENDER_SLOT), s.defend_dice)]
     return []
 
 
@@ -60,7 +61,7 @@ def chance_action(s: State, faces: dict[int, tuple[int, ...]]) -> Action | None:
             return OpeningRoll(tuple(faces[p][0] for p in s.contenders))
         return None
     if s.phase == ROLL:
-        attacker, defender = s.player, s.owners[s.target]
-        if attacker in faces and defender in faces:
-            return Roll(faces[attacker], faces[defender])
+        attacker, defending = s.player, defender(s)
+        if attacker in faces and defending in faces:
+            return Roll(faces[attacker], faces[defending])
     return None

@@ -164,8 +164,8 @@ def menu_for(s: State, pick: Pick) -> Menu:
         top = min(combat.MAX_ATTACK_DICE, s.armies[pick.source] - 1)
         return _number(ATTACK_DICE, p, 1, top, top, pick)
     if phase == DEFEND:
-        top = min(combat.MAX_DEFEND_DICE, s.armies[s.target])
-        return _number(DEFEND_DICE, s.owners[s.target], 1, top, top, pick)
+        top = min(combat.defend_limit(s), s.armies[s.target])
+        return _number(DEFEND_DICE, combat.defender(s), 1, top, top, pick)
     if phase == OCCUPY:
         low = s.occupy_min
         return _number(OCCUPY_ARMIES, p, low, low + s.armies[s.source] - 1, low, pick)

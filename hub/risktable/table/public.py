@@ -52,7 +52,10 @@ def board_message(state: State) -> dict[str, Any]:
 def led_scene(state: State, highlight: frozenset[str] = frozenset()) -> dict[str, TerritoryLight]:
     """The LED board's scene: owner colours, brightness by armies, ``highlight`` blinking."""
     ids = state.config.board.territory_ids
-    owners = {tid: (seat_of(state.owners[i]) if state.owners[i] >= 0 else None)
+    players = state.config.players
+    # Owners past the players are neutral armies (two-player games): board_scene's 0.
+    owners = {tid: (None if state.owners[i] < 0
+                    else seat_of(state.owners[i]) if state.owners[i] < players else 0)
               for i, tid in enumerate(ids)}
     armies = {tid: state.armies[i] for i, tid in enumerate(ids)}
     return board_scene(owners, armies, highlight=highlight)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from risktable.rules import state as st
+from risktable.rules.combat import defender
 from risktable.rules.state import State
 from risktable.table.public import protocol_phase, seat_of
 
@@ -16,7 +17,7 @@ from risktable.table.public import protocol_phase, seat_of
 def actor_seat(state: State) -> int | None:
     """The seat that must act now (the defender while defence dice are chosen)."""
     if state.phase == st.DEFEND:
-        return seat_of(state.owners[state.target])
+        return seat_of(defender(state))
     if state.phase in st.CHANCE_PHASES or state.phase == st.GAME_OVER:
         return None
     return seat_of(state.player)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from tests.firmware.drivers.conftest import RunMpy
@@ -10,7 +11,7 @@ N = 12
 SEAT = (200, 100, 0)
 
 
-def scaled(rgb: tuple[int, int, int], level: int) -> list[int]:
+def scaled(rgb: Sequence[int], level: int) -> list[int]:
     """The ring's brightness scaling: level 255 is the colour itself."""
     return [c * (level + 1) >> 8 for c in rgb]
 
@@ -27,6 +28,8 @@ def frames(run_mpy: RunMpy, setup: str, times: list[int]) -> list[list[list[int]
         from drivers import ring
         view = ring.RingView()
         view.colour = {SEAT!r}
+        view.mode = ring.MODE_COUNT
+        COUNT, PROGRESS = ring.MODE_COUNT, ring.MODE_PROGRESS
         {setup}
         buf = bytearray({N} * 3)
         for t in {times!r}:
@@ -45,28 +48,37 @@ def test_waiting_seat_is_dim_colour_with_dark_phase_pixel(run_mpy: RunMpy) -> No
 
 
 def test_armies_to_place_are_counted_on_the_ring(run_mpy: RunMpy) -> None:
-    (frame,) = frames(run_mpy, "view.phase = 'reinforce'; view.count = 5", [0])
+    (frame,) = frames(run_mpy, "view.phase = 'reinforce'; view.mode = COUNT; view.value = 5", [0])
     assert frame[0] == FULL
     assert frame[1:6] == [FULL] * 5
     assert frame[6:] == [DIM] * (N - 6)
 
 
 def test_more_armies_than_pixels_blink_the_last_one(run_mpy: RunMpy) -> None:
-    on, off = frames(run_mpy, "view.phase = 'reinforce'; view.count = 30", [0, 600])
+    on, off = frames(
+        run_mpy, "view.phase = 'reinforce'; view.mode = COUNT; view.value = 30",
+        [0, 600]
+    )
     assert on[N - 1] == [255, 255, 255]
     assert off[N - 1] == FULL
     assert on[1:N - 1] == off[1:N - 1] == [FULL] * (N - 2)
 
 
 def test_odds_bar_shows_share_of_ring(run_mpy: RunMpy) -> None:
-    (frame,) = frames(run_mpy, "view.phase = 'attack'; view.odds = 64", [0])
+    (frame,) = frames(
+        run_mpy, "view.phase = 'attack'; view.mode = PROGRESS; view.value = 64; view.max = 100",
+        [0]
+    )
     assert frame[0] == [255, 0, 0]
     # 64 % of 11 slots is 7.04: 7 green, 4 red.
     green, red = scaled((0, 255, 0), 127), scaled((255, 0, 0), 63)
     assert frame[1:8] == [green] * 7
     assert frame[8:] == [red] * 4
-    (none,) = frames(run_mpy, "view.phase = 'attack'; view.odds = 0", [0])
-    (sure,) = frames(run_mpy, "view.phase = 'attack'; view.odds = 100", [0])
+    (none,) = frames(run_mpy, "view.phase = 'attack'; view.mode = PROGRESS; view.max = 100", [0])
+    (sure,) = frames(
+        run_mpy, "view.phase = 'attack'; view.mode = PROGRESS; view.value = view.max = 100",
+        [0]
+    )
     assert green not in none and red in none
     assert red not in sure and green in sure
 
@@ -81,7 +93,8 @@ def test_turn_breathes_the_background(run_mpy: RunMpy) -> None:
 
 def test_error_flash_overrides_then_ends(run_mpy: RunMpy) -> None:
     on, off, after = frames(
-        run_mpy, "view.count = 3; view.error_at = 1000", [1000, 1160, 1950]
+        run_mpy, "view.mode = COUNT; view.value = 3; "
+        "view.flash_at = 1000; view.flash_ms = ring.ERROR_MS", [1000, 1160, 1950]
     )
     assert on == [[255, 0, 0]] * N
     assert off == [[0, 0, 0]] * N
@@ -91,7 +104,10 @@ def test_error_flash_overrides_then_ends(run_mpy: RunMpy) -> None:
 def test_link_patterns_are_local_and_distinct(run_mpy: RunMpy) -> None:
     wifi_a, wifi_b = frames(run_mpy, "view.link = ring.LINK_NO_WIFI", [0, 500])
     (broker,) = frames(run_mpy, "view.link = ring.LINK_NO_BROKER", [0])
-    (hub,) = frames(run_mpy, "view.link = ring.LINK_NO_HUB; view.count = 4", [1000])
+    (hub,) = frames(
+        run_mpy, "view.link = ring.LINK_NO_HUB; view.mode = COUNT; view.value = 4",
+        [1000]
+    )
     # A comet: one bright head that moves with time.
     assert wifi_a[0] == [0, 0, 255] and wifi_b[6] == [0, 0, 255]
     assert wifi_a.index([0, 0, 255]) != wifi_b.index([0, 0, 255])
@@ -107,7 +123,7 @@ def test_render_does_not_allocate(run_mpy: RunMpy) -> None:
         from drivers import ring
         view = ring.RingView()
         view.phase = "attack"
-        view.odds = 40
+        view.mode, view.value, view.max = ring.MODE_PROGRESS, 40, 99
         buf = bytearray(36)
 
         def sweep(view, buf):
@@ -116,17 +132,22 @@ def test_render_does_not_allocate(run_mpy: RunMpy) -> None:
 
         results = []
         ok = False
-        for setup in ("odds", "count", "turn", "wifi", "hub", "error"):
+        for setup in ("odds", "count", "turn", "spin", "dice", "wifi", "hub", "error"):
             if setup == "count":
-                view.odds, view.count, view.phase = -1, 20, "reinforce"
+                view.mode, view.value, view.phase = ring.MODE_COUNT, 20, "reinforce"
             elif setup == "turn":
                 view.my_turn = True
+                view.level = 100
+            elif setup == "spin":
+                view.mode = ring.MODE_SPIN
+            elif setup == "dice":
+                view.dice[0], view.dice[1], view.dice_n = 3, 5, 2
             elif setup == "wifi":
                 view.link = ring.LINK_NO_WIFI
             elif setup == "hub":
                 view.link = ring.LINK_NO_HUB
             elif setup == "error":
-                view.error_at = 100
+                view.flash_at, view.flash_ms = 100, ring.ERROR_MS
             sweep(view, buf)  # warm up
             gc.collect()
             micropython.heap_lock()
@@ -140,4 +161,44 @@ def test_render_does_not_allocate(run_mpy: RunMpy) -> None:
         print(json.dumps(results))
         """
     )
-    assert out == [[True] * 6]
+    assert out == [[True] * 8]
+
+
+def test_off_mode_is_dark_and_pulse_breathes_the_whole_ring(run_mpy: RunMpy) -> None:
+    (off,) = frames(run_mpy, "view.mode = ring.MODE_OFF; view.phase = 'attack'", [0])
+    assert off == [[0, 0, 0]] * N
+    low, high = frames(run_mpy, "view.mode = ring.MODE_PULSE", [0, 400])
+    assert low == [DIM] * N
+    assert high == [FULL] * N
+
+
+def test_spin_is_a_comet_in_the_seat_colour(run_mpy: RunMpy) -> None:
+    a, b = frames(run_mpy, "view.mode = ring.MODE_SPIN", [0, 250])
+    assert a[0] == FULL and b[3] == FULL
+    assert a.count(FULL) == b.count(FULL) == 1
+    assert [0, 0, 0] in a
+
+
+def test_dice_show_one_face_at_a_time_with_a_gap(run_mpy: RunMpy) -> None:
+    white = [255, 255, 255]
+    first, gap, second = frames(
+        run_mpy, "view.dice[0], view.dice[1], view.dice_n = 3, 5, 2", [500, 920, 1500]
+    )
+    assert first == [white] * 3 + [[0, 0, 0]] * (N - 3)
+    assert gap == [[0, 0, 0]] * N
+    assert second == [white] * 5 + [[0, 0, 0]] * (N - 5)
+
+
+def test_brightness_scales_every_pixel(run_mpy: RunMpy) -> None:
+    (frame,) = frames(
+        run_mpy, "view.mode = COUNT; view.value = 2; view.level = 127", [0]
+    )
+    assert frame[1] == scaled(FULL, 127)
+    assert frame[5] == scaled(DIM, 127)
+
+
+def test_a_view_without_ring_shows_the_seat_colour_and_the_phase(run_mpy: RunMpy) -> None:
+    (plain,) = frames(run_mpy, "view.mode = ring.MODE_NONE; view.my_turn = True", [500])
+    assert plain == [FULL] * N
+    (setup,) = frames(run_mpy, "view.mode = ring.MODE_NONE; view.phase = 'setup'", [0])
+    assert setup == [[255, 255, 255]] + [FULL] * (N - 1)

@@ -13,6 +13,10 @@ bot's own ``random.Random(seed)``, so the bot is deterministic per seed.
 - Defence always rolls as many dice as allowed; occupation moves armies
   towards the remaining front; fortifying pulls idle interior armies to the
   most threatened border.
+- Rule sets: it knows its secret mission (mission continents and its destroy
+  target are worth more), prizes enemy capitals and hides its own inland,
+  feeds neutral armies where they block the opponent, re-rolls and uses the
+  commander on low attack dice, and trades stars for the most armies.
 """
 
 from __future__ import annotations
@@ -21,32 +25,46 @@ import random
 
 from risktable.rules import combat, turn
 from risktable.rules.actions import (
+    ACCEPT_ROLL,
     END_ATTACK,
     END_TURN,
     Action,
     Attack,
+    ChooseCapital,
     Claim,
+    Commander,
     Defend,
     Fortify,
     Occupy,
     Place,
+    Reroll,
     Trade,
+    TradeStars,
 )
 from risktable.rules.board import WILD, Board
 from risktable.rules.cards import sets_in_hand
+from risktable.rules.decks import MISSIONS, STAR_VALUES
+from risktable.rules.engine import setup_seat, trade_actions
 from risktable.rules.fortify import reachable
+from risktable.rules.goals import effective_mission
 from risktable.rules.odds import win_probability
 from risktable.rules.state import (
     ATTACK,
+    CAPITAL,
     CLAIM,
     DEFEND,
     FORTIFY,
+    MODIFY,
+    NEUTRAL,
     OCCUPY,
     REINFORCE,
     SETUP_PLACE,
     UNOWNED,
     State,
 )
+
+# A low die worth changing: re-roll or commander when an attack die shows this or less.
+_LOW_DIE = 3
 
 # Battles beyond this many armies a side are scaled down before asking for the odds:
 # the odds table grows with the largest battle asked, and at that size the ratio decides.
@@ -74,14 +92,17 @@ class HeuristicBot:
 
     def __init__(self, seed: int | None = 0) -> None:
         self.rng = random.Random(seed)
+        # Set on the first decision: whether the rule set's goal changes what a territory is worth.
+        self._goals = False
 
     def choose(self, s: State) -> Action:
         """The bot's action for the seat that must act in ``s``."""
         phase = s.phase
+        self._goals = bool(s.capitals or s.missions or s.config.neutrals)
         if phase == ATTACK:
             return self._attack(s)
         if phase == DEFEND:
-            return Defend(min(combat.MAX_DEFEND_DICE, s.armies[s.target]))
+            return Defend(min(combat.defend_limit(s), s.armies[s.target]))
         if phase == OCCUPY:
             return self._occupy(s)
         if phase == REINFORCE:
@@ -91,7 +112,16 @@ class HeuristicBot:
         if phase == CLAIM:
             return self._claim(s)
         if phase == SETUP_PLACE:
+            seat = setup_seat(s)
+            if seat != s.player:
+                return Place(self._blocking_neutral(s, seat))
             return Place(self._front(s))
+        if phase == NEUTRAL:
+            return Place(self._blocking_neutral(s, s.neutral_seat), s.neutral_pool)
+        if phase == MODIFY:
+            return self._modify(s)
+        if phase == CAPITAL:
+            return ChooseCapital(self._capital(s))
         raise ValueError(f"no decision to make in the {s.phase_name} phase")
 
     # --- valuations -----------------------------------------------------------
@@ -145,6 +175,66 @@ class HeuristicBot:
             return next(t for t, o in enumerate(s.owners) if o == p)
         return self._pick(scored)
 
+    def _blocking_neutral(self, s: State, seat: int) -> int:
+        """A neutral territory (of ``seat``, or any neutral when -1) that stands most in the
+        opponents' way: the one bordering most of their armies."""
+        players = s.config.players
+        p = s.player
+        owners = s.owners
+        adjacency = s.config.board.adjacency
+        scored = []
+        for t, o in enumerate(owners):
+            if o < players or (seat >= 0 and o != seat):
+                continue
+            pressure = sum(s.armies[n] for n in adjacency[t] if owners[n] < players
+                           and owners[n] != p)
+            scored.append((float(pressure), t))
+        return self._pick(scored)
+
+    def _capital(self, s: State) -> int:
+        """The own territory safest from attack: fewest enemy armies around, most own ones."""
+        p = s.player
+        owners = s.owners
+        adjacency = s.config.board.adjacency
+        scored = []
+        for t, o in enumerate(owners):
+            if o == p:
+                own = sum(1 for n in adjacency[t] if owners[n] == p)
+                scored.append((round(own - self._threat(s, t) / 3, 6), t))
+        return self._pick(scored)
+
+    def _modify(self, s: State) -> Action:
+        att = s.pending[0]
+        low = min(range(len(att)), key=lambda i: att[i])
+        if att[low] <= _LOW_DIE:
+            if s.rerolls:
+                return Reroll(low)
+            if combat.commander_ready(s, att):
+                return Commander(low)
+        return ACCEPT_ROLL
+
+    def _goal_value(self, s: State, target: int) -> float:
+        """What the rule set's goal adds to taking ``target``."""
+        p = s.player
+        defender = s.owners[target]
+        if s.capitals:
+            if target in s.capitals:
+                return 4.0
+            return 0.0
+        if s.missions:
+            mission = MISSIONS[effective_mission(s, p)]
+            if mission.kind == "destroy" and defender == mission.target:
+                return 1.5 + (4.0 if s.counts[defender] == 1 else 0.0)
+            if mission.kind == "continents":
+                board = s.config.board
+                continent = board.continents[board.territory_continent[target]].id
+                if continent in mission.continents:
+                    return 2.0
+            return 0.0
+        if defender >= s.config.players:
+            return -0.3  # neutrals are in the way, not the enemy
+        return 0.0
+
     def _target_value(self, s: State, target: int, share: list[float]) -> float:
         board = s.config.board
         c = board.territory_continent[target]
@@ -157,6 +247,8 @@ class HeuristicBot:
             value += 2 + 2 * len(s.hands[defender])  # elimination hands over the cards
         if not s.conquered:
             value += 1.5  # the first conquest of a turn earns a card
+        if self._goals:
+            value += self._goal_value(s, target)
         return value
 
     def _best_attack(self, s: State, extra: int) -> tuple[float, int, int]:
@@ -188,7 +280,13 @@ class HeuristicBot:
     def _reinforce(self, s: State) -> Action:
         p = s.player
         hand = s.hands[p]
-        if turn.trade_allowed(s) and len(hand) >= 3:
+        if s.config.stars is not None:
+            trades = [a for a in trade_actions(s) if isinstance(a, TradeStars)]
+            if trades and (turn.must_trade(s) or len(hand) >= 4):
+                stars = s.config.stars
+                return max(trades, key=lambda a: (STAR_VALUES[sum(stars[c] for c in a.cards)],
+                                                  -len(a.cards)))
+        elif turn.trade_allowed(s) and len(hand) >= 3:
             symbols = s.config.board.card_symbols
             sets = sets_in_hand(hand, symbols)
             if sets:

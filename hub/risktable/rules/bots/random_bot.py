@@ -22,7 +22,7 @@ from risktable.rules.actions import (
     Occupy,
     Place,
 )
-from risktable.rules.engine import legal_actions, trade_actions
+from risktable.rules.engine import legal_actions, setup_seat, trade_actions
 from risktable.rules.fortify import reachable
 from risktable.rules.state import (
     ATTACK,
@@ -68,7 +68,7 @@ def _dice_choices(armies: tuple[int, ...], source: int) -> int:
     return min(combat.MAX_ATTACK_DICE, armies[source] - 1) if armies[source] > 1 else 0
 
 
-_DEFEND = (Defend(1), Defend(2))
+_DEFEND = (Defend(1), Defend(2), Defend(3))
 
 # Rejection tries before falling back to exact counting (both are uniform, so any mix is).
 _TRIES = 6
@@ -92,8 +92,9 @@ class RandomBot:
         if phase == ATTACK:
             return self._attack(s)
         if phase == DEFEND:
-            return _DEFEND[int(self.rng.random() * min(2, s.armies[s.target]))]
-        if phase == REINFORCE and len(s.hands[s.player]) < 3:
+            most = min(combat.defend_limit(s), s.armies[s.target])
+            return _DEFEND[int(self.rng.random() * most)]
+        if phase == REINFORCE and len(s.hands[s.player]) < (3 if s.config.stars is None else 2):
             # No set possible: the legal set is just (own territory, armies) pairs.
             pool = s.pool
             i = int(self.rng.random() * s.counts[s.player] * pool)
@@ -139,7 +140,7 @@ class RandomBot:
             armies = s.armies
             return sum(_dice_choices(armies, t) for t, _ in self._frontier.get(s)) + 1
         if phase == DEFEND:
-            return min(combat.MAX_DEFEND_DICE, s.armies[s.target])
+            return min(combat.defend_limit(s), s.armies[s.target])
         if phase == OCCUPY:
             return s.armies[s.source]
         if phase == REINFORCE:
@@ -152,7 +153,7 @@ class RandomBot:
         if phase == CLAIM:
             return s.owners.count(UNOWNED)
         if phase == SETUP_PLACE:
-            return s.owners.count(s.player)
+            return s.owners.count(setup_seat(s))
         return len(legal_actions(s))
 
     def legal_at(self, s: State, i: int) -> Action:
@@ -187,7 +188,8 @@ class RandomBot:
         if phase == CLAIM:
             return Claim([t for t, o in enumerate(s.owners) if o == UNOWNED][i])
         if phase == SETUP_PLACE:
-            return Place(_own(s)[i])
+            seat = setup_seat(s)
+            return Place([t for t, o in enumerate(s.owners) if o == seat][i])
         return legal_actions(s)[i]
 
 

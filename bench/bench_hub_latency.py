@@ -1,0 +1,232 @@
+"""The hub's latency from a seat event to the view and LED scene it causes (issue 6).
+
+Starts mosquitto on a free loopback port, runs a ``TableService`` for 6 seats
+in a process of its own (as on the Pi), and from this process plays one whole
+game through MQTT: six protocol-level seat clients driven by autopilots
+(``tests.support.virtual_table``), one input at a time. For every input it
+measures, from the moment the seat client publishes the event:
+
+- ``view``: arrival at a separate subscriber of the last view the input caused
+  (seats' views are retained QoS 1 messages, through the broker);
+- ``leds``: the last LED scene handed to ``show_leds`` in the hub process;
+- ``ack``: arrival of the acknowledgement, which the hub sends after everything else;
+- ``journal``: time spent in ``Journal.record_input`` (one SQLite transaction,
+  synchronous=FULL, so its fsyncs are in there).
+
+The game is played twice with the same seed: once as the hub runs, and once
+with the journal's fsyncs switched off (SQLite ``synchronous=OFF``, for this
+measurement only), so the difference is the fsync cost. The hub process
+records when it received each event, how long it spent on it, and when it
+handed each LED scene to ``show_leds``; ``perf_counter`` is the same monotonic
+clock in both processes (Linux), so the figures line up.
+
+    python bench/bench_hub_latency.py [--seed N] [--inputs N] [--broker-delay]
+                                      [--runs full,nosync]
+
+``--broker-delay`` leaves mosquitto's default (Nagle on), to show what
+``set_tcp_nodelay true`` buys.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "hub"), str(ROOT / "protocol")]
+
+from risktable.rules.state import GAME_OVER  # noqa: E402
+from risktable.service.table_service import rules_config  # noqa: E402
+from tests.e2e.hub_driver import LedLog, Watcher, seat_clients, start_service  # noqa: E402
+from tests.support.mosquitto import Mosquitto  # noqa: E402
+from tests.support.seat_client import BROKER_NO_DELAY  # noqa: E402
+from tests.support.tools import mosquitto_binary  # noqa: E402
+from tests.support.virtual_table import VirtualTable, mirror_table  # noqa: E402
+
+TABLE = "bench"
+SEATS = 6
+MAX_INPUTS = 60_000
+
+
+def _percentiles(values: list[float]) -> str:
+    if len(values) < 2:
+        return "n/a"
+    cuts = statistics.quantiles(values, n=100, method="inclusive")
+    ms = [v * 1000 for v in (cuts[49], cuts[89], cuts[98], max(values))]
+    return "p50 {:6.2f}  p90 {:6.2f}  p99 {:6.2f}  max {:7.2f} ms".format(*ms)
+
+
+def hub_child(port: int, data_dir: Path, fsync: bool, out: Path) -> int:
+    """The hub's own process: run until stdin closes, then write the timings to ``out``."""
+    leds = LedLog()
+    service = start_service("127.0.0.1", port, TABLE, SEATS, data_dir, leds)
+    if not fsync:
+        # Private handle, for this measurement only: the hub always runs with FULL.
+        service.journal._db.execute("PRAGMA synchronous=OFF")
+    journal: list[tuple[float, float]] = []  # (start, seconds) of each record_input
+    record_input = service.journal.record_input
+
+    def timed_record(*args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return record_input(*args, **kwargs)
+        finally:
+            journal.append((start, time.perf_counter() - start))
+
+    service.journal.record_input = timed_record  # type: ignore[method-assign]
+    handled: list[tuple[float, float]] = []  # (received, done) in the hub's MQTT callback
+    inner = service.hub.link._on_message  # private: the hub's one entry point, timed here
+
+    def timed_handle(topic: str, payload: bytes) -> None:
+        received = time.perf_counter()
+        inner(topic, payload)
+        handled.append((received, time.perf_counter()))
+
+    service.hub.link._on_message = timed_handle
+    print("ready", flush=True)
+    sys.stdin.read()
+    service.stop()
+    out.write_text(json.dumps({
+        "leds": [t for t, _ in leds.scenes], "handled": handled, "journal": journal,
+        "over": service.session.state.phase == GAME_OVER,
+    }))
+    return 0
+
+
+def _start_hub(broker: Mosquitto, data_dir: Path, fsync: bool,
+               out: Path) -> subprocess.Popen[str]:
+    hub = subprocess.Popen(
+        [sys.executable, __file__, "--hub-child", str(broker.port), str(data_dir),
+         "full" if fsync else "nosync", str(out)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert hub.stdout is not None
+    if hub.stdout.readline().strip() != "ready":
+        hub.kill()
+        raise RuntimeError("the hub process did not start")
+    return hub
+
+
+def _within(times: list[float], start: float, end: float) -> list[float]:
+    return [t for t in times if start <= t <= end]
+
+
+def play_game(broker: Mosquitto, data_dir: Path, seed: int, fsync: bool,
+              limit: int = MAX_INPUTS) -> dict[str, Any]:
+    out = data_dir.with_suffix(".json")
+    hub = _start_hub(broker, data_dir, fsync, out)
+    watcher = Watcher(broker.host, broker.port, TABLE)
+    clients = seat_clients(broker.host, broker.port, TABLE, SEATS)
+    table = VirtualTable(*mirror_table(rules_config("classic", SEATS), seed), clients)
+    windows: list[tuple[float, float]] = []  # (published, ack arrived) per input
+    view_lat: list[float] = []
+    began = time.perf_counter()
+    try:
+        for _ in range(limit):
+            if table.over:
+                break
+            mark = len(watcher.received)
+            start = time.perf_counter()
+            pending = table.send_next()
+            if pending is None:
+                raise AssertionError(f"nobody can act at {table.mirror.menu}")
+            answer = table.settle(pending)
+            if not answer.ack:
+                raise AssertionError(f"the hub refused a legal input: {answer}")
+            ack_topic = f"risk/{TABLE}/seat/{pending.seat}/ack"
+            watcher.wait_until(lambda got, m=mark, t=ack_topic, q=pending.seq: any(
+                r.topic == t and r.doc is not None and r.doc.get("seq") == q
+                for r in got[m:]), 10)
+            got = watcher.received[mark:]
+            ack = next(r for r in got if r.topic == ack_topic and r.doc is not None
+                       and r.doc.get("seq") == pending.seq)
+            windows.append((start, ack.at))
+            views = [r.at for r in got if r.topic.endswith("/view") and r.at <= ack.at]
+            if views:
+                view_lat.append(max(views) - start)
+        elapsed = time.perf_counter() - began
+    finally:
+        for client in clients.values():
+            client.close()
+        watcher.close()
+        assert hub.stdin is not None
+        hub.stdin.close()
+        hub.wait(30)
+    # perf_counter is CLOCK_MONOTONIC on Linux, one clock for both processes: the
+    # hub's timings fall inside the window of the input that caused them.
+    hub_side = json.loads(out.read_text())
+    handled = [tuple(h) for h in hub_side["handled"]]
+    journal = [tuple(j) for j in hub_side["journal"]]
+    led_lat, inbound, hub_time, journal_per_input = [], [], [], []
+    for start, end in windows:
+        scenes = _within(hub_side["leds"], start, end)
+        if scenes:
+            led_lat.append(scenes[-1] - start)
+        mine = [h for h in handled if start <= h[0] <= end]
+        if mine:
+            inbound.append(mine[0][0] - start)
+            hub_time.append(mine[0][1] - mine[0][0])
+        journal_per_input.append(sum(d for t, d in journal if start <= t <= end))
+    return {"inputs": len(windows), "actions": len(table.mirror.log), "elapsed": elapsed,
+            "over": table.over and hub_side["over"],
+            "view": view_lat, "leds": led_lat, "ack": [e - s for s, e in windows],
+            "journal": journal_per_input, "inbound": inbound, "hub": hub_time}
+
+
+def report(name: str, result: dict[str, Any]) -> None:
+    print(f"\n== {name}: {result['inputs']} inputs, {result['actions']} rules actions, "
+          f"{result['elapsed']:.1f} s, game over: {result['over']}")
+    print(f"  view   (n={len(result['view']):5d})  {_percentiles(result['view'])}")
+    print(f"  leds   (n={len(result['leds']):5d})  {_percentiles(result['leds'])}")
+    print(f"  ack    (n={len(result['ack']):5d})  {_percentiles(result['ack'])}")
+    print(f"  publish -> hub callback  {_percentiles(result['inbound'])}")
+    print(f"  hub handling (gate, rules, journal, publishing)  {_percentiles(result['hub'])}")
+    print(f"  journal record_input     {_percentiles(result['journal'])}")
+    share = sum(result["journal"]) / sum(result["ack"])
+    print(f"  journal share of the time to the ack: {share:.0%}")
+
+
+def main() -> int:
+    if len(sys.argv) == 6 and sys.argv[1] == "--hub-child":
+        return hub_child(int(sys.argv[2]), Path(sys.argv[3]), sys.argv[4] == "full",
+                         Path(sys.argv[5]))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=6)
+    parser.add_argument("--broker-delay", action="store_true",
+                        help="run mosquitto without set_tcp_nodelay (its default)")
+    parser.add_argument("--inputs", type=int, default=MAX_INPUTS,
+                        help="stop after this many inputs (default: the whole game)")
+    parser.add_argument("--runs", default="full,nosync",
+                        help="comma-separated: full (the hub as it runs), nosync (no fsync)")
+    args = parser.parse_args()
+    extra = "" if args.broker_delay else BROKER_NO_DELAY
+    results: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory() as tmp, \
+            Mosquitto(mosquitto_binary(), Path(tmp) / "mosquitto", extra_config=extra) as broker:
+        print(f"mosquitto on 127.0.0.1:{broker.port} "
+              f"({'Nagle on' if args.broker_delay else 'set_tcp_nodelay true'}), "
+              f"{SEATS} seats, seed {args.seed}")
+        for run in args.runs.split(","):
+            if run not in ("full", "nosync"):
+                parser.error(f"unknown run {run!r}")
+            results[run] = play_game(broker, Path(tmp) / run, args.seed, run == "full",
+                                     args.inputs)
+            report("journal synchronous=FULL (as the hub runs)" if run == "full"
+                   else "journal fsync off (comparison only)", results[run])
+    if "full" in results and "nosync" in results:
+        full, nosync = results["full"], results["nosync"]
+        p50 = statistics.median(full["ack"]) - statistics.median(nosync["ack"])
+        print(f"\nfsync cost: median ack latency {p50 * 1000:+.2f} ms with fsync; journal median "
+              f"{statistics.median(full['journal']) * 1000:.2f} ms vs "
+              f"{statistics.median(nosync['journal']) * 1000:.2f} ms without")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,101 @@
+"""The ESP32 seat board (board/esp32.py) built under the unix port with stand-ins for
+``machine``, ``neopixel`` and ``network`` (tests/firmware/mp/esp32/): the display is
+drawn through board/oled.py on a fake SSD1306 controller, the ring is capped by the
+pinout's power budget, and the pinout decides whether there is a Roll button."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from tests.support.tools import ROOT
+
+MP = ROOT / "tests" / "firmware"
+PATH = ":".join(
+    str(p) for p in (ROOT / "firmware", ROOT / "protocol", MP / "mp" / "esp32",
+                     MP / "drivers" / "mpy")
+) + ":.frozen"
+
+PRELUDE = """
+import sys, json
+sys.path.append(".frozen")
+import machine, neopixel
+from seat import config
+from board import esp32
+from board.oled import Screen
+from drivers.ssd1306 import SSD1306
+from fakeoled import FakeOledBus
+
+cfg = config.parse(json.dumps({"table": "t", "seat": 1, "board": "esp32",
+                               "broker": {"host": "10.0.0.1"}}))
+"""
+
+
+def run(micropython: str, tmp_path: Path, pinout: dict[str, Any], body: str) -> list[Any]:
+    (tmp_path / "seat-pinout.json").write_text(json.dumps(pinout))
+    script = tmp_path / "script.py"
+    script.write_text(PRELUDE + f"board = esp32.Board(cfg, {str(tmp_path / 'c.json')!r})\n"
+                      + textwrap.dedent(body))
+    done = subprocess.run(
+        [micropython, str(script)], env={"MICROPYPATH": PATH}, capture_output=True,
+        text=True, timeout=60, check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def shipped_pinout() -> dict[str, Any]:
+    pinout: dict[str, Any] = json.loads((ROOT / "hardware" / "seat-pinout.json").read_text())
+    return pinout
+
+
+def test_display_shows_text_and_dice_and_redraws_only_on_change(
+    micropython: str, tmp_path: Path
+) -> None:
+    out = run(
+        micropython, tmp_path, shipped_pinout(),
+        """
+        bus = machine.made["i2c"]
+        ref_bus = FakeOledBus()
+        ref = SSD1306(ref_bus)
+        ref.init()
+        screen = Screen(ref)
+        board.show_text(["Armies to place", "7"])
+        screen.text(["Armies to place", "7"])
+        same_text = bytes(bus.ram) == bytes(ref_bus.ram) and sum(bus.ram) > 0
+        writes = bus.writes
+        board.show_text(["Armies to place", "7"])
+        unchanged = bus.writes == writes
+        board.show_dice("Rolled", bytearray([2, 5]))
+        screen.dice("Rolled", bytearray([2, 5]))
+        same_dice = bytes(bus.ram) == bytes(ref_bus.ram)
+        board.show_text(["Armies to place", "7"])  # back from dice: drawn again
+        print(json.dumps([bus.on, same_text, unchanged, same_dice, bus.writes > writes + 3]))
+        """,
+    )
+    assert out == [[True, True, True, True, True]]
+
+
+def test_ring_is_capped_and_the_roll_button_comes_from_the_pinout(
+    micropython: str, tmp_path: Path
+) -> None:
+    pinout = shipped_pinout()
+    body = """
+        pixels = bytearray(3 * board.ring_size)
+        for i in range(len(pixels)):
+            pixels[i] = 255
+        board.show_ring(pixels)
+        np = neopixel.made[0]
+        print(json.dumps([board.ring_size, np.pixels[0], np.writes, board.has_roll_button,
+                          board.wifi_up]))
+        """
+    (with_roll,) = run(micropython, tmp_path, pinout, body)
+    settings = pinout["devices"]["led_ring"]["settings"]
+    level = int(settings["max_level"] * 255)
+    assert with_roll == [settings["count"], [level] * 3, 1, True, False]
+    del pinout["devices"]["roll_button"]
+    (without,) = run(micropython, tmp_path, pinout, body)
+    assert without[3] is False

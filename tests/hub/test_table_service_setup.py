@@ -1,0 +1,44 @@
+"""How the table service picks its rule set and deck before any seat connects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from risktable.cards.deck_file import EnrolledCard, deck_path, save_deck
+from risktable.config import HubConfig, TableConfig
+from risktable.rules import classic_board
+from risktable.service.table_service import RulesUnknown, TableService, rules_config
+
+
+def test_rule_sets_are_the_presets() -> None:
+    assert rules_config("classic", 4) == rules_config("classic_1993", 4)
+    assert rules_config("two_player_1993", 2).options.two_player == "neutral_1993"
+    with pytest.raises(RulesUnknown, match="classic_1993"):
+        rules_config("monopoly", 4)
+    with pytest.raises(RulesUnknown, match="players"):
+        rules_config("classic", 2)
+
+
+def test_a_fully_enrolled_deck_gives_the_game_its_symbols(tmp_path: Path) -> None:
+    board = classic_board()
+    # Every territory card printed with cavalry (index 1), the wilds wild.
+    deck = {f"{c:08X}": EnrolledCard(c, 1 if c < board.size else 3)
+            for c in range(board.deck_size)}
+    save_deck(deck_path(tmp_path), board, deck)
+    service = TableService(HubConfig(table=TableConfig(seats=3), data_dir=tmp_path))
+    symbols = service.session.config.board.card_symbols
+    assert symbols[: board.size] == (1,) * board.size
+    # The journal's header carries them: a rebuilt service sees the same game and deck.
+    service.journal.close()
+    again = TableService(HubConfig(table=TableConfig(seats=3), data_dir=tmp_path))
+    assert again.game_id == service.game_id
+    assert again.session.config.board.card_symbols == symbols
+    again.journal.close()
+
+
+def test_without_enrollment_the_placeholder_symbols_stay(tmp_path: Path) -> None:
+    service = TableService(HubConfig(table=TableConfig(seats=3), data_dir=tmp_path))
+    assert service.session.config.board.card_symbols == classic_board().card_symbols
+    service.journal.close()
