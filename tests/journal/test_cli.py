@@ -8,21 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from risktable.cli import main
 from risktable.journal import ActionMeta, DieFace, Journal, journal_path
 from risktable.rules import Config, OpeningRoll, Options
 from risktable.rules.record import dumps
 from risktable.rules.selfplay import selfplay
 from tests.journal.helpers import journal_log
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.support.cli import run
 
 
 @pytest.fixture

@@ -10,17 +10,8 @@ from typing import Any
 
 import pytest
 
-from risktable.cli import main
+from tests.support.cli import run
 from tests.support.tools import ROOT, subprocess_env
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:

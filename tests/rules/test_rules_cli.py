@@ -7,16 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from risktable.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.support.cli import run
 
 
 def test_map_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
