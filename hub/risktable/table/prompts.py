@@ -21,7 +21,9 @@ from risktable.rules.actions import (
     Place,
     Roll,
     Trade,
+    TradeStars,
 )
+from risktable.rules.decks import STAR_VALUES
 from risktable.rules.state import State
 from risktable.table import menus
 from risktable.table.menus import Menu, Pick
@@ -51,6 +53,10 @@ def describe(before: State, action: Action) -> list[str]:
         lines = [f"Place {_armies(action.armies)}", "on " + _name(before, action.territory)]
     elif isinstance(action, Trade):
         lines = ["Trade 3 cards"]
+    elif isinstance(action, TradeStars):
+        total = _stars(before, action.cards)
+        lines = [f"Trade {len(action.cards)} cards",
+                 f"{total} stars: {_armies(STAR_VALUES[total])}"]
     elif isinstance(action, Attack):
         lines = ["Attack " + _name(before, action.target),
                  "from " + _name(before, action.source), f"with {action.dice} dice"]
@@ -70,6 +76,21 @@ def describe(before: State, action: Action) -> list[str]:
     else:
         lines = []
     return [_fit(line) for line in lines]
+
+
+def _stars(state: State, cards: tuple[int, ...]) -> int:
+    stars = state.config.stars
+    return sum(stars[c] for c in cards) if stars is not None else 0
+
+
+def star_worth(state: State, cards: tuple[int, ...]) -> str:
+    """What tapped star cards are worth: the line a seat shows while choosing a trade."""
+    total = _stars(state, cards)
+    stars = "1 star" if total == 1 else f"{total} stars"
+    value = STAR_VALUES.get(total)
+    if value is None:
+        return f"{stars}: no trade"
+    return f"{stars} = {_armies(value)}"
 
 
 def _percent(p: float) -> str:
@@ -92,8 +113,15 @@ def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[
     elif stage == menus.PLACE:
         held = len(state.hands[menu.player])
         lines = ["Place 1 army on", here, f"{state.pool} to place", f"{held} cards, Back: undo"]
-        if pick.cards:
+        if pick.cards and state.config.stars is not None:
+            # Confirm trades while cards are tapped, so the lines say so.
+            lines = [star_worth(state, pick.cards), "Press: trade them",
+                     f"{len(pick.cards)} cards tapped", "Back: untap last"]
+        elif pick.cards:
             lines[3] = f"{len(pick.cards)} of 3 cards tapped"
+    elif stage == menus.MUST_TRADE and state.config.stars is not None:
+        lines = [f"You hold {len(state.hands[menu.player])} cards",
+                 "Tap cards, 2-10 stars", star_worth(state, pick.cards), "Press: trade them"]
     elif stage == menus.MUST_TRADE:
         lines = [f"You hold {len(state.hands[menu.player])} cards", "Tap 3 cards to trade",
                  f"{len(pick.cards)} of 3 tapped"]
