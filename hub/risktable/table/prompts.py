@@ -24,6 +24,7 @@ from risktable.rules.actions import (
     TradeStars,
 )
 from risktable.rules.decks import STAR_VALUES
+from risktable.rules.engine import setup_seat
 from risktable.rules.state import State
 from risktable.table import menus
 from risktable.table.menus import Menu, Pick
@@ -108,6 +109,10 @@ def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[
     here = _name(state, menu.cursor) if menu.cursor >= 0 else ""
     if stage == menus.CLAIM_STAGE:
         lines = ["Claim a territory:", here, "Press: put 1 army there"]
+    elif stage == menus.SETUP_PLACE_STAGE and setup_seat(state) != menu.player:
+        neutral = setup_seat(state)
+        lines = ["Place 1 neutral army on", here, f"{state.to_place[neutral]} neutral left",
+                 f"{state.to_place[menu.player]} own left"]
     elif stage == menus.SETUP_PLACE_STAGE:
         lines = ["Place 1 army on", here, f"{state.to_place[menu.player]} left to place"]
     elif stage == menus.PLACE:
@@ -156,7 +161,9 @@ def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[
                  "to " + _name(state, pick.target)]
     elif stage == menus.CARD:
         lines = ["Draw a card and tap it", "on your reader"]
-        if state.phase == st.DEAL:
+        if state.phase == st.DEAL and state.player != menu.player:
+            lines = ["Deal the neutral a card", "tap it on your reader"]
+        elif state.phase == st.DEAL:
             lines = ["Tap your dealt card", "on your reader"]
     else:
         lines = []
