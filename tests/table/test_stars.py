@@ -60,7 +60,7 @@ def test_tapping_a_card_again_or_back_untaps_it() -> None:
     ok(table, 1, tap(1, TWO[0]))
     assert table.pick.cards == (T(ONE[0]),)
     ok(table, 1, back(1))
-    assert table.pick.cards == () and table.log == []
+    assert not table.pick.cards and table.log == []
     assert table.view(1)["lines"][0] == "Place 1 army on"
 
 
