@@ -104,3 +104,16 @@ def test_a_whole_classic_2016_game_through_seat_events_replays() -> None:
     rebuilt = TableSession(CONFIG, table.seats, CARDS, actions=table.log)
     assert rebuilt.state == final
 
+
+
+def test_tapped_star_cards_survive_a_hub_restart_through_the_ui_state() -> None:
+    table = reinforce((ONE[0], TWO[0], TWO[1]))
+    ok(table, 1, tap(1, ONE[0]))
+    ok(table, 1, tap(1, TWO[1]))
+    rebuilt = session_at(position(LAYOUT, config=CONFIG, phase=st.REINFORCE, pool=3,
+                                  hands={0: (ONE[0], TWO[0], TWO[1])}))
+    rebuilt.restore_ui(table.ui_state())
+    assert rebuilt.view(1) == table.view(1)
+    assert rebuilt.view(1)["lines"][0] == "3 stars = 4 armies"
+    out = ok(rebuilt, 1, confirm(1))
+    assert out.actions == (TradeStars(tuple(sorted((T(ONE[0]), T(TWO[1]))))),)
