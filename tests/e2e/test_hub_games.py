@@ -41,6 +41,8 @@ GAMES = [
     pytest.param("classic", 4, {}, 1, id="classic-4"),
     pytest.param("classic", 3, {"setup": "deal", "fortify": "connected"}, 2,
                  id="classic-deal-connected-3"),
+    pytest.param("classic_2016", 3, {}, 2, id="classic_2016-3"),
+    pytest.param("two_player_1993", 2, {}, 1, id="two_player_1993-2"),
 ]
 
 

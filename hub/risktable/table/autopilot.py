@@ -27,6 +27,7 @@ from risktable.rules.actions import (
     Occupy,
     Place,
     Trade,
+    TradeStars,
 )
 from risktable.rules.bots import Bot
 from risktable.table import menus
@@ -107,6 +108,8 @@ class Autopilot:
         kind, value = _wanted(menu, pick, plan)
         if kind == "back":
             return self._event(seat, "button", button="back", press="short")
+        if kind == "confirm":
+            return self._event(seat, "button", button="confirm", press="short")
         if kind == "tap":
             return self._event(seat, "card", uid=self.uids[value])
         if kind == "territory":
@@ -128,7 +131,7 @@ class Autopilot:
 
 def _wanted(menu: Menu, pick: Pick, plan: Action) -> tuple[str, int]:
     """The next thing to do at ``menu`` to carry out ``plan``: Back, a territory, a number,
-    or a card to tap."""
+    a card to tap, or Confirm (a star trade once its cards are tapped)."""
     stage = menu.stage
     if isinstance(plan, Trade):
         if stage == menus.BONUS:
@@ -139,6 +142,12 @@ def _wanted(menu: Menu, pick: Pick, plan: Action) -> tuple[str, int]:
         if extra:
             return ("tap", extra[0])  # tapping a chosen card again takes it out
         return ("tap", next(c for c in plan.cards if c not in pick.cards))
+    if isinstance(plan, TradeStars):
+        extra = [c for c in pick.cards if c not in plan.cards]
+        if extra:
+            return ("tap", extra[0])
+        missing = [c for c in plan.cards if c not in pick.cards]
+        return ("tap", missing[0]) if missing else ("confirm", 0)
     if isinstance(plan, Claim | Place):
         return ("territory", plan.territory)
     if isinstance(plan, Defend):

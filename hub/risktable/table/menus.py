@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from risktable.rules import combat, turn
+from risktable.rules.engine import setup_seat
 from risktable.rules.fortify import reachable
 from risktable.rules.state import (
     ATTACK,
@@ -134,6 +135,12 @@ def fortify_sources(s: State) -> list[int]:
     return [t for t, o in enumerate(s.owners) if o == p and s.armies[t] > 1 and reachable(s, t)]
 
 
+def card_tapper(s: State) -> int:
+    """The player who taps the card being dealt or drawn: the receiver, or for a
+    neutral's card in a two-player deal the first player (a neutral has no seat)."""
+    return s.player if s.player < s.config.players else s.first_player
+
+
 def menu_for(s: State, pick: Pick) -> Menu:
     """The menu the acting seat sees in ``s`` given its half-made ``pick``."""
     phase = s.phase
@@ -143,13 +150,16 @@ def menu_for(s: State, pick: Pick) -> Menu:
     if phase in (OPENING, ROLL):
         return Menu(DICE, p)
     if phase in (DEAL, DRAW):
-        return Menu(CARD, p)
+        return Menu(CARD, card_tapper(s))
     if phase == CLAIM:
         return _territories(CLAIM_STAGE, p, [t for t, o in enumerate(s.owners) if o == UNOWNED],
                             pick)
-    own = [t for t, o in enumerate(s.owners) if o == p]
     if phase == SETUP_PLACE:
-        return _territories(SETUP_PLACE_STAGE, p, own, pick)
+        # Two-player 1993 rounds: every third army is the neutral's, placed by the player.
+        seat = setup_seat(s)
+        return _territories(SETUP_PLACE_STAGE, p,
+                            [t for t, o in enumerate(s.owners) if o == seat], pick)
+    own = [t for t, o in enumerate(s.owners) if o == p]
     if phase == REINFORCE:
         if pick.trade is not None:
             return _territories(BONUS, p, list(turn.bonus_choices(s, pick.trade)), pick)

@@ -21,7 +21,10 @@ from risktable.rules.actions import (
     Place,
     Roll,
     Trade,
+    TradeStars,
 )
+from risktable.rules.decks import STAR_VALUES
+from risktable.rules.engine import setup_seat
 from risktable.rules.state import State
 from risktable.table import menus
 from risktable.table.menus import Menu, Pick
@@ -51,6 +54,10 @@ def describe(before: State, action: Action) -> list[str]:
         lines = [f"Place {_armies(action.armies)}", "on " + _name(before, action.territory)]
     elif isinstance(action, Trade):
         lines = ["Trade 3 cards"]
+    elif isinstance(action, TradeStars):
+        total = _stars(before, action.cards)
+        lines = [f"Trade {len(action.cards)} cards",
+                 f"{total} stars: {_armies(STAR_VALUES[total])}"]
     elif isinstance(action, Attack):
         lines = ["Attack " + _name(before, action.target),
                  "from " + _name(before, action.source), f"with {action.dice} dice"]
@@ -72,6 +79,21 @@ def describe(before: State, action: Action) -> list[str]:
     return [_fit(line) for line in lines]
 
 
+def _stars(state: State, cards: tuple[int, ...]) -> int:
+    stars = state.config.stars
+    return sum(stars[c] for c in cards) if stars is not None else 0
+
+
+def star_worth(state: State, cards: tuple[int, ...]) -> str:
+    """What tapped star cards are worth: the line a seat shows while choosing a trade."""
+    total = _stars(state, cards)
+    stars = "1 star" if total == 1 else f"{total} stars"
+    value = STAR_VALUES.get(total)
+    if value is None:
+        return f"{stars}: no trade"
+    return f"{stars} = {_armies(value)}"
+
+
 def _percent(p: float) -> str:
     return f"{100 * p:.1f}%"
 
@@ -87,13 +109,24 @@ def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[
     here = _name(state, menu.cursor) if menu.cursor >= 0 else ""
     if stage == menus.CLAIM_STAGE:
         lines = ["Claim a territory:", here, "Press: put 1 army there"]
+    elif stage == menus.SETUP_PLACE_STAGE and setup_seat(state) != menu.player:
+        neutral = setup_seat(state)
+        lines = ["Place 1 neutral army on", here, f"{state.to_place[neutral]} neutral left",
+                 f"{state.to_place[menu.player]} own left"]
     elif stage == menus.SETUP_PLACE_STAGE:
         lines = ["Place 1 army on", here, f"{state.to_place[menu.player]} left to place"]
     elif stage == menus.PLACE:
         held = len(state.hands[menu.player])
         lines = ["Place 1 army on", here, f"{state.pool} to place", f"{held} cards, Back: undo"]
-        if pick.cards:
+        if pick.cards and state.config.stars is not None:
+            # Confirm trades while cards are tapped, so the lines say so.
+            lines = [star_worth(state, pick.cards), "Press: trade them",
+                     f"{len(pick.cards)} cards tapped", "Back: untap last"]
+        elif pick.cards:
             lines[3] = f"{len(pick.cards)} of 3 cards tapped"
+    elif stage == menus.MUST_TRADE and state.config.stars is not None:
+        lines = [f"You hold {len(state.hands[menu.player])} cards",
+                 "Tap cards, 2-10 stars", star_worth(state, pick.cards), "Press: trade them"]
     elif stage == menus.MUST_TRADE:
         lines = [f"You hold {len(state.hands[menu.player])} cards", "Tap 3 cards to trade",
                  f"{len(pick.cards)} of 3 tapped"]
@@ -128,7 +161,9 @@ def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[
                  "to " + _name(state, pick.target)]
     elif stage == menus.CARD:
         lines = ["Draw a card and tap it", "on your reader"]
-        if state.phase == st.DEAL:
+        if state.phase == st.DEAL and state.player != menu.player:
+            lines = ["Deal the neutral a card", "tap it on your reader"]
+        elif state.phase == st.DEAL:
             lines = ["Tap your dealt card", "on your reader"]
     else:
         lines = []

@@ -43,9 +43,11 @@ from risktable.rules.actions import (
     Place,
     Roll,
     Trade,
+    TradeStars,
 )
 from risktable.rules.bots import Bot
 from risktable.rules.cards import is_set
+from risktable.rules.decks import STAR_VALUES
 from risktable.rules.engine import apply, current_actor, new_game
 from risktable.rules.errors import RulesError
 from risktable.rules.events import Event, TurnStarted
@@ -355,6 +357,8 @@ class TableSession:
         elif menu.is_number:
             value = max(menu.low, min(menu.high, menu.value + steps))
             self._pick = replace(self._pick, number=value)
+        elif self._state.config.stars is not None:
+            raise _Refused("tap cards worth 2 to 10 stars to trade; there is nothing to turn")
         else:
             raise _Refused("tap 3 cards to trade; there is nothing to turn through")
 
@@ -363,7 +367,12 @@ class TableSession:
         at = menu.cursor
         pick = self._pick
         action: Action
-        if stage == menus.CLAIM_STAGE:
+        if self._state.config.stars is not None and stage in (menus.PLACE, menus.MUST_TRADE) \
+                and (pick.cards or stage == menus.MUST_TRADE):
+            # With star cards Confirm trades the tapped cards: any number of them may add
+            # up to a trade, so no tap can tell that the choice is complete.
+            action = self._star_trade(pick.cards)
+        elif stage == menus.CLAIM_STAGE:
             action = Claim(at)
         elif stage == menus.SETUP_PLACE_STAGE or stage == menus.PLACE:
             action = Place(at)
@@ -436,6 +445,11 @@ class TableSession:
             self._pick = replace(pick, cards=tuple(c for c in pick.cards if c != card))
             return
         chosen = (*pick.cards, card)
+        if s.config.stars is not None:
+            if card >= s.config.board.size:
+                raise _Refused("only territory cards are traded for stars")
+            self._pick = replace(pick, cards=chosen)
+            return
         if len(chosen) < 3:
             self._pick = replace(pick, cards=chosen)
             return
@@ -450,6 +464,15 @@ class TableSession:
             self._pick = replace(pick, cards=chosen, trade=trio, at=choices[0])
             return
         self._apply(Trade(trio, choices[0] if choices else None), actions, events)
+
+    def _star_trade(self, cards: tuple[int, ...]) -> TradeStars:
+        if not cards:
+            raise _Refused("tap cards worth 2 to 10 stars, then press to trade")
+        total = turn.stars_of(self._state, cards)
+        if total not in STAR_VALUES:
+            raise _Refused(f"{prompts.star_worth(self._state, cards)}: tap cards worth 2 to 10 "
+                           "stars")
+        return TradeStars(tuple(sorted(cards)))
 
     def _dice_event(self, player: int, event: Mapping[str, Any], actions: list[Action],
                     events: list[Event]) -> None:
