@@ -50,6 +50,13 @@ class RulesUnknown(ValueError):
     """The configuration names a rule set this hub does not have."""
 
 
+# The presets the table layer referees through seat inputs so far; the rules engine
+# knows more (capitals, missions, master variants, the 2016 two-player game), whose
+# extra steps the table cannot ask a seat for yet.
+TABLE_PRESETS = ("classic_1993", "classic_2016", "two_player_1993", "two_player_1993_plain_50",
+                 "beginner_2016")
+
+
 def rules_config(name: str, players: int) -> Config:
     """The rules configuration for rule set ``name`` (a preset of ``risktable rules
     presets``; ``classic`` is the 1993 classic game) with ``players`` players."""
@@ -57,10 +64,19 @@ def rules_config(name: str, players: int) -> Config:
     if preset not in PRESETS:
         raise RulesUnknown(
             f"unknown rule set {name!r}; the presets are: {', '.join(sorted(PRESETS))}")
+    if preset not in TABLE_PRESETS:
+        raise RulesUnknown(
+            f"rule set {name!r} is not refereed at the table yet; use one of: "
+            + ", ".join(TABLE_PRESETS))
     try:
-        return preset_config(preset, players)
+        config = preset_config(preset, players)
     except ValueError as exc:  # a player count the preset does not allow
         raise RulesUnknown(f"rule set {name!r}: {exc}") from exc
+    if config.options.deck == "2016":
+        # Card enrollment records 1993 symbols only so far: say so, never guess quietly.
+        log.warning("rule set %s: the 2016 deck's stars per card are the engine's "
+                    "placeholder, not your printed deck's", name)
+    return config
 
 
 def load_card_uids(data_dir: Path, config: Config) -> dict[str, int]:
