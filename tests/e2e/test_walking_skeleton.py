@@ -6,12 +6,11 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from riskproto import topics
-from risktable.demo.seats import SeatProcess
+from risktable.demo.seats import SeatProcess, ring_shows
 from risktable.palette import seat_colour
 from risktable.service.address import BrokerAddress
 from tests.support.mosquitto import Mosquitto
@@ -34,11 +33,6 @@ def hub_process(fresh_mosquitto: Mosquitto, tmp_path: Path) -> Iterator[subproce
     process.wait(timeout=10)
     assert process.stderr is not None
     process.stderr.close()
-
-
-def ring_has(outputs: dict[str, Any], rgb: tuple[int, int, int]) -> bool:
-    ring = outputs.get("ring")
-    return isinstance(ring, list) and any(tuple(p) == rgb for p in ring)
 
 
 def test_seats_hub_and_views(
@@ -77,7 +71,7 @@ def test_seats_hub_and_views(
         # Each firmware renders the view the hub sent it: its own colour on the ring.
         for seat in seats:
             rgb = seat_colour(seat.seat).rgb
-            assert seat.wait_until(lambda out, rgb=rgb: ring_has(out, rgb), 10), (
+            assert seat.wait_until(lambda out, rgb=rgb: ring_shows(out, rgb), 10), (
                 f"seat {seat.seat} ring: {seat.outputs.get('ring')}")
 
         # SIGKILL: no DISCONNECT, so the broker publishes the Last Will (retained).

@@ -10,7 +10,6 @@ from typing import Any
 from risktable.cli.common import broker_address, setup_logging
 from risktable.cli.errors import CliError
 from risktable.demo.broker import EmbeddedBrokerError
-from risktable.demo.game import play_bot_game
 from risktable.demo.runner import DemoError, DemoOptions, run_demo
 from risktable.paths import MissingPart
 from risktable.service.mqtt_link import BrokerUnavailable
@@ -60,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         turn_delay=max(0.0, args.delay),
     )
     try:
-        run_demo(options, sys.stdout, play=play_bot_game)
+        run_demo(options, sys.stdout)
     except (DemoError, MissingPart, EmbeddedBrokerError, BrokerUnavailable) as exc:
         raise CliError(str(exc)) from exc
     return 0

@@ -10,17 +10,21 @@ from __future__ import annotations
 import contextlib
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
+from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.demo.broker import EmbeddedBroker
-from risktable.demo.seats import SeatProcess
+from risktable.demo.game import GameSummary, Screen
+from risktable.demo.seats import SeatProcess, ring_shows
 from risktable.palette import seat_colour
 from risktable.paths import find_micropython
+from risktable.rules.state import GAME_OVER
 from risktable.service.address import BrokerAddress
 from risktable.service.hub import HubService
+from risktable.service.table_service import TableService
+from risktable.table.public import led_scene
 
 
 class DemoError(Exception):
@@ -42,19 +46,6 @@ class DemoOptions:
     turn_delay: float = 0.05
 
 
-@dataclass
-class DemoTable:
-    """The running parts, handed to whatever plays on them."""
-
-    options: DemoOptions
-    hub: HubService
-    seats: list[SeatProcess]
-    out: TextIO
-
-
-Play = Callable[[DemoTable], object]
-
-
 def _diagnose(seats: list[SeatProcess], hub: HubService) -> str:
     online = hub.online_seats()
     for seat in seats:
@@ -67,46 +58,63 @@ def _diagnose(seats: list[SeatProcess], hub: HubService) -> str:
     return f"seats {missing} did not come online though their firmware is running{said}"
 
 
-def run_demo(options: DemoOptions, out: TextIO, play: Play | None = None) -> None:
-    """Start everything, wait for the seats, run ``play``, and tear it all down."""
+def _config(options: DemoOptions, address: BrokerAddress, data_dir: Path) -> HubConfig:
+    seats = options.seats
+    return HubConfig(
+        broker=BrokerConfig(address),
+        table=TableConfig(id=options.table, seats=seats, rules="classic",
+                          bots=dict.fromkeys(range(1, seats + 1), "heuristic")),
+        leds=LedConfig(enabled=False),
+        panel_enabled=False,
+        data_dir=data_dir,
+    )
+
+
+def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
+    """Start everything, wait for the seats, let the bots play, and tear it all down."""
     micropython = find_micropython(options.micropython)
-    seat_numbers = list(range(1, options.seats + 1))
     with contextlib.ExitStack() as stack:
         address = options.broker
         if address is None:
             address = stack.enter_context(EmbeddedBroker(port=options.port)).address
             print(f"embedded MQTT broker on {address}", file=out)
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="risktable-")))
-        hub = HubService(address, options.table, options.seats, workdir / "hub")
-        hub.start()
-        stack.callback(hub.stop)
+        screen = Screen(out, colour=options.colour, live=options.colour and out.isatty(),
+                        delay=options.turn_delay)
+        service = TableService(
+            _config(options, address, workdir / "hub"), seed=options.seed, paused=True,
+            show_leds=lambda scene: screen.show(scene, service.session.state),
+        )
+        stack.callback(service.stop)
+        service.start()
         print(f"hub online for table {options.table!r}", file=out)
         seats: list[SeatProcess] = []
         started = time.monotonic()
-        for number in seat_numbers:
+        for number in range(1, options.seats + 1):
             seat = SeatProcess(micropython, number, options.table, address, workdir)
             stack.callback(seat.stop)
             seats.append(seat.start())
             # One at a time: amqtt has a race between simultaneous connects.
-            if not hub.wait_for_seats([number], options.seat_timeout):
-                raise DemoError(_diagnose(seats, hub))
-        print(
-            f"{len(seats)} seat firmwares online under MicroPython "
-            f"in {time.monotonic() - started:.2f} s",
-            file=out,
-        )
+            if not service.hub.wait_for_seats([number], options.seat_timeout):
+                raise DemoError(_diagnose(seats, service.hub))
+        print(f"{len(seats)} seat firmwares online under MicroPython "
+              f"in {time.monotonic() - started:.2f} s", file=out)
         for seat in seats:
             colour = seat_colour(seat.seat)
             if not _shows_colour(seat, colour.rgb, options.seat_timeout):
                 raise DemoError(f"seat {seat.seat} never showed its colour on its LED ring")
             print(f"  seat {seat.seat}: ring shows {colour.name}", file=out)
-        if play is not None:
-            play(DemoTable(options, hub, seats, out))
+        service.toggle_pause()  # the bots play the whole game now
+        state = service.session.state
+        if state.phase != GAME_OVER:
+            raise DemoError(f"the bots stopped in phase {state.phase_name}, turn {state.turn}")
+        screen.frame(led_scene(state), state, f"Game over after {state.turn} turns")
+        winner = state.winner + 1
+        actions = len(service.session.log)
+        print(f"{seat_colour(winner).name} (seat {winner}) wins after {state.turn} turns "
+              f"and {actions} actions", file=out)
+        return GameSummary(winner, state.turn, actions)
 
 
 def _shows_colour(seat: SeatProcess, rgb: tuple[int, int, int], timeout: float) -> bool:
-    def lit(outputs: dict[str, Any]) -> bool:
-        ring = outputs.get("ring")
-        return isinstance(ring, list) and any(tuple(pixel) == rgb for pixel in ring)
-
-    return seat.wait_until(lit, timeout)
+    return seat.wait_until(lambda outputs: ring_shows(outputs, rgb), timeout)

@@ -125,3 +125,23 @@ class SeatProcess:
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
+
+
+def ring_shows(outputs: dict[str, Any], rgb: tuple[int, int, int]) -> bool:
+    """Whether the emulated LED ring lights some pixel in colour ``rgb`` at any brightness.
+
+    The seat scales its colours by brightness and animation level, so a pixel
+    counts when it is a dimmed copy of ``rgb`` (each channel within 3 % of the
+    brightest channel's share).
+    """
+    ring = outputs.get("ring")
+    if not isinstance(ring, list):
+        return False
+    top = max(rgb)
+    for pixel in ring:
+        level = max(pixel)
+        if level < 16 or top == 0:
+            continue
+        if all(abs(p / level - c / top) <= 0.03 for p, c in zip(pixel, rgb, strict=True)):
+            return True
+    return False

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
+import secrets
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -42,6 +43,7 @@ from risktable.table.session import Outcome, TableSession
 
 log = logging.getLogger(__name__)
 
+SEED_FILE = "bot-seed"
 # A bot-only stretch of play is bounded so a bug can never spin the network thread.
 _MAX_BOT_STEPS = 100_000
 
@@ -88,6 +90,20 @@ def load_card_uids(data_dir: Path, config: Config) -> dict[str, int]:
     return {uid: card.card for uid, card in deck.items()}
 
 
+def _table_seed(data_dir: Path) -> int:
+    # Bot moves and bot dice must replay the same after a restart, yet nobody at the
+    # table may predict them: a random seed drawn once and kept with the journal.
+    path = data_dir / SEED_FILE
+    try:
+        return int(path.read_text())
+    except FileNotFoundError:
+        seed = secrets.randbits(64)
+        path.write_text(f"{seed}\n")
+        return seed
+    except ValueError as exc:
+        raise ValueError(f"{path} is corrupt: {exc}") from exc
+
+
 class TableService:
     """Referees one table until stopped.
 
@@ -95,7 +111,9 @@ class TableService:
     configuration its rule set names (tests, variants without a preset name);
     ``card_uids`` overrides the enrolled cards (tests); ``show_leds`` receives
     every LED scene (the LED link's ``show``, or a test's recorder);
-    ``on_victory`` runs once when the game ends.
+    ``on_victory`` runs once when the game ends. A ``paused`` service refuses
+    inputs and keeps its bots still until :meth:`toggle_pause`. ``seed`` fixes
+    the bots' moves and dice (a random one is kept in the data directory).
     """
 
     def __init__(
@@ -107,6 +125,8 @@ class TableService:
         show_leds: Callable[[Scene], None] | None = None,
         on_victory: Callable[[int], None] | None = None,
         on_connection: Callable[[bool], None] | None = None,
+        paused: bool = False,
+        seed: int | None = None,
     ) -> None:
         self.config = config
         seats = config.table.seats
@@ -116,7 +136,8 @@ class TableService:
         self._lock = threading.RLock()
         self._show_leds = show_leds
         self._on_victory = on_victory
-        self._paused = False
+        self._paused = paused
+        self._seed = seed if seed is not None else _table_seed(config.data_dir)
         self.game_id = self._current_game()
         self._card_uids = dict(
             card_uids if card_uids is not None else load_card_uids(config.data_dir, self.rules)
@@ -163,11 +184,12 @@ class TableService:
     def _rebuild(self, card_uids: Mapping[str, int]) -> TableSession:
         config, actions = self.journal.load(self.game_id)
         bots: dict[int, Bot] = {
-            seat: BOTS[name](random.Random(f"{self.game_id}:bot{seat}").getrandbits(64))
+            seat: BOTS[name](random.Random(f"{self._seed}:{self.game_id}:bot{seat}")
+                             .getrandbits(64))
             for seat, name in self.config.table.bots.items()
         }
         # Bot dice: seeded by the position, so a restart rolls on deterministically.
-        dice = random.Random(f"{self.game_id}:dice:{len(actions)}")
+        dice = random.Random(f"{self._seed}:{self.game_id}:dice:{len(actions)}")
         session = TableSession(config, list(range(1, config.players + 1)), card_uids,
                                bots=bots, dice=dice, actions=actions)
         last = self.journal.last_input(self.game_id)
@@ -215,6 +237,7 @@ class TableService:
             self._paused = not self._paused
             log.info("game %d %s by the referee", self.game_id,
                      "paused" if self._paused else "resumed")
+            self._run_bots()
             return self._paused
 
     def referee_undo(self) -> bool:
@@ -263,6 +286,8 @@ class TableService:
         return meta
 
     def _run_bots(self) -> None:
+        if self._paused:
+            return
         for _ in range(_MAX_BOT_STEPS):
             outcome = self.session.step_bots()
             if outcome is None:
