@@ -55,40 +55,20 @@ class ProtocolError(ValueError):
         self.message = message
 
 
-# Value specs are tuples whose first item names the check:
-#   ("int", lo, hi)            an integer (never a bool or a float) in [lo, hi]
-#   ("bool",)
-#   ("str", lo, hi)            a string of lo..hi characters
-#   ("word", lo, hi)           lo..hi characters from a-z, 0-9 and '_'
-#   ("hex", lo, hi)            an even number (lo..hi) of upper-case hex digits
-#   ("enum", (a, b, ...))      one of the listed strings
-#   ("list", spec, lo, hi)     lo..hi items, each matching spec
-#   ("obj", fields)            an object; fields as below; unknown keys are ignored
-# A field list is a tuple of (name, spec, required).
-
-
-def _int(lo: int, hi: int) -> "tuple[Any, ...]":
-    return ("int", lo, hi)
-
-
-def _str(lo: int, hi: int) -> "tuple[Any, ...]":
-    return ("str", lo, hi)
-
-
-def _enum(*choices: str) -> "tuple[Any, ...]":
-    return ("enum", choices)
-
-
-def _list(item: "tuple[Any, ...]", lo: int, hi: int) -> "tuple[Any, ...]":
-    return ("list", item, lo, hi)
-
-
-_BOOL = ("bool",)
-_SEAT = _int(1, 6)
-_COUNTER = _int(0, MAX_COUNTER)
-_SEQ = _int(1, MAX_COUNTER)
-_BYTE = _int(0, 255)
-_RGB = _list(_BYTE, 3, 3)
+# Each field list is one string, parsed while checking, because a table of nested
+# tuples costs a 64-bit MicroPython heap about 16 KiB and a seat has 64 KiB in all.
+# Fields are separated by spaces, each "name:spec", or "?name:spec" when optional;
+# the order is the order of the checks, so both sides report the same first bad field.
+# A spec is a letter and its arguments, separated by commas:
+#   i<lo>,<hi>            an integer (never a bool or a float) in [lo, hi]
+#   b                     true or false
+#   s<lo>,<hi>            a string of lo..hi characters
+#   w<lo>,<hi>            lo..hi characters from a-z, 0-9 and '_'
+#   h<lo>,<hi>            an even number (lo..hi) of upper-case hex digits
+#   e<n>                  one of the strings in _ENUMS[n]
+#   l<lo>,<hi>,<spec>     lo..hi items, each matching spec
+#   o<n>                  an object with the fields _OBJECTS[n]; unknown keys are ignored
+# 1073741823 is MAX_COUNTER, written out so that no string is built at import.
 
 # Length of the board lists: riskproto.territories.TERRITORIES.
 TERRITORY_COUNT = 42
@@ -101,109 +81,59 @@ COMMANDS = ("arm_dice", "disarm", "identify", "beep", "brightness")
 RING_MODES = ("off", "count", "progress", "pulse", "spin")
 PHASES = ("setup", "reinforce", "attack", "fortify", "over")
 
-_DIE = (
-    "obj",
-    (
-        ("id", _str(1, 24), True),
-        ("face", _int(1, 6), True),
-        ("state", _enum(*DIE_STATES), True),
-    ),
+_ENUMS = (ERROR_CODES, EVENT_KINDS, BUTTONS, PRESSES, DIE_STATES, COMMANDS, RING_MODES, PHASES)
+
+_OBJECTS = (
+    "id:s1,24 face:i1,6 state:e4",  # a die
+    "mode:e6 ?value:i0,99 ?max:i0,99",  # a view's ring
+    "seat:i1,6 phase:e7 ?round:i0,1073741823",  # a board's turn
 )
 
-# Fields that depend on a discriminator field ("kind" of an event, "cmd" of a cmd).
-_EVENT_FIELDS = (
-    ("encoder", (("steps", _int(-64, 64), True),)),
-    ("button", (("button", _enum(*BUTTONS), True), ("press", _enum(*PRESSES), True))),
-    ("dice", (("roll", _COUNTER, True), ("dice", _list(_DIE, 1, 3), True))),
-    ("card", (("uid", ("hex", 8, 20), True),)),
-    ("resync", ()),
-)
-
-_CMD_FIELDS = (
-    ("arm_dice", (("roll", _COUNTER, True), ("count", _int(1, 3), True))),
-    ("disarm", (("roll", _COUNTER, True),)),
-    ("identify", (("seconds", _int(1, 60), False),)),
-    ("beep", (("ms", _int(10, 2000), True), ("hz", _int(100, 8000), False))),
-    ("brightness", (("level", _BYTE, True),)),
-)
-
-_RING = (
-    "obj",
-    (
-        ("mode", _enum(*RING_MODES), True),
-        ("value", _int(0, 99), False),
-        ("max", _int(0, 99), False),
-    ),
-)
-
-_TURN = (
-    "obj",
-    (
-        ("seat", _SEAT, True),
-        ("phase", _enum(*PHASES), True),
-        ("round", _COUNTER, False),
-    ),
-)
-
-# Each message type: (type, fields, discriminator or None, variants).
+# Each message type: (type, fields, discriminator or None, variants), where the
+# variants add fields by the discriminator's value ("kind" of an event, "cmd" of a cmd).
 _TYPES = (
-    ("hub_status", (("online", _BOOL, True), ("session", _COUNTER, True)), None, ()),
+    ("hub_status", "online:b session:i0,1073741823", None, ()),
     (
         "seat_status",
-        (
-            ("seat", _SEAT, True),
-            ("online", _BOOL, True),
-            ("session", _COUNTER, True),
-            ("boot", _COUNTER, False),
-            ("fw", _str(1, 32), False),
-            ("caps", _list(("word", 1, 16), 0, 16), False),
-        ),
+        "seat:i1,6 online:b session:i0,1073741823 ?boot:i0,1073741823 ?fw:s1,32"
+        " ?caps:l0,16,w1,16",
         None,
         (),
     ),
     (
         "event",
-        (("seat", _SEAT, True), ("seq", _SEQ, True), ("kind", _enum(*EVENT_KINDS), True)),
+        "seat:i1,6 seq:i1,1073741823 kind:e1",
         "kind",
-        _EVENT_FIELDS,
-    ),
-    ("ack", (("seq", _SEQ, True),), None, ()),
-    (
-        "error",
         (
-            ("code", _enum(*ERROR_CODES), True),
-            ("detail", _str(0, MAX_DETAIL), True),
-            ("seq", _SEQ, False),
-            ("field", _str(1, 32), False),
+            ("encoder", "steps:i-64,64"),
+            ("button", "button:e2 press:e3"),
+            ("dice", "roll:i0,1073741823 dice:l1,3,o0"),
+            ("card", "uid:h8,20"),
+            ("resync", ""),
         ),
-        None,
-        (),
     ),
+    ("ack", "seq:i1,1073741823", None, ()),
+    ("error", "code:e0 detail:s0,120 ?seq:i1,1073741823 ?field:s1,32", None, ()),
     (
         "view",
-        (
-            ("seat", _SEAT, True),
-            ("colour", _RGB, True),
-            ("name", _str(0, 16), False),
-            ("active", _BOOL, False),
-            ("phase", _enum(*PHASES), False),
-            ("lines", _list(_str(0, 24), 0, 4), False),
-            ("ring", _RING, False),
-        ),
+        "seat:i1,6 colour:l3,3,i0,255 ?name:s0,16 ?active:b ?phase:e7 ?lines:l0,4,s0,24"
+        " ?ring:o1",
         None,
         (),
     ),
-    ("cmd", (("cmd", _enum(*COMMANDS), True),), "cmd", _CMD_FIELDS),
     (
-        "board",
+        "cmd",
+        "cmd:e5",
+        "cmd",
         (
-            ("owners", _list(_int(0, 6), TERRITORY_COUNT, TERRITORY_COUNT), True),
-            ("armies", _list(_int(0, 999), TERRITORY_COUNT, TERRITORY_COUNT), True),
-            ("turn", _TURN, False),
+            ("arm_dice", "roll:i0,1073741823 count:i1,3"),
+            ("disarm", "roll:i0,1073741823"),
+            ("identify", "?seconds:i1,60"),
+            ("beep", "ms:i10,2000 ?hz:i100,8000"),
+            ("brightness", "level:i0,255"),
         ),
-        None,
-        (),
     ),
+    ("board", "owners:l42,42,i0,6 armies:l42,42,i0,999 ?turn:o2", None, ()),
 )
 
 MESSAGE_TYPES = tuple(sorted(entry[0] for entry in _TYPES))
@@ -242,47 +172,59 @@ def _check_length(parent: str, key: "str | int", value: "Any", lo: int, hi: int,
 
 
 def _check_chars(
-    parent: str, key: "str | int", value: "Any", spec: "tuple[Any, ...]", alphabet: str
+    parent: str, key: "str | int", value: "Any", lo: int, hi: int, alphabet: str
 ) -> None:
     if not isinstance(value, str):
         _fail(parent, key, "a string")
-    _check_length(parent, key, value, spec[1], spec[2], "characters")
+    _check_length(parent, key, value, lo, hi, "characters")
     for ch in value:
         if ch not in alphabet:
             what = "upper-case hex digits" if alphabet is _HEX else "a-z0-9_"
             _fail(parent, key, "made of " + what)
 
 
-def _check(parent: str, key: "str | int", spec: "tuple[Any, ...]", value: "Any") -> None:
+def _check(parent: str, key: "str | int", spec: str, value: "Any") -> None:
     kind = spec[0]
-    if kind == "int":
-        if not _is_int(value) or value < spec[1] or value > spec[2]:
-            _fail(parent, key, f"an integer from {spec[1]} to {spec[2]}")
-    elif kind == "bool":
+    if kind == "b":
         if not isinstance(value, bool):
             _fail(parent, key, "true or false")
-    elif kind == "str":
+        return
+    if kind == "e":
+        choices = _ENUMS[int(spec[1:])]
+        if not isinstance(value, str) or value not in choices:
+            _fail(parent, key, "one of " + ", ".join(choices))
+        return
+    if kind == "o":
+        if not isinstance(value, dict):
+            _fail(parent, key, "an object")
+        _check_fields(_path(parent, key), _OBJECTS[int(spec[1:])], value)
+        return
+    args = spec[1:].split(",", 2)
+    lo = int(args[0])
+    hi = int(args[1])
+    if kind == "i":
+        if not _is_int(value) or value < lo or value > hi:
+            _fail(parent, key, f"an integer from {lo} to {hi}")
+    elif kind == "s":
         if not isinstance(value, str):
             _fail(parent, key, "a string")
-        _check_length(parent, key, value, spec[1], spec[2], "characters")
-    elif kind == "word":
-        _check_chars(parent, key, value, spec, _WORD)
-    elif kind == "hex":
-        _check_chars(parent, key, value, spec, _HEX)
+        _check_length(parent, key, value, lo, hi, "characters")
+    elif kind == "w":
+        _check_chars(parent, key, value, lo, hi, _WORD)
+    elif kind == "h":
+        _check_chars(parent, key, value, lo, hi, _HEX)
         if len(value) % 2:
             _fail(parent, key, "an even number of hex digits")
-    elif kind == "enum":
-        if not isinstance(value, str) or value not in spec[1]:
-            _fail(parent, key, "one of " + ", ".join(spec[1]))
-    elif kind == "list":
+    elif kind == "l":
         if not isinstance(value, list):
             _fail(parent, key, "a list")
-        _check_length(parent, key, value, spec[2], spec[3], "items")
-        item = spec[1]
-        if item[0] == "int":
+        _check_length(parent, key, value, lo, hi, "items")
+        item = args[2]
+        if item[0] == "i":
             # The common case (board lists, colours) checked inline: no calls.
-            lo = item[1]
-            hi = item[2]
+            bounds = item[1:].split(",")
+            lo = int(bounds[0])
+            hi = int(bounds[1])
             for i in range(len(value)):
                 v = value[i]
                 if not _is_int(v) or v < lo or v > hi:
@@ -291,16 +233,17 @@ def _check(parent: str, key: "str | int", spec: "tuple[Any, ...]", value: "Any")
             here = _path(parent, key)
             for i in range(len(value)):
                 _check(here, i, item, value[i])
-    elif kind == "obj":
-        if not isinstance(value, dict):
-            _fail(parent, key, "an object")
-        _check_fields(_path(parent, key), spec[1], value)
 
 
-def _check_fields(parent: str, fields: "tuple[Any, ...]", msg: "dict[str, Any]") -> None:
-    for name, spec, required in fields:
+def _check_fields(parent: str, fields: str, msg: "dict[str, Any]") -> None:
+    if not fields:
+        return
+    for field in fields.split(" "):
+        required = field[0] != "?"
+        colon = field.find(":")
+        name = field[0 if required else 1 : colon]
         if name in msg:
-            _check(parent, name, spec, msg[name])
+            _check(parent, name, field[colon + 1 :], msg[name])
         elif required:
             path = _path(parent, name)
             raise ProtocolError(E_SCHEMA, f"field '{path}' is missing", path)
