@@ -55,20 +55,20 @@ class ProtocolError(ValueError):
         self.message = message
 
 
-# Each field list is one string, parsed while checking, because a table of nested
-# tuples costs a 64-bit MicroPython heap about 16 KiB and a seat has 64 KiB in all.
-# Fields are separated by spaces, each "name:spec", or "?name:spec" when optional;
-# the order is the order of the checks, so both sides report the same first bad field.
-# A spec is a letter and its arguments, separated by commas:
-#   i<lo>,<hi>            an integer (never a bool or a float) in [lo, hi]
-#   b                     true or false
-#   s<lo>,<hi>            a string of lo..hi characters
-#   w<lo>,<hi>            lo..hi characters from a-z, 0-9 and '_'
-#   h<lo>,<hi>            an even number (lo..hi) of upper-case hex digits
-#   e<n>                  one of the strings in _ENUMS[n]
-#   l<lo>,<hi>,<spec>     lo..hi items, each matching spec
-#   o<n>                  an object with the fields _OBJECTS[n]; unknown keys are ignored
-# 1073741823 is MAX_COUNTER, written out so that no string is built at import.
+# Each field list is one flat tuple of names, letters and small integers, read while
+# checking: nested tuples (one per field and per value spec) cost a 64-bit MicroPython
+# heap about 6 KiB more, and small integers and interned names cost nothing more, so a
+# check allocates nothing. A field is: name, required (True/False), then its spec,
+# a letter and its arguments:
+#   "i", lo, hi           an integer (never a bool or a float) in [lo, hi]
+#   "b"                   true or false
+#   "s", lo, hi           a string of lo..hi characters
+#   "w", lo, hi           lo..hi characters from a-z, 0-9 and '_'
+#   "h", lo, hi           an even number (lo..hi) of upper-case hex digits
+#   "e", choices          one of the strings in the tuple `choices`
+#   "l", lo, hi, spec     lo..hi items, each matching the spec that follows
+#   "o", fields           an object with these fields; unknown keys are ignored
+# The order is the order of the checks, so both sides report the same first bad field.
 
 # Length of the board lists: riskproto.territories.TERRITORIES.
 TERRITORY_COUNT = 42
@@ -81,60 +81,90 @@ COMMANDS = ("arm_dice", "disarm", "identify", "beep", "brightness")
 RING_MODES = ("off", "count", "progress", "pulse", "spin")
 PHASES = ("setup", "reinforce", "attack", "fortify", "over")
 
-_ENUMS = (ERROR_CODES, EVENT_KINDS, BUTTONS, PRESSES, DIE_STATES, COMMANDS, RING_MODES, PHASES)
+_DIE = ("id", True, "s", 1, 24, "face", True, "i", 1, 6, "state", True, "e", DIE_STATES)
+_RING = ("mode", True, "e", RING_MODES, "value", False, "i", 0, 99, "max", False, "i", 0, 99)
+_TURN = ("seat", True, "i", 1, 6, "phase", True, "e", PHASES, "round", False, "i", 0, MAX_COUNTER)
 
-_OBJECTS = (
-    "id:s1,24 face:i1,6 state:e4",  # a die
-    "mode:e6 ?value:i0,99 ?max:i0,99",  # a view's ring
-    "seat:i1,6 phase:e7 ?round:i0,1073741823",  # a board's turn
-)
-
+# fmt: off
 # Each message type: (type, fields, discriminator or None, variants), where the
 # variants add fields by the discriminator's value ("kind" of an event, "cmd" of a cmd).
 _TYPES = (
-    ("hub_status", "online:b session:i0,1073741823", None, ()),
+    ("hub_status", ("online", True, "b", "session", True, "i", 0, MAX_COUNTER), None, ()),
     (
         "seat_status",
-        "seat:i1,6 online:b session:i0,1073741823 ?boot:i0,1073741823 ?fw:s1,32"
-        " ?caps:l0,16,w1,16",
+        (
+            "seat", True, "i", 1, 6,
+            "online", True, "b",
+            "session", True, "i", 0, MAX_COUNTER,
+            "boot", False, "i", 0, MAX_COUNTER,
+            "fw", False, "s", 1, 32,
+            "caps", False, "l", 0, 16, "w", 1, 16,
+        ),
         None,
         (),
     ),
     (
         "event",
-        "seat:i1,6 seq:i1,1073741823 kind:e1",
+        ("seat", True, "i", 1, 6, "seq", True, "i", 1, MAX_COUNTER, "kind", True, "e", EVENT_KINDS),
         "kind",
         (
-            ("encoder", "steps:i-64,64"),
-            ("button", "button:e2 press:e3"),
-            ("dice", "roll:i0,1073741823 dice:l1,3,o0"),
-            ("card", "uid:h8,20"),
-            ("resync", ""),
+            ("encoder", ("steps", True, "i", -64, 64)),
+            ("button", ("button", True, "e", BUTTONS, "press", True, "e", PRESSES)),
+            ("dice", ("roll", True, "i", 0, MAX_COUNTER, "dice", True, "l", 1, 3, "o", _DIE)),
+            ("card", ("uid", True, "h", 8, 20)),
+            ("resync", ()),
         ),
     ),
-    ("ack", "seq:i1,1073741823", None, ()),
-    ("error", "code:e0 detail:s0,120 ?seq:i1,1073741823 ?field:s1,32", None, ()),
+    ("ack", ("seq", True, "i", 1, MAX_COUNTER), None, ()),
+    (
+        "error",
+        (
+            "code", True, "e", ERROR_CODES,
+            "detail", True, "s", 0, MAX_DETAIL,
+            "seq", False, "i", 1, MAX_COUNTER,
+            "field", False, "s", 1, 32,
+        ),
+        None,
+        (),
+    ),
     (
         "view",
-        "seat:i1,6 colour:l3,3,i0,255 ?name:s0,16 ?active:b ?phase:e7 ?lines:l0,4,s0,24"
-        " ?ring:o1",
+        (
+            "seat", True, "i", 1, 6,
+            "colour", True, "l", 3, 3, "i", 0, 255,
+            "name", False, "s", 0, 16,
+            "active", False, "b",
+            "phase", False, "e", PHASES,
+            "lines", False, "l", 0, 4, "s", 0, 24,
+            "ring", False, "o", _RING,
+        ),
         None,
         (),
     ),
     (
         "cmd",
-        "cmd:e5",
+        ("cmd", True, "e", COMMANDS),
         "cmd",
         (
-            ("arm_dice", "roll:i0,1073741823 count:i1,3"),
-            ("disarm", "roll:i0,1073741823"),
-            ("identify", "?seconds:i1,60"),
-            ("beep", "ms:i10,2000 ?hz:i100,8000"),
-            ("brightness", "level:i0,255"),
+            ("arm_dice", ("roll", True, "i", 0, MAX_COUNTER, "count", True, "i", 1, 3)),
+            ("disarm", ("roll", True, "i", 0, MAX_COUNTER)),
+            ("identify", ("seconds", False, "i", 1, 60)),
+            ("beep", ("ms", True, "i", 10, 2000, "hz", False, "i", 100, 8000)),
+            ("brightness", ("level", True, "i", 0, 255)),
         ),
     ),
-    ("board", "owners:l42,42,i0,6 armies:l42,42,i0,999 ?turn:o2", None, ()),
+    (
+        "board",
+        (
+            "owners", True, "l", TERRITORY_COUNT, TERRITORY_COUNT, "i", 0, 6,
+            "armies", True, "l", TERRITORY_COUNT, TERRITORY_COUNT, "i", 0, 999,
+            "turn", False, "o", _TURN,
+        ),
+        None,
+        (),
+    ),
 )
+# fmt: on
 
 MESSAGE_TYPES = tuple(sorted(entry[0] for entry in _TYPES))
 
@@ -183,70 +213,73 @@ def _check_chars(
             _fail(parent, key, "made of " + what)
 
 
-def _check(parent: str, key: "str | int", spec: str, value: "Any") -> None:
-    kind = spec[0]
+def _after(spec: "tuple[Any, ...]", i: int) -> int:
+    # The index just past the value spec that starts at spec[i].
+    kind = spec[i]
     if kind == "b":
+        return i + 1
+    if kind == "e" or kind == "o":
+        return i + 2
+    if kind == "l":
+        return _after(spec, i + 3)
+    return i + 3
+
+
+def _check(parent: str, key: "str | int", spec: "tuple[Any, ...]", i: int, value: "Any") -> None:
+    # Check value against the value spec that starts at spec[i].
+    kind = spec[i]
+    if kind == "i":
+        if not _is_int(value) or value < spec[i + 1] or value > spec[i + 2]:
+            _fail(parent, key, f"an integer from {spec[i + 1]} to {spec[i + 2]}")
+    elif kind == "b":
         if not isinstance(value, bool):
             _fail(parent, key, "true or false")
-        return
-    if kind == "e":
-        choices = _ENUMS[int(spec[1:])]
-        if not isinstance(value, str) or value not in choices:
-            _fail(parent, key, "one of " + ", ".join(choices))
-        return
-    if kind == "o":
-        if not isinstance(value, dict):
-            _fail(parent, key, "an object")
-        _check_fields(_path(parent, key), _OBJECTS[int(spec[1:])], value)
-        return
-    args = spec[1:].split(",", 2)
-    lo = int(args[0])
-    hi = int(args[1])
-    if kind == "i":
-        if not _is_int(value) or value < lo or value > hi:
-            _fail(parent, key, f"an integer from {lo} to {hi}")
     elif kind == "s":
         if not isinstance(value, str):
             _fail(parent, key, "a string")
-        _check_length(parent, key, value, lo, hi, "characters")
+        _check_length(parent, key, value, spec[i + 1], spec[i + 2], "characters")
     elif kind == "w":
-        _check_chars(parent, key, value, lo, hi, _WORD)
+        _check_chars(parent, key, value, spec[i + 1], spec[i + 2], _WORD)
     elif kind == "h":
-        _check_chars(parent, key, value, lo, hi, _HEX)
+        _check_chars(parent, key, value, spec[i + 1], spec[i + 2], _HEX)
         if len(value) % 2:
             _fail(parent, key, "an even number of hex digits")
+    elif kind == "e":
+        if not isinstance(value, str) or value not in spec[i + 1]:
+            _fail(parent, key, "one of " + ", ".join(spec[i + 1]))
     elif kind == "l":
         if not isinstance(value, list):
             _fail(parent, key, "a list")
-        _check_length(parent, key, value, lo, hi, "items")
-        item = args[2]
-        if item[0] == "i":
+        _check_length(parent, key, value, spec[i + 1], spec[i + 2], "items")
+        item = i + 3
+        if spec[item] == "i":
             # The common case (board lists, colours) checked inline: no calls.
-            bounds = item[1:].split(",")
-            lo = int(bounds[0])
-            hi = int(bounds[1])
-            for i in range(len(value)):
-                v = value[i]
+            lo = spec[item + 1]
+            hi = spec[item + 2]
+            for n in range(len(value)):
+                v = value[n]
                 if not _is_int(v) or v < lo or v > hi:
-                    _fail(_path(parent, key), i, f"an integer from {lo} to {hi}")
+                    _fail(_path(parent, key), n, f"an integer from {lo} to {hi}")
         else:
             here = _path(parent, key)
-            for i in range(len(value)):
-                _check(here, i, item, value[i])
+            for n in range(len(value)):
+                _check(here, n, spec, item, value[n])
+    elif kind == "o":
+        if not isinstance(value, dict):
+            _fail(parent, key, "an object")
+        _check_fields(_path(parent, key), spec[i + 1], value)
 
 
-def _check_fields(parent: str, fields: str, msg: "dict[str, Any]") -> None:
-    if not fields:
-        return
-    for field in fields.split(" "):
-        required = field[0] != "?"
-        colon = field.find(":")
-        name = field[0 if required else 1 : colon]
+def _check_fields(parent: str, fields: "tuple[Any, ...]", msg: "dict[str, Any]") -> None:
+    i = 0
+    while i < len(fields):
+        name = fields[i]
         if name in msg:
-            _check(parent, name, field[colon + 1 :], msg[name])
-        elif required:
+            _check(parent, name, fields, i + 2, msg[name])
+        elif fields[i + 1]:
             path = _path(parent, name)
             raise ProtocolError(E_SCHEMA, f"field '{path}' is missing", path)
+        i = _after(fields, i + 2)
 
 
 def check_version(msg: "dict[str, Any]") -> None:
