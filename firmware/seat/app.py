@@ -16,7 +16,7 @@ from micropython import const
 from log import log, log_exception
 from net import mqtt
 from riskproto import messages, routes, topics
-from riskproto.sequence import Outbox
+from riskproto.outbox import Outbox
 from drivers import ring
 from seat.dice import DiceInput
 

@@ -55,40 +55,20 @@ class ProtocolError(ValueError):
         self.message = message
 
 
-# Value specs are tuples whose first item names the check:
-#   ("int", lo, hi)            an integer (never a bool or a float) in [lo, hi]
-#   ("bool",)
-#   ("str", lo, hi)            a string of lo..hi characters
-#   ("word", lo, hi)           lo..hi characters from a-z, 0-9 and '_'
-#   ("hex", lo, hi)            an even number (lo..hi) of upper-case hex digits
-#   ("enum", (a, b, ...))      one of the listed strings
-#   ("list", spec, lo, hi)     lo..hi items, each matching spec
-#   ("obj", fields)            an object; fields as below; unknown keys are ignored
-# A field list is a tuple of (name, spec, required).
-
-
-def _int(lo: int, hi: int) -> "tuple[Any, ...]":
-    return ("int", lo, hi)
-
-
-def _str(lo: int, hi: int) -> "tuple[Any, ...]":
-    return ("str", lo, hi)
-
-
-def _enum(*choices: str) -> "tuple[Any, ...]":
-    return ("enum", choices)
-
-
-def _list(item: "tuple[Any, ...]", lo: int, hi: int) -> "tuple[Any, ...]":
-    return ("list", item, lo, hi)
-
-
-_BOOL = ("bool",)
-_SEAT = _int(1, 6)
-_COUNTER = _int(0, MAX_COUNTER)
-_SEQ = _int(1, MAX_COUNTER)
-_BYTE = _int(0, 255)
-_RGB = _list(_BYTE, 3, 3)
+# Each field list is one flat tuple of names, letters and small integers, read while
+# checking: nested tuples (one per field and per value spec) cost a 64-bit MicroPython
+# heap about 6 KiB more, and small integers and interned names cost nothing more, so a
+# check allocates nothing. A field is: name, required (True/False), then its spec,
+# a letter and its arguments:
+#   "i", lo, hi           an integer (never a bool or a float) in [lo, hi]
+#   "b"                   true or false
+#   "s", lo, hi           a string of lo..hi characters
+#   "w", lo, hi           lo..hi characters from a-z, 0-9 and '_'
+#   "h", lo, hi           an even number (lo..hi) of upper-case hex digits
+#   "e", choices          one of the strings in the tuple `choices`
+#   "l", lo, hi, spec     lo..hi items, each matching the spec that follows
+#   "o", fields           an object with these fields; unknown keys are ignored
+# The order is the order of the checks, so both sides report the same first bad field.
 
 # Length of the board lists: riskproto.territories.TERRITORIES.
 TERRITORY_COUNT = 42
@@ -101,80 +81,48 @@ COMMANDS = ("arm_dice", "disarm", "identify", "beep", "brightness")
 RING_MODES = ("off", "count", "progress", "pulse", "spin")
 PHASES = ("setup", "reinforce", "attack", "fortify", "over")
 
-_DIE = (
-    "obj",
-    (
-        ("id", _str(1, 24), True),
-        ("face", _int(1, 6), True),
-        ("state", _enum(*DIE_STATES), True),
-    ),
-)
+_DIE = ("id", True, "s", 1, 24, "face", True, "i", 1, 6, "state", True, "e", DIE_STATES)
+_RING = ("mode", True, "e", RING_MODES, "value", False, "i", 0, 99, "max", False, "i", 0, 99)
+_TURN = ("seat", True, "i", 1, 6, "phase", True, "e", PHASES, "round", False, "i", 0, MAX_COUNTER)
 
-# Fields that depend on a discriminator field ("kind" of an event, "cmd" of a cmd).
-_EVENT_FIELDS = (
-    ("encoder", (("steps", _int(-64, 64), True),)),
-    ("button", (("button", _enum(*BUTTONS), True), ("press", _enum(*PRESSES), True))),
-    ("dice", (("roll", _COUNTER, True), ("dice", _list(_DIE, 1, 3), True))),
-    ("card", (("uid", ("hex", 8, 20), True),)),
-    ("resync", ()),
-)
-
-_CMD_FIELDS = (
-    ("arm_dice", (("roll", _COUNTER, True), ("count", _int(1, 3), True))),
-    ("disarm", (("roll", _COUNTER, True),)),
-    ("identify", (("seconds", _int(1, 60), False),)),
-    ("beep", (("ms", _int(10, 2000), True), ("hz", _int(100, 8000), False))),
-    ("brightness", (("level", _BYTE, True),)),
-)
-
-_RING = (
-    "obj",
-    (
-        ("mode", _enum(*RING_MODES), True),
-        ("value", _int(0, 99), False),
-        ("max", _int(0, 99), False),
-    ),
-)
-
-_TURN = (
-    "obj",
-    (
-        ("seat", _SEAT, True),
-        ("phase", _enum(*PHASES), True),
-        ("round", _COUNTER, False),
-    ),
-)
-
-# Each message type: (type, fields, discriminator or None, variants).
+# fmt: off
+# Each message type: (type, fields, discriminator or None, variants), where the
+# variants add fields by the discriminator's value ("kind" of an event, "cmd" of a cmd).
 _TYPES = (
-    ("hub_status", (("online", _BOOL, True), ("session", _COUNTER, True)), None, ()),
+    ("hub_status", ("online", True, "b", "session", True, "i", 0, MAX_COUNTER), None, ()),
     (
         "seat_status",
         (
-            ("seat", _SEAT, True),
-            ("online", _BOOL, True),
-            ("session", _COUNTER, True),
-            ("boot", _COUNTER, False),
-            ("fw", _str(1, 32), False),
-            ("caps", _list(("word", 1, 16), 0, 16), False),
+            "seat", True, "i", 1, 6,
+            "online", True, "b",
+            "session", True, "i", 0, MAX_COUNTER,
+            "boot", False, "i", 0, MAX_COUNTER,
+            "fw", False, "s", 1, 32,
+            "caps", False, "l", 0, 16, "w", 1, 16,
         ),
         None,
         (),
     ),
     (
         "event",
-        (("seat", _SEAT, True), ("seq", _SEQ, True), ("kind", _enum(*EVENT_KINDS), True)),
+        ("seat", True, "i", 1, 6, "seq", True, "i", 1, MAX_COUNTER, "kind", True, "e", EVENT_KINDS),
         "kind",
-        _EVENT_FIELDS,
+        (
+            ("encoder", ("steps", True, "i", -64, 64)),
+            ("button", ("button", True, "e", BUTTONS, "press", True, "e", PRESSES)),
+            ("dice", ("roll", True, "i", 0, MAX_COUNTER, "dice", True, "l", 1, 3, "o", _DIE)),
+            ("card", ("uid", True, "h", 8, 20)),
+            ("resync", ()),
+        ),
     ),
-    ("ack", (("seq", _SEQ, True),), None, ()),
+    ("ack", ("seq", True, "i", 1, MAX_COUNTER), None, ()),
     (
         "error",
         (
-            ("code", _enum(*ERROR_CODES), True),
-            ("detail", _str(0, MAX_DETAIL), True),
-            ("seq", _SEQ, False),
-            ("field", _str(1, 32), False),
+            "code", True, "e", ERROR_CODES,
+            "detail", True, "s", 0, MAX_DETAIL,
+            "seq", False, "i", 1, MAX_COUNTER,
+            "field", False, "s", 1, 32,
         ),
         None,
         (),
@@ -182,29 +130,41 @@ _TYPES = (
     (
         "view",
         (
-            ("seat", _SEAT, True),
-            ("colour", _RGB, True),
-            ("name", _str(0, 16), False),
-            ("active", _BOOL, False),
-            ("phase", _enum(*PHASES), False),
-            ("lines", _list(_str(0, 24), 0, 4), False),
-            ("ring", _RING, False),
+            "seat", True, "i", 1, 6,
+            "colour", True, "l", 3, 3, "i", 0, 255,
+            "name", False, "s", 0, 16,
+            "active", False, "b",
+            "phase", False, "e", PHASES,
+            "lines", False, "l", 0, 4, "s", 0, 24,
+            "ring", False, "o", _RING,
         ),
         None,
         (),
     ),
-    ("cmd", (("cmd", _enum(*COMMANDS), True),), "cmd", _CMD_FIELDS),
+    (
+        "cmd",
+        ("cmd", True, "e", COMMANDS),
+        "cmd",
+        (
+            ("arm_dice", ("roll", True, "i", 0, MAX_COUNTER, "count", True, "i", 1, 3)),
+            ("disarm", ("roll", True, "i", 0, MAX_COUNTER)),
+            ("identify", ("seconds", False, "i", 1, 60)),
+            ("beep", ("ms", True, "i", 10, 2000, "hz", False, "i", 100, 8000)),
+            ("brightness", ("level", True, "i", 0, 255)),
+        ),
+    ),
     (
         "board",
         (
-            ("owners", _list(_int(0, 6), TERRITORY_COUNT, TERRITORY_COUNT), True),
-            ("armies", _list(_int(0, 999), TERRITORY_COUNT, TERRITORY_COUNT), True),
-            ("turn", _TURN, False),
+            "owners", True, "l", TERRITORY_COUNT, TERRITORY_COUNT, "i", 0, 6,
+            "armies", True, "l", TERRITORY_COUNT, TERRITORY_COUNT, "i", 0, 999,
+            "turn", False, "o", _TURN,
         ),
         None,
         (),
     ),
 )
+# fmt: on
 
 MESSAGE_TYPES = tuple(sorted(entry[0] for entry in _TYPES))
 
@@ -242,68 +202,84 @@ def _check_length(parent: str, key: "str | int", value: "Any", lo: int, hi: int,
 
 
 def _check_chars(
-    parent: str, key: "str | int", value: "Any", spec: "tuple[Any, ...]", alphabet: str
+    parent: str, key: "str | int", value: "Any", lo: int, hi: int, alphabet: str
 ) -> None:
     if not isinstance(value, str):
         _fail(parent, key, "a string")
-    _check_length(parent, key, value, spec[1], spec[2], "characters")
+    _check_length(parent, key, value, lo, hi, "characters")
     for ch in value:
         if ch not in alphabet:
             what = "upper-case hex digits" if alphabet is _HEX else "a-z0-9_"
             _fail(parent, key, "made of " + what)
 
 
-def _check(parent: str, key: "str | int", spec: "tuple[Any, ...]", value: "Any") -> None:
-    kind = spec[0]
-    if kind == "int":
-        if not _is_int(value) or value < spec[1] or value > spec[2]:
-            _fail(parent, key, f"an integer from {spec[1]} to {spec[2]}")
-    elif kind == "bool":
+def _after(spec: "tuple[Any, ...]", i: int) -> int:
+    # The index just past the value spec that starts at spec[i].
+    kind = spec[i]
+    if kind == "b":
+        return i + 1
+    if kind == "e" or kind == "o":
+        return i + 2
+    if kind == "l":
+        return _after(spec, i + 3)
+    return i + 3
+
+
+def _check(parent: str, key: "str | int", spec: "tuple[Any, ...]", i: int, value: "Any") -> None:
+    # Check value against the value spec that starts at spec[i].
+    kind = spec[i]
+    if kind == "i":
+        if not _is_int(value) or value < spec[i + 1] or value > spec[i + 2]:
+            _fail(parent, key, f"an integer from {spec[i + 1]} to {spec[i + 2]}")
+    elif kind == "b":
         if not isinstance(value, bool):
             _fail(parent, key, "true or false")
-    elif kind == "str":
+    elif kind == "s":
         if not isinstance(value, str):
             _fail(parent, key, "a string")
-        _check_length(parent, key, value, spec[1], spec[2], "characters")
-    elif kind == "word":
-        _check_chars(parent, key, value, spec, _WORD)
-    elif kind == "hex":
-        _check_chars(parent, key, value, spec, _HEX)
+        _check_length(parent, key, value, spec[i + 1], spec[i + 2], "characters")
+    elif kind == "w":
+        _check_chars(parent, key, value, spec[i + 1], spec[i + 2], _WORD)
+    elif kind == "h":
+        _check_chars(parent, key, value, spec[i + 1], spec[i + 2], _HEX)
         if len(value) % 2:
             _fail(parent, key, "an even number of hex digits")
-    elif kind == "enum":
-        if not isinstance(value, str) or value not in spec[1]:
-            _fail(parent, key, "one of " + ", ".join(spec[1]))
-    elif kind == "list":
+    elif kind == "e":
+        if not isinstance(value, str) or value not in spec[i + 1]:
+            _fail(parent, key, "one of " + ", ".join(spec[i + 1]))
+    elif kind == "l":
         if not isinstance(value, list):
             _fail(parent, key, "a list")
-        _check_length(parent, key, value, spec[2], spec[3], "items")
-        item = spec[1]
-        if item[0] == "int":
+        _check_length(parent, key, value, spec[i + 1], spec[i + 2], "items")
+        item = i + 3
+        if spec[item] == "i":
             # The common case (board lists, colours) checked inline: no calls.
-            lo = item[1]
-            hi = item[2]
-            for i in range(len(value)):
-                v = value[i]
+            lo = spec[item + 1]
+            hi = spec[item + 2]
+            for n in range(len(value)):
+                v = value[n]
                 if not _is_int(v) or v < lo or v > hi:
-                    _fail(_path(parent, key), i, f"an integer from {lo} to {hi}")
+                    _fail(_path(parent, key), n, f"an integer from {lo} to {hi}")
         else:
             here = _path(parent, key)
-            for i in range(len(value)):
-                _check(here, i, item, value[i])
-    elif kind == "obj":
+            for n in range(len(value)):
+                _check(here, n, spec, item, value[n])
+    elif kind == "o":
         if not isinstance(value, dict):
             _fail(parent, key, "an object")
-        _check_fields(_path(parent, key), spec[1], value)
+        _check_fields(_path(parent, key), spec[i + 1], value)
 
 
 def _check_fields(parent: str, fields: "tuple[Any, ...]", msg: "dict[str, Any]") -> None:
-    for name, spec, required in fields:
+    i = 0
+    while i < len(fields):
+        name = fields[i]
         if name in msg:
-            _check(parent, name, spec, msg[name])
-        elif required:
+            _check(parent, name, fields, i + 2, msg[name])
+        elif fields[i + 1]:
             path = _path(parent, name)
             raise ProtocolError(E_SCHEMA, f"field '{path}' is missing", path)
+        i = _after(fields, i + 2)
 
 
 def check_version(msg: "dict[str, Any]") -> None:
