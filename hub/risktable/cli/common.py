@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+from collections.abc import Callable
 
 from riskproto import topics
 from risktable.cli.errors import CliError
@@ -20,11 +21,30 @@ def broker_address(text: str) -> BrokerAddress:
         raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
-def seat_count(text: str) -> int:
-    """argparse type for a seat count N (the seats are numbered 1..N)."""
-    if not text.isdigit() or not 1 <= int(text) <= 6:
-        raise argparse.ArgumentTypeError(f"seats must be a count from 1 to 6, got {text!r}")
-    return int(text)
+def whole_number(name: str, low: int, high: int | None = None) -> Callable[[str], int]:
+    """argparse type: a whole number from ``low`` to ``high`` (no upper bound if None).
+
+    >>> whole_number("dice", 1, 3)("2")
+    2
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{name} must be a whole number, not {text!r}") from None
+        if high is None and value < low:
+            raise argparse.ArgumentTypeError(f"{name} must be at least {low}, not {value}")
+        if high is not None and not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{name} must be {low} to {high}, not {value}")
+        return value
+
+    return parse
+
+
+# A seat count N: the seats are numbered 1..N.
+seat_count = whole_number("seats", 1, topics.MAX_SEATS)
 
 
 def table_id(text: str) -> str:

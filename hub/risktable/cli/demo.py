@@ -7,7 +7,7 @@ import os
 import sys
 from typing import Any
 
-from risktable.cli.common import broker_address, setup_logging
+from risktable.cli.common import broker_address, setup_logging, whole_number
 from risktable.cli.errors import CliError
 from risktable.demo.broker import EmbeddedBrokerError
 from risktable.demo.runner import DemoError, DemoOptions, run_demo
@@ -15,26 +15,15 @@ from risktable.paths import MissingPart
 from risktable.service.mqtt_link import BrokerUnavailable
 
 
-def _seat_count(text: str) -> int:
-    if not text.isdigit() or not 3 <= int(text) <= 6:
-        raise argparse.ArgumentTypeError(f"seats must be 3 to 6, got {text!r}")
-    return int(text)
-
-
-def _port(text: str) -> int:
-    if not text.isdigit() or int(text) > 65535:
-        raise argparse.ArgumentTypeError(f"port must be 0 to 65535, got {text!r}")
-    return int(text)
-
-
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
         "demo", help="play a demo game: embedded broker, hub and seat firmwares, LED view"
     )
-    parser.add_argument("--seats", type=_seat_count, default=4, help="players, 3 to 6 (default 4)")
+    parser.add_argument("--seats", type=whole_number("seats", 3, 6), default=4,
+                        help="players, 3 to 6 (default 4)")
     parser.add_argument("--broker", type=broker_address,
                         help="use this MQTT broker HOST:PORT instead of the embedded one")
-    parser.add_argument("--port", type=_port, default=0,
+    parser.add_argument("--port", type=whole_number("port", 0, 65535), default=0,
                         help="port of the embedded broker on 127.0.0.1 (default: a free one)")
     parser.add_argument("--micropython", help="path of the MicroPython unix-port binary")
     parser.add_argument("--seed", type=int, default=1, help="seed of the bots and dice")

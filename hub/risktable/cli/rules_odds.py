@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from risktable.cli.common import whole_number
 from risktable.cli.errors import CliError
 from risktable.rules.odds import (
     MAX_ATTACK_DICE,
@@ -26,35 +27,19 @@ _LONGEST_TEXT_FRACTION = 40
 _SMALLEST_TEXT_PROBABILITY = 1e-4
 
 
-def _count(name: str, low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: an integer from ``low`` to ``high``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            message = f"{name} must be a whole number, not {text!r}"
-            raise argparse.ArgumentTypeError(message) from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{name} must be {low} to {high}, not {value}")
-        return value
-
-    return parse
-
-
 def register(sub: Any) -> None:
     """Add the ``odds`` and ``battle`` sub-commands of ``rules``."""
     odds = sub.add_parser("odds", help="exact outcome table of a single roll")
     odds.add_argument(
         "attack_dice",
         metavar="A",
-        type=_count("attack dice", 1, MAX_ATTACK_DICE),
+        type=whole_number("attack dice", 1, MAX_ATTACK_DICE),
         help="attacker's dice, 1 to 3",
     )
     odds.add_argument(
         "defend_dice",
         metavar="D",
-        type=_count("defence dice", 1, MAX_DEFEND_DICE),
+        type=whole_number("defence dice", 1, MAX_DEFEND_DICE),
         help="defender's dice, 1 to 2 (3 with --defence-dice 3)",
     )
     _add_defence_limit(odds)
@@ -65,13 +50,13 @@ def register(sub: Any) -> None:
     fight.add_argument(
         "attackers",
         metavar="A",
-        type=_count("attackers", 1, MAX_ARMIES),
+        type=whole_number("attackers", 1, MAX_ARMIES),
         help="armies in the attacking territory (one must stay behind)",
     )
     fight.add_argument(
         "defenders",
         metavar="D",
-        type=_count("defenders", 1, MAX_ARMIES),
+        type=whole_number("defenders", 1, MAX_ARMIES),
         help="armies in the defending territory",
     )
     _add_defence_limit(fight)
@@ -89,7 +74,7 @@ def _add_defence_limit(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--defence-dice",
         metavar="N",
-        type=_count("--defence-dice", 2, MAX_DEFEND_DICE),
+        type=whole_number("--defence-dice", 2, MAX_DEFEND_DICE),
         default=2,
         help="most dice the defender may roll: 2 (every rule book) or 3 (house rule)",
     )

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from risktable.cli.common import whole_number
 from risktable.cli.errors import CliError
 from risktable.rules.bots import BOTS
 from risktable.rules.decks import PLACEHOLDER_STARS
@@ -24,39 +25,19 @@ DEFAULT_MAX_TURNS = 1000
 _PROGRESS_EVERY_S = 2.0
 
 
-def _positive(name: str, low: int = 1) -> Any:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            message = f"{name} must be a whole number, not {text!r}"
-            raise argparse.ArgumentTypeError(message) from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"{name} must be at least {low}, not {value}")
-        return value
-    return parse
-
-
-def _players(text: str) -> int:
-    value = _positive("players")(text)
-    if not 2 <= value <= 6:
-        raise argparse.ArgumentTypeError(f"a game is for 2 to 6 players, not {value}")
-    return int(value)
-
-
 def register(sub: Any) -> None:
     """Add the ``selfplay`` sub-command of ``rules``."""
     p: argparse.ArgumentParser = sub.add_parser(
         "selfplay", help="bots play complete seeded games; counts and speed")
-    p.add_argument("--players", type=_players, required=True,
+    p.add_argument("--players", type=whole_number("players", 2, 6), required=True,
                    help="2 to 6, as the rule set allows")
     p.add_argument("--rules", choices=list(PRESETS), default="classic_1993", metavar="PRESET",
                    help="the rule set (see `rules presets`; default classic_1993); the option "
                         "flags below change single options of it")
-    p.add_argument("--games", type=_positive("games"), required=True)
-    p.add_argument("--seed", type=_positive("seed", 0), required=True)
+    p.add_argument("--games", type=whole_number("games", 1), required=True)
+    p.add_argument("--seed", type=whole_number("seed", 0), required=True)
     p.add_argument("--bot", choices=sorted(BOTS), default="heuristic")
-    p.add_argument("--max-turns", type=_positive("max-turns"), default=DEFAULT_MAX_TURNS,
+    p.add_argument("--max-turns", type=whole_number("max-turns", 1), default=DEFAULT_MAX_TURNS,
                    help=f"stop a game after this many turns, reported as capped "
                         f"(default {DEFAULT_MAX_TURNS})")
     for name, values in Options.choices().items():

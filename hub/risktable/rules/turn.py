@@ -132,6 +132,14 @@ def bonus_choices(s: State, cards: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(c for c in cards if c < size and s.owners[c] == p)
 
 
+def _check_tradeable(s: State, hand: tuple[int, ...], cards: tuple[int, ...]) -> None:
+    # Common to symbol sets and star trades: the cards are held, and trading is open.
+    if not all(c in hand for c in cards):
+        checks.illegal(f"player {s.player} does not hold all of cards {cards}")
+    if not trade_allowed(s):
+        checks.illegal("after a conquest, cards are traded only to get down to 4")
+
+
 def trade(s: State, a: Trade) -> Result:
     cards = a.cards
     deck = s.config.board.deck_size
@@ -148,10 +156,7 @@ def trade(s: State, a: Trade) -> Result:
         raise MalformedActionError(f"cards {cards} do not form a set")
     p = s.player
     hand = s.hands[p]
-    if not all(c in hand for c in cards):
-        checks.illegal(f"player {p} does not hold all of cards {cards}")
-    if not trade_allowed(s):
-        checks.illegal("after a conquest, cards are traded only to get down to 4")
+    _check_tradeable(s, hand, cards)
     choices = bonus_choices(s, cards)
     bonus = a.bonus
     if choices:
@@ -213,10 +218,7 @@ def trade_stars(s: State, a: TradeStars) -> Result:
                                    f"not {total}")
     p = s.player
     hand = s.hands[p]
-    if not all(c in hand for c in cards):
-        checks.illegal(f"player {p} does not hold all of cards {cards}")
-    if not trade_allowed(s):
-        checks.illegal("after a conquest, cards are traded only to get down to 4")
+    _check_tradeable(s, hand, cards)
     value = STAR_VALUES[total]
     hands = (*s.hands[:p], tuple(c for c in hand if c not in cards), *s.hands[p + 1:])
     return s._replace(hands=hands, discard=_discarded(s, cards), sets_traded=s.sets_traded + 1,
