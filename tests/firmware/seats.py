@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+
+from risktable.processes import end_process
 from paho.mqtt.enums import CallbackAPIVersion
 
 from tests.support.tools import ROOT
@@ -109,16 +111,7 @@ class SeatProcess:
         self.process.wait()
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-        self.process.wait()
-        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
-            if stream is not None:
-                stream.close()
+        end_process(self.process)
 
 
 class Watcher:

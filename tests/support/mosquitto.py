@@ -7,6 +7,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from risktable.processes import end_process
+
 
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that was free a moment ago."""
@@ -75,14 +77,7 @@ class Mosquitto:
 
     def stop(self) -> None:
         if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-            if self.process.stderr is not None:
-                self.process.stderr.close()
+            end_process(self.process)
             self.process = None
 
     def __enter__(self) -> Mosquitto:

@@ -8,7 +8,6 @@ of each so the demo and the tests can see what the seat shows.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import subprocess
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from risktable.paths import firmware_dir, protocol_dir
+from risktable.processes import end_process
 from risktable.service.address import BrokerAddress
 
 
@@ -112,19 +112,8 @@ class SeatProcess:
             self.process.wait()
 
     def stop(self) -> None:
-        if self.process is None:
-            return
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
+        if self.process is not None:
+            end_process(self.process)
 
 
 def ring_shows(outputs: dict[str, Any], rgb: tuple[int, int, int]) -> bool:
