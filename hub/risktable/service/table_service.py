@@ -10,12 +10,14 @@ session, cursor included, and everything is republished.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import random
 import secrets
+import sqlite3
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,7 @@ from risktable.journal import (
     ActionMeta,
     DieFace,
     Journal,
+    JournalError,
     NothingToUndo,
     SeatInput,
     journal_path,
@@ -267,15 +270,29 @@ class TableService:
                 return outcome.error
             meta = ActionMeta("seat", seat=seat)
             items = [(action, self._meta(meta, action, outcome)) for action in outcome.actions]
-            self.journal.record_input(
-                self.game_id,
-                SeatInput(seat, self.hub.gate.tracker(seat).boot, msg["seq"], dict(msg),
-                          self.session.ui_state()),
-                items, retracted=outcome.retracted,
-            )
+            with self._journal_or_rebuild():
+                self.journal.record_input(
+                    self.game_id,
+                    SeatInput(seat, self.hub.gate.tracker(seat).boot, msg["seq"], dict(msg),
+                              self.session.ui_state()),
+                    items, retracted=outcome.retracted,
+                )
             self._publish(outcome)
             self._run_bots()
             return None
+
+    @contextlib.contextmanager
+    def _journal_or_rebuild(self) -> Iterator[None]:
+        # The session applied the input in memory first; if the journal cannot take
+        # it (disk full, I/O error), the session goes back to what the journal holds
+        # and the input stays unanswered, so the seat sends it again later.
+        try:
+            yield
+        except (sqlite3.Error, JournalError, OSError):
+            log.exception("game %d: the journal refused a write; state rolled back to it",
+                          self.game_id)
+            self.session = self._rebuild(self._card_uids)
+            raise
 
     @staticmethod
     def _meta(meta: ActionMeta, action: object, outcome: Outcome) -> ActionMeta:
@@ -292,9 +309,10 @@ class TableService:
             outcome = self.session.step_bots()
             if outcome is None:
                 return
-            self.journal.append_all(
-                self.game_id, [(a, ActionMeta("bot")) for a in outcome.actions]
-            )
+            with self._journal_or_rebuild():
+                self.journal.append_all(
+                    self.game_id, [(a, ActionMeta("bot")) for a in outcome.actions]
+                )
             self._publish(outcome)
         log.error("game %d: bots did not yield after %d steps", self.game_id, _MAX_BOT_STEPS)
 
