@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from riskproto import topics
-from risktable.panel import PanelPins
+from risktable.panel_pins import PanelPins
 from risktable.service.address import BrokerAddress
 
 BOTS = ("random", "heuristic")

@@ -21,25 +21,10 @@ import enum
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from gpiozero import LED, Button, PWMOutputDevice
 
-from risktable.hardware_data import load_hub_panel_pinout
-
-_WIRING = load_hub_panel_pinout()
-
-
-@dataclass(frozen=True)
-class PanelPins:
-    """BCM pin numbers of the panel parts; defaults from ``hardware/hub-panel.json``."""
-
-    start_pause: int = _WIRING.pin("start_pause", "input")
-    undo: int = _WIRING.pin("referee_undo", "input")
-    status_led: int = _WIRING.pin("status_led", "output")
-    buzzer: int = _WIRING.pin("buzzer", "pwm")
-    undo_hold_seconds: float = float(_WIRING.devices["referee_undo"].settings["hold_s"])
-    buzzer_hz: int = int(_WIRING.devices["buzzer"].settings["freq"])
+from risktable.panel_pins import PanelPins
 
 
 class PanelStatus(enum.Enum):

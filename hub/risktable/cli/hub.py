@@ -9,7 +9,7 @@ import signal
 import threading
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from risktable.cli.common import (
     broker_address,
@@ -22,9 +22,11 @@ from risktable.cli.errors import CliError
 from risktable.config import HubConfig
 from risktable.journal import JournalError
 from risktable.leds.link import LedLink, LedPortError
-from risktable.panel import Panel, PanelStatus
 from risktable.service.mqtt_link import BrokerUnavailable
 from risktable.service.table_service import TableService
+
+if TYPE_CHECKING:
+    from risktable.panel import Panel
 
 log = logging.getLogger("risktable.hub")
 
@@ -58,6 +60,9 @@ def _config(args: argparse.Namespace) -> HubConfig:
 
 
 def _open_panel(config: HubConfig) -> Panel | None:
+    # gpiozero is imported here, not at module level: only the hub command uses it.
+    from risktable.panel import Panel
+
     if not config.panel_enabled:
         return None
     try:
@@ -86,6 +91,8 @@ def open_leds(config: HubConfig) -> LedLink | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from risktable.panel import PanelStatus
+
     setup_logging(args.verbose)
     config = _config(args)
     panel = _open_panel(config)
