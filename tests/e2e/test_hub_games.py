@@ -30,7 +30,7 @@ from tests.support.mqtt_client import Recorder
 from tests.support.seat_client import BROKER_NO_DELAY, Answer, SeatClient
 from tests.support.tools import mosquitto_binary
 from tests.support.virtual_table import VirtualTable, mirror_table
-from tests.table.inputs import CARDS
+from tests.table.inputs import CARDS, cards_of
 
 TABLE = "e2e-games"
 POKE_EVERY = 97  # an off-turn Confirm press this often, so refusals are checked too
@@ -127,7 +127,7 @@ def test_a_whole_game_refereed_by_the_hub_matches_the_mirror(
     mirror, pilot = mirror_table(rules, seed)
     connect(seats_of, broker, players)
     service = TableService(hub_config(broker, tmp_path / "hub", name, players),
-                           rules=rules, card_uids=CARDS)
+                           rules=rules, card_uids=cards_of(rules.options.deck))
     service.start()
     try:
         table = VirtualTable(mirror, pilot, seats_of)

@@ -7,11 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from riskproto import messages, topics
-from risktable.cards.deck_file import load_deck
+from risktable.cards.deck_file import DeckFileError, EnrolledCard, load_deck, save_deck
 from risktable.cards.enroll import Enrollment
 from risktable.rules import classic_board
 from risktable.rules.board import SYMBOLS, WILD
+from risktable.rules.decks import PLACEHOLDER_STARS, ceasefire_card
 from tests.support.mosquitto import Mosquitto
 from tests.support.mqtt_client import Recorder
 from tests.support.tools import subprocess_env
@@ -48,7 +51,7 @@ def enroll(broker: Mosquitto, data_dir: Path, *extra: str) -> subprocess.Popen[s
         env=subprocess_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert process.stdout is not None
     first = process.stdout.readline()  # the hub is online once it says what it enrolls
-    assert "enrolling at seat 2" in first, first + (process.stderr.read() if process.stderr else "")
+    assert "at seat 2" in first, first + (process.stderr.read() if process.stderr else "")
     return process
 
 
@@ -90,9 +93,9 @@ def test_whole_deck_with_refusals_and_a_restart(fresh_mosquitto: Mosquitto, tmp_
     assert {c.card for c in deck.values()} == set(range(board.deck_size))
     placeholder = board.card_symbols
     turned = (placeholder[1] + 1) % 3
-    assert deck[uid(1)].symbol == turned
-    assert all(deck[uid(c)].symbol == placeholder[c] for c in range(board.deck_size) if c != 1)
-    assert all(deck[uid(c)].symbol == WILD for c in range(board.size, board.deck_size))
+    assert deck[uid(1)].printed == turned
+    assert all(deck[uid(c)].printed == placeholder[c] for c in range(board.deck_size) if c != 1)
+    assert all(deck[uid(c)].printed == WILD for c in range(board.size, board.deck_size))
     doc = json.loads((tmp_path / "cards.json").read_text())
     assert doc["cards"][uid(1)] == {"card": "northwest_territory", "symbol": SYMBOLS[turned]}
 
@@ -103,5 +106,58 @@ def test_back_and_retap_replace_a_card() -> None:
     assert enrollment.tap("AA00AA00").accepted and enrollment.confirm().accepted
     assert enrollment.back().accepted and enrollment.position == 0
     assert enrollment.tap("BB00BB00").accepted and enrollment.confirm().accepted
-    assert set(enrollment.deck) == {"BB00BB00"}
+    assert set(enrollment.enrolled) == {"BB00BB00"}
     assert not enrollment.turn(1).accepted  # nothing tapped yet for card 2
+
+
+def test_the_2016_deck_records_stars_and_the_ceasefire_card(
+    fresh_mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    board = classic_board()
+    process = enroll(fresh_mosquitto, tmp_path, "--deck", "2016")
+    seat = Seat(fresh_mosquitto)
+    # Card 0 turned away from its placeholder stars; the ceasefire card has none to turn.
+    for card in range(board.size):
+        assert seat.send("card", uid=uid(card))["t"] == "ack", card
+        if card == 0:
+            assert seat.send("encoder", steps=1)["t"] == "ack"
+        assert seat.send("button", button="confirm", press="short")["t"] == "ack"
+    assert seat.send("card", uid=uid(99))["t"] == "ack"
+    refused = seat.send("encoder", steps=1)
+    assert refused["code"] == "not_allowed" and "nothing to choose" in str(refused["detail"])
+    assert seat.send("button", button="confirm", press="short")["t"] == "ack"
+    assert process.wait(timeout=10) == 0
+    seat.client.close()
+
+    deck = load_deck(tmp_path / "cards-2016.json", board, "2016")
+    assert len(deck) == board.size + 1
+    assert deck[uid(0)].printed == 3 - PLACEHOLDER_STARS[0]
+    assert all(deck[uid(c)].printed == PLACEHOLDER_STARS[c] for c in range(1, board.size))
+    assert deck[uid(99)] == EnrolledCard(ceasefire_card(board), 0)
+    doc = json.loads((tmp_path / "cards-2016.json").read_text())
+    assert doc["deck"] == "2016" and doc["cards"][uid(99)] == {"card": "ceasefire", "stars": 0}
+    # The 1993 deck's file is another file: nothing was written there.
+    assert not (tmp_path / "cards.json").exists()
+
+
+def test_a_deck_file_of_the_other_edition_is_refused(tmp_path: Path) -> None:
+    board = classic_board()
+    save_deck(tmp_path / "cards.json", board, {"AA00AA00": EnrolledCard(0, 2)}, "2016")
+    with pytest.raises(DeckFileError, match="holds the 2016 deck, not the 1993 deck"):
+        load_deck(tmp_path / "cards.json", board, "1993")
+    (tmp_path / "bad.json").write_text(json.dumps(
+        {"format": "risktable-deck", "deck": "2016", "cards": {"AA": {"card": "alaska",
+                                                                   "stars": 3}}}))
+    with pytest.raises(DeckFileError, match="stars must be 0, 1 or 2"):
+        load_deck(tmp_path / "bad.json", board, "2016")
+
+
+def test_stars_toggle_between_one_and_two() -> None:
+    board = classic_board()
+    enrollment = Enrollment(board, {}, deck="2016")
+    assert enrollment.size == board.size + 1
+    assert enrollment.tap("AA00AA00").accepted
+    first = enrollment.lines()[1]
+    assert enrollment.turn(1).accepted and enrollment.lines()[1] != first
+    assert enrollment.turn(1).accepted and enrollment.lines()[1] == first
+    assert enrollment.turn(-3).accepted and enrollment.lines()[1] != first

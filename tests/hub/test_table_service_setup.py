@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,13 @@ import pytest
 from risktable.cards.deck_file import EnrolledCard, deck_path, save_deck
 from risktable.config import HubConfig, TableConfig
 from risktable.rules import classic_board
-from risktable.service.table_service import RulesUnknown, TableService, rules_config
+from risktable.rules.decks import PLACEHOLDER_STARS, ceasefire_card
+from risktable.service.table_service import (
+    RulesUnknown,
+    TableService,
+    load_card_uids,
+    rules_config,
+)
 
 
 def test_rule_sets_are_the_presets() -> None:
@@ -45,3 +52,35 @@ def test_without_enrollment_the_placeholder_symbols_stay(tmp_path: Path) -> None
     service = TableService(HubConfig(table=TableConfig(seats=3), data_dir=tmp_path))
     assert service.session.config.board.card_symbols == classic_board().card_symbols
     service.journal.close()
+
+
+def test_a_fully_enrolled_2016_deck_gives_the_game_its_stars(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    board = classic_board()
+    bare = HubConfig(table=TableConfig(seats=3, rules="classic_2016"), data_dir=tmp_path / "a")
+    # Not enrolled: the placeholder, and the log says so.
+    with caplog.at_level(logging.WARNING):
+        service = TableService(bare)
+    assert service.session.config.stars == PLACEHOLDER_STARS
+    assert "the 2016 deck is not enrolled (0 of 42" in caplog.text
+    service.journal.close()
+
+    # Every territory card with two stars but the first (an assignment no placeholder has).
+    stars = (1,) + (2,) * (board.size - 1)
+    cards = {f"{c:08X}": EnrolledCard(c, stars[c]) for c in range(board.size)}
+    cards["CEA5EF1E"] = EnrolledCard(ceasefire_card(board), 0)
+    enrolled = HubConfig(table=TableConfig(seats=3, rules="classic_2016"),
+                         data_dir=tmp_path / "b")
+    save_deck(deck_path(enrolled.data_dir, "2016"), board, cards, "2016")
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        service = TableService(enrolled)
+    assert "not enrolled" not in caplog.text
+    assert service.session.config.stars == stars
+    assert load_card_uids(enrolled.data_dir, service.rules)["CEA5EF1E"] == ceasefire_card(board)
+    service.journal.close()
+    # The journal's header carries the stars: a rebuilt service plays the same deck.
+    again = TableService(enrolled)
+    assert again.session.config.stars == stars
+    again.journal.close()

@@ -30,17 +30,18 @@ from risktable.rules.state import GAME_OVER
 from risktable.table.autopilot import Autopilot
 from risktable.table.session import TableSession
 from tests.support.seat_client import Answer, SeatClient
-from tests.table.inputs import CARDS, UIDS
+from tests.table.inputs import cards_of, uids_of
 
 
 def mirror_table(config: Config, seed: int) -> tuple[TableSession, Autopilot]:
     """A mirror session of seats 1..n, every seat played by a heuristic bot through an
     autopilot; the same ``seed`` gives the same game, event for event. The enrolled
-    cards are ``tests.table.inputs.CARDS``: give the hub the same."""
+    cards are ``tests.table.inputs.cards_of(deck)``: give the hub the same."""
     seats = list(range(1, config.players + 1))
-    mirror = TableSession(config, seats, CARDS)
+    deck = config.options.deck
+    mirror = TableSession(config, seats, cards_of(deck))
     bots = {seat: HeuristicBot(seed * 10 + seat) for seat in seats}
-    return mirror, Autopilot(mirror, bots, UIDS, random.Random(seed))
+    return mirror, Autopilot(mirror, bots, uids_of(deck), random.Random(seed))
 
 
 def reference_game(config: Config, seed: int) -> tuple[TableSession, int]:

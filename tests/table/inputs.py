@@ -6,12 +6,25 @@ from typing import Any
 
 from riskproto import messages
 from risktable.rules import Config, Options, State
+from risktable.rules.decks import deck_cards
 from risktable.table.session import Outcome, TableSession
 from tests.rules.scenario import BOARD, T
 
-# One enrolled NFC UID per card of the classic deck (7-byte UIDs, upper-case hex).
-UIDS: dict[int, str] = {c: f"04A1B2{c:08X}" for c in range(BOARD.deck_size)}
-CARDS: dict[str, int] = {uid: c for c, uid in UIDS.items()}
+
+def uids_of(deck: str) -> dict[int, str]:
+    """One enrolled NFC UID per card of ``deck`` (7-byte UIDs, upper-case hex); a card
+    has the same UID in both decks."""
+    return {c: f"04A1B2{c:08X}" for c in deck_cards(BOARD, deck)}
+
+
+def cards_of(deck: str) -> dict[str, int]:
+    """The enrolled cards of ``deck`` as a table session takes them: UID -> card."""
+    return {uid: c for c, uid in uids_of(deck).items()}
+
+
+# The 1993 deck's, which most tests play with.
+UIDS: dict[int, str] = uids_of("1993")
+CARDS: dict[str, int] = cards_of("1993")
 
 _seq = [0]
 
@@ -48,11 +61,13 @@ def dice(seat: int, roll: int, *faces: int, state: str = "settled") -> dict[str,
 def session_at(state: State, **kw: Any) -> TableSession:
     """A session of ``state``'s player count (seats 1..n) starting at ``state``."""
     players = state.config.players
-    return TableSession(state.config, list(range(1, players + 1)), CARDS, start=state, **kw)
+    return TableSession(state.config, list(range(1, players + 1)),
+                        cards_of(state.config.options.deck), start=state, **kw)
 
 
 def new_session(players: int = 3, **options: Any) -> TableSession:
-    return TableSession(Config(players, Options(**options)), list(range(1, players + 1)), CARDS)
+    config = Config(players, Options(**options))
+    return TableSession(config, list(range(1, players + 1)), cards_of(config.options.deck))
 
 
 def ok(table: TableSession, seat: int, event: dict[str, Any]) -> Outcome:

@@ -6,15 +6,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from risktable.rules import TradeStars, replay
+from risktable.rules import DrawCard, TradeStars, replay
 from risktable.rules import state as st
 from risktable.rules.bots import HeuristicBot
+from risktable.rules.decks import ceasefire_card
 from risktable.rules.presets import preset_config
 from risktable.table import menus
 from risktable.table.autopilot import Autopilot
 from risktable.table.session import TableSession
 from tests.rules.scenario import BOARD, T, position
-from tests.table.inputs import CARDS, UIDS, back, confirm, ok, refused, session_at, tap, turn
+from tests.table.inputs import back, cards_of, confirm, ok, refused, session_at, tap, turn, uids_of
 from tests.table.test_games import play
 
 CONFIG = preset_config("classic_2016", 3)
@@ -92,18 +93,34 @@ def test_after_a_conquest_only_a_forced_trade_is_taken() -> None:
 
 
 def test_a_whole_classic_2016_game_through_seat_events_replays() -> None:
-    table = TableSession(CONFIG, [1, 2, 3], CARDS)
+    table = TableSession(CONFIG, [1, 2, 3], cards_of("2016"))
     bots = {seat: HeuristicBot(20 + seat) for seat in table.seats}
-    play(table, Autopilot(table, bots, UIDS, random.Random(2)))
+    play(table, Autopilot(table, bots, uids_of("2016"), random.Random(2)))
     final = table.state
     assert final.phase == st.GAME_OVER and final.counts[final.winner] == len(final.owners)
     assert replay(CONFIG, table.log) == final
     # The game exercised what 2016 changes most: star trades.
     trades = [a for a in table.log if isinstance(a, TradeStars)]
     assert len(trades) >= 3
-    rebuilt = TableSession(CONFIG, table.seats, CARDS, actions=table.log)
+    rebuilt = TableSession(CONFIG, table.seats, cards_of("2016"), actions=table.log)
     assert rebuilt.state == final
 
+
+
+def test_the_ceasefire_card_is_drawn_by_its_tag_and_ends_a_beginner_game() -> None:
+    # beginner_2016 ends when the ceasefire card is drawn; the seat taps its own tag.
+    config = preset_config("beginner_2016", 3)
+    for seed in range(1, 40):
+        table = TableSession(config, [1, 2, 3], cards_of("2016"))
+        bots = {seat: HeuristicBot(seed * 10 + seat) for seat in table.seats}
+        play(table, Autopilot(table, bots, uids_of("2016"), random.Random(seed)))
+        if table.state.ceasefire:
+            break
+    else:
+        raise AssertionError("no seed drew the ceasefire card")
+    drawn = [a for a in table.log if isinstance(a, DrawCard)]
+    assert drawn[-1].card == ceasefire_card(BOARD)
+    assert replay(config, table.log) == table.state
 
 
 def test_tapped_star_cards_survive_a_hub_restart_through_the_ui_state() -> None:

@@ -2,9 +2,10 @@
 
 For each card of the deck in turn the table lights its territory and asks
 the player to tap that card on the seat's reader; the seat's encoder then
-picks the symbol printed on it (starting at the engine's placeholder) and
-Confirm stores it. Back goes to the previous card. A UID already enrolled
-to another card is refused, so one tag can never stand for two cards.
+picks what is printed on it (the symbol of a 1993 card, the stars of a 2016
+card, starting at the engine's placeholder) and Confirm stores it. Back goes
+to the previous card. A UID already enrolled to another card is refused, so
+one tag can never stand for two cards.
 
 >>> from risktable.rules import classic_board
 >>> e = Enrollment(classic_board(), {})
@@ -16,6 +17,11 @@ True
 True
 >>> e.position
 1
+>>> stars = Enrollment(classic_board(), {}, deck="2016")
+>>> stars.tap("04A1B2C3").accepted and stars.turn(1).accepted
+True
+>>> stars.lines()[1]
+'stars: 1'
 """
 
 from __future__ import annotations
@@ -24,8 +30,10 @@ from dataclasses import dataclass
 
 from risktable.cards.deck_file import EnrolledCard
 from risktable.rules.board import SYMBOLS, WILD, Board
+from risktable.rules.decks import PLACEHOLDER_STARS, ceasefire_card, deck_cards
 
 TERRITORY_SYMBOLS = tuple(i for i, name in enumerate(SYMBOLS) if i != WILD)
+TERRITORY_STARS = (1, 2)
 
 
 @dataclass(frozen=True)
@@ -37,78 +45,111 @@ class Step:
 
 
 class Enrollment:
-    """Enrolls ``board``'s deck, starting from the cards already in ``deck``."""
+    """Enrolls ``board``'s ``deck`` ("1993" or "2016"), starting from the cards in ``cards``."""
 
-    def __init__(self, board: Board, deck: dict[str, EnrolledCard]) -> None:
+    def __init__(self, board: Board, cards: dict[str, EnrolledCard], deck: str = "1993") -> None:
         self.board = board
-        self.deck = dict(deck)
+        self.deck = deck
+        self.cards = deck_cards(board, deck)
+        self.enrolled = dict(cards)
         self._tapped: str | None = None
-        self._symbol = 0
+        self._printed = 0
         self.position = self._first_missing(0)
 
+    @property
+    def size(self) -> int:
+        """How many cards the deck has."""
+        return len(self.cards)
+
     def _first_missing(self, start: int) -> int:
-        enrolled = {c.card for c in self.deck.values()}
+        enrolled = {c.card for c in self.enrolled.values()}
         position = start
-        while position < self.board.deck_size and position in enrolled:
+        while position < self.size and self.cards[position] in enrolled:
             position += 1
         return position
 
     @property
     def done(self) -> bool:
-        return self.position >= self.board.deck_size
+        return self.position >= self.size
+
+    @property
+    def card(self) -> int | None:
+        """The engine index of the card being enrolled, or None when done."""
+        return None if self.done else self.cards[self.position]
 
     @property
     def territory(self) -> str | None:
-        """The territory id to light, or None for a wild card or when done."""
-        if self.done or self.position >= self.board.size:
+        """The territory id to light, or None for a wild or ceasefire card or when done."""
+        card = self.card
+        if card is None or card >= self.board.size:
             return None
-        return self.board.territory_ids[self.position]
+        return self.board.territory_ids[card]
 
-    def _name(self) -> str:
-        if self.position < self.board.size:
-            return self.board.territory_names[self.position]
-        return f"wild card {self.position - self.board.size + 1}"
+    def _name(self, card: int) -> str:
+        if card < self.board.size:
+            return self.board.territory_names[card]
+        if card == ceasefire_card(self.board):
+            return "the ceasefire card"
+        return f"wild card {card - self.board.size + 1}"
+
+    def _placeholder(self, card: int) -> int:
+        # What the engine assumes is printed, so a deck that matches needs no turning.
+        if self.deck == "1993":
+            return self.board.card_symbols[card] if card < self.board.size else WILD
+        return PLACEHOLDER_STARS[card] if card < self.board.size else 0
+
+    def _choices(self) -> tuple[int, ...]:
+        return TERRITORY_SYMBOLS if self.deck == "1993" else TERRITORY_STARS
+
+    def _printed_text(self) -> str:
+        if self.deck == "1993":
+            return f"symbol: {SYMBOLS[self._printed]}"
+        return f"stars: {self._printed}"
 
     def lines(self) -> list[str]:
         """The seat's prompt (at most 4 lines of 24 characters)."""
-        if self.done:
-            return ["All cards enrolled", f"{len(self.deck)} cards"]
-        progress = f"card {self.position + 1} of {self.board.deck_size}"
+        card = self.card
+        if card is None:
+            return ["All cards enrolled", f"{len(self.enrolled)} cards"]
+        progress = f"card {self.position + 1} of {self.size}"
         if self._tapped is None:
-            return ["Tap the card of", self._name()[:24], progress]
-        if self.position >= self.board.size:
-            return [self._name()[:24], "Confirm to store", progress]
-        return [self._name()[:24], f"symbol: {SYMBOLS[self._symbol]}", "turn, then Confirm",
-                progress]
+            return ["Tap the card of", self._name(card)[:24], progress]
+        if card >= self.board.size:
+            return [self._name(card)[:24], "Confirm to store", progress]
+        return [self._name(card)[:24], self._printed_text(), "turn, then Confirm", progress]
 
     def tap(self, uid: str) -> Step:
         uid = uid.upper()
-        if self.done:
+        card = self.card
+        if card is None:
             return Step(False, "every card is enrolled already")
-        owner = self.deck.get(uid)
-        if owner is not None and owner.card != self.position:
-            return Step(False, f"this tag is already card {owner.card + 1}: tap another")
+        owner = self.enrolled.get(uid)
+        if owner is not None and owner.card != card:
+            taken = self.cards.index(owner.card) + 1
+            return Step(False, f"this tag is already card {taken}: tap another")
         self._tapped = uid
-        self._symbol = (self.board.card_symbols[self.position]
-                        if self.position < self.board.size else WILD)
+        self._printed = self._placeholder(card)
         return Step(True)
 
     def turn(self, steps: int) -> Step:
-        if self._tapped is None or self.position >= self.board.size:
+        card = self.card
+        if self._tapped is None or card is None or card >= self.board.size:
             return Step(False, "tap the card first" if self._tapped is None
-                        else "a wild card has no symbol to choose")
-        i = TERRITORY_SYMBOLS.index(self._symbol)
-        self._symbol = TERRITORY_SYMBOLS[(i + steps) % len(TERRITORY_SYMBOLS)]
+                        else "this card has nothing to choose")
+        choices = self._choices()
+        i = choices.index(self._printed)
+        self._printed = choices[(i + steps) % len(choices)]
         return Step(True)
 
     def confirm(self) -> Step:
-        if self._tapped is None:
+        card = self.card
+        if self._tapped is None or card is None:
             return Step(False, "tap the card first")
         # A re-enrolled card drops the tag it had before.
-        for uid, card in list(self.deck.items()):
-            if card.card == self.position:
-                del self.deck[uid]
-        self.deck[self._tapped] = EnrolledCard(self.position, self._symbol)
+        for uid, old in list(self.enrolled.items()):
+            if old.card == card:
+                del self.enrolled[uid]
+        self.enrolled[self._tapped] = EnrolledCard(card, self._printed)
         self._tapped = None
         self.position = self._first_missing(self.position + 1)
         return Step(True)

@@ -9,7 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from riskproto.messages import E_NOT_ALLOWED, ProtocolError
-from risktable.cards.deck_file import DeckFileError, deck_path, load_deck, save_deck
+from risktable.cards.deck_file import (
+    DECK_FILES,
+    DeckFileError,
+    deck_path,
+    load_deck,
+    save_deck,
+)
 from risktable.cards.enroll import Enrollment, Step
 from risktable.cli.common import (
     broker_address,
@@ -22,6 +28,7 @@ from risktable.cli.errors import CliError
 from risktable.cli.hub import open_leds
 from risktable.leds.scene import CURSOR, TerritoryLight
 from risktable.rules.board import classic_board
+from risktable.rules.presets import PRESETS
 from risktable.service.hub import HubService
 from risktable.service.mqtt_link import BrokerUnavailable
 
@@ -31,10 +38,11 @@ def register(sub: Any) -> None:
     cards_sub = parser.add_subparsers(dest="cards_command", metavar="SUBCOMMAND")
     cards_sub.required = True
     enroll = cards_sub.add_parser(
-        "enroll", help="tap every card on a seat's reader to record its tag and symbol",
+        "enroll", help="tap every card on a seat's reader to record its tag and symbol or stars",
         description="Lights each card's territory in turn; tap that card on the seat's reader, "
-        "turn the encoder to the symbol printed on it, press Confirm. Progress is saved after "
-        "every card, so an interrupted enrollment carries on where it stopped.")
+        "turn the encoder to what is printed on it (the symbol of a 1993 card, the stars of a "
+        "2016 card), press Confirm. Progress is saved after every card, so an interrupted "
+        "enrollment carries on where it stopped.")
     enroll.add_argument("--config", type=Path, help="hub configuration file (TOML)")
     enroll.add_argument("--broker", type=broker_address, help="MQTT broker HOST:PORT")
     enroll.add_argument("--table", type=table_id, help="table id")
@@ -42,10 +50,18 @@ def register(sub: Any) -> None:
     enroll.add_argument("--seat", type=seat_count, default=1,
                         help="the seat whose reader is used (default 1)")
     enroll.add_argument("--data-dir", type=Path, help="the hub's data directory")
+    enroll.add_argument("--deck", choices=sorted(DECK_FILES),
+                        help="the edition of the deck (default: the configured rule set's)")
     enroll.add_argument("--restart", action="store_true",
                         help="forget the enrolled cards and start again")
     enroll.add_argument("-v", "--verbose", action="count", default=0, help="log to stderr")
     enroll.set_defaults(handler=run_enroll)
+
+
+def configured_deck(rules: str) -> str:
+    """The deck edition of the configured rule set (the 1993 deck for an unknown one)."""
+    preset = PRESETS.get("classic_1993" if rules == "classic" else rules)
+    return preset.options.deck if preset is not None else "1993"
 
 
 def run_enroll(args: argparse.Namespace) -> int:
@@ -54,12 +70,13 @@ def run_enroll(args: argparse.Namespace) -> int:
     if args.seat > config.table.seats:
         raise CliError(f"--seat {args.seat}: the table has seats 1 to {config.table.seats}", 2)
     board = classic_board()
-    path = deck_path(config.data_dir)
+    deck = args.deck or configured_deck(config.table.rules)
+    path = deck_path(config.data_dir, deck)
     try:
-        deck = {} if args.restart else load_deck(path, board)
+        cards = {} if args.restart else load_deck(path, board, deck)
     except DeckFileError as exc:
         raise CliError(f"{exc} (use --restart to enroll from scratch)") from exc
-    enrollment = Enrollment(board, deck)
+    enrollment = Enrollment(board, cards, deck)
     finished = threading.Event()
     lock = threading.Lock()
 
@@ -71,7 +88,7 @@ def run_enroll(args: argparse.Namespace) -> int:
             leds.show({lit: TerritoryLight(CURSOR, 1.0, blink=True)} if lit else {})
         hub.update_view(args.seat, active=True, phase="setup", lines=enrollment.lines(),
                         ring={"mode": "progress", "value": min(99, enrollment.position),
-                              "max": min(99, board.deck_size)})
+                              "max": min(99, enrollment.size)})
 
     def on_event(seat: int, msg: dict[str, Any]) -> ProtocolError | None:
         if seat != args.seat:
@@ -86,12 +103,12 @@ def run_enroll(args: argparse.Namespace) -> int:
             elif kind == "button" and msg["button"] in ("confirm", "encoder"):
                 step = enrollment.confirm()
                 if step.accepted:
-                    save_deck(path, board, enrollment.deck)
-                    print(f"card {before + 1} of {board.deck_size} stored", flush=True)
+                    save_deck(path, board, enrollment.enrolled, deck)
+                    print(f"card {before + 1} of {enrollment.size} stored", flush=True)
             elif kind == "button" and msg["button"] == "back":
                 step = enrollment.back()
             else:
-                step = Step(False, "tap the card, turn to its symbol, press Confirm")
+                step = Step(False, "tap the card, turn to what it shows, press Confirm")
             show(service)
             if enrollment.done:
                 finished.set()
@@ -109,8 +126,8 @@ def run_enroll(args: argparse.Namespace) -> int:
         service.start()
     except BrokerUnavailable as exc:
         raise CliError(str(exc)) from exc
-    print(f"enrolling at seat {args.seat}: {len(enrollment.deck)} of {board.deck_size} cards "
-          f"already known; progress is saved in {path}", flush=True)
+    print(f"enrolling the {deck} deck at seat {args.seat}: {len(enrollment.enrolled)} of "
+          f"{enrollment.size} cards already known; progress is saved in {path}", flush=True)
     show(service)
     if enrollment.done:
         finished.set()
@@ -122,5 +139,5 @@ def run_enroll(args: argparse.Namespace) -> int:
         service.stop()
         if leds is not None:
             leds.stop()
-    print(f"{len(enrollment.deck)} of {board.deck_size} cards enrolled", flush=True)
+    print(f"{len(enrollment.enrolled)} of {enrollment.size} cards enrolled", flush=True)
     return 0 if enrollment.done else 1

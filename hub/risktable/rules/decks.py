@@ -66,6 +66,16 @@ def ceasefire_card(board: Board) -> int:
     return board.deck_size
 
 
+def deck_cards(board: Board, deck: str) -> tuple[int, ...]:
+    """The card indices of ``deck`` ("1993" or "2016"): the territory cards, then the
+    1993 deck's wilds or the 2016 deck's ceasefire card."""
+    if deck == "1993":
+        return tuple(range(board.deck_size))
+    if deck == "2016":
+        return (*range(board.size), ceasefire_card(board))
+    raise ValueError(f"unknown deck {deck!r}; the decks are 1993 and 2016")
+
+
 class Mission(NamedTuple):
     """One secret mission card.
 

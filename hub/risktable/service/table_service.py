@@ -77,20 +77,42 @@ def rules_config(name: str, players: int) -> Config:
         config = preset_config(preset, players)
     except ValueError as exc:  # a player count the preset does not allow
         raise RulesUnknown(f"rule set {name!r}: {exc}") from exc
-    if config.options.deck == "2016":
-        # Card enrollment records 1993 symbols only so far: say so, never guess quietly.
-        log.warning("rule set %s: the 2016 deck's stars per card are the engine's "
-                    "placeholder, not your printed deck's", name)
     return config
 
 
 def load_card_uids(data_dir: Path, config: Config) -> dict[str, int]:
-    """Enrolled NFC card UIDs to card indices (``risktable cards enroll``), or none yet."""
+    """Enrolled NFC card UIDs of the deck in play to card indices (``risktable cards
+    enroll``), or none yet."""
+    deck = config.options.deck
     try:
-        deck = load_deck(deck_path(data_dir), config.board)
+        cards = load_deck(deck_path(data_dir, deck), config.board, deck)
     except DeckFileError as exc:
         raise ValueError(str(exc)) from exc
-    return {uid: card.card for uid, card in deck.items()}
+    return {uid: card.card for uid, card in cards.items()}
+
+
+def with_enrolled_deck(config: Config, data_dir: Path) -> Config:
+    """``config`` with what the enrolled deck in ``data_dir`` says is printed on its
+    cards: a 1993 deck's symbols, a 2016 deck's stars. Until every territory card is
+    enrolled the engine's placeholder stays, and for a 2016 deck that is said in the
+    log (its stars decide trade values), never assumed quietly."""
+    board = config.board
+    deck = config.options.deck
+    try:
+        cards = load_deck(deck_path(data_dir, deck), board, deck)
+    except DeckFileError:
+        cards = {}
+    printed = {c.card: c.printed for c in cards.values() if c.card < board.size}
+    if len(printed) != board.size:
+        if deck == "2016":
+            log.warning("the 2016 deck is not enrolled (%d of %d territory cards): its stars "
+                        "per card are the engine's placeholder, not your printed deck's; "
+                        "run risktable cards enroll --deck 2016", len(printed), board.size)
+        return config
+    if deck == "2016":
+        return dataclasses.replace(config, stars=tuple(printed[t] for t in range(board.size)))
+    symbols = {board.territory_ids[t]: SYMBOLS[s] for t, s in printed.items()}
+    return dataclasses.replace(config, board=with_symbols(board, symbols))
 
 
 def _table_seed(data_dir: Path) -> int:
@@ -165,24 +187,12 @@ class TableService:
         game = self.journal.current_game(table)
         if game is not None and self.journal.game(game).status == "running":
             return game
-        game = self.journal.create_game(self._with_enrolled_symbols(self.rules), table)
+        game = self.journal.create_game(
+            # The journal's header then records the printed deck for every replay.
+            with_enrolled_deck(self.rules, self.config.data_dir), table)
         self.journal.set_current_game(table, game)
         log.info("table %s: new game %d (%s)", table, game, self.config.table.rules)
         return game
-
-    def _with_enrolled_symbols(self, config: Config) -> Config:
-        # A fully enrolled 1993 deck replaces the map file's placeholder symbols; the
-        # journal's header then records the real ones for every replay of this game.
-        board = config.board
-        try:
-            deck = load_deck(deck_path(self.config.data_dir), board)
-        except DeckFileError:
-            return config
-        symbols = {board.territory_ids[c.card]: SYMBOLS[c.symbol]
-                   for c in deck.values() if c.card < board.size}
-        if config.options.deck != "1993" or len(symbols) != board.size:
-            return config
-        return dataclasses.replace(config, board=with_symbols(board, symbols))
 
     def _rebuild(self, card_uids: Mapping[str, int]) -> TableSession:
         config, actions = self.journal.load(self.game_id)

@@ -47,7 +47,7 @@ from risktable.rules.actions import (
 )
 from risktable.rules.bots import Bot
 from risktable.rules.cards import is_set
-from risktable.rules.decks import STAR_VALUES
+from risktable.rules.decks import STAR_VALUES, deck_cards
 from risktable.rules.engine import apply, current_actor, new_game
 from risktable.rules.errors import RulesError
 from risktable.rules.events import Event, TurnStarted
@@ -144,11 +144,12 @@ class TableSession:
                 or not all(1 <= s <= 6 for s in self.seats):
             raise ValueError(f"{config.players} distinct seats 1..6 are needed, not {seats!r}")
         self._player_of = {seat: p for p, seat in enumerate(self.seats)}
-        deck = config.board.deck_size
+        deck = deck_cards(config.board, config.options.deck)
         self._cards: dict[str, int] = {}
         for uid, card in card_uids.items():
-            if not 0 <= card < deck or card in self._cards.values():
-                raise ValueError(f"card {card} of uid {uid} is not a distinct card 0..{deck - 1}")
+            if card not in deck or card in self._cards.values():
+                raise ValueError(f"card {card} of uid {uid} is not a distinct card of the "
+                                 f"{config.options.deck} deck")
             self._cards[uid.upper()] = card
         self._bots = {self._player_of[seat]: bot for seat, bot in (bots or {}).items()}
         if self._bots and dice is None:
