@@ -68,6 +68,16 @@ class AckingHub:
             time.sleep(0.05)
         raise AssertionError(f"hub applied {self.inputs()} , wanted {count} inputs")
 
+    def wait_received(self, count: int, timeout: float = 20.0) -> None:
+        """Wait until ``count`` distinct sequence numbers have arrived, answered or not."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                if len({e["seq"] for e in self.received}) >= count:
+                    return
+            time.sleep(0.05)
+        raise AssertionError(f"hub received {len(self.received)} events, wanted {count}")
+
     def deliveries(self, seq: int) -> int:
         with self._lock:
             return sum(1 for e in self.received if e["seq"] == seq)

@@ -7,6 +7,7 @@ a heap that suffices here suffices on the device with room to spare.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from riskproto import messages, topics
 from risktable.seat_build import build
@@ -17,18 +18,34 @@ from tests.support.mosquitto import Mosquitto
 TABLE = "fw-heap"
 # The smallest heap found to pass is reported in firmware/README.md; this runs at that size.
 HEAP = "98K"
+FAST = {"retry_ms": 400, "broker": {"backoff_ms": 200, "backoff_max_ms": 1000}}
+
+
+def dice_event(faces: list[int]) -> dict[str, Any]:
+    dice = [{"id": f"emulated-{i + 1}", "face": f, "state": "settled"} for i, f in enumerate(faces)]
+    return {"kind": "dice", "roll": 0, "dice": dice}
+
+
+# Emulated board input lines and the events the hub must apply for them, once each.
+INPUTS = [
+    ({"encoder": 1}, {"kind": "encoder", "steps": 1}),
+    ({"button": "confirm"}, {"kind": "button", "button": "confirm", "press": "short"}),
+    ({"dice": [1, 2, 3]}, dice_event([1, 2, 3])),
+    ({"card": "ABCDEF01"}, {"kind": "card", "uid": "ABCDEF01"}),
+]
 
 
 def test_seat_scenario_runs_in_a_small_heap(
     micropython: str, fresh_mosquitto: Mosquitto, tmp_path: Path
 ) -> None:
     hub = AckingHub(fresh_mosquitto.host, fresh_mosquitto.port, TABLE)
-    config = write_config(tmp_path, TABLE, 2, fresh_mosquitto.port, retry_ms=400)
+    config = write_config(tmp_path, TABLE, 2, fresh_mosquitto.port, **FAST)
     compiled = build(tmp_path / "build")
     assert compiled.compiled
     seat = SeatProcess(micropython, config, heapsize=HEAP, build=compiled.out)
     try:
         seat.wait_output(lambda line: line.get("net") == "up")
+        # The largest view a hub sends: every text field at its limit.
         view = messages.message(
             "view", seat=2, colour=[0, 255, 16], name="x" * 16, lines=["a" * 24] * 4,
             ring={"mode": "count", "value": 5},
@@ -38,11 +55,29 @@ def test_seat_scenario_runs_in_a_small_heap(
         # the dim background level (x * 17 >> 8).
         want = [[0, 0, 0]] + [[0, 255, 16]] * 5 + [[0, 16, 1]] * 6
         seat.wait_output(lambda line: line.get("ring") == want)
-        lines = [{"encoder": 1}, {"button": "confirm"}, {"dice": [1, 2, 3]}, {"card": "ABCDEF01"}]
-        lines *= 4
-        for line in lines:
+        seat.wait_output(lambda line: line.get("oled") == ["a" * 24] * 4)
+        hub.publish(2, topics.SEAT_CMD, messages.message("cmd", cmd="beep", ms=50, hz=440))
+        seat.wait_output(lambda line: line.get("beep") == [50, 440])
+
+        # A full outbox: 16 inputs while the hub does not answer, then answered.
+        hub.ack = False
+        for line, _ in INPUTS * 4:
             seat.send(line)
-        assert len(hub.wait_inputs(len(lines))) == len(lines)
+        hub.wait_received(16)
+        hub.ack = True
+        assert hub.wait_inputs(16) == [event for _, event in INPUTS * 4]
+
+        # A broker outage with inputs made during it: reconnect, resend, nothing lost
+        # or doubled.
+        fresh_mosquitto.stop()
+        seat.wait_output(lambda line: line.get("net") == "down")
+        for line, _ in INPUTS:
+            seat.send(line)
+        fresh_mosquitto.start()
+        seat.wait_output(lambda line: line.get("net") == "up", timeout=20)
+        assert hub.wait_inputs(20) == [event for _, event in INPUTS * 5]
+
+        # A refusal: the error flash.
         refusal = messages.message("error", code="not_allowed", detail="y" * 120)
         hub.publish(2, topics.SEAT_ERROR, refusal)
         seat.wait_output(lambda line: line.get("ring") == [[255, 0, 0]] * 12)
