@@ -22,6 +22,7 @@ FAST = {"retry_ms": 400, "broker": {"backoff_ms": 200, "backoff_max_ms": 1000}}
 
 # A view in blue without ring or phase (drivers/ring.py): the whole ring in its colour.
 BLUE_SEAT = [[0, 0, 200]] * 12
+OUTAGE_S = 30
 
 
 def is_red_breath(ring: Any) -> bool:
@@ -97,26 +98,38 @@ def test_unacknowledged_events_are_resent_until_acked(seat: SeatProcess, hub: Ac
 
 
 def test_broker_outage_loses_and_doubles_nothing(
-    seat: SeatProcess, hub: AckingHub, fresh_mosquitto: Mosquitto, tmp_path: Path
+    micropython: str, hub: AckingHub, fresh_mosquitto: Mosquitto, tmp_path: Path
 ) -> None:
-    before = [{"card": f"0{i}AABBCC"} for i in range(3)]
-    during = [{"card": f"1{i}AABBCC"} for i in range(4)]
-    for line in before:
-        seat.send(line)
-    hub.wait_inputs(len(before))
-    fresh_mosquitto.stop()
-    seat.wait_output(is_down)
-    for line in during:
-        seat.send(line)
-    time.sleep(5)
-    fresh_mosquitto.start()
-    seat.wait_output(is_up, timeout=20)
-    got = hub.wait_inputs(len(before) + len(during))
-    assert [e["uid"] for e in got] == [line["card"] for line in before + during]
-    # Attempts against the stopped broker never reached it: one new session, not one
-    # per attempt.
-    state = json.loads((tmp_path / "seat3.json.state").read_text())
-    assert state["session"] == 2, seat.stderr_lines
+    # The outage: the broker gone for 30 s. Backoff from 0.5 s doubling to 4 s
+    # (with jitter to half of that) makes about a dozen attempts in that time; a client
+    # without backoff would make dozens.
+    backoff = {"retry_ms": 400, "broker": {"backoff_ms": 500, "backoff_max_ms": 4000}}
+    seat = SeatProcess(micropython, write_config(tmp_path, TABLE, 3, fresh_mosquitto.port,
+                                                 **backoff))
+    try:
+        seat.wait_output(is_up)
+        before = [{"card": f"0{i}AABBCC"} for i in range(3)]
+        during = [{"card": f"1{i}AABBCC"} for i in range(4)]
+        for line in before:
+            seat.send(line)
+        hub.wait_inputs(len(before))
+        fresh_mosquitto.stop()
+        seat.wait_output(is_down)
+        for line in during:
+            seat.send(line)
+        time.sleep(OUTAGE_S)
+        attempts = sum("broker connection failed" in line for line in seat.stderr_lines)
+        fresh_mosquitto.start()
+        seat.wait_output(is_up, timeout=20)
+        got = hub.wait_inputs(len(before) + len(during))
+        assert [e["uid"] for e in got] == [line["card"] for line in before + during]
+        assert 6 <= attempts <= 20, seat.stderr_lines
+        # Attempts against the stopped broker never reached it: one new session, not one
+        # per attempt.
+        state = json.loads((tmp_path / "seat3.json.state").read_text())
+        assert state["session"] == 2, seat.stderr_lines
+    finally:
+        seat.stop()
 
 
 def test_error_reply_flashes_the_ring_then_restores_the_view(
