@@ -198,3 +198,55 @@ def wait_until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.01)
+
+
+RESTART_AT = 120  # events into the game
+
+
+def test_a_game_goes_on_across_a_broker_restart(
+        broker: Mosquitto, seats_of: dict[int, SeatClient], tmp_path: Path) -> None:
+    # The broker keeps nothing across a restart here (persistence off): the hub must
+    # publish its retained status, board and views again when it reconnects, and the
+    # seats' pending inputs must still be answered once each.
+    rules = rules_for("classic", 3, {})
+    mirror, pilot = mirror_table(rules, 5)
+    connect(seats_of, broker, 3)
+    links: list[bool] = []
+    service = TableService(hub_config(broker, tmp_path / "hub", "classic", 3), rules=rules,
+                           card_uids=CARDS, on_connection=links.append)
+    service.start()
+
+    def restart(table: VirtualTable, n: int) -> None:
+        if n != RESTART_AT:
+            return
+        broker.stop()
+        wait_until(lambda: links[-1:] == [False])
+        time.sleep(1.0)
+        broker.start()
+        wait_until(lambda: links[-1:] == [True], timeout=30)
+        # Retained state republished by the hub: a newcomer sees it at once.
+        assert retained_board(broker) == board_message(table.mirror.state)
+
+    try:
+        table = VirtualTable(mirror, pilot, seats_of)
+        table.play(between=restart)
+        final = mirror.state
+        assert final.counts[final.winner] == len(final.owners)
+        # Connected, lost once at the restart, connected again: never a second loss.
+        assert links == [True, False, True]
+        final_views_name_the_winner(seats_of, mirror.seats[final.winner])
+        assert retained_board(broker) == board_message(final)
+        observer = Recorder(broker.host, broker.port, "e2e-after-restart")
+        try:
+            observer.subscribe(topics.hub_status(TABLE))
+            observer.subscribe(topics.seat(TABLE, 1, topics.SEAT_VIEW))
+            _, status, retained = observer.wait_for(lambda t, m, r: t == topics.hub_status(TABLE))
+            assert retained and status is not None and status["online"] is True
+            _, view, retained = observer.wait_for(
+                lambda t, m, r: t == topics.seat(TABLE, 1, topics.SEAT_VIEW))
+            assert retained and view is not None and view["phase"] == "over"
+        finally:
+            observer.close()
+    finally:
+        service.stop()
+    assert not table.tally.duplicates
