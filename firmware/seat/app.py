@@ -55,7 +55,7 @@ class Seat:
         # A random boot counter tells the hub this seat restarted its sequence numbers.
         self.boot = int.from_bytes(os.urandom(4), "big") & _COUNTER_MASK
         self.session = 0
-        self.view = None
+        self.text = None  # the view's lines for the display (not the whole view)
         self.hub_session = None
         # Only an explicit offline status means the hub is gone; before the first status
         # arrives the seat simply shows its view.
@@ -118,23 +118,10 @@ class Seat:
         self.tasks = [
             asyncio.create_task(self.client.run()),
             asyncio.create_task(self.board.run()),
-            asyncio.create_task(self._keep(self._serve)),
+            asyncio.create_task(self._serve()),
             asyncio.create_task(self._tick()),
         ]
         await self.tasks[0]
-
-    async def _keep(self, loop):
-        # A failure in the seat's loop (a MemoryError in a short heap, say) is logged
-        # and the loop starts again, instead of leaving the seat silently deaf or mute.
-        # The item that failed has been taken already, so it does not fail again.
-        # Cancellation is not an Exception and still ends it.
-        while True:
-            try:
-                await loop()
-            except Exception as exc:
-                log_exception(loop.__name__, exc)
-                gc.collect()
-                await asyncio.sleep_ms(_RESTART_MS)
 
     async def _tick(self):
         # Wakes the loop for every animation frame, and at least every _POLL_MS so that
@@ -160,41 +147,51 @@ class Seat:
         kick = self._kick
         send_topic = self.topic(topics.SEAT_EVENT)
         while True:
-            kick.clear()
-            while len(events):
-                kind, topic, payload, _ = events.get_nowait()
-                if kind == mqtt.UP:
-                    log("connected, session", self.session)
-                    self.board.show_net(True)
-                    self._show()
-                    await client.publish(self.topic(topics.SEAT_STATUS),
-                                         self._status(True), True, 1)
-                    self.outbox.reconnected()
-                elif kind == mqtt.DOWN:
-                    log("connection lost:", repr(client.why_down))
-                    self.board.show_net(False)
-                    self._show()
-                else:
-                    try:
-                        self.on_message(topic, payload)
-                    except Exception as exc:  # a bad message must never stop the seat
-                        log_exception("message on " + topic, exc)
-            while len(inputs):
-                # The armed roll's inputs stay on the seat (seat/dice.py); smart-dice
-                # readings before any arm_dice are dropped.
-                item = inputs.get_nowait()
-                dice = self.dice
-                if not (dice.take(item) if dice is not None else item["kind"] == "reading"):
-                    self.add_event(item)
-            if client.connected:
-                for _, payload in self.outbox.due(self._ticks()):
-                    await client.publish(send_topic, payload, False, 1)
-            if self._frame:
-                self._frame = False
-                if self.dice is not None:
-                    self.dice.tick(self._ticks())  # the faces display ends on its own
-                self._draw()
-            await kick.wait()
+            try:
+                kick.clear()
+                while len(events):
+                    kind, topic, payload, _ = events.get_nowait()
+                    if kind == mqtt.UP:
+                        log("connected, session", self.session)
+                        self.board.show_net(True)
+                        self._show()
+                        await client.publish(self.topic(topics.SEAT_STATUS),
+                                             self._status(True), True, 1)
+                        self.outbox.reconnected()
+                    elif kind == mqtt.DOWN:
+                        log("connection lost:", repr(client.why_down))
+                        self.board.show_net(False)
+                        self._show()
+                    else:
+                        try:
+                            self.on_message(topic, payload)
+                        except Exception as exc:  # a bad message must never stop the seat
+                            log_exception("message on " + topic, exc)
+                while len(inputs):
+                    # The armed roll's inputs stay on the seat (seat/dice.py); smart-dice
+                    # readings before any arm_dice are dropped.
+                    item = inputs.get_nowait()
+                    dice = self.dice
+                    if not (dice.take(item) if dice is not None
+                            else item["kind"] == "reading"):
+                        self.add_event(item)
+                if client.connected:
+                    for _, payload in self.outbox.due(self._ticks()):
+                        await client.publish(send_topic, payload, False, 1)
+                if self._frame:
+                    self._frame = False
+                    if self.dice is not None:
+                        self.dice.tick(self._ticks())  # the faces display ends on its own
+                    self._draw()
+                await kick.wait()
+            except Exception as exc:
+                # A failure (a MemoryError in a short heap, a board that cannot draw) is
+                # logged and the loop goes on, instead of leaving the seat silently deaf
+                # or mute. The item that failed has been taken already, so it does not
+                # fail again. Cancellation is not an Exception and still ends the loop.
+                log_exception("seat loop", exc)
+                gc.collect()
+                await asyncio.sleep_ms(_RESTART_MS)
 
     # ---- from the hub
 
@@ -233,7 +230,8 @@ class Seat:
                 self.add_event({"kind": "resync"})
             return
         if leaf == topics.SEAT_VIEW:
-            self.view = msg
+            lines = msg.get("lines")
+            self.text = lines if isinstance(lines, list) else [msg.get("name", "")]
             r = self.ring
             colour = msg["colour"]
             r.colour = (colour[0], colour[1], colour[2])
@@ -288,10 +286,8 @@ class Seat:
     def _show(self):
         # The ring, and the view's text on the display unless dice are shown there.
         self._draw()
-        view = self.view
-        if self.ring.dice_n == 0 and view is not None:  # seat/dice.py shows dice
-            lines = view.get("lines")
-            self.board.show_text(lines if isinstance(lines, list) else [view.get("name", "")])
+        if self.ring.dice_n == 0 and self.text is not None:  # seat/dice.py shows dice
+            self.board.show_text(self.text)
 
     def flash(self, r, g, b, ms):
         # The red error flash, or white to identify the seat.

@@ -42,7 +42,7 @@ async def main():
     board = FailingBoard(cfg)
     seat = Seat(cfg, board, lambda: 1)
     seat.client._open = never
-    asyncio.create_task(seat._keep(seat._serve))
+    asyncio.create_task(seat._serve())
     asyncio.create_task(seat._tick())
     board.inputs.put(Boom())
     await asyncio.sleep_ms(300)
