@@ -12,7 +12,6 @@ import asyncio
 import gc
 import json
 import os
-import sys
 import time
 
 from micropython import const
@@ -41,7 +40,7 @@ _MODES = ("off", "count", "progress", "pulse", "spin")
 
 
 class Seat:
-    # next_session: () -> the next session counter, stored (next_session below).
+    # next_session: () -> the next session counter, stored (session_counter below).
     def __init__(self, cfg, board, next_session, ticks_ms=None, buffers=None):
         # Only what the seat uses is kept from cfg, so the config's dicts are freed.
         self.board = board
@@ -332,30 +331,28 @@ class Seat:
         self._kick.set()
 
 
-def next_session(path):
+def session_counter(path):
     # The session counter, kept in a small JSON file next to the config (flash on a real
-    # seat). It is bumped before every MQTT connection that follows one the broker may
-    # have accepted: the birth and the Last Will of one connection carry the same value,
-    # so the hub can ignore a Will that arrives after the next birth (protocol/README.md,
-    # Presence). One flash write per connection is cheap; reconnects are rare.
-    session = 0
-    try:
-        with open(path) as f:
-            session = int(json.loads(f.read()).get("session", 0))
-    except (OSError, ValueError, AttributeError):
-        pass
-    session = (session + 1) & _COUNTER_MASK
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(json.dumps({"session": session}))
-    os.rename(tmp, path)
-    return session
+    # seat); returns the function that bumps it (Seat's next_session). It is bumped
+    # before every MQTT connection that follows one the broker may have accepted: the
+    # birth and the Last Will of one connection carry the same value, so the hub can
+    # ignore a Will that arrives after the next birth (protocol/README.md, Presence).
+    # One flash write per connection is cheap; reconnects are rare.
+    def next_session():
+        session = 0
+        try:
+            with open(path) as f:
+                session = int(json.loads(f.read()).get("session", 0))
+        except (OSError, ValueError, AttributeError):
+            pass
+        session = (session + 1) & _COUNTER_MASK
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(json.dumps({"session": session}))
+        os.rename(tmp, path)
+        return session
 
-
-def _forget(package, name):
-    sys.modules.pop(package + "." + name if package else name, None)
-    if package:
-        delattr(sys.modules[package], name)
+    return next_session
 
 
 def _exception_handler(loop, context):
@@ -364,22 +361,12 @@ def _exception_handler(loop, context):
 
 def run(config_path, buffers=None):
     # buffers: the MQTT packet buffers, made by main.py before any import.
-    from board import make
-    from seat import config
+    from seat.config import start
 
-    try:
-        cfg = config.load(config_path)
-    except (OSError, config.ConfigError) as exc:
-        # One line a person can act on, not a traceback.
-        log("cannot use config", config_path + ":", exc)
-        raise SystemExit(1)
-    state = config_path + ".state"
-    seat = Seat(cfg, make(cfg, config_path), lambda: next_session(state), buffers=buffers)
-    # Modules used only at start-up give their heap back: nothing imports them again,
-    # and neither the seat nor the board keeps the config's dicts.
-    del make, config, cfg
-    _forget("seat", "config")
-    _forget("", "board")
+    seat = start(config_path, buffers)
+    # The start-up code (seat/config.py, board/__init__.py) has dropped its modules:
+    # with this last reference gone, their code is freed.
+    del start
     # Imports leave garbage behind; collect it before the seat's long-lived objects
     # are allocated so they do not land in a fragmented heap.
     gc.collect()
