@@ -20,7 +20,7 @@ from log import log
 
 class Board:
     def __init__(self, cfg):
-        n = self.ring_size = cfg["ring_size"]
+        self.ring_size = cfg["ring_size"]
         self.control_port = cfg["control_port"]
         self.inputs = BoundedQueue(16)
         # "roll_button": false stands for a board built without one (Confirm rolls).
@@ -29,7 +29,7 @@ class Board:
         self.pins = {}
         self._pins_moved = None
         self._last = {}
-        self._ring = bytearray(3 * n)  # the last ring printed
+        self._ring = None  # the last ring printed, as bytes: the seat draws every frame
         self._tasks = []
 
     def _emit(self, key, value):
@@ -41,12 +41,14 @@ class Board:
             sys.stdout.write(line + "\n")
 
     def show_ring(self, pixels):
-        # Compared as bytes first: the seat draws every animation frame.
-        if pixels == self._ring and "ring" in self._last:
+        if self._ring is None:
+            self._ring = bytearray(len(pixels))
+        elif pixels == self._ring:
             return
         self._ring[:] = pixels
-        self._emit("ring", [[pixels[i], pixels[i + 1], pixels[i + 2]]
-                            for i in range(0, len(pixels), 3)])
+        line = json.dumps({"ring": [[pixels[i], pixels[i + 1], pixels[i + 2]]
+                                    for i in range(0, len(pixels), 3)]})
+        sys.stdout.write(line + "\n")
 
     def show_text(self, lines):
         self._emit("oled", lines)
