@@ -363,12 +363,13 @@ def run(config_path, buffers=None):
     # buffers: the MQTT packet buffers, made by main.py before any import.
     from seat.config import start
 
-    seat = start(config_path, buffers)
-    # The start-up code (seat/config.py, board/__init__.py) has dropped its modules:
-    # with this last reference gone, their code is freed.
+    cfg, board = start(config_path)
+    # start() has dropped its module and the board package: with this last reference
+    # gone, their code is freed. Imports leave garbage behind; collect it before the
+    # seat's long-lived objects are allocated so they do not land in a fragmented heap.
     del start
-    # Imports leave garbage behind; collect it before the seat's long-lived objects
-    # are allocated so they do not land in a fragmented heap.
     gc.collect()
+    seat = Seat(cfg, board, session_counter(config_path + ".state"), buffers=buffers)
+    del cfg, board  # neither the seat nor the board keeps the config's dicts
     asyncio.get_event_loop().set_exception_handler(_exception_handler)
     asyncio.run(seat.run())

@@ -82,11 +82,10 @@ def load(path):
         return parse(f.read())
 
 
-def start(path, buffers):
-    # The configured board and seat (seat.app.Seat), ready to run; a config that cannot
-    # be used ends the program with one line a person can act on, not a traceback.
+def start(path):
+    # The config and the board it names; a config that cannot be used ends the program
+    # with one line a person can act on, not a traceback.
     from board import make
-    from seat.app import Seat, session_counter
 
     from log import log
 
@@ -95,10 +94,9 @@ def start(path, buffers):
     except (OSError, ConfigError) as exc:
         log("cannot use config", path + ":", exc)
         raise SystemExit(1)
-    seat = Seat(cfg, make(cfg, path), session_counter(path + ".state"), buffers=buffers)
-    # Neither the seat nor the board keeps the config's dicts; nothing imports these
-    # modules again.
+    board = make(cfg, path)
+    # Nothing imports these modules again.
     sys.modules.pop("seat.config")
     delattr(sys.modules["seat"], "config")
     sys.modules.pop("board")
-    return seat
+    return cfg, board
