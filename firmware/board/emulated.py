@@ -96,7 +96,9 @@ class Board:
 
     def feed(self, line):
         # One input line; blank lines are skipped, malformed ones reported on stderr
-        # and ignored.
+        # and ignored. A refusal names only the key whose value is wrong (the line is
+        # logged with it; firmware/README.md lists the forms): sentences would cost
+        # the seat's heap about 75 bytes each.
         line = line.strip()
         if not line:
             return
@@ -107,13 +109,13 @@ class Board:
                 name = cmd["button"]
                 if name not in ("confirm", "back", "encoder", "roll") or (
                         name == "roll" and not self.has_roll_button):
-                    raise ValueError("unknown button")
+                    raise ValueError("button")
                 put({"kind": "button", "button": name,
                      "press": "long" if cmd.get("long") else "short"})
             elif "encoder" in cmd:
                 steps = cmd["encoder"]
                 if not isinstance(steps, int) or not steps:
-                    raise ValueError("encoder steps must be a non-zero integer")
+                    raise ValueError("encoder")
                 put({"kind": "encoder", "steps": steps})
             elif "dice" in cmd:
                 dice = []
@@ -124,7 +126,7 @@ class Board:
                         dice.append({"id": "emulated-%d" % (i + 1), "face": die,
                                      "state": "settled"})
                     else:
-                        raise ValueError("a die is a face 1-6 or an object")
+                        raise ValueError("dice")
                 put({"kind": "dice", "dice": dice})
             elif "reading" in cmd:
                 # A smart die's reading as drivers/ble_dice.py reports it: [id, state, face].
@@ -132,12 +134,12 @@ class Board:
 
                 die_id, state, face = cmd["reading"]
                 if state not in STATES or not isinstance(face, int) or not 0 <= face <= 6:
-                    raise ValueError("a reading is [id, state, face 0-6]")
+                    raise ValueError("reading")
                 put({"kind": "reading", "id": str(die_id), "state": state, "face": face})
             elif "card" in cmd:
                 uid = cmd["card"]
                 if not isinstance(uid, str) or not uid:
-                    raise ValueError("card uid must be a hex string")
+                    raise ValueError("card")
                 put({"kind": "card", "uid": uid.upper()})
             elif "pin" in cmd:
                 name, value = cmd["pin"]
@@ -149,6 +151,6 @@ class Board:
                 self.pins[name].value(value)
                 self._pins_moved.set()
             else:
-                raise ValueError("unknown input")
+                raise ValueError("input")
         except (ValueError, TypeError, KeyError, IndexError) as exc:
             log("bad input line", line, repr(exc))
