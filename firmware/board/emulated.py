@@ -74,25 +74,25 @@ class Board:
     async def join_network(self):
         return True
 
-    async def run(self):
-        if self.control_port:
-            server = await asyncio.start_server(self._client, "127.0.0.1", self.control_port)
-            self._tasks.append(server)
-        await self._read_lines(asyncio.StreamReader(sys.stdin))
-
-    async def _client(self, reader, writer):
-        log("control connection", writer.get_extra_info("peername"))
+    async def run(self, reader=None, writer=None):
+        # The board's task reads stdin and, with "control_port", serves loopback
+        # clients; each client's connection runs here too, with its streams.
+        if reader is None:
+            if self.control_port:
+                self._tasks.append(
+                    await asyncio.start_server(self.run, "127.0.0.1", self.control_port))
+            reader = asyncio.StreamReader(sys.stdin)
+        elif writer is not None:
+            log("control connection", writer.get_extra_info("peername"))
         try:
-            await self._read_lines(reader)
+            while True:
+                line = await reader.readline()
+                if not line:
+                    return
+                self.feed(line)
         finally:
-            writer.close()
-
-    async def _read_lines(self, reader):
-        while True:
-            line = await reader.readline()
-            if not line:
-                return
-            self.feed(line)
+            if writer is not None:
+                writer.close()
 
     def feed(self, line):
         # One input line; blank lines are skipped, malformed ones reported on stderr
