@@ -126,9 +126,9 @@ class Seat:
         # Wakes the loop for every animation frame, and at least every _POLL_MS so that
         # unanswered events are resent on time even when frames are slow.
         frame = self._frame_ms
-        step = min(frame, _POLL_MS)
-        since = 0
+        since = 0  # ms since the last frame
         while True:
+            step = min(frame - since, _POLL_MS)
             await asyncio.sleep_ms(step)
             since += step
             if since >= frame:
