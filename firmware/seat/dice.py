@@ -10,8 +10,8 @@
 #            and reports progress as dice start and stop rolling.
 # The faces are shown on the display and the ring until the next input or a few
 # seconds later. A disarm or a new arm_dice cancels whatever was pending.
-# The seat imports this at the first arm_dice: until then every input goes to the hub,
-# and the seat's heap is small.
+# The seat imports this at the first arm_dice (its heap is small): until then every
+# input but a smart die's reading goes to the hub.
 
 import asyncio
 import time
