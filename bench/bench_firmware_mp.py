@@ -51,14 +51,6 @@ class Stream:
         pass
 
 
-class Store:
-    session = 0
-
-    def next_session(self):
-        self.session += 1
-        return self.session
-
-
 class TimedBoard(Board):
     def __init__(self, cfg):
         super().__init__(cfg)
@@ -82,7 +74,7 @@ async def main():
                                    # No animation frames: they would be timed as the view's.
                                    "frame_ms": 3600000}))
     board = TimedBoard(cfg)
-    seat = Seat(cfg, board, Store())
+    seat = Seat(cfg, board, lambda: 1)
     stream = Stream()
 
     async def opener(host, port):

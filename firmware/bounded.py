@@ -2,6 +2,8 @@
 # blocks: when full, the oldest item is dropped and counted in `drops`, because a seat
 # that falls behind should show and report the newest state, not stall its producers.
 # One consumer at a time; call put() from tasks only, never from an interrupt handler.
+# `ready` is set by every put(): a consumer of several queues may give them one shared
+# Event and, instead of get(), wait on that and take items with get_nowait().
 
 import asyncio
 
@@ -12,7 +14,7 @@ class BoundedQueue:
         self._head = 0
         self._count = 0
         self.drops = 0
-        self._ready = asyncio.Event()
+        self.ready = asyncio.Event()
 
     def __len__(self):
         return self._count
@@ -26,7 +28,7 @@ class BoundedQueue:
             self.drops += 1
         self._items[(self._head + self._count) % size] = item
         self._count += 1
-        self._ready.set()
+        self.ready.set()
 
     def get_nowait(self):
         if not self._count:
@@ -39,6 +41,6 @@ class BoundedQueue:
 
     async def get(self):
         while not self._count:
-            self._ready.clear()
-            await self._ready.wait()
+            self.ready.clear()
+            await self.ready.wait()
         return self.get_nowait()

@@ -5,23 +5,17 @@
 #
 # Two ways in: high-level lines ({"button": ...}) become events directly, and pin lines
 # ({"pin": ["confirm", 0]}) move fake pins that feed the same drivers the ESP32 board
-# uses (debounce, long press, quadrature decoding); a task here samples the drivers and
-# turns their verdicts into events. Reading lines ({"reading": [id, state, face]}) stand
-# for the smart dice the ESP32 board hears over BLE.
+# uses (board/pinlines.py, imported on the first pin line). Reading lines
+# ({"reading": [id, state, face]}) stand for the smart dice the ESP32 board hears over
+# BLE. The seat's heap is small: nothing here is imported before a line needs it, and
+# a ring frame that did not change allocates nothing.
 
 import asyncio
 import json
 import sys
 
-from micropython import const
-
 from bounded import BoundedQueue
-from drivers.dice import STATES
 from log import log
-
-_BUTTONS = ("confirm", "back", "encoder", "roll")
-_PIN_BUTTONS = ("confirm", "back", "encoder")
-_SAMPLE_MS = const(5)
 
 
 class Board:
@@ -32,35 +26,11 @@ class Board:
         # "roll_button": false stands for a board built without one (Confirm rolls).
         self.has_roll_button = cfg.get("roll_button", True)
         self.wifi_up = True
-        # The fake pins and their drivers are made on the first pin line: most runs
-        # never send one, and the drivers cost heap the seat is short of.
         self.pins = {}
-        self._buttons = []
-        self._encoder = None
-        self._pins_moved = asyncio.Event()
+        self._pins_moved = None
         self._last = {}
+        self._ring = None  # the last ring printed, as bytes: the seat draws every frame
         self._tasks = []
-
-    def _make_pins(self):
-        # Named fake pins, driven by {"pin": [name, value]} lines, for the drivers.
-        # Buttons are active low with pull-ups (released reads 1); the encoder's
-        # contacts rest at 00 like the panel encoders drivers/encoder.py expects.
-        from board.pins import Pin
-        from drivers.buttons import Button
-        from drivers.encoder import Encoder
-
-        for name in _PIN_BUTTONS:
-            self.pins[name] = Pin(name, Pin.IN, Pin.PULL_UP)
-        for name in ("encoder_a", "encoder_b"):
-            self.pins[name] = Pin(name, Pin.IN, value=0)
-        self._buttons = [
-            (name, Button(self.pins[name]))
-            for name in _PIN_BUTTONS
-        ]
-        a = self.pins["encoder_a"]
-        b = self.pins["encoder_b"]
-        self._encoder = Encoder(a, b)
-        self._tasks.append(asyncio.create_task(self._pin_events()))
 
     def _emit(self, key, value):
         # Only changes are printed: the seat may redraw freely, and a reader sees one
@@ -71,10 +41,14 @@ class Board:
             sys.stdout.write(line + "\n")
 
     def show_ring(self, pixels):
-        out = []
-        for i in range(0, len(pixels), 3):
-            out.append([pixels[i], pixels[i + 1], pixels[i + 2]])
-        self._emit("ring", out)
+        if self._ring is None:
+            self._ring = bytearray(len(pixels))
+        elif pixels == self._ring:
+            return
+        self._ring[:] = pixels
+        line = json.dumps({"ring": [[pixels[i], pixels[i + 1], pixels[i + 2]]
+                                    for i in range(0, len(pixels), 3)]})
+        sys.stdout.write(line + "\n")
 
     def show_text(self, lines):
         self._emit("oled", lines)
@@ -100,103 +74,83 @@ class Board:
     async def join_network(self):
         return True
 
-    async def run(self):
-        if self.control_port:
-            server = await asyncio.start_server(self._client, "127.0.0.1", self.control_port)
-            self._tasks.append(server)
-        await self._read_lines(asyncio.StreamReader(sys.stdin))
-
-    async def _pin_events(self):
-        # Samples the drivers after pin lines instead of awaiting their ThreadSafeFlags
-        # (as the ESP32 board does): on the unix port, tasks waiting on ThreadSafeFlags
-        # next to several sockets in one poller crashed MicroPython 1.29 (SIGSEGV) once
-        # two control clients were connected. The drivers' logic is the same either way.
-        from drivers.buttons import LONG_PRESS
-
-        encoder = self._encoder
-        while encoder is not None:
-            await self._pins_moved.wait()
-            self._pins_moved.clear()
-            busy = True
-            while busy:
-                busy = False
-                for name, button in self._buttons:
-                    event = button.sample()
-                    if event is not None:
-                        press = "long" if event == LONG_PRESS else "short"
-                        self.inputs.put({"kind": "button", "button": name, "press": press})
-                    busy = busy or button.logic.busy()
-                steps = encoder.take()
-                if steps:
-                    self.inputs.put({"kind": "encoder", "steps": steps})
-                if busy:
-                    await asyncio.sleep_ms(_SAMPLE_MS)
-
-    async def _client(self, reader, writer):
-        log("control connection", writer.get_extra_info("peername"))
+    async def run(self, reader=None, writer=None):
+        # The board's task reads stdin and, with "control_port", serves loopback
+        # clients; each client's connection runs here too, with its streams.
+        if reader is None:
+            if self.control_port:
+                self._tasks.append(
+                    await asyncio.start_server(self.run, "127.0.0.1", self.control_port))
+            reader = asyncio.StreamReader(sys.stdin)
+        elif writer is not None:
+            log("control connection", writer.get_extra_info("peername"))
         try:
-            await self._read_lines(reader)
+            while True:
+                line = await reader.readline()
+                if not line:
+                    return
+                self.feed(line)
         finally:
-            writer.close()
-
-    async def _read_lines(self, reader):
-        while True:
-            line = await reader.readline()
-            if not line:
-                return
-            self._feed_line(line)
-
-    def _feed_line(self, line):
-        line = line.strip()
-        if line:
-            self.feed(line)
+            if writer is not None:
+                writer.close()
 
     def feed(self, line):
-        # One input line; malformed lines are reported on stderr and ignored.
+        # One input line; blank lines are skipped, malformed ones reported on stderr
+        # and ignored. A refusal names only the key whose value is wrong (the line is
+        # logged with it; firmware/README.md lists the forms): sentences would cost
+        # the seat's heap about 75 bytes each.
+        line = line.strip()
+        if not line:
+            return
+        put = self.inputs.put
         try:
-            self._feed(json.loads(line))
+            cmd = json.loads(line)
+            if "button" in cmd:
+                name = cmd["button"]
+                if name not in ("confirm", "back", "encoder", "roll") or (
+                        name == "roll" and not self.has_roll_button):
+                    raise ValueError("button")
+                put({"kind": "button", "button": name,
+                     "press": "long" if cmd.get("long") else "short"})
+            elif "encoder" in cmd:
+                steps = cmd["encoder"]
+                if not isinstance(steps, int) or not steps:
+                    raise ValueError("encoder")
+                put({"kind": "encoder", "steps": steps})
+            elif "dice" in cmd:
+                dice = []
+                for i, die in enumerate(cmd["dice"]):
+                    if isinstance(die, dict):
+                        dice.append(die)
+                    elif isinstance(die, int) and 1 <= die <= 6:
+                        dice.append({"id": "emulated-%d" % (i + 1), "face": die,
+                                     "state": "settled"})
+                    else:
+                        raise ValueError("dice")
+                put({"kind": "dice", "dice": dice})
+            elif "reading" in cmd:
+                # A smart die's reading as drivers/ble_dice.py reports it: [id, state, face].
+                from drivers.dice import STATES
+
+                die_id, state, face = cmd["reading"]
+                if state not in STATES or not isinstance(face, int) or not 0 <= face <= 6:
+                    raise ValueError("reading")
+                put({"kind": "reading", "id": str(die_id), "state": state, "face": face})
+            elif "card" in cmd:
+                uid = cmd["card"]
+                if not isinstance(uid, str) or not uid:
+                    raise ValueError("card")
+                put({"kind": "card", "uid": uid.upper()})
+            elif "pin" in cmd:
+                name, value = cmd["pin"]
+                if self._pins_moved is None:
+                    from board import pinlines
+
+                    self.pins, self._pins_moved, task = pinlines.start(self.inputs)
+                    self._tasks.append(task)
+                self.pins[name].value(value)
+                self._pins_moved.set()
+            else:
+                raise ValueError("input")
         except (ValueError, TypeError, KeyError, IndexError) as exc:
             log("bad input line", line, repr(exc))
-
-    def _feed(self, cmd):
-        if "button" in cmd:
-            name = cmd["button"]
-            if name not in _BUTTONS or (name == "roll" and not self.has_roll_button):
-                raise ValueError("unknown button")
-            press = "long" if cmd.get("long") else "short"
-            self.inputs.put({"kind": "button", "button": name, "press": press})
-        elif "encoder" in cmd:
-            steps = cmd["encoder"]
-            if not isinstance(steps, int) or not steps:
-                raise ValueError("encoder steps must be a non-zero integer")
-            self.inputs.put({"kind": "encoder", "steps": steps})
-        elif "dice" in cmd:
-            dice = []
-            for i, die in enumerate(cmd["dice"]):
-                if isinstance(die, dict):
-                    dice.append(die)
-                elif isinstance(die, int) and 1 <= die <= 6:
-                    dice.append({"id": "emulated-%d" % (i + 1), "face": die, "state": "settled"})
-                else:
-                    raise ValueError("a die is a face 1-6 or an object")
-            self.inputs.put({"kind": "dice", "dice": dice})
-        elif "reading" in cmd:
-            # A smart die's reading as drivers/ble_dice.py reports it: [id, state, face].
-            die_id, state, face = cmd["reading"]
-            if state not in STATES or not isinstance(face, int) or not 0 <= face <= 6:
-                raise ValueError("a reading is [id, state, face 0-6]")
-            self.inputs.put({"kind": "reading", "id": str(die_id), "state": state,
-                             "face": face})
-        elif "card" in cmd:
-            uid = cmd["card"]
-            if not isinstance(uid, str) or not uid:
-                raise ValueError("card uid must be a hex string")
-            self.inputs.put({"kind": "card", "uid": uid.upper()})
-        elif "pin" in cmd:
-            name, value = cmd["pin"]
-            if not self.pins:
-                self._make_pins()
-            self.pins[name].value(value)
-            self._pins_moved.set()
-        else:
-            raise ValueError("unknown input")

@@ -125,7 +125,7 @@ class Board:
         self._buzzer.play(((hz, ms),))
 
     def arm_dice(self, roll, count):
-        pass  # the seat reads the roll (seat/dice.py); nothing to set up here
+        pass  # the seat reads the roll (seat/app.py); nothing to set up here
 
     # ---- network
 

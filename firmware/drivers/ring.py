@@ -108,99 +108,78 @@ def _comet(buf: "bytearray | memoryview", n: int, now: int, r: int, g: int, b: i
         level = (level + 1) // 2 - 1
 
 
-def flashing(view: "RingView", now: int) -> bool:
-    # Whether a flash is still running at `now`; the seat clears it afterwards.
-    since = now - view.flash_at
-    return view.flash_at >= 0 and 0 <= since < view.flash_ms
-
-
 def render(view: "RingView", now: int, buf: "bytearray | memoryview", n: int) -> None:
     # now: a millisecond clock (ticks_ms); only differences and phases of it are used.
-    _render(view, now, buf, n)
+    # One function, not one per layer: each function costs the seat's small heap.
+    since = now - view.flash_at
+    link = view.link
+    r, g, b = view.colour
+    mode = view.mode
+    if view.flash_at >= 0 and 0 <= since < view.flash_ms:
+        r, g, b = view.flash
+        _fill(buf, n, r, g, b, _FULL if (since // _FLASH_MS) % 2 == 0 else 0)
+    elif link == LINK_NO_WIFI:
+        _comet(buf, n, now, 0, 0, 255)
+    elif link == LINK_NO_BROKER:
+        _comet(buf, n, now, 255, 140, 0)
+    elif link == LINK_NO_HUB:
+        _fill(buf, n, 255, 0, 0, _triangle(now, _BREATH_MS, 4, _BRIGHT))
+    elif view.dice_n:
+        # One die at a time, a short dark gap between dice so two equal faces read
+        # as two.
+        _fill(buf, n, 0, 0, 0, 0)
+        t = now % (_DIE_MS * view.dice_n)
+        if t % _DIE_MS >= _DIE_GAP_MS or view.dice_n == 1:
+            for i in range(min(view.dice[t // _DIE_MS], n)):
+                _set(buf, i, 255, 255, 255, _FULL)
+    elif mode == MODE_OFF:
+        _fill(buf, n, 0, 0, 0, 0)
+    elif mode == MODE_SPIN:
+        _comet(buf, n, now, r, g, b)
+    elif mode == MODE_PULSE:
+        _fill(buf, n, r, g, b, _triangle(now, _PULSE_MS, _DIM, _FULL))
+    else:
+        if mode == MODE_NONE:
+            level = _FULL
+        elif view.my_turn:
+            level = _triangle(now, _BREATH_MS, _DIM, _BRIGHT)
+        else:
+            level = _DIM
+        _fill(buf, n, r, g, b, level)
+
+        phase = view.phase
+        if phase == "setup":
+            _set(buf, 0, 255, 255, 255, _FULL)
+        elif phase == "reinforce":
+            _set(buf, 0, r, g, b, _FULL)
+        elif phase == "attack":
+            _set(buf, 0, 255, 0, 0, _FULL)
+        elif phase == "fortify":
+            _set(buf, 0, 0, 0, 255, _FULL)
+        elif mode != MODE_NONE:
+            _set(buf, 0, 0, 0, 0, 0)
+
+        slots = n - 1
+        value = view.value
+        if mode == MODE_PROGRESS:
+            top = view.max
+            lit = (min(value, top) * slots + top // 2) // top if top > 0 else 0
+            odds = phase == "attack"
+            for i in range(slots):
+                if odds:
+                    if i < lit:
+                        _set(buf, 1 + i, 0, 255, 0, _FULL >> 1)
+                    else:
+                        _set(buf, 1 + i, 255, 0, 0, _FULL >> 2)
+                elif i < lit:
+                    _set(buf, 1 + i, r, g, b, _FULL)
+        elif mode == MODE_COUNT and value > 0:
+            for i in range(min(value, slots)):
+                _set(buf, 1 + i, r, g, b, _FULL)
+            if value > slots and (now // _BLINK_MS) % 2 == 0:
+                _set(buf, slots, 255, 255, 255, _FULL)
     level = view.level
     if level < _FULL:
         level += 1
         for j in range(3 * n):
             buf[j] = (buf[j] * level) >> 8
-
-
-def _render(view: "RingView", now: int, buf: "bytearray | memoryview", n: int) -> None:
-    if flashing(view, now):
-        on = ((now - view.flash_at) // _FLASH_MS) % 2 == 0
-        r, g, b = view.flash
-        _fill(buf, n, r, g, b, _FULL if on else 0)
-        return
-    link = view.link
-    if link == LINK_NO_WIFI:
-        _comet(buf, n, now, 0, 0, 255)
-        return
-    if link == LINK_NO_BROKER:
-        _comet(buf, n, now, 255, 140, 0)
-        return
-    if link == LINK_NO_HUB:
-        _fill(buf, n, 255, 0, 0, _triangle(now, _BREATH_MS, 4, _BRIGHT))
-        return
-    if view.dice_n:
-        _dice(view, now, buf, n)
-        return
-
-    mode = view.mode
-    r, g, b = view.colour
-    if mode == MODE_OFF:
-        _fill(buf, n, 0, 0, 0, 0)
-        return
-    if mode == MODE_SPIN:
-        _comet(buf, n, now, r, g, b)
-        return
-    if mode == MODE_PULSE:
-        _fill(buf, n, r, g, b, _triangle(now, _PULSE_MS, _DIM, _FULL))
-        return
-    if mode == MODE_NONE:
-        level = _FULL
-    elif view.my_turn:
-        level = _triangle(now, _BREATH_MS, _DIM, _BRIGHT)
-    else:
-        level = _DIM
-    _fill(buf, n, r, g, b, level)
-
-    phase = view.phase
-    if phase == "setup":
-        _set(buf, 0, 255, 255, 255, _FULL)
-    elif phase == "reinforce":
-        _set(buf, 0, r, g, b, _FULL)
-    elif phase == "attack":
-        _set(buf, 0, 255, 0, 0, _FULL)
-    elif phase == "fortify":
-        _set(buf, 0, 0, 0, 255, _FULL)
-    elif mode != MODE_NONE:
-        _set(buf, 0, 0, 0, 0, 0)
-
-    slots = n - 1
-    value = view.value
-    if mode == MODE_PROGRESS:
-        top = view.max
-        lit = (min(value, top) * slots + top // 2) // top if top > 0 else 0
-        odds = phase == "attack"
-        for i in range(slots):
-            if odds:
-                if i < lit:
-                    _set(buf, 1 + i, 0, 255, 0, _FULL >> 1)
-                else:
-                    _set(buf, 1 + i, 255, 0, 0, _FULL >> 2)
-            elif i < lit:
-                _set(buf, 1 + i, r, g, b, _FULL)
-    elif mode == MODE_COUNT and value > 0:
-        for i in range(min(value, slots)):
-            _set(buf, 1 + i, r, g, b, _FULL)
-        if value > slots and (now // _BLINK_MS) % 2 == 0:
-            _set(buf, slots, 255, 255, 255, _FULL)
-
-
-def _dice(view: "RingView", now: int, buf: "bytearray | memoryview", n: int) -> None:
-    _fill(buf, n, 0, 0, 0, 0)
-    t = now % (_DIE_MS * view.dice_n)
-    if t % _DIE_MS < _DIE_GAP_MS and view.dice_n > 1:
-        return
-    face = view.dice[t // _DIE_MS]
-    for i in range(min(face, n)):
-        _set(buf, i, 255, 255, 255, _FULL)

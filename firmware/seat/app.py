@@ -1,14 +1,17 @@
 # The seat application: birth and Last Will, input events numbered and resent until the
-# hub answers them (riskproto.sequence.Outbox), the retained view rendered on the ring
-# (drivers/ring.py, animated by a small task) and display, an error flash on refusals,
-# hub commands, and the armed dice roll read from the seat's dice (seat/dice.py). It knows nothing of the rules:
-# it reports what the player did and shows what the hub says. protocol/README.md is the
-# contract this follows.
+# hub answers them (riskproto.outbox.Outbox), the retained view rendered on the ring
+# (drivers/ring.py) and display, an error flash on refusals, hub commands, and the
+# armed dice roll read from the seat's dice (seat/dice.py, imported at the first
+# arm_dice). It knows nothing of the rules: it reports what the player did and shows
+# what the hub says. protocol/README.md is the contract this follows.
+#
+# The seat's heap is small (firmware/README.md, "Memory"), so the seat is one class
+# with few methods and one loop: every function, task and attribute name costs RAM.
 
 import asyncio
 import gc
+import json
 import os
-import sys
 import time
 
 from micropython import const
@@ -18,7 +21,6 @@ from net import mqtt
 from riskproto import messages, routes, topics
 from riskproto.outbox import Outbox
 from drivers import ring
-from seat.dice import DiceInput
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,63 +33,58 @@ _MAX_RETRY_MS = const(8000)
 _COUNTER_MASK = const(0x3FFFFFFF)
 _RESTART_MS = const(100)
 _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30; the ring wants non-negative times
+_POLL_MS = const(100)  # the loop wakes at least this often, to resend on time
 
-_RED = (255, 0, 0)
-_WHITE = (255, 255, 255)
-_MODES = {"off": ring.MODE_OFF, "count": ring.MODE_COUNT, "progress": ring.MODE_PROGRESS,
-          "pulse": ring.MODE_PULSE, "spin": ring.MODE_SPIN}
-# Refusals that say nothing about the player's input: a resend the hub had already
-# answered. They close the event quietly.
-_QUIET_ERRORS = ("duplicate", "stale")
-_DICE_CAPS = {"edice": "dice_builtin", "pixels": "dice_ble", "godice": "dice_ble",
-              "manual": "dice_manual"}
+# The view's ring modes in the order of ring.MODE_OFF (1) .. ring.MODE_SPIN (5).
+_MODES = ("off", "count", "progress", "pulse", "spin")
 
 
 class Seat:
-    def __init__(self, cfg, board, store, ticks_ms=None, buffers=None):
-        self.cfg = cfg
+    # next_session: () -> the next session counter, stored (session_counter below).
+    def __init__(self, cfg, board, next_session, ticks_ms=None, buffers=None):
+        # Only what the seat uses is kept from cfg, so the config's dicts are freed.
         self.board = board
-        self.store = store
-        self.table = cfg["table"]
-        self.seat = cfg["seat"]
+        self.next_session = next_session
+        table = self.table = cfg["table"]
+        seat = self.seat = cfg["seat"]
+        self._emulated = cfg["board"] == "emulated"
+        self._frame_ms = cfg["frame_ms"]
         # The stubs give ticks_ms an opaque return type; ticks are ints here.
         self._ticks: "Callable[[], int]" = ticks_ms or time.ticks_ms  # type: ignore[assignment]
         # A random boot counter tells the hub this seat restarted its sequence numbers.
         self.boot = int.from_bytes(os.urandom(4), "big") & _COUNTER_MASK
         self.session = 0
-        self.view = None
+        self.text = None  # the view's lines for the display (not the whole view)
         self.hub_session = None
         # Only an explicit offline status means the hub is gone; before the first status
         # arrives the seat simply shows its view.
         self.hub_lost = False
-        self.armed_roll = 0
+        self.armed_roll = 0  # the last armed roll, for dice events that name none
         broker = cfg["broker"]
         self.client = mqtt.Client(
-            broker["host"], broker["port"], "%s-seat%d" % (self.table, self.seat),
+            broker["host"], broker["port"], "%s-seat%d" % (table, seat),
             keepalive_s=broker["keepalive"], user=broker["username"],
             password=broker["password"], will=self._will,
             backoff_ms=broker["backoff_ms"], backoff_max_ms=broker["backoff_max_ms"],
             ticks_ms=ticks_ms, buffers=buffers)
-        self.outbox = Outbox(self.seat, _OUTBOX_SIZE, cfg["retry_ms"], _MAX_RETRY_MS,
+        self.outbox = Outbox(seat, _OUTBOX_SIZE, cfg["retry_ms"], _MAX_RETRY_MS,
                              1, time.ticks_diff)
         self.pixels = bytearray(3 * board.ring_size)
         self.ring = ring.RingView()
         self._spinning = False
-        self._frame_ms = cfg["frame_ms"]
-        self.dice = DiceInput(self, cfg["dice"], board.has_roll_button)
-        self._hub_topic = topics.hub_status(self.table)
-        self._kick = asyncio.Event()
+        self._frame = False  # an animation frame is due
+        self._hub_topic = topics.hub_status(table)
+        # One Event wakes the seat's loop: the hub's messages, the board's inputs, an
+        # event to send, and the frame clock all set it.
+        kick = self._kick = asyncio.Event()
+        self.client.events.ready = kick
+        board.inputs.ready = kick
         self.tasks = []
+        self.dice_kind = cfg["dice"]
+        self.dice = None  # a seat.dice.DiceInput from the first arm_dice on
 
     def topic(self, leaf):
         return topics.seat(self.table, self.seat, leaf)
-
-    def caps(self):
-        caps = ["ring", "encoder", "buttons", "nfc", "oled", "buzzer",
-                _DICE_CAPS[self.cfg["dice"]]]
-        if self.cfg["board"] == "emulated":
-            caps.append("emulated")
-        return caps
 
     def _status(self, online):
         msg = messages.message("seat_status", seat=self.seat, online=online,
@@ -95,14 +92,20 @@ class Seat:
         if online:
             msg["boot"] = self.boot
             msg["fw"] = FW_VERSION
-            msg["caps"] = self.caps()
+            kind = self.dice_kind
+            caps = ["ring", "encoder", "buttons", "nfc", "oled", "buzzer",
+                    "dice_builtin" if kind == "edice" else
+                    "dice_manual" if kind == "manual" else "dice_ble"]
+            if self._emulated:
+                caps.append("emulated")
+            msg["caps"] = caps
         return messages.encode(msg)
 
     def _will(self):
         # A new session only when the broker may hold the last one's Will: attempts that
         # never reached the broker, or that it refused, write no flash.
         if self.session == 0 or self.client.will_may_be_held:
-            self.session = self.store.next_session()
+            self.session = self.next_session()
         return (self.topic(topics.SEAT_STATUS), self._status(False), True, 1)
 
     async def run(self):
@@ -114,54 +117,103 @@ class Seat:
         self.tasks = [
             asyncio.create_task(self.client.run()),
             asyncio.create_task(self.board.run()),
-            asyncio.create_task(self._keep(self._network_events)),
-            asyncio.create_task(self._keep(self._inputs)),
-            asyncio.create_task(self._keep(self._sender)),
-            asyncio.create_task(self._keep(self._animate)),
+            asyncio.create_task(self._serve()),
+            asyncio.create_task(self._tick()),
         ]
         await self.tasks[0]
 
-    async def _keep(self, loop):
-        # A failure in one of the seat's loops (a MemoryError in a short heap, say) is
-        # logged and the loop starts again, instead of leaving the seat silently deaf
-        # or mute. Cancellation is not an Exception and still ends it.
+    async def _tick(self):
+        # Wakes the loop for every animation frame, and at least every _POLL_MS so that
+        # unanswered events are resent on time even when frames are slow.
+        frame = self._frame_ms
+        since = 0  # ms since the last frame
+        while True:
+            step = min(frame - since, _POLL_MS)
+            await asyncio.sleep_ms(step)
+            since += step
+            if since >= frame:
+                since = 0
+                self._frame = True
+            self._kick.set()
+
+    async def _serve(self):
+        # The seat's one loop, in this order each time it wakes: the hub's messages and
+        # the connection going up or down, the player's inputs, events due to be
+        # (re)sent, and the animation frame.
+        client = self.client
+        events = client.events
+        inputs = self.board.inputs
+        kick = self._kick
+        send_topic = self.topic(topics.SEAT_EVENT)
         while True:
             try:
-                await loop()
+                kick.clear()
+                while len(events):
+                    kind, topic, payload, _ = events.get_nowait()
+                    if kind == mqtt.UP:
+                        log("connected, session", self.session)
+                        self.board.show_net(True)
+                        self._show()
+                        await client.publish(self.topic(topics.SEAT_STATUS),
+                                             self._status(True), True, 1)
+                        self.outbox.reconnected()
+                    elif kind == mqtt.DOWN:
+                        log("connection lost:", repr(client.why_down))
+                        self.board.show_net(False)
+                        self._show()
+                    else:
+                        try:
+                            self.on_message(topic, payload)
+                        except Exception as exc:  # a bad message must never stop the seat
+                            log_exception("message on " + topic, exc)
+                while len(inputs):
+                    # The armed roll's inputs stay on the seat (seat/dice.py); smart-dice
+                    # readings before any arm_dice are dropped.
+                    item = inputs.get_nowait()
+                    dice = self.dice
+                    if not (dice.take(item) if dice is not None
+                            else item["kind"] == "reading"):
+                        self.add_event(item)
+                if client.connected:
+                    for _, payload in self.outbox.due(self._ticks()):
+                        await client.publish(send_topic, payload, False, 1)
+                if self._frame:
+                    self._frame = False
+                    if self.dice is not None:
+                        self.dice.tick(self._ticks())  # the faces display ends on its own
+                    self._draw()
+                await kick.wait()
             except Exception as exc:
-                log_exception(loop.__name__, exc)
+                # A failure (a MemoryError in a short heap, a board that cannot draw) is
+                # logged and the loop goes on, instead of leaving the seat silently deaf
+                # or mute. The item that failed has been taken already, so it does not
+                # fail again. Cancellation is not an Exception and still ends the loop.
+                log_exception("seat loop", exc)
                 gc.collect()
                 await asyncio.sleep_ms(_RESTART_MS)
 
     # ---- from the hub
 
-    async def _network_events(self):
-        while True:
-            kind, topic, payload, _ = await self.client.events.get()
-            if kind == mqtt.UP:
-                log("connected, session", self.session)
-                self.board.show_net(True)
-                self._show()
-                await self.client.publish(self.topic(topics.SEAT_STATUS), self._status(True),
-                                          True, 1)
-                self._resend_all()
-            elif kind == mqtt.DOWN:
-                log("connection lost:", repr(self.client.why_down))
-                self.board.show_net(False)
-                self._show()
-            else:
-                try:
-                    self.on_message(topic, payload)
-                except Exception as exc:  # a bad message must never stop the seat
-                    log_exception("message on " + topic, exc)
-
-    def _resend_all(self):
-        self.outbox.reconnected()
-        self._kick.set()
-
     def on_message(self, topic, payload):
         if topic == self._hub_topic:
-            self._on_hub_status(payload)
+            try:
+                msg = messages.decode(payload)
+            except messages.ProtocolError as exc:
+                log("refused hub status", exc.code, exc.message)
+                return
+            online = msg["online"]
+            if online and msg["session"] != self.hub_session:
+                # A hub (re)started: it answers nothing sent to its previous life.
+                self.hub_session = msg["session"]
+                self.outbox.reconnected()
+                self._kick.set()
+            elif not online and msg["session"] == self.hub_session:
+                self.hub_session = None
+            lost = self.hub_session is None and not online
+            self.board.show_hub(not lost)
+            if lost != self.hub_lost:
+                self.hub_lost = lost
+                self._show()
             return
         parsed = topics.parse_seat_topic(topic)
         if parsed is None or parsed[1] != self.seat:
@@ -177,103 +229,71 @@ class Seat:
                 self.add_event({"kind": "resync"})
             return
         if leaf == topics.SEAT_VIEW:
-            self.view = msg
-            self._apply_view(msg)
+            lines = msg.get("lines")
+            self.text = lines if isinstance(lines, list) else [msg.get("name", "")]
+            r = self.ring
+            colour = msg["colour"]
+            r.colour = (colour[0], colour[1], colour[2])
+            r.my_turn = msg.get("active", False)
+            r.phase = msg.get("phase", "")
+            spec = msg.get("ring")
+            if isinstance(spec, dict):
+                r.mode = _MODES.index(spec["mode"]) + ring.MODE_OFF
+                r.value = spec.get("value", 0)
+                r.max = spec.get("max", 0)
+            else:
+                r.mode = ring.MODE_NONE
             self._show()
         elif leaf == topics.SEAT_ACK:
             self.outbox.answered(msg["seq"])
         elif leaf == topics.SEAT_ERROR:
-            self.on_error(msg)
+            code = msg["code"]
+            log("hub refused:", code, msg["detail"])
+            if "seq" in msg:
+                self.outbox.answered(msg["seq"])
+            # Refusals of a resend the hub had already answered say nothing about the
+            # player's input: they close the event quietly.
+            if code != "duplicate" and code != "stale":
+                self.flash(255, 0, 0, ring.ERROR_MS)
         elif leaf == topics.SEAT_CMD:
-            self.on_command(msg)
+            cmd = msg["cmd"]
+            if cmd == "arm_dice":
+                roll = self.armed_roll = msg["roll"]
+                self.board.arm_dice(roll, msg["count"])
+                if self.dice is None:
+                    from seat.dice import DiceInput
 
-    def _on_hub_status(self, payload):
-        try:
-            msg = messages.decode(payload)
-        except messages.ProtocolError as exc:
-            log("refused hub status", exc.code, exc.message)
-            return
-        online = msg["online"]
-        if online and msg["session"] != self.hub_session:
-            # A hub (re)started: it answers nothing sent to its previous life.
-            self.hub_session = msg["session"]
-            self._resend_all()
-        elif not online and msg["session"] == self.hub_session:
-            self.hub_session = None
-        lost = self.hub_session is None and not online
-        self.board.show_hub(not lost)
-        if lost != self.hub_lost:
-            self.hub_lost = lost
-            self._show()
-
-    def on_error(self, msg):
-        code = msg["code"]
-        log("hub refused:", code, msg["detail"])
-        if "seq" in msg:
-            self.outbox.answered(msg["seq"])
-        if code not in _QUIET_ERRORS:
-            self.flash(_RED, ring.ERROR_MS)
-
-    def on_command(self, msg):
-        cmd = msg["cmd"]
-        if cmd == "arm_dice":
-            self.armed_roll = msg["roll"]
-            self.board.arm_dice(msg["roll"], msg["count"])
-            self.dice.arm(msg["roll"], msg["count"])
-        elif cmd == "disarm":
-            if msg["roll"] == self.armed_roll:
-                self.board.arm_dice(msg["roll"], 0)
-            self.dice.disarm(msg["roll"])
-        elif cmd == "identify":
-            self.flash(_WHITE, msg.get("seconds", 5) * 1000)
-        elif cmd == "beep":
-            self.board.beep(msg["ms"], msg.get("hz", 2000))
-        elif cmd == "brightness":
-            self.ring.level = msg["level"]
-            self._draw()
-        else:
-            log("unknown command", cmd)
+                    self.dice = DiceInput(self, self.dice_kind, self.board.has_roll_button)
+                self.dice.arm(roll, msg["count"])
+            elif cmd == "disarm":
+                if msg["roll"] == self.armed_roll:
+                    self.board.arm_dice(msg["roll"], 0)
+                if self.dice is not None:
+                    self.dice.disarm(msg["roll"])
+            elif cmd == "identify":
+                self.flash(255, 255, 255, msg.get("seconds", 5) * 1000)
+            elif cmd == "beep":
+                self.board.beep(msg["ms"], msg.get("hz", 2000))
+            elif cmd == "brightness":
+                self.ring.level = msg["level"]
+                self._draw()
+            else:
+                log("unknown command", cmd)
 
     # ---- outputs
 
-    def _apply_view(self, view):
-        r = self.ring
-        colour = view["colour"]
-        r.colour = (colour[0], colour[1], colour[2])
-        r.my_turn = view.get("active", False)
-        r.phase = view.get("phase", "")
-        spec = view.get("ring")
-        if isinstance(spec, dict):
-            r.mode = _MODES[spec["mode"]]
-            r.value = spec.get("value", 0)
-            r.max = spec.get("max", 0)
-        else:
-            r.mode = ring.MODE_NONE
-
     def _show(self):
-        # The ring and the text at once.
+        # The ring, and the view's text on the display unless dice are shown there.
         self._draw()
-        if self.ring.dice_n == 0:
-            self.show_view()
+        if self.ring.dice_n == 0 and self.text is not None:  # seat/dice.py shows dice
+            self.board.show_text(self.text)
 
-    def show_view(self):
-        """The view's text on the display (also when a dice display ends)."""
-        if self.view is not None:
-            self.board.show_text(render_text(self.view))
-
-    def show_dice(self, title, faces):
-        self.board.show_dice(title, faces)
-
-    def spin(self, on):
-        """The ring spins while the seat's own dice roll."""
-        self._spinning = on
-        self._draw()
-
-    def flash(self, rgb, ms):
-        r = self.ring
-        r.flash = rgb
-        r.flash_ms = ms
-        r.flash_at = self._ticks() & _TICKS_MASK
+    def flash(self, r, g, b, ms):
+        # The red error flash, or white to identify the seat.
+        view = self.ring
+        view.flash = (r, g, b)
+        view.flash_ms = ms
+        view.flash_at = self._ticks() & _TICKS_MASK
         self._draw()
 
     def _draw(self):
@@ -287,20 +307,13 @@ class Seat:
             r.link = ring.LINK_NO_HUB
         else:
             r.link = ring.LINK_UP
+        mode = r.mode
         if self._spinning:
-            mode = r.mode
+            # The ring spins while the seat's own dice roll.
             r.mode = ring.MODE_SPIN
-            ring.render(r, now, self.pixels, self.board.ring_size)
-            r.mode = mode
-        else:
-            ring.render(r, now, self.pixels, self.board.ring_size)
+        ring.render(r, now, self.pixels, self.board.ring_size)
+        r.mode = mode
         self.board.show_ring(self.pixels)
-
-    async def _animate(self):
-        while True:
-            await asyncio.sleep_ms(self._frame_ms)
-            self.dice.tick(self._ticks())
-            self._draw()
 
     # ---- to the hub
 
@@ -317,41 +330,29 @@ class Seat:
             return
         self._kick.set()
 
-    async def _inputs(self):
-        while True:
-            item = await self.board.inputs.get()
-            if not self.dice.take(item):
-                self.add_event(item)
 
-    async def _sender(self):
-        topic = self.topic(topics.SEAT_EVENT)
-        while True:
-            wait = None
-            if self.client.connected:
-                for _, payload in self.outbox.due(self._ticks()):
-                    await self.client.publish(topic, payload, False, 1)
-                wait = self.outbox.next_due(self._ticks())
-            self._kick.clear()
-            if wait is None:
-                await self._kick.wait()
-            else:
-                try:
-                    await asyncio.wait_for_ms(self._kick.wait(), max(wait, 1))
-                except asyncio.TimeoutError:
-                    pass
+def session_counter(path):
+    # The session counter, kept in a small JSON file next to the config (flash on a real
+    # seat); returns the function that bumps it (Seat's next_session). It is bumped
+    # before every MQTT connection that follows one the broker may have accepted: the
+    # birth and the Last Will of one connection carry the same value, so the hub can
+    # ignore a Will that arrives after the next birth (protocol/README.md, Presence).
+    # One flash write per connection is cheap; reconnects are rare.
+    def next_session():
+        session = 0
+        try:
+            with open(path) as f:
+                session = int(json.loads(f.read()).get("session", 0))
+        except (OSError, ValueError, AttributeError):
+            pass
+        session = (session + 1) & _COUNTER_MASK
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(json.dumps({"session": session}))
+        os.rename(tmp, path)
+        return session
 
-
-def render_text(view):
-    lines = view.get("lines")
-    if isinstance(lines, list):
-        return lines
-    return [view.get("name", "")]
-
-
-def _forget(package, name):
-    sys.modules.pop(package + "." + name if package else name, None)
-    if package:
-        delattr(sys.modules[package], name)
+    return next_session
 
 
 def _exception_handler(loop, context):
@@ -360,24 +361,15 @@ def _exception_handler(loop, context):
 
 def run(config_path, buffers=None):
     # buffers: the MQTT packet buffers, made by main.py before any import.
-    from board import make
-    from seat import config
-    from seat.store import Store
+    from seat.config import start
 
-    try:
-        cfg = config.load(config_path)
-    except (OSError, config.ConfigError) as exc:
-        # One line a person can act on, not a traceback.
-        log("cannot use config", config_path + ":", exc)
-        raise SystemExit(1)
-    board = make(cfg, config_path)
-    store = Store(config_path + ".state")
-    # Modules used only at start-up give their heap back: nothing imports them again.
-    del make, config
-    _forget("seat", "config")
-    _forget("", "board")
-    # Imports leave garbage behind; collect it before the long-lived buffers are
-    # allocated so they do not land in a fragmented heap.
+    cfg, board = start(config_path)
+    # start() has dropped its module and the board package: with this last reference
+    # gone, their code is freed. Imports leave garbage behind; collect it before the
+    # seat's long-lived objects are allocated so they do not land in a fragmented heap.
+    del start
     gc.collect()
+    seat = Seat(cfg, board, session_counter(config_path + ".state"), buffers=buffers)
+    del cfg, board  # neither the seat nor the board keeps the config's dicts
     asyncio.get_event_loop().set_exception_handler(_exception_handler)
-    asyncio.run(Seat(cfg, board, store, buffers=buffers).run())
+    asyncio.run(seat.run())

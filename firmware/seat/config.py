@@ -1,7 +1,10 @@
-# The per-seat configuration file (JSON), written by `risktable seat config`.
-# firmware/README.md documents every key; missing optional keys take the defaults below.
+# The per-seat configuration file (JSON), written by `risktable seat config`, and the
+# seat's start-up from it. firmware/README.md documents every key; missing optional keys
+# take the defaults below. Only start-up uses this module: start() drops it, and the
+# board package, from sys.modules, so their code does not stay in the seat's heap.
 
 import json
+import sys
 
 from riskproto import topics
 
@@ -77,3 +80,23 @@ def parse(text):
 def load(path):
     with open(path) as f:
         return parse(f.read())
+
+
+def start(path):
+    # The config and the board it names; a config that cannot be used ends the program
+    # with one line a person can act on, not a traceback.
+    from board import make
+
+    from log import log
+
+    try:
+        cfg = load(path)
+    except (OSError, ConfigError) as exc:
+        log("cannot use config", path + ":", exc)
+        raise SystemExit(1)
+    board = make(cfg, path)
+    # Nothing imports these modules again.
+    sys.modules.pop("seat.config")
+    delattr(sys.modules["seat"], "config")
+    sys.modules.pop("board")
+    return cfg, board

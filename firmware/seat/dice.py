@@ -10,6 +10,8 @@
 #            and reports progress as dice start and stop rolling.
 # The faces are shown on the display and the ring until the next input or a few
 # seconds later. A disarm or a new arm_dice cancels whatever was pending.
+# The seat imports this at the first arm_dice (its heap is small): until then every
+# input but a smart die's reading goes to the hub.
 
 import asyncio
 import time
@@ -99,11 +101,14 @@ class DiceInput:
     async def _roll_edice(self):
         epoch = self._epoch
         self.pending = False  # one roll per arm: further presses go to the hub
-        self.seat.spin(True)
+        seat = self.seat
+        seat._spinning = True  # the ring spins while the seat's own dice roll
+        seat._draw()
         try:
             await asyncio.sleep_ms(_ROLL_SPIN_MS)
         finally:
-            self.seat.spin(False)
+            seat._spinning = False
+            seat._draw()
         if epoch != self._epoch:
             return  # disarmed or superseded while the ring spun
         edice = self._edice
@@ -164,18 +169,18 @@ class DiceInput:
         ring.dice[:n] = self.faces[:n]
         ring.dice_n = n
         self._shown_at = time.ticks_ms()
-        self.seat.show_dice(title, self.faces[:n])
+        self.seat.board.show_dice(title, self.faces[:n])
 
     def _show_entry(self):
         at = self._at
         ring = self.seat.ring
         ring.dice[0] = self.faces[at]
         ring.dice_n = 1
-        self.seat.show_dice("Die %d of %d" % (at + 1, self.count), self.faces[:at + 1])
+        self.seat.board.show_dice("Die %d of %d" % (at + 1, self.count), self.faces[:at + 1])
 
     def _clear(self):
         was_shown = self.seat.ring.dice_n or self._shown_at is not None
         self._shown_at = None
         self.seat.ring.dice_n = 0
         if was_shown:
-            self.seat.show_view()
+            self.seat._show()

@@ -1,5 +1,5 @@
 """The armed roll read from each kind of dice, end to end: an emulated seat under
-MicroPython, a real mosquitto and a small test hub that arms the roll (seat/dice.py)."""
+MicroPython, a real mosquitto and a small test hub that arms the roll (seat/app.py)."""
 
 from __future__ import annotations
 

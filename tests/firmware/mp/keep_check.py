@@ -1,6 +1,6 @@
 # Run under micropython: a seat whose board fails once while drawing the ring and once
 # while an input is taken. Prints one JSON line: how many frames were drawn after the
-# failure, and the inputs that reached the outbox. The seat's loops must outlive both.
+# failure, and the inputs that reached the outbox. The seat's loop must outlive both.
 import sys
 
 if ".frozen" not in sys.path:
@@ -12,11 +12,6 @@ import json
 from board.emulated import Board
 from seat import config
 from seat.app import Seat
-
-
-class Store:
-    def next_session(self):
-        return 1
 
 
 class FailingBoard(Board):
@@ -45,10 +40,10 @@ async def main():
     cfg = config.parse(json.dumps({"table": "keep", "seat": 1, "frame_ms": 10,
                                    "broker": {"host": "memory"}}))
     board = FailingBoard(cfg)
-    seat = Seat(cfg, board, Store())
+    seat = Seat(cfg, board, lambda: 1)
     seat.client._open = never
-    asyncio.create_task(seat._keep(seat._animate))
-    asyncio.create_task(seat._keep(seat._inputs))
+    asyncio.create_task(seat._serve())
+    asyncio.create_task(seat._tick())
     board.inputs.put(Boom())
     await asyncio.sleep_ms(300)
     board.inputs.put({"kind": "encoder", "steps": 2})
