@@ -1,5 +1,5 @@
 # The seat application: birth and Last Will, input events numbered and resent until the
-# hub answers them (riskproto.sequence.Outbox), the retained view rendered on the ring
+# hub answers them (riskproto.outbox.Outbox), the retained view rendered on the ring
 # (drivers/ring.py, animated by a small task) and display, an error flash on refusals,
 # hub commands, and the armed dice roll read from the seat's dice (seat/dice.py). It knows nothing of the rules:
 # it reports what the player did and shows what the hub says. protocol/README.md is the
@@ -15,7 +15,7 @@ from micropython import const
 
 from log import log, log_exception
 from net import mqtt
-from riskproto import messages, routes, topics
+from riskproto import codec, topics
 from riskproto.outbox import Outbox
 from drivers import ring
 from seat.dice import DiceInput
@@ -76,6 +76,7 @@ class Seat:
         self._frame_ms = cfg["frame_ms"]
         self.dice = DiceInput(self, cfg["dice"], board.has_roll_button)
         self._hub_topic = topics.hub_status(self.table)
+        self._prefix = topics.seat_prefix(self.table, self.seat)
         self._kick = asyncio.Event()
         self.tasks = []
 
@@ -90,13 +91,13 @@ class Seat:
         return caps
 
     def _status(self, online):
-        msg = messages.message("seat_status", seat=self.seat, online=online,
-                               session=self.session)
+        msg = codec.message("seat_status", seat=self.seat, online=online,
+                            session=self.session)
         if online:
             msg["boot"] = self.boot
             msg["fw"] = FW_VERSION
             msg["caps"] = self.caps()
-        return messages.encode(msg)
+        return codec.dumps(msg)
 
     def _will(self):
         # A new session only when the broker may hold the last one's Will: attempts that
@@ -163,14 +164,13 @@ class Seat:
         if topic == self._hub_topic:
             self._on_hub_status(payload)
             return
-        parsed = topics.parse_seat_topic(topic)
-        if parsed is None or parsed[1] != self.seat:
+        if not topic.startswith(self._prefix):
             return
-        leaf = parsed[2]
+        # Each leaf the seat subscribes to carries the message type of the same name.
+        leaf = topic[len(self._prefix):]
         try:
-            msg = messages.decode(payload)
-            routes.check_route(leaf, self.seat, msg)
-        except messages.ProtocolError as exc:
+            msg = codec.decode(payload, leaf, self.seat)
+        except codec.ProtocolError as exc:
             log("refused message on", topic, exc.code, exc.message)
             if leaf == topics.SEAT_VIEW:
                 # We cannot show what the hub wants: ask for everything again.
@@ -189,8 +189,8 @@ class Seat:
 
     def _on_hub_status(self, payload):
         try:
-            msg = messages.decode(payload)
-        except messages.ProtocolError as exc:
+            msg = codec.decode(payload, "hub_status")
+        except codec.ProtocolError as exc:
             log("refused hub status", exc.code, exc.message)
             return
         online = msg["online"]
@@ -305,14 +305,14 @@ class Seat:
     # ---- to the hub
 
     def add_event(self, fields):
-        msg = messages.message("event")
+        msg = codec.message("event")
         for key in fields:
             msg[key] = fields[key]
         if msg["kind"] == "dice" and "roll" not in fields:
             msg["roll"] = self.armed_roll
         try:
             self.outbox.add(msg)
-        except messages.ProtocolError as exc:
+        except codec.ProtocolError as exc:
             log("input not sent:", exc.message)
             return
         self._kick.set()
