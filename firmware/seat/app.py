@@ -15,7 +15,7 @@ from micropython import const
 
 from log import log, log_exception
 from net import mqtt
-from riskproto import codec, topics
+from riskproto import PROTOCOL_VERSION, codec
 from riskproto.outbox import Outbox
 from drivers import ring
 from seat.dice import DiceInput
@@ -75,13 +75,16 @@ class Seat:
         self._spinning = False
         self._frame_ms = cfg["frame_ms"]
         self.dice = DiceInput(self, cfg["dice"], board.has_roll_button)
+        # The seat's topics, built once: run() drops riskproto.topics after start-up.
+        from riskproto import topics
         self._hub_topic = topics.hub_status(self.table)
         self._prefix = topics.seat_prefix(self.table, self.seat)
+        self._subscriptions = topics.seat_subscriptions(self.table, self.seat)
         self._kick = asyncio.Event()
         self.tasks = []
 
     def topic(self, leaf):
-        return topics.seat(self.table, self.seat, leaf)
+        return self._prefix + leaf
 
     def caps(self):
         caps = ["ring", "encoder", "buttons", "nfc", "oled", "buzzer",
@@ -91,8 +94,8 @@ class Seat:
         return caps
 
     def _status(self, online):
-        msg = codec.message("seat_status", seat=self.seat, online=online,
-                            session=self.session)
+        msg = {"v": PROTOCOL_VERSION, "t": "seat_status", "seat": self.seat,
+               "online": online, "session": self.session}
         if online:
             msg["boot"] = self.boot
             msg["fw"] = FW_VERSION
@@ -104,13 +107,13 @@ class Seat:
         # never reached the broker, or that it refused, write no flash.
         if self.session == 0 or self.client.will_may_be_held:
             self.session = self.store.next_session()
-        return (self.topic(topics.SEAT_STATUS), self._status(False), True, 1)
+        return (self.topic("status"), self._status(False), True, 1)
 
     async def run(self):
         self.board.show_net(False)
         self._show()
         await self.board.join_network()
-        for topic in topics.seat_subscriptions(self.table, self.seat):
+        for topic in self._subscriptions:
             await self.client.subscribe(topic, 1)
         self.tasks = [
             asyncio.create_task(self.client.run()),
@@ -143,7 +146,7 @@ class Seat:
                 log("connected, session", self.session)
                 self.board.show_net(True)
                 self._show()
-                await self.client.publish(self.topic(topics.SEAT_STATUS), self._status(True),
+                await self.client.publish(self.topic("status"), self._status(True),
                                           True, 1)
                 self._resend_all()
             elif kind == mqtt.DOWN:
@@ -172,19 +175,19 @@ class Seat:
             msg = codec.decode(payload, leaf, self.seat)
         except codec.ProtocolError as exc:
             log("refused message on", topic, exc.code, exc.message)
-            if leaf == topics.SEAT_VIEW:
+            if leaf == "view":
                 # We cannot show what the hub wants: ask for everything again.
                 self.add_event({"kind": "resync"})
             return
-        if leaf == topics.SEAT_VIEW:
+        if leaf == "view":
             self.view = msg
             self._apply_view(msg)
             self._show()
-        elif leaf == topics.SEAT_ACK:
+        elif leaf == "ack":
             self.outbox.answered(msg["seq"])
-        elif leaf == topics.SEAT_ERROR:
+        elif leaf == "error":
             self.on_error(msg)
-        elif leaf == topics.SEAT_CMD:
+        elif leaf == "cmd":
             self.on_command(msg)
 
     def _on_hub_status(self, payload):
@@ -305,7 +308,7 @@ class Seat:
     # ---- to the hub
 
     def add_event(self, fields):
-        msg = codec.message("event")
+        msg = {"v": PROTOCOL_VERSION, "t": "event"}
         for key in fields:
             msg[key] = fields[key]
         if msg["kind"] == "dice" and "roll" not in fields:
@@ -324,7 +327,7 @@ class Seat:
                 self.add_event(item)
 
     async def _sender(self):
-        topic = self.topic(topics.SEAT_EVENT)
+        topic = self.topic("event")
         while True:
             wait = None
             if self.client.connected:
@@ -380,4 +383,7 @@ def run(config_path, buffers=None):
     # allocated so they do not land in a fragmented heap.
     gc.collect()
     asyncio.get_event_loop().set_exception_handler(_exception_handler)
-    asyncio.run(Seat(cfg, board, store, buffers=buffers).run())
+    seat = Seat(cfg, board, store, buffers=buffers)
+    # The seat has built the topics it needs: riskproto.topics gives its heap back too.
+    _forget("riskproto", "topics")
+    asyncio.run(seat.run())

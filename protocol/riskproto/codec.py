@@ -19,25 +19,18 @@ try:
 except ImportError:
     pass
 
-# Error codes (also used in error replies on seat/<n>/error).
-E_MALFORMED = "malformed"
-E_SCHEMA = "schema"
-E_VERSION = "version"
-E_TOO_LARGE = "too_large"
-E_UNKNOWN_SEAT = "unknown_seat"
-E_STALE = "stale"
-E_DUPLICATE = "duplicate"
-E_NOT_ALLOWED = "not_allowed"
-
+# The error codes (riskproto.messages names each one as E_...). This module writes
+# the four it raises as plain strings: interned names, where a module global would
+# cost a seat's heap a dictionary entry each.
 ERROR_CODES = (
-    E_MALFORMED,
-    E_SCHEMA,
-    E_VERSION,
-    E_TOO_LARGE,
-    E_UNKNOWN_SEAT,
-    E_STALE,
-    E_DUPLICATE,
-    E_NOT_ALLOWED,
+    "malformed",
+    "schema",
+    "version",
+    "too_large",
+    "unknown_seat",
+    "stale",
+    "duplicate",
+    "not_allowed",
 )
 
 # Largest session, boot, sequence and roll number: fits a MicroPython small int on
@@ -71,18 +64,15 @@ class ProtocolError(ValueError):
 # The order is the order of the checks, so both sides report the same first bad field.
 # Tables are tuples, never dicts: MicroPython iterates dicts in hash order.
 
-COMMANDS = ("arm_dice", "disarm", "identify", "beep", "brightness")
-RING_MODES = ("off", "count", "progress", "pulse", "spin")
 PHASES = ("setup", "reinforce", "attack", "fortify", "over")
 
-_RING = ("mode", True, "e", RING_MODES, "value", False, "i", 0, 99, "max", False, "i", 0, 99)
-
 # fmt: off
-# Each message type: (type, fields, discriminator or None, variants), where the
-# variants add fields by the discriminator's value ("cmd" of a cmd, "kind" of an event).
+# Each message type: (type, fields), and for a type with variants then the name of
+# the field that picks one ("cmd" of a cmd, "kind" of an event) and pairs of its
+# value and the fields that value adds.
 SEAT_BOUND = (
-    ("hub_status", ("online", True, "b", "session", True, "i", 0, MAX_COUNTER), None, ()),
-    ("ack", ("seq", True, "i", 1, MAX_COUNTER), None, ()),
+    ("hub_status", ("online", True, "b", "session", True, "i", 0, MAX_COUNTER)),
+    ("ack", ("seq", True, "i", 1, MAX_COUNTER)),
     (
         "error",
         (
@@ -91,8 +81,6 @@ SEAT_BOUND = (
             "seq", False, "i", 1, MAX_COUNTER,
             "field", False, "s", 1, 32,
         ),
-        None,
-        (),
     ),
     (
         "view",
@@ -103,22 +91,22 @@ SEAT_BOUND = (
             "active", False, "b",
             "phase", False, "e", PHASES,
             "lines", False, "l", 0, 4, "s", 0, 24,
-            "ring", False, "o", _RING,
+            "ring", False, "o", (
+                "mode", True, "e", ("off", "count", "progress", "pulse", "spin"),
+                "value", False, "i", 0, 99,
+                "max", False, "i", 0, 99,
+            ),
         ),
-        None,
-        (),
     ),
     (
         "cmd",
-        ("cmd", True, "e", COMMANDS),
+        ("cmd", True, "e", ("arm_dice", "disarm", "identify", "beep", "brightness")),
         "cmd",
-        (
-            ("arm_dice", ("roll", True, "i", 0, MAX_COUNTER, "count", True, "i", 1, 3)),
-            ("disarm", ("roll", True, "i", 0, MAX_COUNTER)),
-            ("identify", ("seconds", False, "i", 1, 60)),
-            ("beep", ("ms", True, "i", 10, 2000, "hz", False, "i", 100, 8000)),
-            ("brightness", ("level", True, "i", 0, 255)),
-        ),
+        "arm_dice", ("roll", True, "i", 0, MAX_COUNTER, "count", True, "i", 1, 3),
+        "disarm", ("roll", True, "i", 0, MAX_COUNTER),
+        "identify", ("seconds", False, "i", 1, 60),
+        "beep", ("ms", True, "i", 10, 2000, "hz", False, "i", 100, 8000),
+        "brightness", ("level", True, "i", 0, 255),
     ),
 )
 # fmt: on
@@ -140,15 +128,8 @@ def _error(parent: str, key: "str | int", what: "str | None") -> ProtocolError:
     # The schema error for a field that is missing (what None) or not `what`.
     path = _path(parent, key)
     if what is None:
-        return ProtocolError(E_SCHEMA, "field '%s' is missing" % path, path)
-    return ProtocolError(E_SCHEMA, "field '%s' must be %s" % (path, what), path)
-
-
-def _length(parent: str, key: "str | int", value: "Any", lo: int, hi: int, unit: str) -> None:
-    if len(value) < lo or len(value) > hi:
-        if lo == hi:
-            raise _error(parent, key, "%d %s long" % (lo, unit))
-        raise _error(parent, key, "%d to %d %s long" % (lo, hi, unit))
+        return ProtocolError("schema", "field '%s' is missing" % path, path)
+    return ProtocolError("schema", "field '%s' must be %s" % (path, what), path)
 
 
 def _check(parent: str, key: "str | int", spec: "tuple[Any, ...]", i: int, value: "Any") -> None:
@@ -162,20 +143,25 @@ def _check(parent: str, key: "str | int", spec: "tuple[Any, ...]", i: int, value
     elif kind == "b":
         if not isinstance(value, bool):
             raise _error(parent, key, "true or false")
-    elif kind == "s":
-        if not isinstance(value, str):
+    elif kind == "s" or kind == "l":
+        if kind == "s" and not isinstance(value, str):
             raise _error(parent, key, "a string")
-        _length(parent, key, value, spec[i + 1], spec[i + 2], "characters")
+        if kind == "l" and not isinstance(value, list):
+            raise _error(parent, key, "a list")
+        lo = spec[i + 1]
+        hi = spec[i + 2]
+        if len(value) < lo or len(value) > hi:
+            unit = "characters" if kind == "s" else "items"
+            if lo == hi:
+                raise _error(parent, key, "%d %s long" % (lo, unit))
+            raise _error(parent, key, "%d to %d %s long" % (lo, hi, unit))
+        if kind == "l":
+            here = _path(parent, key)
+            for n in range(len(value)):
+                _check(here, n, spec, i + 3, value[n])
     elif kind == "e":
         if not isinstance(value, str) or value not in spec[i + 1]:
             raise _error(parent, key, "one of " + ", ".join(spec[i + 1]))
-    elif kind == "l":
-        if not isinstance(value, list):
-            raise _error(parent, key, "a list")
-        _length(parent, key, value, spec[i + 1], spec[i + 2], "items")
-        here = _path(parent, key)
-        for n in range(len(value)):
-            _check(here, n, spec, i + 3, value[n])
     elif kind == "o":
         if not isinstance(value, dict):
             raise _error(parent, key, "an object")
@@ -205,44 +191,42 @@ def _check_fields(parent: str, fields: "tuple[Any, ...]", msg: "dict[str, Any]")
             i += 3
 
 
-def check_version(msg: "dict[str, Any]") -> None:
-    # Raise unless msg speaks this side's protocol version; the error names both.
-    version = msg.get("v")  # type: Any
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise ProtocolError(E_SCHEMA, "field 'v' (protocol version) must be an integer", "v")
-    if version != PROTOCOL_VERSION:
-        raise ProtocolError(
-            E_VERSION,
-            "protocol version %d is not supported; this side speaks version %d"
-            % (version, PROTOCOL_VERSION),
-            "v",
-        )
-
-
-def validate(
-    msg: "Any", types: "tuple[Any, ...]" = SEAT_BOUND, mtype: "str | None" = None, seat: int = 0
-) -> "dict[str, Any]":
+def validate(msg: "Any", types: "tuple[Any, ...]" = SEAT_BOUND, mtype: "str | None" = None,
+             seat: int = 0) -> "dict[str, Any]":
     # Check a parsed message against the tables `types` (by default the types a seat
     # receives); return it unchanged or raise ProtocolError. A seat also passes the
     # type its topic carries (mtype) and its number (a `seat` field must equal it).
     if not isinstance(msg, dict):
-        raise ProtocolError(E_SCHEMA, "a message must be a JSON object")
-    check_version(msg)
+        raise ProtocolError("schema", "a message must be a JSON object")
+    # This side's protocol version, first; the error names both.
+    version = msg.get("v")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ProtocolError("schema", "field 'v' (protocol version) must be an integer", "v")
+    if version != PROTOCOL_VERSION:
+        raise ProtocolError(
+            "version",
+            "protocol version %d is not supported; this side speaks version %d"
+            % (version, PROTOCOL_VERSION),
+            "v",
+        )
     name = msg.get("t")
     if mtype is not None and name != mtype:
         raise _error("", "t", mtype)
     for entry in types:
         if entry[0] == name:
             _check_fields("", entry[1], msg)
-            if entry[2] is not None:
+            if len(entry) > 2:
                 which = msg[entry[2]]
-                for variant in entry[3]:
-                    if variant[0] == which:
-                        _check_fields("", variant[1], msg)
+                for j in range(3, len(entry), 2):
+                    if entry[j] == which:
+                        _check_fields("", entry[j + 1], msg)
             if seat and msg.get("seat", seat) != seat:
                 raise _error("", "seat", str(seat))
             return msg
-    raise _error("", "t", "one of " + ", ".join(sorted([entry[0] for entry in types])))
+    names = ""
+    for entry in types:
+        names += ", " + entry[0] if names else entry[0]
+    raise _error("", "t", "one of " + names)
 
 
 # CPython's json accepts NaN and Infinity unless told otherwise (int() refuses them,
@@ -260,13 +244,9 @@ except TypeError:
     _DUMPS = {"separators": (",", ":")}
 
 
-def _loads(data: bytes) -> "Any":
-    return _json.loads(data, **_LOADS)
-
-
-def too_large(size: int) -> ProtocolError:
+def _too_large(size: int) -> ProtocolError:
     return ProtocolError(
-        E_TOO_LARGE, "message is %d bytes; the limit is %d" % (size, MAX_MESSAGE_BYTES)
+        "too_large", "message is %d bytes; the limit is %d" % (size, MAX_MESSAGE_BYTES)
     )
 
 
@@ -275,7 +255,7 @@ def dumps(msg: "dict[str, Any]") -> bytes:
     # the hub checks them). Raises ProtocolError if it is too large to send.
     data = str(_json.dumps(msg, **_DUMPS)).encode()
     if len(data) > MAX_MESSAGE_BYTES:
-        raise too_large(len(data))
+        raise _too_large(len(data))
     return data
 
 
@@ -284,17 +264,9 @@ def decode(
 ) -> "dict[str, Any]":
     # Parse and validate() a payload.
     if len(data) > MAX_MESSAGE_BYTES:
-        raise too_large(len(data))
+        raise _too_large(len(data))
     try:
-        msg = _loads(data)
+        msg = _json.loads(data, **_LOADS)
     except (ValueError, UnicodeError):
-        raise ProtocolError(E_MALFORMED, "payload is not valid JSON") from None
+        raise ProtocolError("malformed", "payload is not valid JSON") from None
     return validate(msg, types, mtype, seat)
-
-
-def message(mtype: str, **fields: "Any") -> "dict[str, Any]":
-    # Build a message of type `mtype` with the current protocol version.
-    msg = {"v": PROTOCOL_VERSION, "t": mtype}
-    for key in fields:
-        msg[key] = fields[key]
-    return msg
