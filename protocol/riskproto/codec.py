@@ -64,6 +64,8 @@ class ProtocolError(ValueError):
 # The order is the order of the checks, so both sides report the same first bad field.
 # Tables are tuples, never dicts: MicroPython iterates dicts in hash order.
 
+COMMANDS = ("arm_dice", "disarm", "identify", "beep", "brightness")
+RING_MODES = ("off", "count", "progress", "pulse", "spin")
 PHASES = ("setup", "reinforce", "attack", "fortify", "over")
 
 # fmt: off
@@ -92,7 +94,7 @@ SEAT_BOUND = (
             "phase", False, "e", PHASES,
             "lines", False, "l", 0, 4, "s", 0, 24,
             "ring", False, "o", (
-                "mode", True, "e", ("off", "count", "progress", "pulse", "spin"),
+                "mode", True, "e", RING_MODES,
                 "value", False, "i", 0, 99,
                 "max", False, "i", 0, 99,
             ),
@@ -100,7 +102,7 @@ SEAT_BOUND = (
     ),
     (
         "cmd",
-        ("cmd", True, "e", ("arm_dice", "disarm", "identify", "beep", "brightness")),
+        ("cmd", True, "e", COMMANDS),
         "cmd",
         "arm_dice", ("roll", True, "i", 0, MAX_COUNTER, "count", True, "i", 1, 3),
         "disarm", ("roll", True, "i", 0, MAX_COUNTER),

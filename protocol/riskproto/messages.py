@@ -12,13 +12,15 @@
 # state the same contract independently and the test suite checks that both agree on
 # every example, under CPython and MicroPython.
 
-from riskproto import PROTOCOL_VERSION
+from riskproto import MAX_MESSAGE_BYTES, PROTOCOL_VERSION
 from riskproto.codec import (
     _LOADS,
+    COMMANDS,
     ERROR_CODES,
     MAX_COUNTER,
     MAX_DETAIL,
     PHASES,
+    RING_MODES,
     SEAT_BOUND,
     ProtocolError,
     _check,
@@ -34,8 +36,14 @@ try:
 except ImportError:
     pass
 
-# Re-exported from riskproto.codec for the hub and the tests.
-__all__ = ["ERROR_CODES", "MAX_COUNTER", "MAX_DETAIL", "PHASES", "ProtocolError"]
+# The hub's codec API; most of the constants come from riskproto.codec.
+__all__ = [
+    "BUTTONS", "COMMANDS", "DIE_STATES", "ERROR_CODES", "EVENT_KINDS", "E_DUPLICATE",
+    "E_MALFORMED", "E_NOT_ALLOWED", "E_SCHEMA", "E_STALE", "E_TOO_LARGE", "E_UNKNOWN_SEAT",
+    "E_VERSION", "MAX_COUNTER", "MAX_DETAIL", "MAX_MESSAGE_BYTES", "MESSAGE_TYPES", "PHASES",
+    "PRESSES", "PROTOCOL_VERSION", "RING_MODES", "TERRITORY_COUNT", "ProtocolError", "decode",
+    "encode", "error_reply", "message", "validate",
+]
 
 # Error codes (also used in error replies on seat/<n>/error), in the order of
 # ERROR_CODES.
