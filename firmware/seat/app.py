@@ -12,13 +12,14 @@ import asyncio
 import gc
 import json
 import os
+import sys
 import time
 
 from micropython import const
 
 from log import log, log_exception
 from net import mqtt
-from riskproto import messages, routes, topics
+from riskproto import PROTOCOL_VERSION, codec
 from riskproto.outbox import Outbox
 from drivers import ring
 
@@ -73,7 +74,12 @@ class Seat:
         self.ring = ring.RingView()
         self._spinning = False
         self._frame = False  # an animation frame is due
+        # The seat's topics, built once: run() drops riskproto.topics after start-up.
+        from riskproto import topics
+
         self._hub_topic = topics.hub_status(table)
+        self._prefix = topics.seat_prefix(table, seat)
+        self._subscriptions = topics.seat_subscriptions(table, seat)
         # One Event wakes the seat's loop: the hub's messages, the board's inputs, an
         # event to send, and the frame clock all set it.
         kick = self._kick = asyncio.Event()
@@ -84,11 +90,11 @@ class Seat:
         self.dice = None  # a seat.dice.DiceInput from the first arm_dice on
 
     def topic(self, leaf):
-        return topics.seat(self.table, self.seat, leaf)
+        return self._prefix + leaf
 
     def _status(self, online):
-        msg = messages.message("seat_status", seat=self.seat, online=online,
-                               session=self.session)
+        msg = {"v": PROTOCOL_VERSION, "t": "seat_status", "seat": self.seat,
+               "online": online, "session": self.session}
         if online:
             msg["boot"] = self.boot
             msg["fw"] = FW_VERSION
@@ -99,20 +105,20 @@ class Seat:
             if self._emulated:
                 caps.append("emulated")
             msg["caps"] = caps
-        return messages.encode(msg)
+        return codec.dumps(msg)
 
     def _will(self):
         # A new session only when the broker may hold the last one's Will: attempts that
         # never reached the broker, or that it refused, write no flash.
         if self.session == 0 or self.client.will_may_be_held:
             self.session = self.next_session()
-        return (self.topic(topics.SEAT_STATUS), self._status(False), True, 1)
+        return (self.topic("status"), self._status(False), True, 1)
 
     async def run(self):
         self.board.show_net(False)
         self._show()
         await self.board.join_network()
-        for topic in topics.seat_subscriptions(self.table, self.seat):
+        for topic in self._subscriptions:
             await self.client.subscribe(topic, 1)
         self.tasks = [
             asyncio.create_task(self.client.run()),
@@ -144,7 +150,7 @@ class Seat:
         events = client.events
         inputs = self.board.inputs
         kick = self._kick
-        send_topic = self.topic(topics.SEAT_EVENT)
+        send_topic = self.topic("event")
         while True:
             try:
                 kick.clear()
@@ -154,7 +160,7 @@ class Seat:
                         log("connected, session", self.session)
                         self.board.show_net(True)
                         self._show()
-                        await client.publish(self.topic(topics.SEAT_STATUS),
+                        await client.publish(self.topic("status"),
                                              self._status(True), True, 1)
                         self.outbox.reconnected()
                     elif kind == mqtt.DOWN:
@@ -197,8 +203,8 @@ class Seat:
     def on_message(self, topic, payload):
         if topic == self._hub_topic:
             try:
-                msg = messages.decode(payload)
-            except messages.ProtocolError as exc:
+                msg = codec.decode(payload, "hub_status")
+            except codec.ProtocolError as exc:
                 log("refused hub status", exc.code, exc.message)
                 return
             online = msg["online"]
@@ -215,20 +221,19 @@ class Seat:
                 self.hub_lost = lost
                 self._show()
             return
-        parsed = topics.parse_seat_topic(topic)
-        if parsed is None or parsed[1] != self.seat:
+        if not topic.startswith(self._prefix):
             return
-        leaf = parsed[2]
+        # Each leaf the seat subscribes to carries the message type of the same name.
+        leaf = topic[len(self._prefix):]
         try:
-            msg = messages.decode(payload)
-            routes.check_route(leaf, self.seat, msg)
-        except messages.ProtocolError as exc:
+            msg = codec.decode(payload, leaf, self.seat)
+        except codec.ProtocolError as exc:
             log("refused message on", topic, exc.code, exc.message)
-            if leaf == topics.SEAT_VIEW:
+            if leaf == "view":
                 # We cannot show what the hub wants: ask for everything again.
                 self.add_event({"kind": "resync"})
             return
-        if leaf == topics.SEAT_VIEW:
+        if leaf == "view":
             lines = msg.get("lines")
             self.text = lines if isinstance(lines, list) else [msg.get("name", "")]
             r = self.ring
@@ -244,9 +249,9 @@ class Seat:
             else:
                 r.mode = ring.MODE_NONE
             self._show()
-        elif leaf == topics.SEAT_ACK:
+        elif leaf == "ack":
             self.outbox.answered(msg["seq"])
-        elif leaf == topics.SEAT_ERROR:
+        elif leaf == "error":
             code = msg["code"]
             log("hub refused:", code, msg["detail"])
             if "seq" in msg:
@@ -255,7 +260,7 @@ class Seat:
             # player's input: they close the event quietly.
             if code != "duplicate" and code != "stale":
                 self.flash(255, 0, 0, ring.ERROR_MS)
-        elif leaf == topics.SEAT_CMD:
+        elif leaf == "cmd":
             cmd = msg["cmd"]
             if cmd == "arm_dice":
                 roll = self.armed_roll = msg["roll"]
@@ -318,14 +323,14 @@ class Seat:
     # ---- to the hub
 
     def add_event(self, fields):
-        msg = messages.message("event")
+        msg = {"v": PROTOCOL_VERSION, "t": "event"}
         for key in fields:
             msg[key] = fields[key]
         if msg["kind"] == "dice" and "roll" not in fields:
             msg["roll"] = self.armed_roll
         try:
             self.outbox.add(msg)
-        except messages.ProtocolError as exc:
+        except codec.ProtocolError as exc:
             log("input not sent:", exc.message)
             return
         self._kick.set()
@@ -371,5 +376,8 @@ def run(config_path, buffers=None):
     gc.collect()
     seat = Seat(cfg, board, session_counter(config_path + ".state"), buffers=buffers)
     del cfg, board  # neither the seat nor the board keeps the config's dicts
+    # The seat has built the topics it needs: riskproto.topics gives its heap back too.
+    sys.modules.pop("riskproto.topics", None)
+    delattr(sys.modules["riskproto"], "topics")
     asyncio.get_event_loop().set_exception_handler(_exception_handler)
     asyncio.run(seat.run())

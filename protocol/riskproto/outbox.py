@@ -8,7 +8,7 @@ try:  # MicroPython has neither collections.abc nor typing
 except ImportError:
     pass
 
-from riskproto.messages import encode
+from riskproto.codec import dumps
 
 
 def _subtract(a: int, b: int) -> int:
@@ -18,12 +18,15 @@ def _subtract(a: int, b: int) -> int:
 class Outbox:
     # The seat's bounded queue of unanswered events.
     #
-    # add() numbers and encodes an event; due(now) returns the (seq, payload) pairs
+    # add() numbers and serialises an event; due(now) returns the (seq, payload) pairs
     # to publish now; answered(seq) drops one. When full, the oldest entry is dropped
     # and counted in `dropped` (the hub then sees a gap, which it accepts). An entry
     # is sent at once, then again after `retry_ms`, and after each further silence
     # twice as long as the last, up to `max_retry_ms`. Times are only ever
     # subtracted (through `diff`), so a wrapping tick counter works.
+    #
+    # Events are not checked here: the hub checks every event and answers an invalid
+    # one with an error naming its seq, which closes it like an ack.
 
     def __init__(
         self,
@@ -41,61 +44,72 @@ class Outbox:
         self.next_seq = first_seq
         self.dropped = 0
         self._diff = diff if diff is not None else _subtract
-        # Entries in sequence order: [seq, payload, last sent (None: not yet on
-        # this connection), wait before the next send].
-        self._entries = []  # type: list[list[Any]]
+        # Entries in sequence order, four slots each in one flat list (no list per
+        # entry: 32 bytes less per event on a 64-bit MicroPython): seq, payload, last
+        # sent (None: not yet on this connection), wait before the next send.
+        self._q = []  # type: list[Any]
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._q) // 4
 
     def add(self, msg: "dict[str, Any]") -> int:
         # Number `msg` (an event without seat and seq), queue it, return its seq.
-        # Raises ProtocolError, queueing nothing, when the event is invalid.
+        # Raises ProtocolError, queueing nothing, when it is too large to send.
         seq = self.next_seq
         msg["seat"] = self.seat
         msg["seq"] = seq
-        payload = encode(msg)
+        payload = dumps(msg)
         self.next_seq = seq + 1
-        if len(self._entries) >= self.capacity:
-            self._entries.pop(0)
+        q = self._q
+        if len(q) >= 4 * self.capacity:
+            for _ in range(4):
+                q.pop(0)
             self.dropped += 1
-        self._entries.append([seq, payload, None, self.retry_ms])
+        q.append(seq)
+        q.append(payload)
+        q.append(None)
+        q.append(self.retry_ms)
         return seq
 
     def due(self, now: int) -> "list[tuple[int, bytes]]":
         # Entries to publish now, oldest first; each is rescheduled with backoff.
         out = []
-        for entry in self._entries:
-            if entry[2] is None:
-                entry[3] = self.retry_ms
-            elif self._diff(now, entry[2]) >= entry[3]:
-                entry[3] = min(entry[3] * 2, self.max_retry_ms)
+        q = self._q
+        for i in range(0, len(q), 4):
+            if q[i + 2] is None:
+                q[i + 3] = self.retry_ms
+            elif self._diff(now, q[i + 2]) >= q[i + 3]:
+                q[i + 3] = min(q[i + 3] * 2, self.max_retry_ms)
             else:
                 continue
-            entry[2] = now
-            out.append((entry[0], entry[1]))
+            q[i + 2] = now
+            out.append((q[i], q[i + 1]))
         return out
 
     def answered(self, seq: int) -> bool:
         # The hub answered `seq` (ack or error); False if it was not waiting.
-        for i in range(len(self._entries)):
-            if self._entries[i][0] == seq:
-                self._entries.pop(i)
+        q = self._q
+        for i in range(0, len(q), 4):
+            if q[i] == seq:
+                for _ in range(4):
+                    q.pop(i)
                 return True
         return False
 
     def reconnected(self) -> None:
         # A new connection: everything unanswered is due at once, backoff reset.
-        for entry in self._entries:
-            entry[2] = None
+        q = self._q
+        for i in range(2, len(q), 4):
+            q[i] = None
 
     def next_due(self, now: int) -> "int | None":
         # Milliseconds until the next entry is due (0 if one is), None when empty.
         best = None  # type: int | None
-        for entry in self._entries:
-            if entry[2] is None:
+        q = self._q
+        for i in range(0, len(q), 4):
+            if q[i + 2] is None:
                 return 0
-            wait = max(0, entry[3] - self._diff(now, entry[2]))
+            wait = max(0, q[i + 3] - self._diff(now, q[i + 2]))
             if best is None or wait < best:
                 best = wait
         return best

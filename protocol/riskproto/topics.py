@@ -18,7 +18,8 @@ SEAT_ACK = "ack"
 SEAT_ERROR = "error"
 SEAT_CMD = "cmd"
 
-# Leaves a seat publishes versus the hub publishes under seat/<n>/.
+# Leaves a seat publishes versus the hub publishes under seat/<n>/. Each leaf the hub
+# publishes carries the message type of the same name (a seat relies on it).
 SEAT_PUBLISHED = (SEAT_STATUS, SEAT_EVENT)
 HUB_PUBLISHED = (SEAT_VIEW, SEAT_ACK, SEAT_ERROR, SEAT_CMD)
 SEAT_LEAVES = SEAT_PUBLISHED + HUB_PUBLISHED
@@ -51,10 +52,15 @@ def board(table: str) -> str:
     return ROOT + "/" + check_table(table) + "/board"
 
 
+def seat_prefix(table: str, seat_no: int) -> str:
+    # What every topic of the seat starts with; its leaf follows.
+    return ROOT + "/" + check_table(table) + "/seat/" + str(check_seat(seat_no)) + "/"
+
+
 def seat(table: str, seat_no: int, leaf: str) -> str:
     if leaf not in SEAT_LEAVES:
         raise TopicError("unknown seat topic leaf: " + str(leaf))
-    return ROOT + "/" + check_table(table) + "/seat/" + str(check_seat(seat_no)) + "/" + leaf
+    return seat_prefix(table, seat_no) + leaf
 
 
 def seat_filter(table: str, leaf: str) -> str:

@@ -13,12 +13,14 @@ from riskproto.gate import APPLY, IGNORE, PRESENCE, REFUSED, HubGate
 from riskproto.messages import (
     E_DUPLICATE,
     E_NOT_ALLOWED,
+    E_SCHEMA,
     E_STALE,
     ProtocolError,
     decode,
     encode,
     message,
 )
+from riskproto.outbox import Outbox
 from riskproto.presence import BIRTH, DEATH, IGNORED
 from tests.protocol.examples import PROTOCOL, example_files, expected_code
 
@@ -43,6 +45,19 @@ def test_every_invalid_example_is_refused_with_a_valid_error_reply(path: Path) -
     [(topic, reply)] = inbound.replies
     assert topic == topics.seat("den", 1, topics.SEAT_ERROR)
     assert decode(encode(reply))["code"] == expected_code(path)
+
+
+def test_an_invalid_event_from_a_seat_is_refused_naming_its_seq() -> None:
+    # A seat's outbox does not check its events: this reply is what closes a bad one.
+    box = Outbox(seat=1)
+    box.add(message("event", kind="encoder", steps=99))
+    [(seq, payload)] = box.due(0)
+    inbound = HubGate("den", seats=2).receive(EVENT, payload)
+    assert inbound.action == REFUSED
+    [(topic, reply)] = inbound.replies
+    assert topic == topics.seat("den", 1, topics.SEAT_ERROR)
+    assert (reply["code"], reply["field"], reply["seq"]) == (E_SCHEMA, "steps", seq)
+    assert box.answered(reply["seq"]) and len(box) == 0
 
 
 def test_new_then_duplicate_then_stale() -> None:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from riskproto.messages import ProtocolError, decode, message
+from riskproto.messages import E_TOO_LARGE, ProtocolError, decode, message
 from riskproto.sequence import DUPLICATE, NEW, STALE, Outbox, SeqTracker
 from tests.protocol.examples import PROTOCOL
 from tests.protocol.link_sim import run
@@ -118,13 +118,14 @@ def test_outbox_is_bounded_and_counts_what_it_drops() -> None:
     assert box.next_due(0) is None
 
 
-def test_outbox_refuses_an_invalid_event_without_queueing_it() -> None:
+def test_outbox_leaves_checking_to_the_hub_but_refuses_what_it_cannot_send() -> None:
     box = Outbox(seat=1)
+    assert box.add(message("event", kind="encoder", steps=99)) == 1, "the hub refuses it"
     with pytest.raises(ProtocolError) as caught:
-        box.add(message("event", kind="encoder", steps=99))
-    assert caught.value.field == "steps"
-    assert len(box) == 0
-    assert box.add(_encoder(1)) == 1, "a refused event uses no number"
+        box.add(message("event", kind="card", uid="A" * 1024))
+    assert caught.value.code == E_TOO_LARGE
+    assert len(box) == 1
+    assert box.add(_encoder(1)) == 2, "a refused event uses no number"
 
 
 def test_outbox_copes_with_a_wrapping_clock() -> None:
