@@ -292,34 +292,40 @@ class Client:
     # ---- connection
 
     async def _session(self):
-        # One connection: CONNECT, then the reader task takes every incoming packet
-        # (CONNACK first) while this task keeps the connection alive, until either ends it.
+        # One connection: CONNECT, then a reader task takes every incoming packet
+        # (CONNACK first) and a pinger task keeps the connection alive, until either
+        # (or a failed write) ends it.
         self._sock = await asyncio.wait_for_ms(self._open(self.host, self.port),
                                                self.connect_timeout_ms)
-        will = self.will() if self.will else None
+        # Nothing else writes before CONNACK: the out buffer is free. The Will is encoded
+        # at once, so it is not kept for the whole connection.
+        end = _connect(self._out, self.client_id, self.keepalive_ms // 1000, self.user,
+                       self.password, self.will() if self.will else None)
         # The flag now speaks of this attempt's Will, not the previous one's.
         self.will_may_be_held = False
-        # Nothing else writes before CONNACK: the out buffer is free.
-        if not await self._write(_CONNECT, _connect(self._out, self.client_id,
-                                                    self.keepalive_ms // 1000, self.user,
-                                                    self.password, will)):
+        if not await self._write(_CONNECT, end):
             return
         # From here the broker may hold this connection's Will, unless it refuses it.
         self.will_may_be_held = True
         self._last_rx = self._last_tx
+        # Each ends the session by setting _ended; waiting on that costs less than a
+        # wait_for_ms with its timeout in this task would.
         reader = asyncio.create_task(self._read_loop())
+        pinger = asyncio.create_task(self._keepalive())
+        try:
+            await self._ended.wait()
+        finally:
+            reader.cancel()
+            pinger.cancel()
+
+    async def _keepalive(self):
+        # Ping when either direction has been quiet for half the keepalive; declare the
+        # connection dead when nothing at all came back for one and a half keepalives
+        # (or no CONNACK within the connect timeout).
         ka = self.keepalive_ms
         try:
             while True:
-                try:
-                    await asyncio.wait_for_ms(self._ended.wait(),
-                                              min(ka // 4, self.connect_timeout_ms))
-                    return
-                except asyncio.TimeoutError:
-                    pass
-                # Ping when either direction has been quiet for half the keepalive;
-                # declare the connection dead when nothing at all came back for one and
-                # a half keepalives (or no CONNACK within the connect timeout).
+                await asyncio.sleep_ms(min(ka // 4, self.connect_timeout_ms))
                 now = self._ticks()
                 quiet_rx = time.ticks_diff(now, self._last_rx)
                 if not self.connected:
@@ -329,8 +335,9 @@ class Client:
                     raise OSError("no answer")
                 elif quiet_rx >= ka // 2 or time.ticks_diff(now, self._last_tx) >= ka // 2:
                     await self._send(_PINGREQ)
-        finally:
-            reader.cancel()
+        except OSError as exc:
+            self.why_down = exc
+            self._ended.set()
 
     async def _read_loop(self):
         buf = self._in

@@ -24,6 +24,7 @@ SCENARIOS = [
     "jitter_bounds",
     "malformed_input_drops_link",
     "long_lengths_decoded",
+    "no_connack_times_out",
 ]
 
 

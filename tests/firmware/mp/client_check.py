@@ -268,6 +268,20 @@ async def long_lengths_decoded():
     print("ok long_lengths_decoded")
 
 
+async def no_connack_times_out():
+    # A broker that accepts the TCP connection but never answers CONNECT is given up on
+    # after the connect timeout, and tried again.
+    opener = Opener()
+    client = make(opener, connect_timeout_ms=200)
+    task = asyncio.create_task(client.run())
+    await until(lambda: len(opener.streams) == 2, "second attempt", 2000)
+    check(isinstance(client.why_down, OSError), f"reason {client.why_down!r}")
+    check(not client.connected and opener.streams[0].closed, "first socket closed")
+    await connected(client, opener, 1)
+    task.cancel()
+    print("ok no_connack_times_out")
+
+
 def jitter_bounds():
     for delay in (1, 2, 20, 500, 30000):
         for r in (0, 1, 12345, 65535):
@@ -288,6 +302,7 @@ SCENARIOS = {
     "refused_then_backoff": refused_then_backoff,
     "malformed_input_drops_link": malformed_input_drops_link,
     "long_lengths_decoded": long_lengths_decoded,
+    "no_connack_times_out": no_connack_times_out,
 }
 
 name = sys.argv[1]
