@@ -78,10 +78,10 @@ def _io(sock, write) -> "Awaitable[None]":  # type: ignore[misc]
     yield q.queue_write(sock) if write else q.queue_read(sock)
 
 
-def _dial(host, port):
-    # asyncio's open_connection without the Stream: a non-blocking TCP socket, returned
-    # once it is writable; a failed connect shows at the first write. Closed again if the
-    # caller's timeout cancels the wait, so unreachable brokers leak no sockets.
+async def _dial(host, port):
+    # asyncio's open_connection without the Stream: a non-blocking TCP socket whose
+    # connect is under way. The CONNECT written on it waits for the connection, and a
+    # failed one shows there.
     from errno import EINPROGRESS
 
     ai = socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM)[0]
@@ -91,15 +91,11 @@ def _dial(host, port):
         # Small packets go out at once: with Nagle's algorithm an event written right
         # after a PUBACK waits for the broker's delayed ACK, some 40 ms.
         sock.setsockopt(_IPPROTO_TCP, _TCP_NODELAY, 1)
-        try:
-            sock.connect(ai[-1])
-        except OSError as exc:
-            if exc.errno != EINPROGRESS:
-                raise
-        yield asyncio.core._io_queue.queue_write(sock)  # type: ignore[attr-defined]
-    except BaseException:
-        sock.close()
-        raise
+        sock.connect(ai[-1])
+    except OSError as exc:
+        if exc.errno != EINPROGRESS:
+            sock.close()
+            raise
     return sock
 
 
@@ -292,24 +288,11 @@ class Client:
     # ---- connection
 
     async def _session(self):
-        # One connection: CONNECT, then a reader task takes every incoming packet
-        # (CONNACK first) and a pinger task keeps the connection alive, until either
-        # (or a failed write) ends it.
-        self._sock = await asyncio.wait_for_ms(self._open(self.host, self.port),
-                                               self.connect_timeout_ms)
-        # Nothing else writes before CONNACK: the out buffer is free. The Will is encoded
-        # at once, so it is not kept for the whole connection.
-        end = _connect(self._out, self.client_id, self.keepalive_ms // 1000, self.user,
-                       self.password, self.will() if self.will else None)
-        # The flag now speaks of this attempt's Will, not the previous one's.
-        self.will_may_be_held = False
-        if not await self._write(_CONNECT, end):
-            return
-        # From here the broker may hold this connection's Will, unless it refuses it.
-        self.will_may_be_held = True
-        self._last_rx = self._last_tx
-        # Each ends the session by setting _ended; waiting on that costs less than a
-        # wait_for_ms with its timeout in this task would.
+        # One connection: a reader task writes CONNECT and then takes every incoming
+        # packet (CONNACK first), a pinger task keeps the connection alive and gives up
+        # on a broker that does not answer; either (or a failed write) ends the session.
+        self._last_rx = self._ticks()
+        self._sock = await self._open(self.host, self.port)
         reader = asyncio.create_task(self._read_loop())
         pinger = asyncio.create_task(self._keepalive())
         try:
@@ -321,7 +304,7 @@ class Client:
     async def _keepalive(self):
         # Ping when either direction has been quiet for half the keepalive; declare the
         # connection dead when nothing at all came back for one and a half keepalives
-        # (or no CONNACK within the connect timeout).
+        # (or no CONNACK within the connect timeout of the session's start).
         ka = self.keepalive_ms
         try:
             while True:
@@ -344,6 +327,16 @@ class Client:
         mv = self._in_mv
         room = len(buf)
         try:
+            # Nothing else writes before CONNACK: the out buffer is free. The Will is
+            # encoded at once, so it is not kept for the whole connection.
+            end = _connect(self._out, self.client_id, self.keepalive_ms // 1000, self.user,
+                           self.password, self.will() if self.will else None)
+            # The flag now speaks of this attempt's Will, not the previous one's.
+            self.will_may_be_held = False
+            if not await self._write(_CONNECT, end):
+                return
+            # From here the broker may hold this connection's Will, unless it refuses it.
+            self.will_may_be_held = True
             while True:
                 # The fixed header: the first byte and one to four length bytes.
                 await self._recv(0, 2)
