@@ -5,13 +5,15 @@
 # that notices a dead connection. The application sees only `events`, a bounded queue of
 # (UP, None, None, False), (DOWN, None, None, False) and (MESSAGE, topic, payload, retained).
 #
-# Heap: this is one module with few functions because every function, class and name
-# costs RAM once loaded. The client drives a non-blocking socket itself, parking its task
-# on asyncio's poller the way asyncio's own streams do, so the seat loads neither the
-# stream module nor a Stream object with its write buffer. Packets are encoded straight
-# into the caller's out buffer (the body from offset _BODY, the fixed header written in
-# front of it once the length is known) and read into the in buffer; a message costs
-# only its topic str, its payload bytes and the event tuple.
+# Heap: this is one module with few functions because every function, class, name and
+# long string constant costs RAM once loaded (hence the one-word error messages). The
+# client drives a non-blocking socket itself, parking its task on asyncio's poller the
+# way asyncio's own streams do, so it needs neither asyncio's stream module, a Stream
+# with its write buffer, nor asyncio's Lock. Packets are encoded straight into the
+# caller's out buffer (the body from offset _BODY, the fixed header written in front of
+# it once the length is known) and read into the in buffer; an incoming message costs
+# only its topic str, its payload bytes and the event tuple. A connection costs a socket
+# and two tasks (reader, pinger).
 #
 # The socket comes from an injected `open_connection(host, port)` (awaitable; `_dial` by
 # default) so tests can run the client over an in-memory socket; `ticks_ms` is injected for
@@ -86,11 +88,14 @@ async def _dial(host, port):
 
     ai = socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM)[0]
     sock = socket.socket(ai[0], ai[1], ai[2])
+    sock.setblocking(False)
     try:
-        sock.setblocking(False)
         # Small packets go out at once: with Nagle's algorithm an event written right
         # after a PUBACK waits for the broker's delayed ACK, some 40 ms.
         sock.setsockopt(_IPPROTO_TCP, _TCP_NODELAY, 1)
+    except OSError:
+        pass
+    try:
         sock.connect(ai[-1])
     except OSError as exc:
         if exc.errno != EINPROGRESS:
@@ -207,9 +212,10 @@ class Client:
         # the heap is fragmented; else two of buf_size bytes.
         if buffers is None:
             buffers = (bytearray(buf_size), bytearray(buf_size))
-        self._out, self._in = buffers
-        self._out_mv = memoryview(self._out)
-        self._in_mv = memoryview(self._in)
+        # Memoryviews: their slices share the buffer, and a slice assignment can never
+        # resize it.
+        self._out = memoryview(buffers[0])
+        self._in = memoryview(buffers[1])
         # True while a packet is in the out buffer, from encoding until it is written.
         self._busy = False
         self._ended = asyncio.Event()
@@ -324,7 +330,6 @@ class Client:
 
     async def _read_loop(self):
         buf = self._in
-        mv = self._in_mv
         room = len(buf)
         try:
             # Nothing else writes before CONNACK: the out buffer is free. The Will is
@@ -373,7 +378,7 @@ class Client:
                     if size < 2 or qos == 3 or i > have:
                         raise ValueError("PUBLISH")
                     if have == size:
-                        self.events.put((MESSAGE, str(mv[2:t], "utf-8"), bytes(mv[i:size]),
+                        self.events.put((MESSAGE, str(buf[2:t], "utf-8"), bytes(buf[i:size]),
                                          bool(first & _RETAIN)))
                     else:
                         # Dropped, but acknowledged: a retained oversized message would
@@ -416,7 +421,7 @@ class Client:
         sock = self._sock
         while lo < hi:
             await _io(sock, False)
-            n = sock.readinto(self._in_mv[lo:hi])
+            n = sock.readinto(self._in[lo:hi])
             if n == 0:
                 raise OSError("closed")
             if n:  # None: nothing after all
@@ -459,7 +464,7 @@ class Client:
                 raise OSError("closed")
             i = _frame(self._out, first, end)
             while i < end:
-                n = sock.write(self._out_mv[i:end])
+                n = sock.write(self._out[i:end])
                 if n:
                     i += n
                 else:
