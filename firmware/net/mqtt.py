@@ -266,12 +266,23 @@ class Client:
         delay = self.backoff_ms
         while True:
             self._ended.clear()
+            self._last_rx = self._ticks()
             try:
-                await self._session()
+                # One connection: a reader task writes CONNECT and then takes every
+                # incoming packet (CONNACK first), a pinger task keeps the connection
+                # alive and gives up on a broker that does not answer; either (or a
+                # failed write) ends the connection.
+                self._sock = await self._open(self.host, self.port)
+                reader = asyncio.create_task(self._read_loop())
+                pinger = asyncio.create_task(self._keepalive())
+                try:
+                    await self._ended.wait()
+                finally:
+                    reader.cancel()
+                    pinger.cancel()
             except Exception as exc:  # noqa: BLE001 - whatever broke, reconnect
-                # OSError, ValueError (a malformed packet), ConnectRefused and
-                # TimeoutError are the usual ones; a MemoryError from a burst of big
-                # messages must not end the client either.
+                # OSError from a failed DNS lookup or connect is the usual one; a
+                # MemoryError must not end the client either.
                 self.why_down = exc
             was_up = self.connected
             self.connected = False
@@ -292,25 +303,13 @@ class Client:
             delay = min(delay * 2, self.backoff_max_ms)
 
     # ---- connection
-
-    async def _session(self):
-        # One connection: a reader task writes CONNECT and then takes every incoming
-        # packet (CONNACK first), a pinger task keeps the connection alive and gives up
-        # on a broker that does not answer; either (or a failed write) ends the session.
-        self._last_rx = self._ticks()
-        self._sock = await self._open(self.host, self.port)
-        reader = asyncio.create_task(self._read_loop())
-        pinger = asyncio.create_task(self._keepalive())
-        try:
-            await self._ended.wait()
-        finally:
-            reader.cancel()
-            pinger.cancel()
+    # Generator frames (every call of an async method) are heap blocks, so the
+    # per-packet work that does not wait is done in plain methods.
 
     async def _keepalive(self):
         # Ping when either direction has been quiet for half the keepalive; declare the
         # connection dead when nothing at all came back for one and a half keepalives
-        # (or no CONNACK within the connect timeout of the session's start).
+        # (or no CONNACK within the connect timeout of the connection's start).
         ka = self.keepalive_ms
         try:
             while True:
@@ -330,18 +329,12 @@ class Client:
 
     async def _read_loop(self):
         buf = self._in
-        room = len(buf)
         try:
-            # Nothing else writes before CONNACK: the out buffer is free. The Will is
-            # encoded at once, so it is not kept for the whole connection.
-            end = _connect(self._out, self.client_id, self.keepalive_ms // 1000, self.user,
-                           self.password, self.will() if self.will else None)
-            # The flag now speaks of this attempt's Will, not the previous one's.
-            self.will_may_be_held = False
-            if not await self._write(_CONNECT, end):
+            # From a written CONNECT on the broker may hold this connection's Will,
+            # unless it refuses it.
+            self.will_may_be_held = await self._send(_CONNECT)
+            if not self.will_may_be_held:
                 return
-            # From here the broker may hold this connection's Will, unless it refuses it.
-            self.will_may_be_held = True
             while True:
                 # The fixed header: the first byte and one to four length bytes.
                 await self._recv(0, 2)
@@ -355,52 +348,63 @@ class Client:
                 # The body, into the start of the buffer. A packet larger than the
                 # buffer is read through: its head stays (enough for a PUBLISH's topic
                 # and packet id).
-                have = size if size <= room else room // 2
+                have = size if size <= len(buf) else len(buf) // 2
                 await self._recv(0, have)
                 left = size - have
                 while left:
-                    n = min(left, room - have)
+                    n = min(left, len(buf) - have)
                     await self._recv(have, have + n)
                     left -= n
                 self._last_rx = self._ticks()
-                kind = first & 0xF0
-                if not self.connected:
-                    if kind != _CONNACK or size != 2:
-                        raise ValueError("no CONNACK")
-                    if buf[1]:
-                        self.will_may_be_held = False
-                        raise ConnectRefused(buf[1])
+                n = self._take(first, size, have)
+                if n < 0:
                     await self._up()
-                elif kind == _PUBLISH:
-                    qos = first >> 1 & 3
-                    t = 2 + (buf[0] << 8 | buf[1])  # end of the topic
-                    i = t + 2 if qos else t
-                    if size < 2 or qos == 3 or i > have:
-                        raise ValueError("PUBLISH")
-                    if have == size:
-                        self.events.put((MESSAGE, str(buf[2:t], "utf-8"), bytes(buf[i:size]),
-                                         bool(first & _RETAIN)))
-                    else:
-                        # Dropped, but acknowledged: a retained oversized message would
-                        # otherwise come back on every reconnect.
-                        self.oversized += 1
-                    if qos == 1:
-                        await self._send(_PUBACK, buf[t] << 8 | buf[t + 1])
-                elif have < size:
-                    raise ValueError("oversized")
-                elif kind == _PUBACK:
-                    if size < 2:
-                        raise ValueError("PUBACK")
-                    pid = buf[0] << 8 | buf[1]
-                    queue = self._inflight
-                    for k in range(0, len(queue), 4):
-                        if queue[k] == pid:
-                            del queue[k : k + 4]
-                            break
-                # A second CONNACK, SUBACK and PINGRESP need nothing beyond the rx time.
+                elif n:
+                    await self._send(_PUBACK, n)
         except Exception as exc:
             self.why_down = exc
         self._ended.set()
+
+    def _take(self, first, size, have):
+        # Handles the packet in the in buffer (its first `have` bytes of `size`). Returns
+        # -1 for the CONNACK that opens the connection, the packet id of a QoS 1 PUBLISH
+        # to acknowledge, else 0.
+        buf = self._in
+        kind = first & 0xF0
+        if not self.connected:
+            if kind != _CONNACK or size != 2:
+                raise ValueError("no CONNACK")
+            if buf[1]:
+                self.will_may_be_held = False
+                raise ConnectRefused(buf[1])
+            return -1
+        if kind == _PUBLISH:
+            qos = first >> 1 & 3
+            t = 2 + (buf[0] << 8 | buf[1])  # end of the topic
+            i = t + 2 if qos else t
+            if size < 2 or qos == 3 or i > have:
+                raise ValueError("PUBLISH")
+            if have == size:
+                self.events.put((MESSAGE, str(buf[2:t], "utf-8"), bytes(buf[i:size]),
+                                 bool(first & _RETAIN)))
+            else:
+                # Dropped, but acknowledged: a retained oversized message would
+                # otherwise come back on every reconnect.
+                self.oversized += 1
+            return buf[t] << 8 | buf[t + 1] if qos == 1 else 0
+        if have < size:
+            raise ValueError("oversized")
+        if kind == _PUBACK:
+            if size < 2:
+                raise ValueError("PUBACK")
+            pid = buf[0] << 8 | buf[1]
+            queue = self._inflight
+            for k in range(0, len(queue), 4):
+                if queue[k] == pid:
+                    del queue[k : k + 4]
+                    break
+        # A second CONNACK, SUBACK and PINGRESP need nothing beyond the rx time.
+        return 0
 
     async def _up(self):
         # CONNACK accepted: subscriptions and unacknowledged publishes go out again
@@ -428,18 +432,24 @@ class Client:
                 lo += n
 
     async def _send(self, first, pid=0, topic=None, payload=None, subs_from=0):
-        # Encodes one packet into the out buffer and writes it: PUBLISH (pid 0 for QoS
-        # 0), PUBACK (pid), SUBSCRIBE (pid, the filters from self._subs[subs_from] on) or
-        # PINGREQ. Returns False when the write failed, which ends the session.
+        # Encodes one packet into the out buffer and writes it: CONNECT, PUBLISH (pid 0
+        # for QoS 0), PUBACK (pid), SUBSCRIBE (pid, the filters from self._subs[subs_from]
+        # on) or PINGREQ. A failed write ends the connection (why_down says why) and
+        # returns False.
         while self._busy:
             # Another packet waits for room in the socket's send buffer; only a slow
             # link gets here, so polling is cheaper than asyncio's Lock (a module of
             # its own) would be.
             await asyncio.sleep_ms(_BUSY_POLL_MS)
         self._busy = True
+        buf = self._out
+        sock = self._sock
         try:
-            buf = self._out
-            if first & 0xF0 == _PUBLISH:
+            if first == _CONNECT:
+                # The Will is encoded at once, so it is not kept for the connection.
+                end = _connect(buf, self.client_id, self.keepalive_ms // 1000, self.user,
+                               self.password, self.will() if self.will else None)
+            elif first & 0xF0 == _PUBLISH:
                 end = _publish(buf, topic, payload, pid)
             else:
                 buf[_BODY] = pid >> 8
@@ -451,20 +461,11 @@ class Client:
                         end = _put(buf, end, subs[k])
                         buf[end] = subs[k + 1]
                         end += 1
-            return await self._write(first, end)
-        finally:
-            self._busy = False
-
-    async def _write(self, first, end):
-        # Writes the packet whose body is at self._out[_BODY:end]. A failed write ends
-        # the session (why_down says why) and returns False.
-        sock = self._sock
-        try:
             if sock is None:
                 raise OSError("closed")
-            i = _frame(self._out, first, end)
+            i = _frame(buf, first, end)
             while i < end:
-                n = sock.write(self._out[i:end])
+                n = sock.write(buf[i:end])
                 if n:
                     i += n
                 else:
@@ -473,6 +474,8 @@ class Client:
             self.why_down = exc
             self._ended.set()
             return False
+        finally:
+            self._busy = False
         self._last_tx = self._ticks()
         return True
 
