@@ -1,9 +1,9 @@
 """Seat firmware latency under the MicroPython unix port.
 
 1. In process (bench/bench_firmware_mp.py under micropython): the firmware with the
-   emulated board and an in-memory broker connection; from an input line to the event's
-   PUBLISH written, and from a view PUBLISH arriving to the ring written; and the
-   cost of one animation frame of the ring renderer.
+   emulated board and a loopback TCP connection the bench answers as the broker; from
+   an input line to the event's PUBLISH written, and from a view PUBLISH arriving to
+   the ring written; and the cost of one animation frame of the ring renderer.
 2. End to end through a real mosquitto on loopback: from writing an input line to the
    seat's stdin until a paho client receives the event, and from a paho client
    publishing a view until the seat prints the new ring. These include the pipes, the

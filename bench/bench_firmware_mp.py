@@ -1,5 +1,5 @@
 # Run under micropython (bench/bench_firmware.py does): the seat firmware with the
-# emulated board and an in-memory broker connection, timing
+# emulated board and a loopback TCP connection standing in for the broker, timing
 #   press -> publish: an input line fed to the emulated board until the event's
 #                     PUBLISH packet is written to the connection;
 #   view -> ring:     a view PUBLISH arriving on the connection until the ring has
@@ -12,43 +12,61 @@ if ".frozen" not in sys.path:
 
 import asyncio
 import json
+import socket
 import time
 
 from board.emulated import Board
-from net import packets
+from net import mqtt
 from seat import config
 from seat.app import Seat
 
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 200
 
 
-class Stream:
+class Broker:
+    # The broker's end of the client's real loopback TCP connection (an in-memory
+    # stand-in would time asyncio's polling of Python objects instead of the seat).
     def __init__(self):
-        self.incoming = bytearray()
-        self.written = bytearray()
-        self.ready = asyncio.Event()
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.port = 0
+        for port in range(38183, 38283):
+            try:
+                self.listener.bind(socket.getaddrinfo("127.0.0.1", port)[0][-1])
+            except OSError:
+                continue
+            self.port = port
+            break
+        self.listener.listen(1)
+        self.listener.setblocking(False)
+        self.conn = None
+        self.written = b""
+
+    async def accept(self):
+        while True:
+            try:
+                self.conn = self.listener.accept()[0]
+                self.conn.setblocking(False)
+                self.conn.setsockopt(6, 1, 1)  # TCP_NODELAY, as a broker sets it
+                return
+            except OSError:
+                await asyncio.sleep_ms(1)
 
     def feed(self, data):
-        self.incoming += data
-        self.ready.set()
+        self.conn.write(data)
 
-    async def readinto(self, buf):
-        while not self.incoming:
-            self.ready.clear()
-            await self.ready.wait()
-        n = min(len(buf), len(self.incoming))
-        buf[:n] = self.incoming[:n]
-        self.incoming = self.incoming[n:]
-        return n
+    def received(self):
+        # What the client wrote since the last take(), as far as it has arrived.
+        data = self.conn.read(4096)
+        if data:
+            self.written += data
+        return self.written
 
-    def write(self, data):
-        self.written += data
-
-    async def drain(self):
-        pass
-
-    def close(self):
-        pass
+    def take(self):
+        self.received()
+        out = self.written
+        self.written = b""
+        return out
 
 
 class TimedBoard(Board):
@@ -69,23 +87,19 @@ def percentile(values, p):
 
 
 async def main():
+    broker = Broker()
     cfg = config.parse(json.dumps({"table": "bench", "seat": 1,
-                                   "broker": {"host": "memory"},
+                                   "broker": {"host": "127.0.0.1", "port": broker.port},
                                    # No animation frames: they would be timed as the view's.
                                    "frame_ms": 3600000}))
     board = TimedBoard(cfg)
     seat = Seat(cfg, board, lambda: 1)
-    stream = Stream()
-
-    async def opener(host, port):
-        return stream, stream
-
-    seat.client._open = opener
     runner = asyncio.create_task(seat.run())
-    while not stream.written:
+    await broker.accept()
+    while not broker.received():
         await asyncio.sleep_ms(1)
-    stream.written = bytearray()
-    stream.feed(b"\x20\x02\x00\x00")
+    broker.take()
+    broker.feed(b"\x20\x02\x00\x00")
     while not seat.client.connected:
         await asyncio.sleep_ms(1)
     await asyncio.sleep_ms(20)
@@ -95,32 +109,31 @@ async def main():
     press = []
     view = []
     for i in range(ROUNDS):
-        stream.written = bytearray()
+        broker.take()
         t0 = time.ticks_us()
         board.feed(b'{"button": "confirm"}')
-        while not stream.written:
+        while not broker.received():
             await asyncio.sleep_ms(0)
         press.append(time.ticks_diff(time.ticks_us(), t0))
         # Answer like the hub and the broker would: PUBACK and ack{seq}.
-        body = memoryview(stream.written)
-        dec = packets.LengthDecoder()
+        body = broker.take()
         j = 1
-        while not dec.feed(body[j]):
+        while mqtt._length(body, j) < 0:
             j += 1
-        pid = packets.parse_publish(body[0], body[j + 1: j + 1 + dec.value])[5]
-        n = packets.puback(buf, pid)
-        stream.feed(bytes(buf[:n]))
+        t = j + 3 + (body[j + 1] << 8 | body[j + 2])  # the topic's end, the pid's start
+        broker.feed(bytes((0x40, 2, body[t], body[t + 1])))
         ack = json.dumps({"v": 1, "t": "ack", "seq": i + 1}).encode()
-        n = packets.publish(buf, ack_topic, ack)
-        stream.feed(bytes(buf[:n]))
+        end = mqtt._publish(buf, ack_topic, ack, 0)
+        broker.feed(bytes(buf[mqtt._frame(buf, 0x30, end) : end]))
         await asyncio.sleep_ms(2)
         msg = json.dumps({"v": 1, "t": "view", "seat": 1, "colour": [i % 256, 9, 200],
                           "name": "bench", "lines": ["line one", "line two"],
                           "ring": {"mode": "count", "value": i % 12}}).encode()
-        n = packets.publish(buf, view_topic, msg, 1, True, False, 1 + i % 1000)
+        end = mqtt._publish(buf, view_topic, msg, 1 + i % 1000)
+        packet = bytes(buf[mqtt._frame(buf, 0x33, end) : end])  # QoS 1, retained
         board.ring_at = 0
         t0 = time.ticks_us()
-        stream.feed(bytes(buf[:n]))
+        broker.feed(packet)
         while not board.ring_at:
             await asyncio.sleep_ms(0)
         view.append(time.ticks_diff(board.ring_at, t0))

@@ -1,32 +1,63 @@
-# An asyncio MQTT 3.1.1 client for the seat. The frozen umqtt is blocking and sends no
-# keepalives, so the seat carries its own. Resilience lives here: reconnect with
-# exponential backoff and jitter, subscriptions restored on every connect, QoS 1
-# publishes kept until PUBACK and resent with DUP after a reconnect, a keepalive that
-# notices a dead connection. The application sees only `events`, a bounded queue of
+# An asyncio MQTT 3.1.1 client for the seat, packets included. The frozen umqtt is
+# blocking and sends no keepalives, so the seat carries its own. Resilience lives here:
+# reconnect with exponential backoff and jitter, subscriptions restored on every connect,
+# QoS 1 publishes kept until PUBACK and resent with DUP after a reconnect, a keepalive
+# that notices a dead connection. The application sees only `events`, a bounded queue of
 # (UP, None, None, False), (DOWN, None, None, False) and (MESSAGE, topic, payload, retained).
 #
-# The stream comes from an injected `open_connection` (asyncio's by default) so tests can
-# run the client over an in-memory stream; `ticks_ms` is injected for the same reason.
+# Heap: this is one module with few functions because every function, class, name and
+# long string constant costs RAM once loaded (hence the one-word error messages). The
+# client drives a non-blocking socket itself, parking its task on asyncio's poller the
+# way asyncio's own streams do, so it needs neither asyncio's stream module, a Stream
+# with its write buffer, nor asyncio's Lock. Packets are encoded straight into the
+# caller's out buffer (the body from offset _BODY, the fixed header written in front of
+# it once the length is known) and read into the in buffer; an incoming message costs
+# only its topic str, its payload bytes and the event tuple. A connection costs a socket
+# and two tasks (reader, pinger).
+#
+# The socket comes from an injected `open_connection(host, port)` (awaitable; `_dial` by
+# default) so tests can run the client over an in-memory socket; `ticks_ms` is injected for
+# the same reason. Section numbers refer to the OASIS MQTT 3.1.1 standard.
 
 import asyncio
 import random
+import socket
 import time
 
 from micropython import const
 
 from bounded import BoundedQueue
 from log import log
-from net import packets
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable
+    from typing import Any, Awaitable, Callable
 
 UP = const(1)
 DOWN = const(2)
 MESSAGE = const(3)
 
+# First bytes of the fixed header (2.2).
+_CONNECT = const(0x10)
+_CONNACK = const(0x20)
+_PUBLISH = const(0x30)
+_PUBACK = const(0x40)
+_SUBSCRIBE = const(0x82)  # 3.8.1: the reserved flag bits of SUBSCRIBE must be 0010
+_PINGREQ = const(0xC0)
+_DUP = const(0x08)
+_QOS1 = const(0x02)
+_RETAIN = const(0x01)
+# CONNECT flags (3.1.2.3).
+_CLEAN = const(0x02)
+_WILL = const(0x04)
+_WILL_RETAIN = const(0x20)
+_PASSWORD = const(0x40)
+_USER = const(0x80)
+
+# A packet's body starts here in the out buffer: room for the longest fixed header.
+_BODY = const(5)
 _PID_MAX = const(65535)
+_BUSY_POLL_MS = const(5)
 # Linux and lwIP share these numbers; the unix port's socket module does not name them.
 _IPPROTO_TCP = const(6)
 _TCP_NODELAY = const(1)
@@ -40,6 +71,119 @@ def jitter(delay_ms, rand16):
 
 class ConnectRefused(Exception):
     pass
+
+
+def _io(sock, write) -> "Awaitable[None]":  # type: ignore[misc]
+    # Parks the calling task until the socket is ready, exactly as asyncio's streams do
+    # (asyncio has no public call for it; `await` on a generator is what they use).
+    q = asyncio.core._io_queue  # type: ignore[attr-defined]
+    yield q.queue_write(sock) if write else q.queue_read(sock)
+
+
+def _unsent():
+    # What publish() hands back for a packet it did not write: awaited, False.
+    return False
+    yield  # a generator function, hence awaitable
+
+
+async def _dial(host, port):
+    # asyncio's open_connection without the Stream: a non-blocking TCP socket whose
+    # connect is under way. The CONNECT written on it waits for the connection, and a
+    # failed one shows there.
+    from errno import EINPROGRESS
+
+    ai = socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM)[0]
+    sock = socket.socket(ai[0], ai[1], ai[2])
+    sock.setblocking(False)
+    try:
+        # Small packets go out at once: with Nagle's algorithm an event written right
+        # after a PUBACK waits for the broker's delayed ACK, some 40 ms.
+        sock.setsockopt(_IPPROTO_TCP, _TCP_NODELAY, 1)
+    except OSError:
+        pass
+    try:
+        sock.connect(ai[-1])
+    except OSError as exc:
+        if exc.errno != EINPROGRESS:
+            sock.close()
+            raise
+    return sock
+
+
+def _put(buf, i, data, prefixed=True):
+    # Writes data (bytes, or a str as its UTF-8 bytes) at buf[i:], after its two-byte
+    # length when prefixed (1.5.3), and returns the index after it. Two bytes at the end
+    # stay spare, so the fixed fields written after a string always fit.
+    data = memoryview(data)  # MicroPython gives a str's bytes without a copy
+    n = len(data)
+    j = i + n + (2 if prefixed else 0)
+    if j > len(buf) - 2 or n > 0xFFFF:
+        raise ValueError("too long")
+    if prefixed:
+        buf[i] = n >> 8
+        buf[i + 1] = n & 0xFF
+    buf[j - n : j] = data
+    return j
+
+
+def _frame(buf, first, end):
+    # Writes the fixed header (2.2) in front of the body at buf[_BODY:end] and returns
+    # where the packet starts: the Remaining Length in 7-bit groups, low first (2.2.3).
+    n = end - _BODY
+    start = _BODY - 2
+    v = n >> 7
+    while v:
+        start -= 1
+        v >>= 7
+    buf[start] = first
+    for k in range(start + 1, _BODY):
+        buf[k] = (n & 0x7F) | (0x80 if k < _BODY - 1 else 0)
+        n >>= 7
+    return start
+
+
+def _length(buf, n):
+    # The Remaining Length in buf[1:n + 1], or -1 while its last byte says more follow.
+    v = 0
+    for k in range(n, 0, -1):
+        v = (v << 7) | (buf[k] & 0x7F)
+    if buf[n] & 0x80:
+        if n == 4:
+            raise ValueError("length")
+        return -1
+    return v
+
+
+def _connect(buf, client_id, keepalive_s, user=None, password=None, will=None):
+    # The body of a clean-session CONNECT (3.1); will: (topic, payload, retain, qos).
+    i = _put(buf, _BODY, b"MQTT")
+    buf[i] = 4  # protocol level 4 = 3.1.1
+    flags = _CLEAN
+    buf[i + 2] = keepalive_s >> 8
+    buf[i + 3] = keepalive_s & 0xFF
+    j = _put(buf, i + 4, client_id)
+    if will:
+        flags |= _WILL | will[3] << 3 | (_WILL_RETAIN if will[2] else 0)
+        j = _put(buf, _put(buf, j, will[0]), will[1])
+    if user is not None:
+        flags |= _USER
+        j = _put(buf, j, user)
+        if password is not None:
+            # 3.1.2.9: a password without a user name is not allowed.
+            flags |= _PASSWORD
+            j = _put(buf, j, password)
+    buf[i + 1] = flags
+    return j
+
+
+def _publish(buf, topic, payload, pid):
+    # The body of a PUBLISH (3.3); pid 0 for QoS 0, which carries none.
+    i = _put(buf, _BODY, topic)
+    if pid:
+        buf[i] = pid >> 8
+        buf[i + 1] = pid & 0xFF
+        i += 2
+    return _put(buf, i, payload, False)
 
 
 class Client:
@@ -67,25 +211,27 @@ class Client:
         self.connects = 0
         self.dropped_publishes = 0
         self.oversized = 0
-        self._open = open_connection or asyncio.open_connection
+        self._open: "Callable[[Any, Any], Any]" = open_connection or _dial
         # The stubs give ticks_ms an opaque return type; ticks are ints here.
         self._ticks: "Callable[[], int]" = ticks_ms or time.ticks_ms  # type: ignore[assignment]
         # `buffers`: the two packet buffers (out, in), allocated by the caller before
         # the heap is fragmented; else two of buf_size bytes.
         if buffers is None:
             buffers = (bytearray(buf_size), bytearray(buf_size))
-        self._out, self._in = buffers
-        self._in_mv = memoryview(self._in)
-        self._len = packets.LengthDecoder()
-        self._one = bytearray(1)
-        self._lock = asyncio.Lock()
+        # Memoryviews: their slices share the buffer, and a slice assignment can never
+        # resize it.
+        self._out = memoryview(buffers[0])
+        self._in = memoryview(buffers[1])
+        # True while a packet is in the out buffer, from encoding until it is written.
+        self._busy = False
         self._ended = asyncio.Event()
+        # Flat lists, no tuple per item: subscriptions as filter, qos, filter, qos...;
+        # unacknowledged QoS 1 publishes, oldest first, as pid, topic, payload, first byte.
         self._subs = []
-        # Unacknowledged QoS 1 publishes, oldest first: [pid, topic, payload, retain].
         self._inflight = []
         self._inflight_size = inflight_size
         self._pid = 0
-        self._stream = None
+        self._sock: "Any" = None
         self._last_rx = 0
         self._last_tx = 0
         self.why_down = None
@@ -94,241 +240,260 @@ class Client:
 
     async def subscribe(self, topic_filter, qos=1):
         # Recorded and sent on every connect; sent at once when already connected.
-        self._subs.append((topic_filter, qos))
+        self._subs.append(topic_filter)
+        self._subs.append(qos)
         if self.connected:
-            try:
-                await self._send_subscribe([(topic_filter, qos)])
-            except OSError as exc:
-                self.why_down = exc
-                self._ended.set()
+            await self._send(_SUBSCRIBE, self._next_pid(), subs_from=len(self._subs) - 2)
 
-    async def publish(self, topic, payload, retain=False, qos=0):
+    def publish(self, topic, payload, retain=False, qos=0):
         # QoS 0 is dropped (and counted) while down. QoS 1 is kept until PUBACK, at most
         # `inflight_size` of them; the oldest is dropped and counted beyond that.
-        # Returns True when the packet was written to the connection.
+        # Returns an awaitable, true when the packet was written to the connection: a
+        # plain method handing on _send's generator costs one heap frame per publish
+        # where an async one would cost two.
+        first = _PUBLISH | (_RETAIN if retain else 0)
         pid = 0
         if qos:
+            first |= _QOS1
             pid = self._next_pid()
-            if len(self._inflight) >= self._inflight_size:
-                self._inflight.pop(0)
+            queue = self._inflight
+            if len(queue) >= 4 * self._inflight_size:
+                del queue[:4]
                 self.dropped_publishes += 1
-            self._inflight.append([pid, topic, payload, retain])
+            queue.append(pid)
+            queue.append(topic)
+            queue.append(payload)
+            queue.append(first)
         if not self.connected:
             if not qos:
                 self.dropped_publishes += 1
-            return False
-        return await self._write_publish(topic, payload, qos, retain, False, pid)
-
-    def inflight(self):
-        return len(self._inflight)
-
-    async def disconnect(self):
-        if self.connected:
-            async with self._lock:
-                try:
-                    await self._write(packets.disconnect(self._out))
-                except OSError:
-                    pass
-        self._ended.set()
+            return _unsent()
+        return self._send(first, pid, topic, payload)
 
     async def run(self):
         delay = self.backoff_ms
         while True:
             self._ended.clear()
+            self._last_rx = self._ticks()
             try:
-                await self._session()
+                # One connection: a reader task writes CONNECT and then takes every
+                # incoming packet (CONNACK first), a pinger task keeps the connection
+                # alive and gives up on a broker that does not answer; either (or a
+                # failed write) ends the connection.
+                self._sock = await self._open(self.host, self.port)
+                reader = asyncio.create_task(self._read_loop())
+                pinger = asyncio.create_task(self._keepalive())
+                try:
+                    await self._ended.wait()
+                finally:
+                    reader.cancel()
+                    pinger.cancel()
             except Exception as exc:  # noqa: BLE001 - whatever broke, reconnect
-                # OSError, PacketError, ConnectRefused and TimeoutError are the usual
-                # ones; a MemoryError from a burst of big messages must not end the
-                # client either.
+                # OSError from a failed DNS lookup or connect is the usual one; a
+                # MemoryError must not end the client either.
                 self.why_down = exc
             was_up = self.connected
             self.connected = False
-            self._close()
+            sock = self._sock
+            self._sock = None
+            if sock is not None:
+                try:
+                    sock.close()
+                except OSError:
+                    pass
             if was_up:
                 delay = self.backoff_ms
                 self.events.put((DOWN, None, None, False))
             elif self.why_down is not None:
                 # Only a person can fix some of these (a refused password: code 4 or 5).
-                log("broker connection failed:", repr(self.why_down))
+                log("cannot connect:", repr(self.why_down))
             await asyncio.sleep_ms(jitter(delay, random.getrandbits(16)))
             delay = min(delay * 2, self.backoff_max_ms)
 
     # ---- connection
-
-    async def _session(self):
-        opened = await asyncio.wait_for_ms(self._open(self.host, self.port),
-                                           self.connect_timeout_ms)
-        self._stream = opened[1]
-        self._reader = opened[0]
-        # Small packets go out at once: with Nagle's algorithm an event written right
-        # after a PUBACK waits for the broker's delayed ACK, some 40 ms.
-        sock = getattr(self._stream, "s", None)
-        if sock is not None:
-            try:
-                sock.setsockopt(_IPPROTO_TCP, _TCP_NODELAY, 1)
-            except OSError:
-                pass
-        will = self.will() if self.will else None
-        # The flag now speaks of this attempt's Will, not the previous one's.
-        self.will_may_be_held = False
-        async with self._lock:
-            if will:
-                n = packets.connect(self._out, self.client_id, self.keepalive_ms // 1000, True,
-                                    self.user, self.password, will[0], will[1], will[3], will[2])
-            else:
-                n = packets.connect(self._out, self.client_id, self.keepalive_ms // 1000, True,
-                                    self.user, self.password)
-            await self._write(n)
-        # From here the broker may hold this connection's Will, unless it refuses it.
-        self.will_may_be_held = True
-        reply = await asyncio.wait_for_ms(
-            self._read_packet(), self.connect_timeout_ms
-        )  # type: tuple[int, memoryview, bool]
-        first, body, whole = reply
-        if first != packets.CONNACK or not whole:
-            raise packets.PacketError("expected CONNACK")
-        code = packets.connack(body)[1]
-        if code:
-            self.will_may_be_held = False
-            raise ConnectRefused(code)
-        self.connects += 1
-        self._last_rx = self._ticks()
-        if self._subs:
-            await self._send_subscribe(self._subs)
-        for item in list(self._inflight):
-            await self._write_publish(item[1], item[2], 1, item[3], True, item[0])
-        self.connected = True
-        self.why_down = None
-        self.events.put((UP, None, None, False))
-        reader = asyncio.create_task(self._guard(self._read_loop()))
-        pinger = asyncio.create_task(self._guard(self._keepalive()))
-        try:
-            await self._ended.wait()
-        finally:
-            reader.cancel()
-            pinger.cancel()
-
-    async def _guard(self, coro):
-        try:
-            await coro
-        except Exception as exc:
-            self.why_down = exc
-        finally:
-            self._ended.set()
-
-    def _close(self):
-        stream = self._stream
-        self._stream = None
-        if stream is not None:
-            try:
-                stream.close()
-            except OSError:
-                pass
-
-    async def _write(self, n):
-        # Caller holds the lock.
-        stream = self._stream
-        if stream is None:
-            raise OSError("not connected")
-        stream.write(memoryview(self._out)[:n])
-        await stream.drain()
-        self._last_tx = self._ticks()
-
-    async def _write_publish(self, topic, payload, qos, retain, dup, pid):
-        async with self._lock:
-            try:
-                await self._write(packets.publish(self._out, topic, payload, qos, retain, dup, pid))
-            except OSError as exc:
-                self.why_down = exc
-                self._ended.set()
-                return False
-        return True
-
-    async def _send_subscribe(self, subs):
-        async with self._lock:
-            await self._write(packets.subscribe(self._out, self._next_pid(), subs))
-
-    def _next_pid(self):
-        while True:
-            self._pid = self._pid % _PID_MAX + 1
-            for item in self._inflight:
-                if item[0] == self._pid:
-                    break
-            else:
-                return self._pid
-
-    async def _read_into(self, mv):
-        got = 0
-        while got < len(mv):
-            n = await self._reader.readinto(mv[got:])
-            if not n:
-                raise OSError("connection closed by broker")
-            got += n
-
-    async def _read_packet(self) -> "tuple[int, memoryview, bool]":
-        # One packet into the preallocated input buffer: (first byte, body view, whole).
-        # A packet larger than the buffer is read through: its head stays in the buffer
-        # (enough for a PUBLISH's topic and packet id) and whole is False.
-        one = self._one
-        await self._read_into(memoryview(one))
-        first = one[0]
-        self._len.reset()
-        while True:
-            await self._read_into(memoryview(one))
-            if self._len.feed(one[0]):
-                break
-        size = self._len.value
-        room = len(self._in)
-        if size <= room:
-            body = self._in_mv[:size]
-            await self._read_into(body)
-            return first, body, True
-        keep = room // 2
-        await self._read_into(self._in_mv[:keep])
-        left = size - keep
-        while left:
-            n = min(left, room - keep)
-            await self._read_into(self._in_mv[keep : keep + n])
-            left -= n
-        return first, self._in_mv[:keep], False
-
-    async def _read_loop(self):
-        while True:
-            first, body, whole = await self._read_packet()
-            self._last_rx = self._ticks()
-            kind = first & 0xF0
-            if kind == packets.PUBLISH:
-                topic, payload, qos, retain, _, pid = packets.parse_publish(first, body)
-                if whole:
-                    self.events.put((MESSAGE, topic, bytes(payload), retain))
-                else:
-                    # Dropped, but acknowledged: a retained oversized message would
-                    # otherwise come back on every reconnect.
-                    self.oversized += 1
-                if qos == 1:
-                    async with self._lock:
-                        await self._write(packets.puback(self._out, pid))
-            elif not whole:
-                raise packets.PacketError("oversized packet of type %d" % (kind >> 4))
-            elif kind == packets.PUBACK:
-                pid = packets.packet_id(body)
-                for i in range(len(self._inflight)):
-                    if self._inflight[i][0] == pid:
-                        self._inflight.pop(i)
-                        break
-            # CONNACK twice, SUBACK and PINGRESP need nothing beyond the rx time stamp.
+    # Generator frames (every call of an async method) are heap blocks, so the
+    # per-packet work that does not wait is done in plain methods.
 
     async def _keepalive(self):
         # Ping when either direction has been quiet for half the keepalive; declare the
-        # connection dead when nothing at all came back for one and a half keepalives.
+        # connection dead when nothing at all came back for one and a half keepalives
+        # (or no CONNACK within the connect timeout of the connection's start).
         ka = self.keepalive_ms
+        try:
+            while True:
+                await asyncio.sleep_ms(min(ka // 4, self.connect_timeout_ms))
+                now = self._ticks()
+                quiet_rx = time.ticks_diff(now, self._last_rx)
+                if not self.connected:
+                    if quiet_rx >= self.connect_timeout_ms:
+                        raise OSError("no CONNACK")
+                elif quiet_rx >= ka + ka // 2:
+                    raise OSError("no answer")
+                elif quiet_rx >= ka // 2 or time.ticks_diff(now, self._last_tx) >= ka // 2:
+                    await self._send(_PINGREQ)
+        except OSError as exc:
+            self.why_down = exc
+            self._ended.set()
+
+    async def _read_loop(self):
+        buf = self._in
+        try:
+            # From a written CONNECT on the broker may hold this connection's Will,
+            # unless it refuses it.
+            self.will_may_be_held = await self._send(_CONNECT)
+            if not self.will_may_be_held:
+                return
+            while True:
+                # The fixed header: the first byte and one to four length bytes.
+                await self._recv(0, 2)
+                first = buf[0]
+                n = 1
+                size = _length(buf, 1)
+                while size < 0:
+                    n += 1
+                    await self._recv(n, n + 1)
+                    size = _length(buf, n)
+                # The body, into the start of the buffer. A packet larger than the
+                # buffer is read through: its head stays (enough for a PUBLISH's topic
+                # and packet id).
+                have = size if size <= len(buf) else len(buf) // 2
+                await self._recv(0, have)
+                left = size - have
+                while left:
+                    n = min(left, len(buf) - have)
+                    await self._recv(have, have + n)
+                    left -= n
+                self._last_rx = self._ticks()
+                n = self._take(first, size, have)
+                if n < 0:
+                    await self._up()
+                elif n:
+                    await self._send(_PUBACK, n)
+        except Exception as exc:
+            self.why_down = exc
+        self._ended.set()
+
+    def _take(self, first, size, have):
+        # Handles the packet in the in buffer (its first `have` bytes of `size`). Returns
+        # -1 for the CONNACK that opens the connection, the packet id of a QoS 1 PUBLISH
+        # to acknowledge, else 0.
+        buf = self._in
+        kind = first & 0xF0
+        if not self.connected:
+            if kind != _CONNACK or size != 2:
+                raise ValueError("no CONNACK")
+            if buf[1]:
+                self.will_may_be_held = False
+                raise ConnectRefused(buf[1])
+            return -1
+        if kind == _PUBLISH:
+            qos = first >> 1 & 3
+            t = 2 + (buf[0] << 8 | buf[1])  # end of the topic
+            i = t + 2 if qos else t
+            if size < 2 or qos == 3 or i > have:
+                raise ValueError("PUBLISH")
+            if have == size:
+                self.events.put((MESSAGE, str(buf[2:t], "utf-8"), bytes(buf[i:size]),
+                                 bool(first & _RETAIN)))
+            else:
+                # Dropped, but acknowledged: a retained oversized message would
+                # otherwise come back on every reconnect.
+                self.oversized += 1
+            return buf[t] << 8 | buf[t + 1] if qos == 1 else 0
+        if have < size:
+            raise ValueError("oversized")
+        if kind == _PUBACK:
+            if size < 2:
+                raise ValueError("PUBACK")
+            pid = buf[0] << 8 | buf[1]
+            queue = self._inflight
+            for k in range(0, len(queue), 4):
+                if queue[k] == pid:
+                    del queue[k : k + 4]
+                    break
+        # A second CONNACK, SUBACK and PINGRESP need nothing beyond the rx time.
+        return 0
+
+    async def _up(self):
+        # CONNACK accepted: subscriptions and unacknowledged publishes go out again
+        # (the latter with DUP), then the application hears UP.
+        self.connects += 1
+        if self._subs:
+            await self._send(_SUBSCRIBE, self._next_pid())
+        # A copy: the application may publish (and drop the oldest) meanwhile.
+        queue = self._inflight[:]
+        for k in range(0, len(queue), 4):
+            await self._send(queue[k + 3] | _DUP, queue[k], queue[k + 1], queue[k + 2])
+        self.connected = True
+        self.why_down = None
+        self.events.put((UP, None, None, False))
+
+    async def _recv(self, lo, hi):
+        # Fills self._in[lo:hi] from the socket.
+        sock = self._sock
+        while lo < hi:
+            await _io(sock, False)
+            n = sock.readinto(self._in[lo:hi])
+            if n == 0:
+                raise OSError("closed")
+            if n:  # None: nothing after all
+                lo += n
+
+    async def _send(self, first, pid=0, topic=None, payload=None, subs_from=0):
+        # Encodes one packet into the out buffer and writes it: CONNECT, PUBLISH (pid 0
+        # for QoS 0), PUBACK (pid), SUBSCRIBE (pid, the filters from self._subs[subs_from]
+        # on) or PINGREQ. A failed write ends the connection (why_down says why) and
+        # returns False.
+        while self._busy:
+            # Another packet waits for room in the socket's send buffer; only a slow
+            # link gets here, so polling is cheaper than asyncio's Lock (a module of
+            # its own) would be.
+            await asyncio.sleep_ms(_BUSY_POLL_MS)
+        self._busy = True
+        buf = self._out
+        sock = self._sock
+        try:
+            if first == _CONNECT:
+                # The Will is encoded at once, so it is not kept for the connection.
+                end = _connect(buf, self.client_id, self.keepalive_ms // 1000, self.user,
+                               self.password, self.will() if self.will else None)
+            elif first & 0xF0 == _PUBLISH:
+                end = _publish(buf, topic, payload, pid)
+            else:
+                buf[_BODY] = pid >> 8
+                buf[_BODY + 1] = pid & 0xFF
+                end = _BODY + 2 if pid else _BODY
+                if first == _SUBSCRIBE:
+                    subs = self._subs
+                    for k in range(subs_from, len(subs), 2):
+                        end = _put(buf, end, subs[k])
+                        buf[end] = subs[k + 1]
+                        end += 1
+            if sock is None:
+                raise OSError("closed")
+            i = _frame(buf, first, end)
+            while i < end:
+                n = sock.write(buf[i:end])
+                if n:
+                    i += n
+                else:
+                    await _io(sock, True)
+        except OSError as exc:
+            self.why_down = exc
+            self._ended.set()
+            return False
+        finally:
+            self._busy = False
+        self._last_tx = self._ticks()
+        return True
+
+    def _next_pid(self):
+        queue = self._inflight
         while True:
-            await asyncio.sleep_ms(ka // 4)
-            now = self._ticks()
-            quiet_rx = time.ticks_diff(now, self._last_rx)
-            if quiet_rx >= ka + ka // 2:
-                raise OSError("no answer from broker for %d ms" % quiet_rx)
-            if quiet_rx >= ka // 2 or time.ticks_diff(now, self._last_tx) >= ka // 2:
-                async with self._lock:
-                    await self._write(packets.pingreq(self._out))
+            pid = self._pid % _PID_MAX + 1
+            self._pid = pid
+            for k in range(0, len(queue), 4):
+                if queue[k] == pid:
+                    break
+            else:
+                return pid

@@ -22,6 +22,9 @@ SCENARIOS = [
     "oversized_publish_skipped",
     "refused_then_backoff",
     "jitter_bounds",
+    "malformed_input_drops_link",
+    "long_lengths_decoded",
+    "no_connack_times_out",
 ]
 
 

@@ -45,6 +45,11 @@ async def next_event(client, kind):
     return ev
 
 
+def inflight(client):
+    # Unacknowledged QoS 1 publishes: the client keeps four items per publish.
+    return len(client._inflight) // 4
+
+
 def make(opener, **kw):
     return mqtt.Client("broker", 1883, "seat-x", will=will, open_connection=opener,
                        backoff_ms=20, backoff_max_ms=80, **kw)
@@ -87,9 +92,9 @@ async def qos1_publish_acked():
     s.take()
     check(await client.publish("a", b"x", False, 1), "written")
     check(s.take() == b"\x32\x06\x00\x01a\x00\x01x", "PUBLISH QoS 1 with pid 1")
-    check(client.inflight() == 1, "in flight until PUBACK")
+    check(inflight(client) == 1, "in flight until PUBACK")
     s.feed(b"\x40\x02\x00\x01")
-    await until(lambda: client.inflight() == 0, "PUBACK handled")
+    await until(lambda: inflight(client) == 0, "PUBACK handled")
     task.cancel()
     print("ok qos1_publish_acked")
 
@@ -122,7 +127,7 @@ async def reconnect_resends_with_dup():
     await client.publish("a", b"2", False, 1)
     # SUBSCRIBE took packet id 1, so the publishes are 2 and 3; only 2 is acknowledged.
     s.feed(b"\x40\x02\x00\x02")
-    await until(lambda: client.inflight() == 1, "first PUBACK")
+    await until(lambda: inflight(client) == 1, "first PUBACK")
     s.hangup()
     await next_event(client, mqtt.DOWN)
     check(not await client.publish("a", b"q0"), "QoS 0 is not written while down")
@@ -146,7 +151,7 @@ async def inflight_bounded():
     task = asyncio.create_task(client.run())
     for i in range(5):
         check(not await client.publish("a", b"%d" % i, False, 1), "not written while down")
-    check(client.inflight() == 3 and client.dropped_publishes == 2, "bounded, drops counted")
+    check(inflight(client) == 3 and client.dropped_publishes == 2, "bounded, drops counted")
     opener.refuse = False
     s = await connected(client, opener)
     await until(lambda: s.written.count(b"\x3a") >= 3, "three resends")
@@ -222,6 +227,61 @@ async def refused_then_backoff():
     print("ok refused_then_backoff")
 
 
+async def malformed_input_drops_link():
+    # A broker that sends nonsense loses the connection; the client reconnects.
+    opener = Opener()
+    client = make(opener)
+    task = asyncio.create_task(client.run())
+    bad = (
+        b"\x36\x04\x00\x01xa",  # PUBLISH with QoS 3
+        b"\x30\x03\x00\x09x",  # topic length beyond the packet
+        b"\x32\x03\x00\x01x",  # QoS 1 without a packet id
+        b"\x30\xff\xff\xff\xff\x01",  # five length bytes
+    )
+    for index, raw in enumerate(bad):
+        s = await connected(client, opener, index)
+        s.feed(raw)
+        await next_event(client, mqtt.DOWN)
+        check(isinstance(client.why_down, ValueError), f"{raw!r}: {client.why_down!r}")
+    await connected(client, opener, len(bad))
+    task.cancel()
+    print("ok malformed_input_drops_link")
+
+
+async def long_lengths_decoded():
+    # Remaining Lengths of one to three bytes at their boundaries (2.2.3, table 2.4),
+    # read through a small buffer; a PUBLISH of the given size, then one that fits.
+    opener = Opener()
+    client = make(opener, buf_size=64)
+    task = asyncio.create_task(client.run())
+    s = await connected(client, opener)
+    for size, length in ((127, b"\x7f"), (128, b"\x80\x01"), (16383, b"\xff\x7f"),
+                         (16384, b"\x80\x80\x01")):
+        s.feed(b"\x30" + length + b"\x00\x01t" + b"v" * (size - 3) + b"\x30\x04\x00\x01cz")
+        ev = await next_event(client, mqtt.MESSAGE)
+        check(ev[1:] == ("c", b"z", False), f"after {size}: {ev!r}")
+    check(client.oversized == 4 and client.connected, "all four read through")
+    s.feed(b"\x30\x0a\x00\x01t" + b"w" * 7)
+    ev = await next_event(client, mqtt.MESSAGE)
+    check(ev[1:] == ("t", b"w" * 7, False), f"one that fits: {ev!r}")
+    task.cancel()
+    print("ok long_lengths_decoded")
+
+
+async def no_connack_times_out():
+    # A broker that accepts the TCP connection but never answers CONNECT is given up on
+    # after the connect timeout, and tried again.
+    opener = Opener()
+    client = make(opener, connect_timeout_ms=200)
+    task = asyncio.create_task(client.run())
+    await until(lambda: len(opener.streams) == 2, "second attempt", 2000)
+    check(isinstance(client.why_down, OSError), f"reason {client.why_down!r}")
+    check(not client.connected and opener.streams[0].closed, "first socket closed")
+    await connected(client, opener, 1)
+    task.cancel()
+    print("ok no_connack_times_out")
+
+
 def jitter_bounds():
     for delay in (1, 2, 20, 500, 30000):
         for r in (0, 1, 12345, 65535):
@@ -240,6 +300,9 @@ SCENARIOS = {
     "keepalive_pings_and_dead_link": keepalive_pings_and_dead_link,
     "oversized_publish_skipped": oversized_publish_skipped,
     "refused_then_backoff": refused_then_backoff,
+    "malformed_input_drops_link": malformed_input_drops_link,
+    "long_lengths_decoded": long_lengths_decoded,
+    "no_connack_times_out": no_connack_times_out,
 }
 
 name = sys.argv[1]

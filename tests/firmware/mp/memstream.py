@@ -1,29 +1,36 @@
-# An in-memory stand-in for an asyncio stream to a broker, for MicroPython tests of the
-# MQTT client: the test feeds bytes the "broker" sends and reads what the client wrote.
-import asyncio
+# An in-memory stand-in for the MQTT client's non-blocking socket to a broker, for
+# MicroPython tests: the test feeds bytes the "broker" sends and reads what the client
+# wrote. asyncio's poller asks it for readiness through ioctl, as it does a real socket.
+import io
+
+_MP_STREAM_POLL = 3
+_POLL_RD = 1
+_POLL_WR = 4
 
 
-class MemStream:
+class MemSock(io.IOBase):
     def __init__(self):
         self.incoming = bytearray()
         self.written = bytearray()
         self.closed = False
-        self._data = asyncio.Event()
 
     def feed(self, data):
         self.incoming += data
-        self._data.set()
 
     def hangup(self):
         self.closed = True
-        self._data.set()
 
-    async def readinto(self, buf):
-        while not self.incoming and not self.closed:
-            self._data.clear()
-            await self._data.wait()
+    def ioctl(self, req, arg):
+        if req != _MP_STREAM_POLL:
+            return -1  # not a file descriptor, nothing else
+        ready = arg & _POLL_WR
+        if self.incoming or self.closed:
+            ready |= arg & _POLL_RD
+        return ready
+
+    def readinto(self, buf):
         if not self.incoming:
-            return 0
+            return 0 if self.closed else None
         n = min(len(buf), len(self.incoming))
         buf[:n] = self.incoming[:n]
         self.incoming = self.incoming[n:]
@@ -33,13 +40,10 @@ class MemStream:
         if self.closed:
             raise OSError(32)
         self.written += data
-
-    async def drain(self):
-        pass
+        return len(data)
 
     def close(self):
         self.closed = True
-        self._data.set()
 
     def take(self):
         out = bytes(self.written)
@@ -48,7 +52,7 @@ class MemStream:
 
 
 class Opener:
-    # Hands out a fresh MemStream per connection attempt; `refuse` makes attempts fail.
+    # Hands out a fresh MemSock per connection attempt; `refuse` makes attempts fail.
     def __init__(self):
         self.streams = []
         self.refuse = False
@@ -56,6 +60,6 @@ class Opener:
     async def __call__(self, host, port):
         if self.refuse:
             raise OSError(111)
-        s = MemStream()
+        s = MemSock()
         self.streams.append(s)
-        return s, s
+        return s
