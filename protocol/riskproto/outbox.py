@@ -44,13 +44,25 @@ class Outbox:
         self.next_seq = first_seq
         self.dropped = 0
         self._diff = diff if diff is not None else _subtract
-        # Entries in sequence order, four slots each in one flat list (no list per
-        # entry: 32 bytes less per event on a 64-bit MicroPython): seq, payload, last
-        # sent (None: not yet on this connection), wait before the next send.
-        self._q = []  # type: list[Any]
+        # Entries in sequence order, four slots each: seq, payload, last sent (None:
+        # not yet on this connection), wait before the next send. The list has its full
+        # size from the start and never grows: in a seat's small, fragmented heap a list
+        # that grows needs a larger free block just when the queue is fullest.
+        self._q = [None] * (4 * capacity)  # type: list[Any]
+        self._n = 0
 
     def __len__(self) -> int:
-        return len(self._q) // 4
+        return self._n
+
+    def _remove(self, i: int) -> None:
+        # Drop the entry at slot i, moving the later ones up (no allocation).
+        q = self._q
+        end = 4 * self._n - 4
+        for j in range(i, end):
+            q[j] = q[j + 4]
+        for j in range(end, end + 4):
+            q[j] = None
+        self._n -= 1
 
     def add(self, msg: "dict[str, Any]") -> int:
         # Number `msg` (an event without seat and seq), queue it, return its seq.
@@ -60,22 +72,23 @@ class Outbox:
         msg["seq"] = seq
         payload = dumps(msg)
         self.next_seq = seq + 1
-        q = self._q
-        if len(q) >= 4 * self.capacity:
-            for _ in range(4):
-                q.pop(0)
+        if self._n >= self.capacity:
+            self._remove(0)
             self.dropped += 1
-        q.append(seq)
-        q.append(payload)
-        q.append(None)
-        q.append(self.retry_ms)
+        q = self._q
+        i = 4 * self._n
+        q[i] = seq
+        q[i + 1] = payload
+        q[i + 2] = None
+        q[i + 3] = self.retry_ms
+        self._n += 1
         return seq
 
     def due(self, now: int) -> "list[tuple[int, bytes]]":
         # Entries to publish now, oldest first; each is rescheduled with backoff.
         out = []
         q = self._q
-        for i in range(0, len(q), 4):
+        for i in range(0, 4 * self._n, 4):
             if q[i + 2] is None:
                 q[i + 3] = self.retry_ms
             elif self._diff(now, q[i + 2]) >= q[i + 3]:
@@ -89,24 +102,23 @@ class Outbox:
     def answered(self, seq: int) -> bool:
         # The hub answered `seq` (ack or error); False if it was not waiting.
         q = self._q
-        for i in range(0, len(q), 4):
+        for i in range(0, 4 * self._n, 4):
             if q[i] == seq:
-                for _ in range(4):
-                    q.pop(i)
+                self._remove(i)
                 return True
         return False
 
     def reconnected(self) -> None:
         # A new connection: everything unanswered is due at once, backoff reset.
         q = self._q
-        for i in range(2, len(q), 4):
+        for i in range(2, 4 * self._n, 4):
             q[i] = None
 
     def next_due(self, now: int) -> "int | None":
         # Milliseconds until the next entry is due (0 if one is), None when empty.
         best = None  # type: int | None
         q = self._q
-        for i in range(0, len(q), 4):
+        for i in range(0, 4 * self._n, 4):
             if q[i + 2] is None:
                 return 0
             wait = max(0, q[i + 3] - self._diff(now, q[i + 2]))

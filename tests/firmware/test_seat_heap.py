@@ -18,12 +18,14 @@ from tests.support.mosquitto import Mosquitto
 TABLE = "fw-heap"
 # The smallest heap found to pass is reported in firmware/README.md; this runs at that size.
 HEAP = "98K"
+ROLL = 7
 FAST = {"retry_ms": 400, "broker": {"backoff_ms": 200, "backoff_max_ms": 1000}}
 
 
 def dice_event(faces: list[int]) -> dict[str, Any]:
     dice = [{"id": f"emulated-{i + 1}", "face": f, "state": "settled"} for i, f in enumerate(faces)]
-    return {"kind": "dice", "roll": 0, "dice": dice}
+    # Typed dice lines name the roll armed last (7, below).
+    return {"kind": "dice", "roll": ROLL, "dice": dice}
 
 
 # Emulated board input lines and the events the hub must apply for them, once each.
@@ -59,13 +61,24 @@ def test_seat_scenario_runs_in_a_small_heap(
         hub.publish(2, topics.SEAT_CMD, messages.message("cmd", cmd="beep", ms=50, hz=440))
         seat.wait_output(lambda line: line.get("beep") == [50, 440])
 
+        # An armed roll of the seat's own dice (as in every battle): the dice code is
+        # loaded from here on, so the rest runs with it resident, as in a real game.
+        hub.publish(2, topics.SEAT_CMD, messages.message("cmd", cmd="arm_dice", roll=ROLL,
+                                                         count=3))
+        seat.wait_output(lambda line: line.get("armed") == [ROLL, 3])
+        seat.send({"button": "roll"})
+        (rolled,) = hub.wait_inputs(1)
+        assert rolled["kind"] == "dice" and rolled["roll"] == ROLL
+        assert [d["id"] for d in rolled["dice"]] == ["e1", "e2", "e3"]
+        seat.wait_output(lambda line: line.get("oled", [""])[0] == "Rolled")
+
         # A full outbox: 16 inputs while the hub does not answer, then answered.
         hub.ack = False
         for line, _ in INPUTS * 4:
             seat.send(line)
-        hub.wait_received(16)
+        hub.wait_received(17)
         hub.ack = True
-        assert hub.wait_inputs(16) == [event for _, event in INPUTS * 4]
+        assert hub.wait_inputs(17)[1:] == [event for _, event in INPUTS * 4]
 
         # A broker outage with inputs made during it: reconnect, resend, nothing lost
         # or doubled.
@@ -75,7 +88,7 @@ def test_seat_scenario_runs_in_a_small_heap(
             seat.send(line)
         fresh_mosquitto.start()
         seat.wait_output(lambda line: line.get("net") == "up", timeout=20)
-        assert hub.wait_inputs(20) == [event for _, event in INPUTS * 5]
+        assert hub.wait_inputs(21)[1:] == [event for _, event in INPUTS * 5]
 
         # A refusal: the error flash.
         refusal = messages.message("error", code="not_allowed", detail="y" * 120)
@@ -86,3 +99,5 @@ def test_seat_scenario_runs_in_a_small_heap(
     finally:
         seat.stop()
         hub.close()
+        # Shown by pytest only when the test fails: what the seat logged (MemoryErrors).
+        print("\n".join(seat.stderr_lines[-60:]))
