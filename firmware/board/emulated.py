@@ -18,6 +18,12 @@ from bounded import BoundedQueue
 from log import log
 
 
+def _readable(stream):
+    # Parks the calling task until the stream is readable, as asyncio's streams do
+    # (asyncio has no public call for it; `await` on a generator is what they use).
+    yield asyncio.core._io_queue.queue_read(stream)  # type: ignore[attr-defined]
+
+
 class Board:
     def __init__(self, cfg):
         self.ring_size = cfg["ring_size"]
@@ -81,8 +87,9 @@ class Board:
             if self.control_port:
                 self._tasks.append(
                     await asyncio.start_server(self.run, "127.0.0.1", self.control_port))
-            reader = asyncio.StreamReader(sys.stdin)
-        elif writer is not None:
+            await self._read_stdin()
+            return
+        if writer is not None:
             log("control connection", writer.get_extra_info("peername"))
         try:
             while True:
@@ -93,6 +100,27 @@ class Board:
         finally:
             if writer is not None:
                 writer.close()
+
+    async def _read_stdin(self):
+        # What asyncio.StreamReader(sys.stdin).readline() does, without importing
+        # asyncio.stream (1.7 KiB of the seat's heap; only the control port needs it):
+        # park on asyncio's poller until stdin is readable, then read what is there.
+        # A line read in pieces is joined; an empty read is EOF, which ends the task.
+        stdin = sys.stdin
+        part = ""
+        while True:
+            await _readable(stdin)
+            got = stdin.readline()
+            if got is None:
+                continue  # nothing there after all
+            if got and got[-1] != "\n":
+                part += got
+                continue
+            line = part + got if part else got
+            part = ""
+            if not line:
+                return
+            self.feed(line)
 
     def feed(self, line):
         # One input line; blank lines are skipped, malformed ones reported on stderr
