@@ -266,9 +266,9 @@ class Seat:
                 roll = self.armed_roll = msg["roll"]
                 self.board.arm_dice(roll, msg["count"])
                 if self.dice is None:
-                    from seat.dice import DiceInput
+                    from seat.dice import dice_input
 
-                    self.dice = DiceInput(self, self.dice_kind, self.board.has_roll_button)
+                    self.dice = dice_input(self, self.dice_kind, self.board.has_roll_button)
                 self.dice.arm(roll, msg["count"])
             elif cmd == "disarm":
                 if msg["roll"] == self.armed_roll:
