@@ -7,6 +7,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from riskproto.messages import ERROR_CODES
+
 MAX_COUNTER = 2**30 - 1
 
 seat = st.integers(1, 6)
@@ -76,18 +78,7 @@ commands = st.one_of(
     msg("cmd", {"cmd": st.just("brightness"), "level": byte}),
 )
 
-codes = st.sampled_from(
-    [
-        "malformed",
-        "schema",
-        "version",
-        "too_large",
-        "unknown_seat",
-        "stale",
-        "duplicate",
-        "not_allowed",
-    ]
-)
+codes = st.sampled_from(ERROR_CODES)
 
 messages = st.one_of(
     msg("hub_status", {"online": st.booleans(), "session": counter}),
