@@ -55,6 +55,13 @@ def make(opener, **kw):
                        backoff_ms=20, backoff_max_ms=80, **kw)
 
 
+def started(**kw):
+    # A client of make() over a fresh Opener, already running.
+    opener = Opener()
+    client = make(opener, **kw)
+    return opener, client, asyncio.create_task(client.run())
+
+
 async def connected(client, opener, index=0):
     await until(lambda: len(opener.streams) > index, "connection")
     s = opener.streams[index]
@@ -85,9 +92,7 @@ async def handshake():
 
 
 async def qos1_publish_acked():
-    opener = Opener()
-    client = make(opener)
-    task = asyncio.create_task(client.run())
+    opener, client, task = started()
     s = await connected(client, opener)
     s.take()
     check(await client.publish("a", b"x", False, 1), "written")
@@ -100,9 +105,7 @@ async def qos1_publish_acked():
 
 
 async def incoming_qos1_acked():
-    opener = Opener()
-    client = make(opener)
-    task = asyncio.create_task(client.run())
+    opener, client, task = started()
     s = await connected(client, opener)
     s.take()
     # Two publishes in one read: QoS 1 pid 7 retained, then QoS 0.
@@ -163,9 +166,7 @@ async def inflight_bounded():
 
 
 async def events_bounded():
-    opener = Opener()
-    client = make(opener, events_size=4)
-    task = asyncio.create_task(client.run())
+    opener, client, task = started(events_size=4)
     s = await connected(client, opener)
     for i in range(10):
         s.feed(b"\x30\x04\x00\x01t" + bytes([48 + i]))
@@ -177,9 +178,7 @@ async def events_bounded():
 
 
 async def oversized_publish_skipped():
-    opener = Opener()
-    client = make(opener, buf_size=64)
-    task = asyncio.create_task(client.run())
+    opener, client, task = started(buf_size=64)
     s = await connected(client, opener)
     s.take()
     big = b"v" * 300
@@ -194,9 +193,7 @@ async def oversized_publish_skipped():
 
 
 async def keepalive_pings_and_dead_link():
-    opener = Opener()
-    client = make(opener, keepalive_s=1)
-    task = asyncio.create_task(client.run())
+    opener, client, task = started(keepalive_s=1)
     s = await connected(client, opener)
     s.take()
     await until(lambda: bytes(s.written) == b"\xc0\x00", "PINGREQ", 1500)
@@ -214,9 +211,7 @@ async def keepalive_pings_and_dead_link():
 
 
 async def refused_then_backoff():
-    opener = Opener()
-    client = make(opener)
-    task = asyncio.create_task(client.run())
+    opener, client, task = started()
     await until(lambda: len(opener.streams) == 1, "first attempt")
     opener.streams[0].feed(b"\x20\x02\x00\x05")  # not authorised
     await until(lambda: len(opener.streams) == 2, "second attempt")
@@ -229,9 +224,7 @@ async def refused_then_backoff():
 
 async def malformed_input_drops_link():
     # A broker that sends nonsense loses the connection; the client reconnects.
-    opener = Opener()
-    client = make(opener)
-    task = asyncio.create_task(client.run())
+    opener, client, task = started()
     bad = (
         b"\x36\x04\x00\x01xa",  # PUBLISH with QoS 3
         b"\x30\x03\x00\x09x",  # topic length beyond the packet
@@ -251,9 +244,7 @@ async def malformed_input_drops_link():
 async def long_lengths_decoded():
     # Remaining Lengths of one to three bytes at their boundaries (2.2.3, table 2.4),
     # read through a small buffer; a PUBLISH of the given size, then one that fits.
-    opener = Opener()
-    client = make(opener, buf_size=64)
-    task = asyncio.create_task(client.run())
+    opener, client, task = started(buf_size=64)
     s = await connected(client, opener)
     for size, length in ((127, b"\x7f"), (128, b"\x80\x01"), (16383, b"\xff\x7f"),
                          (16384, b"\x80\x80\x01")):
@@ -271,9 +262,7 @@ async def long_lengths_decoded():
 async def no_connack_times_out():
     # A broker that accepts the TCP connection but never answers CONNECT is given up on
     # after the connect timeout, and tried again.
-    opener = Opener()
-    client = make(opener, connect_timeout_ms=200)
-    task = asyncio.create_task(client.run())
+    opener, client, task = started(connect_timeout_ms=200)
     await until(lambda: len(opener.streams) == 2, "second attempt", 2000)
     check(isinstance(client.why_down, OSError), f"reason {client.why_down!r}")
     check(not client.connected and opener.streams[0].closed, "first socket closed")
