@@ -28,9 +28,9 @@ from risktable.cli.errors import CliError
 from risktable.cli.hub import open_leds
 from risktable.leds.scene import CURSOR, TerritoryLight
 from risktable.rules.board import classic_board
-from risktable.rules.presets import PRESETS
 from risktable.service.hub import HubService
 from risktable.service.mqtt_link import BrokerUnavailable
+from risktable.service.table_service import RulesUnknown, rules_config
 
 
 def register(sub: Any) -> None:
@@ -58,19 +58,16 @@ def register(sub: Any) -> None:
     enroll.set_defaults(handler=run_enroll)
 
 
-def configured_deck(rules: str) -> str:
-    """The deck edition of the configured rule set (the 1993 deck for an unknown one)."""
-    preset = PRESETS.get("classic_1993" if rules == "classic" else rules)
-    return preset.options.deck if preset is not None else "1993"
-
-
 def run_enroll(args: argparse.Namespace) -> int:
     setup_logging(args.verbose)
     config = hub_config(args)
     if args.seat > config.table.seats:
         raise CliError(f"--seat {args.seat}: the table has seats 1 to {config.table.seats}", 2)
     board = classic_board()
-    deck = args.deck or configured_deck(config.table.rules)
+    try:
+        deck = args.deck or rules_config(config.table.rules, config.table.seats).options.deck
+    except RulesUnknown as exc:
+        raise CliError(f"{exc} (or name the deck with --deck)", 2) from exc
     path = deck_path(config.data_dir, deck)
     try:
         cards = {} if args.restart else load_deck(path, board, deck)
