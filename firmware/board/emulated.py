@@ -16,12 +16,7 @@ import sys
 
 from bounded import BoundedQueue
 from log import log
-
-
-def _readable(stream):
-    # Parks the calling task until the stream is readable, as asyncio's streams do
-    # (asyncio has no public call for it; `await` on a generator is what they use).
-    yield asyncio.core._io_queue.queue_read(stream)  # type: ignore[attr-defined]
+from net.mqtt import wait_ready
 
 
 class Board:
@@ -109,7 +104,7 @@ class Board:
         stdin = sys.stdin
         part = ""
         while True:
-            await _readable(stdin)
+            await wait_ready(stdin)
             got = stdin.readline()
             if got is None:
                 continue  # nothing there after all

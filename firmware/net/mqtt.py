@@ -73,8 +73,9 @@ class ConnectRefused(Exception):
     pass
 
 
-def _io(sock, write) -> "Awaitable[None]":  # type: ignore[misc]
-    # Parks the calling task until the socket is ready, exactly as asyncio's streams do
+def wait_ready(sock, write=False) -> "Awaitable[None]":  # type: ignore[misc]
+    # Parks the calling task until the socket (or stream: the emulated board's stdin)
+    # is ready, exactly as asyncio's streams do
     # (asyncio has no public call for it; `await` on a generator is what they use).
     q = asyncio.core._io_queue  # type: ignore[attr-defined]
     yield q.queue_write(sock) if write else q.queue_read(sock)
@@ -432,7 +433,7 @@ class Client:
         # Fills self._in[lo:hi] from the socket.
         sock = self._sock
         while lo < hi:
-            await _io(sock, False)
+            await wait_ready(sock)
             n = sock.readinto(self._in[lo:hi])
             if n == 0:
                 raise OSError("closed")
@@ -477,7 +478,7 @@ class Client:
                 if n:
                     i += n
                 else:
-                    await _io(sock, True)
+                    await wait_ready(sock, True)
         except OSError as exc:
             self.why_down = exc
             self._ended.set()
