@@ -502,6 +502,15 @@ def test_flood_of_hostile_messages_changes_nothing(broker: Mosquitto, tmp_path: 
             # A seat retransmitted an event whose answer was slow (a loaded machine):
             # let the hub's duplicate answer to it arrive before the flood's count starts.
             time.sleep(1.0)
+        # The seat's answer can overtake, on another connection, the board and views
+        # the hub sent before it: wait until the watcher has the answer too, so the
+        # flood's count starts after everything the game published.
+        last = played[-1]
+        answer_topics = {topics.seat(TABLE, last.seat, leaf)
+                         for leaf in (topics.SEAT_ACK, topics.SEAT_ERROR)}
+        watcher.wait_until(lambda got: any(
+            r.topic in answer_topics and r.doc is not None and r.doc.get("seq") == last.seq
+            for r in got), 10)
         assert service.session.state == table.mirror.state
 
         before_journal = _journal_snapshot(service)
