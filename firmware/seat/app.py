@@ -35,6 +35,7 @@ _COUNTER_MASK = const(0x3FFFFFFF)
 _RESTART_MS = const(100)
 _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30; the ring wants non-negative times
 _POLL_MS = const(100)  # the loop wakes at least this often, to resend on time
+_GC_EVERY = const(1024)  # bytes allocated between collections (run() says why)
 
 # The view's ring modes in the order of ring.MODE_OFF (1) .. ring.MODE_SPIN (5).
 _MODES = ("off", "count", "progress", "pulse", "spin")
@@ -379,5 +380,13 @@ def run(config_path, buffers=None):
     # The seat has built the topics it needs: riskproto.topics gives its heap back too.
     sys.modules.pop("riskproto.topics", None)
     delattr(sys.modules["riskproto"], "topics")
+    # Collect after every _GC_EVERY bytes allocated instead of only when the heap is
+    # exhausted: garbage is then reused while it sits low in the heap, long-lived
+    # objects made later (queued events, the view's lines) land next to the others, and
+    # the free space stays in one piece at the top. It let the heap scenario pass in
+    # 70 KiB instead of 74. A collection of the seat's heap takes about 6 us on a PC;
+    # even a hundred times that on the device is small next to a 40 ms frame.
+    gc.collect()
+    gc.threshold(_GC_EVERY)
     asyncio.get_event_loop().set_exception_handler(_exception_handler)
     asyncio.run(seat.run())
