@@ -182,8 +182,12 @@ class Seat:
                             else item["kind"] == "reading"):
                         self.add_event(item)
                 if client.connected:
-                    for _, payload in self.outbox.due(self._ticks()):
+                    # One due event at a time: no list of them in the heap.
+                    now = self._ticks()
+                    payload = self.outbox.due(now)
+                    while payload is not None:
                         await client.publish(send_topic, payload, False, 1)
+                        payload = self.outbox.due(now)
                 if self._frame:
                     self._frame = False
                     if self.dice is not None:

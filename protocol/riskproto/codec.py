@@ -5,10 +5,13 @@
 # which closes the event (protocol/README.md, "The riskproto package").
 # riskproto.messages adds the tables of the other types (seat_status, event, board)
 # and is the hub's codec: its validate and decode check every type with this engine,
-# so both sides give the same code, text and first bad field for a message.
+# so both sides give the same code and first bad field for a message.
 #
 # Errors are ProtocolError with a machine-readable code and the offending field (a
-# path such as "dice[1].face" for nested values). Texts are built only on failure.
+# path such as "dice[1].face" for nested values). The engine writes no texts: a seat
+# logs only the code and field, and every text constant would stay in its small heap.
+# Its errors carry instead, in `why`, what riskproto.messages (which only the hub
+# loads) needs to write the hub's text, the same for the same verdict.
 
 import json
 
@@ -22,7 +25,7 @@ except ImportError:
 # The error codes (riskproto.messages names each one as E_...). This module writes
 # the four it raises as plain strings: interned names, where a module global would
 # cost a seat's heap a dictionary entry each.
-ERROR_CODES = (
+ERROR_CODES = tuple([  # built at run time: see REQ below
     "malformed",
     "schema",
     "version",
@@ -31,7 +34,7 @@ ERROR_CODES = (
     "stale",
     "duplicate",
     "not_allowed",
-)
+])
 
 # Largest session, boot, sequence and roll number: fits a MicroPython small int on
 # every port, so the firmware never allocates to count.
@@ -41,17 +44,33 @@ MAX_DETAIL = 120
 
 
 class ProtocolError(ValueError):
-    def __init__(self, code: str, message: str, field: "str | None" = None) -> None:
+    # `message` is the text the hub sends. The engine's own errors carry no text (a
+    # seat logs only code and field): their message is the field, or the code, and
+    # `why` holds what riskproto.messages.text writes the hub's text from, a word and
+    # its arguments:
+    #   ("json", payload)            the payload is not JSON
+    #   ("size", n)                  it is n bytes, over MAX_MESSAGE_BYTES
+    #   ("object", msg)              the message is not a JSON object
+    #   ("v", v)                     its "v" is not an integer
+    #   ("version", v)               it speaks protocol version v
+    #   ("missing", name)            the field is missing
+    #   ("is", x)                    the field must be x (a seat's topic, its number)
+    #   ("types", types)             "t" names none of the types in the table `types`
+    #   ("value", spec, i, value)    value does not match the value spec at spec[i]
+    # An error made with its text has `why` None.
+    def __init__(self, code: str, message: str, field: "str | None" = None,
+                 why: "tuple[Any, ...] | None" = None) -> None:
         super().__init__(message)
         self.code = code
         self.field = field
         self.message = message
+        self.why = why
 
 
 # Each field list is one flat tuple of names, letters and small integers, read while
 # checking: nested tuples (one per field and per value spec) cost a 64-bit MicroPython
 # heap about 6 KiB more, and small integers and interned names cost nothing more, so a
-# check allocates nothing. A field is: name, required (True/False), then its spec,
+# check allocates nothing. A field is: name, required (REQ/OPT), then its spec,
 # a letter and its arguments:
 #   "i", lo, hi           an integer (never a bool or a float) in [lo, hi]
 #   "b"                   true or false
@@ -64,58 +83,67 @@ class ProtocolError(ValueError):
 # The order is the order of the checks, so both sides report the same first bad field.
 # Tables are tuples, never dicts: MicroPython iterates dicts in hash order.
 
-COMMANDS = ("arm_dice", "disarm", "identify", "beep", "brightness")
-RING_MODES = ("off", "count", "progress", "pulse", "spin")
-PHASES = ("setup", "reinforce", "attack", "fortify", "over")
+# Every table is built when the module runs, never a literal of constants only:
+# mpy-cross stores such a literal whole, and loading it makes each of its strings a
+# str object (about 64 bytes of a seat's heap each) unless the name is already
+# interned; a tuple built at run time holds interned names (qstrs, a few bytes). So
+# the choices are tuple([...]) and every field list holds a name (REQ or OPT).
+REQ = True
+OPT = False
+
+COMMANDS = tuple(["arm_dice", "disarm", "identify", "beep", "brightness"])
+RING_MODES = tuple(["off", "count", "progress", "pulse", "spin"])
+PHASES = tuple(["setup", "reinforce", "attack", "fortify", "over"])
 
 # fmt: off
 # Each message type: (type, fields), and for a type with variants then the name of
 # the field that picks one ("cmd" of a cmd, "kind" of an event) and pairs of its
 # value and the fields that value adds.
 SEAT_BOUND = (
-    ("hub_status", ("online", True, "b", "session", True, "i", 0, MAX_COUNTER)),
-    ("ack", ("seq", True, "i", 1, MAX_COUNTER)),
+    ("hub_status", ("online", REQ, "b", "session", REQ, "i", 0, MAX_COUNTER)),
+    ("ack", ("seq", REQ, "i", 1, MAX_COUNTER)),
     (
         "error",
         (
-            "code", True, "e", ERROR_CODES,
-            "detail", True, "s", 0, MAX_DETAIL,
-            "seq", False, "i", 1, MAX_COUNTER,
-            "field", False, "s", 1, 32,
+            "code", REQ, "e", ERROR_CODES,
+            "detail", REQ, "s", 0, MAX_DETAIL,
+            "seq", OPT, "i", 1, MAX_COUNTER,
+            "field", OPT, "s", 1, 32,
         ),
     ),
     (
         "view",
         (
-            "seat", True, "i", 1, 6,
-            "colour", True, "l", 3, 3, "i", 0, 255,
-            "name", False, "s", 0, 16,
-            "active", False, "b",
-            "phase", False, "e", PHASES,
-            "lines", False, "l", 0, 4, "s", 0, 24,
-            "ring", False, "o", (
-                "mode", True, "e", RING_MODES,
-                "value", False, "i", 0, 99,
-                "max", False, "i", 0, 99,
+            "seat", REQ, "i", 1, 6,
+            "colour", REQ, "l", 3, 3, "i", 0, 255,
+            "name", OPT, "s", 0, 16,
+            "active", OPT, "b",
+            "phase", OPT, "e", PHASES,
+            "lines", OPT, "l", 0, 4, "s", 0, 24,
+            "ring", OPT, "o", (
+                "mode", REQ, "e", RING_MODES,
+                "value", OPT, "i", 0, 99,
+                "max", OPT, "i", 0, 99,
             ),
         ),
     ),
     (
         "cmd",
-        ("cmd", True, "e", COMMANDS),
+        ("cmd", REQ, "e", COMMANDS),
         "cmd",
-        "arm_dice", ("roll", True, "i", 0, MAX_COUNTER, "count", True, "i", 1, 3),
-        "disarm", ("roll", True, "i", 0, MAX_COUNTER),
-        "identify", ("seconds", False, "i", 1, 60),
-        "beep", ("ms", True, "i", 10, 2000, "hz", False, "i", 100, 8000),
-        "brightness", ("level", True, "i", 0, 255),
+        "arm_dice", ("roll", REQ, "i", 0, MAX_COUNTER, "count", REQ, "i", 1, 3),
+        "disarm", ("roll", REQ, "i", 0, MAX_COUNTER),
+        "identify", ("seconds", OPT, "i", 1, 60),
+        "beep", ("ms", REQ, "i", 10, 2000, "hz", OPT, "i", 100, 8000),
+        "brightness", ("level", REQ, "i", 0, 255),
     ),
 )
 # fmt: on
 
 
 # A check passes the parent's path and the key (a name, or an index into a list);
-# the field's path ("dice[1].face") is spelled out only when it fails.
+# the field's path ("dice[1].face") is spelled out only for a nested check or when
+# one fails.
 
 
 def _path(parent: str, key: "str | int") -> str:
@@ -126,50 +154,33 @@ def _path(parent: str, key: "str | int") -> str:
     return key
 
 
-def _error(parent: str, key: "str | int", what: "str | None") -> ProtocolError:
-    # The schema error for a field that is missing (what None) or not `what`.
-    path = _path(parent, key)
-    if what is None:
-        return ProtocolError("schema", "field '%s' is missing" % path, path)
-    return ProtocolError("schema", "field '%s' must be %s" % (path, what), path)
-
-
 def _check(parent: str, key: "str | int", spec: "tuple[Any, ...]", i: int, value: "Any") -> None:
     # Check value against the value spec that starts at spec[i].
     kind = spec[i]
     if kind == "i":
-        lo = spec[i + 1]
-        hi = spec[i + 2]
-        if not isinstance(value, int) or isinstance(value, bool) or value < lo or value > hi:
-            raise _error(parent, key, "an integer from %d to %d" % (lo, hi))
+        ok = (isinstance(value, int) and not isinstance(value, bool)
+              and spec[i + 1] <= value <= spec[i + 2])
     elif kind == "b":
-        if not isinstance(value, bool):
-            raise _error(parent, key, "true or false")
+        ok = isinstance(value, bool)
     elif kind == "s" or kind == "l":
-        if kind == "s" and not isinstance(value, str):
-            raise _error(parent, key, "a string")
-        if kind == "l" and not isinstance(value, list):
-            raise _error(parent, key, "a list")
-        lo = spec[i + 1]
-        hi = spec[i + 2]
-        if len(value) < lo or len(value) > hi:
-            unit = "characters" if kind == "s" else "items"
-            if lo == hi:
-                raise _error(parent, key, "%d %s long" % (lo, unit))
-            raise _error(parent, key, "%d to %d %s long" % (lo, hi, unit))
-        if kind == "l":
+        ok = (isinstance(value, str if kind == "s" else list)
+              and spec[i + 1] <= len(value) <= spec[i + 2])
+        if ok and kind == "l":
             here = _path(parent, key)
             for n in range(len(value)):
                 _check(here, n, spec, i + 3, value[n])
     elif kind == "e":
-        if not isinstance(value, str) or value not in spec[i + 1]:
-            raise _error(parent, key, "one of " + ", ".join(spec[i + 1]))
+        ok = isinstance(value, str) and value in spec[i + 1]
     elif kind == "o":
-        if not isinstance(value, dict):
-            raise _error(parent, key, "an object")
-        _check_fields(_path(parent, key), spec[i + 1], value)
+        ok = isinstance(value, dict)
+        if ok:
+            _check_fields(_path(parent, key), spec[i + 1], value)
     else:
         kind(parent, key, value, spec[i + 1], spec[i + 2])
+        return
+    if not ok:
+        path = _path(parent, key)
+        raise ProtocolError("schema", path, path, ("value", spec, i, value))
 
 
 def _check_fields(parent: str, fields: "tuple[Any, ...]", msg: "dict[str, Any]") -> None:
@@ -180,7 +191,8 @@ def _check_fields(parent: str, fields: "tuple[Any, ...]", msg: "dict[str, Any]")
         if name in msg:
             _check(parent, name, fields, i, msg[name])
         elif fields[i - 1]:
-            raise _error(parent, name, None)
+            path = _path(parent, name)
+            raise ProtocolError("schema", path, path, ("missing", name))
         # Past the spec: a list's bounds, then the spec of its items.
         while fields[i] == "l":
             i += 3
@@ -199,21 +211,16 @@ def validate(msg: "Any", types: "tuple[Any, ...]" = SEAT_BOUND, mtype: "str | No
     # receives); return it unchanged or raise ProtocolError. A seat also passes the
     # type its topic carries (mtype) and its number (a `seat` field must equal it).
     if not isinstance(msg, dict):
-        raise ProtocolError("schema", "a message must be a JSON object")
-    # This side's protocol version, first; the error names both.
+        raise ProtocolError("schema", "schema", None, ("object", msg))
+    # This side's protocol version, first.
     version = msg.get("v")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise ProtocolError("schema", "field 'v' (protocol version) must be an integer", "v")
+        raise ProtocolError("schema", "v", "v", ("v", version))
     if version != PROTOCOL_VERSION:
-        raise ProtocolError(
-            "version",
-            "protocol version %d is not supported; this side speaks version %d"
-            % (version, PROTOCOL_VERSION),
-            "v",
-        )
+        raise ProtocolError("version", "v", "v", ("version", version))
     name = msg.get("t")
     if mtype is not None and name != mtype:
-        raise _error("", "t", mtype)
+        raise ProtocolError("schema", "t", "t", ("is", mtype))
     for entry in types:
         if entry[0] == name:
             _check_fields("", entry[1], msg)
@@ -223,41 +230,35 @@ def validate(msg: "Any", types: "tuple[Any, ...]" = SEAT_BOUND, mtype: "str | No
                     if entry[j] == which:
                         _check_fields("", entry[j + 1], msg)
             if seat and msg.get("seat", seat) != seat:
-                raise _error("", "seat", str(seat))
+                raise ProtocolError("schema", "seat", "seat", ("is", seat))
             return msg
-    names = ""
-    for entry in types:
-        names += ", " + entry[0] if names else entry[0]
-    raise _error("", "t", "one of " + names)
+    raise ProtocolError("schema", "t", "t", ("types", types))
 
 
 # CPython's json accepts NaN and Infinity unless told otherwise (int() refuses them,
 # making them malformed) and escapes a character outside the BMP as 12 bytes unless
 # told to write raw UTF-8 (at most 4). MicroPython does both already and takes
-# neither keyword. The keyword calls go through an untyped name: MicroPython's json
-# stub rightly lacks them.
-_json = json  # type: Any
+# neither keyword: there the plain functions serve, and no call passes a keyword
+# dict (MicroPython copies one onto its heap at every call). The names are untyped:
+# MicroPython's json stub rightly lacks the keywords, and its stubs lack functools.
+_loads = json.loads  # type: Any
+_dumps = json.dumps  # type: Any
 try:
-    _json.loads("0", parse_constant=int)
-    _LOADS = {"parse_constant": int}  # type: dict[str, Any]
-    _DUMPS = {"separators": (",", ":"), "ensure_ascii": False}  # type: dict[str, Any]
+    _loads("0", parse_constant=int)
+    from functools import partial  # type: ignore[import-not-found, unused-ignore]
+
+    _loads = partial(json.loads, parse_constant=int)
+    _dumps = partial(json.dumps, ensure_ascii=False)
 except TypeError:
-    _LOADS = {}
-    _DUMPS = {"separators": (",", ":")}
-
-
-def _too_large(size: int) -> ProtocolError:
-    return ProtocolError(
-        "too_large", "message is %d bytes; the limit is %d" % (size, MAX_MESSAGE_BYTES)
-    )
+    pass
 
 
 def dumps(msg: "dict[str, Any]") -> bytes:
     # Serialise msg as compact JSON without checking it (the seat's births and events:
     # the hub checks them). Raises ProtocolError if it is too large to send.
-    data = str(_json.dumps(msg, **_DUMPS)).encode()
+    data = str(_dumps(msg, separators=(",", ":"))).encode()
     if len(data) > MAX_MESSAGE_BYTES:
-        raise _too_large(len(data))
+        raise ProtocolError("too_large", "too_large", None, ("size", len(data)))
     return data
 
 
@@ -266,9 +267,9 @@ def decode(
 ) -> "dict[str, Any]":
     # Parse and validate() a payload.
     if len(data) > MAX_MESSAGE_BYTES:
-        raise _too_large(len(data))
+        raise ProtocolError("too_large", "too_large", None, ("size", len(data)))
     try:
-        msg = _json.loads(data, **_LOADS)
+        msg = _loads(data)
     except (ValueError, UnicodeError):
-        raise ProtocolError("malformed", "payload is not valid JSON") from None
+        raise ProtocolError("malformed", "malformed", None, ("json", data)) from None
     return validate(msg, types, mtype, seat)

@@ -17,12 +17,12 @@ except ImportError:
     pass
 
 from riskproto import topics
+from riskproto.codec import _loads
 from riskproto.messages import (
     E_DUPLICATE,
     E_STALE,
     MAX_COUNTER,
     ProtocolError,
-    _loads,
     error_reply,
     message,
 )

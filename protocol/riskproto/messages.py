@@ -2,8 +2,10 @@
 # pair per side:
 #   encode(msg) -> bytes      validates, then serialises compact JSON
 #   decode(data) -> dict      parses, checks version, type and fields
-# Errors are ProtocolError with a machine-readable code and the offending field
-# (a path such as "dice[1].face" for nested values).
+# Errors are ProtocolError with a machine-readable code, the offending field (a path
+# such as "dice[1].face" for nested values) and a text: the checking engine writes
+# none, to spare a seat's heap, and this module writes each from the reason the
+# engine gives (text() below), so the hub's texts are the same for the same verdict.
 #
 # The checking engine and the tables of the types a seat receives are in
 # riskproto.codec, the only part a seat loads; the tables of the types only the hub
@@ -14,18 +16,18 @@
 
 from riskproto import MAX_MESSAGE_BYTES, PROTOCOL_VERSION
 from riskproto.codec import (
-    _LOADS,
     COMMANDS,
     ERROR_CODES,
     MAX_COUNTER,
     MAX_DETAIL,
+    OPT,
     PHASES,
+    REQ,
     RING_MODES,
     SEAT_BOUND,
     ProtocolError,
     _check,
-    _error,
-    _json,
+    _path,
     dumps,
 )
 from riskproto.codec import decode as _decode
@@ -42,7 +44,7 @@ __all__ = [
     "E_MALFORMED", "E_NOT_ALLOWED", "E_SCHEMA", "E_STALE", "E_TOO_LARGE", "E_UNKNOWN_SEAT",
     "E_VERSION", "MAX_COUNTER", "MAX_DETAIL", "MAX_MESSAGE_BYTES", "MESSAGE_TYPES", "PHASES",
     "PRESSES", "PROTOCOL_VERSION", "RING_MODES", "TERRITORY_COUNT", "ProtocolError", "decode",
-    "encode", "error_reply", "message", "validate",
+    "encode", "error_reply", "message", "text", "validate",
 ]
 
 # Error codes (also used in error replies on seat/<n>/error), in the order of
@@ -63,6 +65,72 @@ EVENT_KINDS = ("encoder", "button", "dice", "card", "resync")
 BUTTONS = ("confirm", "back", "encoder", "roll")
 PRESSES = ("short", "long")
 DIE_STATES = ("rolling", "settled", "crooked")
+
+def text(exc: ProtocolError) -> str:
+    # The hub's text for an error: its message, or for one of the checking engine's
+    # the text its reason (`why`, riskproto/codec.py lists them) stands for.
+    why = exc.why
+    if why is None:
+        return exc.message
+    word = why[0]
+    if word == "json":
+        return "payload is not valid JSON"
+    if word == "size":
+        return "message is %d bytes; the limit is %d" % (why[1], MAX_MESSAGE_BYTES)
+    if word == "object":
+        return "a message must be a JSON object"
+    if word == "v":
+        return "field 'v' (protocol version) must be an integer"
+    if word == "version":
+        return "protocol version %d is not supported; this side speaks version %d" % (
+            why[1],
+            PROTOCOL_VERSION,
+        )
+    if word == "missing":
+        return "field '%s' is missing" % exc.field
+    if word == "is":
+        what = str(why[1])
+    elif word == "types":
+        what = "one of " + ", ".join([entry[0] for entry in why[1]])
+    else:
+        what = _expected(why[1], why[2], why[3])
+    return "field '%s' must be %s" % (exc.field, what)
+
+
+def _expected(spec: "tuple[Any, ...]", i: int, value: "Any") -> str:
+    # What a value must be, for one that does not match the value spec at spec[i].
+    kind = spec[i]
+    if kind == "i":
+        return "an integer from %d to %d" % (spec[i + 1], spec[i + 2])
+    if kind == "b":
+        return "true or false"
+    if kind == "e":
+        return "one of " + ", ".join(spec[i + 1])
+    if kind == "o":
+        return "an object"
+    # A string ("s") or a list ("l"): its type first, then its length.
+    if kind == "s" and not isinstance(value, str):
+        return "a string"
+    if kind == "l" and not isinstance(value, list):
+        return "a list"
+    lo = spec[i + 1]
+    hi = spec[i + 2]
+    unit = "characters" if kind == "s" else "items"
+    if lo == hi:
+        return "%d %s long" % (lo, unit)
+    return "%d to %d %s long" % (lo, hi, unit)
+
+
+def _with_text(exc: ProtocolError) -> ProtocolError:
+    # The engine's error as the hub reports it: the same code and field, with its text.
+    return ProtocolError(exc.code, text(exc), exc.field)
+
+
+def _error(parent: str, key: "str | int", what: str) -> ProtocolError:
+    # The schema error of a check of this module's own (what: what the value must be).
+    path = _path(parent, key)
+    return ProtocolError(E_SCHEMA, "field '%s' must be %s" % (path, what), path)
+
 
 _HEX = "0123456789ABCDEF"
 _WORD = "abcdefghijklmnopqrstuvwxyz0123456789_"
@@ -87,8 +155,8 @@ def _hex(parent: str, key: "str | int", value: "Any", lo: int, hi: int) -> None:
 
 
 # The field tables' notation is explained in riskproto/codec.py.
-_DIE = ("id", True, "s", 1, 24, "face", True, "i", 1, 6, "state", True, "e", DIE_STATES)
-_TURN = ("seat", True, "i", 1, 6, "phase", True, "e", PHASES, "round", False, "i", 0, MAX_COUNTER)
+_DIE = ("id", REQ, "s", 1, 24, "face", REQ, "i", 1, 6, "state", REQ, "e", DIE_STATES)
+_TURN = ("seat", REQ, "i", 1, 6, "phase", REQ, "e", PHASES, "round", OPT, "i", 0, MAX_COUNTER)
 
 # fmt: off
 # Concatenated, not unpacked: MicroPython (the example checks) has no (*a, b) display.
@@ -96,30 +164,30 @@ _TYPES = SEAT_BOUND + (  # noqa: RUF005
     (
         "seat_status",
         (
-            "seat", True, "i", 1, 6,
-            "online", True, "b",
-            "session", True, "i", 0, MAX_COUNTER,
-            "boot", False, "i", 0, MAX_COUNTER,
-            "fw", False, "s", 1, 32,
-            "caps", False, "l", 0, 16, _word, 1, 16,
+            "seat", REQ, "i", 1, 6,
+            "online", REQ, "b",
+            "session", REQ, "i", 0, MAX_COUNTER,
+            "boot", OPT, "i", 0, MAX_COUNTER,
+            "fw", OPT, "s", 1, 32,
+            "caps", OPT, "l", 0, 16, _word, 1, 16,
         ),
     ),
     (
         "event",
-        ("seat", True, "i", 1, 6, "seq", True, "i", 1, MAX_COUNTER, "kind", True, "e", EVENT_KINDS),
+        ("seat", REQ, "i", 1, 6, "seq", REQ, "i", 1, MAX_COUNTER, "kind", REQ, "e", EVENT_KINDS),
         "kind",
-        "encoder", ("steps", True, "i", -64, 64),
-        "button", ("button", True, "e", BUTTONS, "press", True, "e", PRESSES),
-        "dice", ("roll", True, "i", 0, MAX_COUNTER, "dice", True, "l", 1, 3, "o", _DIE),
-        "card", ("uid", True, _hex, 8, 20),
+        "encoder", ("steps", REQ, "i", -64, 64),
+        "button", ("button", REQ, "e", BUTTONS, "press", REQ, "e", PRESSES),
+        "dice", ("roll", REQ, "i", 0, MAX_COUNTER, "dice", REQ, "l", 1, 3, "o", _DIE),
+        "card", ("uid", REQ, _hex, 8, 20),
         "resync", (),
     ),
     (
         "board",
         (
-            "owners", True, "l", TERRITORY_COUNT, TERRITORY_COUNT, "i", 0, 6,
-            "armies", True, "l", TERRITORY_COUNT, TERRITORY_COUNT, "i", 0, 999,
-            "turn", False, "o", _TURN,
+            "owners", REQ, "l", TERRITORY_COUNT, TERRITORY_COUNT, "i", 0, 6,
+            "armies", REQ, "l", TERRITORY_COUNT, TERRITORY_COUNT, "i", 0, 999,
+            "turn", OPT, "o", _TURN,
         ),
     ),
 )
@@ -130,12 +198,10 @@ MESSAGE_TYPES = tuple(sorted(entry[0] for entry in _TYPES))
 
 def validate(msg: "Any") -> "dict[str, Any]":
     # Check a decoded message of any type; return it unchanged or raise ProtocolError.
-    return _validate(msg, _TYPES)
-
-
-def _loads(data: bytes) -> "Any":
-    # The codec's own parser (for the hub's gate: a payload it calls malformed has no seq).
-    return _json.loads(data, **_LOADS)
+    try:
+        return _validate(msg, _TYPES)
+    except ProtocolError as exc:
+        raise _with_text(exc) from None
 
 
 def encode(msg: "dict[str, Any]") -> bytes:
@@ -144,10 +210,15 @@ def encode(msg: "dict[str, Any]") -> bytes:
         return dumps(msg)
     except UnicodeError:
         raise ProtocolError(E_SCHEMA, "text holds a character UTF-8 cannot carry") from None
+    except ProtocolError as exc:
+        raise _with_text(exc) from None
 
 
 def decode(data: bytes) -> "dict[str, Any]":
-    return _decode(data, None, 0, _TYPES)
+    try:
+        return _decode(data, None, 0, _TYPES)
+    except ProtocolError as exc:
+        raise _with_text(exc) from None
 
 
 def message(mtype: str, **fields: "Any") -> "dict[str, Any]":

@@ -11,19 +11,19 @@ except ImportError:
 from riskproto.codec import dumps
 
 
-def _subtract(a: int, b: int) -> int:
-    return a - b
-
-
 class Outbox:
     # The seat's bounded queue of unanswered events.
     #
-    # add() numbers and serialises an event; due(now) returns the (seq, payload) pairs
-    # to publish now; answered(seq) drops one. When full, the oldest entry is dropped
-    # and counted in `dropped` (the hub then sees a gap, which it accepts). An entry
-    # is sent at once, then again after `retry_ms`, and after each further silence
-    # twice as long as the last, up to `max_retry_ms`. Times are only ever
-    # subtracted (through `diff`), so a wrapping tick counter works.
+    # add() numbers and serialises an event; due(now) gives the next payload to
+    # publish now, one at a time, until it gives None; answered(seq) drops one. When
+    # full, the oldest entry is dropped and counted in `dropped` (the hub then sees a
+    # gap, which it accepts). An entry is sent at once, then again after `retry_ms`,
+    # and after each further silence twice as long as the last, up to `max_retry_ms`.
+    # Times are only ever subtracted (through `diff`, plain subtraction by default),
+    # so a wrapping tick counter works. The seat polls due() often, and once an event
+    # is queued nothing here leaves garbage for the collector. (A call whose locals and
+    # stack take more than 11 slots gets its frame from the heap, but gives it back on
+    # return, and takes the C stack when the heap has no room.)
     #
     # Events are not checked here: the hub checks every event and answers an invalid
     # one with an error naming its seq, which closes it like an ack.
@@ -43,7 +43,7 @@ class Outbox:
         self.max_retry_ms = max_retry_ms
         self.next_seq = first_seq
         self.dropped = 0
-        self._diff = diff if diff is not None else _subtract
+        self._diff = diff
         # Entries in sequence order, four slots each: seq, payload, last sent (None:
         # not yet on this connection), wait before the next send. The list has its full
         # size from the start and never grows: in a seat's small, fragmented heap a list
@@ -54,16 +54,6 @@ class Outbox:
     def __len__(self) -> int:
         return self._n
 
-    def _remove(self, i: int) -> None:
-        # Drop the entry at slot i, moving the later ones up (no allocation).
-        q = self._q
-        end = 4 * self._n - 4
-        for j in range(i, end):
-            q[j] = q[j + 4]
-        for j in range(end, end + 4):
-            q[j] = None
-        self._n -= 1
-
     def add(self, msg: "dict[str, Any]") -> int:
         # Number `msg` (an event without seat and seq), queue it, return its seq.
         # Raises ProtocolError, queueing nothing, when it is too large to send.
@@ -72,10 +62,10 @@ class Outbox:
         msg["seq"] = seq
         payload = dumps(msg)
         self.next_seq = seq + 1
-        if self._n >= self.capacity:
-            self._remove(0)
-            self.dropped += 1
         q = self._q
+        if self._n >= self.capacity:
+            self.answered(q[0])  # dropped unanswered, the oldest
+            self.dropped += 1
         i = 4 * self._n
         q[i] = seq
         q[i + 1] = payload
@@ -84,27 +74,37 @@ class Outbox:
         self._n += 1
         return seq
 
-    def due(self, now: int) -> "list[tuple[int, bytes]]":
-        # Entries to publish now, oldest first; each is rescheduled with backoff.
-        out = []
+    def due(self, now: int) -> "bytes | None":
+        # The payload of the oldest entry due now, rescheduled with backoff; None when
+        # none is. An entry sent at `now` is not due again at `now`, so calling due(now)
+        # until it gives None sends each due entry once, without building a list.
         q = self._q
         for i in range(0, 4 * self._n, 4):
-            if q[i + 2] is None:
+            last = q[i + 2]
+            if last is None:
                 q[i + 3] = self.retry_ms
-            elif self._diff(now, q[i + 2]) >= q[i + 3]:
-                q[i + 3] = min(q[i + 3] * 2, self.max_retry_ms)
             else:
-                continue
+                waited = now - last if self._diff is None else self._diff(now, last)
+                if waited <= 0 or waited < q[i + 3]:
+                    continue
+                q[i + 3] = min(q[i + 3] * 2, self.max_retry_ms)
             q[i + 2] = now
-            out.append((q[i], q[i + 1]))
-        return out
+            payload = q[i + 1]  # type: bytes
+            return payload
+        return None
 
     def answered(self, seq: int) -> bool:
-        # The hub answered `seq` (ack or error); False if it was not waiting.
+        # The hub answered `seq` (ack or error); False if it was not waiting. Its entry
+        # goes, the later ones move up a place, in place.
         q = self._q
-        for i in range(0, 4 * self._n, 4):
+        end = 4 * self._n
+        for i in range(0, end, 4):
             if q[i] == seq:
-                self._remove(i)
+                for j in range(i, end - 4):
+                    q[j] = q[j + 4]
+                for j in range(end - 4, end):
+                    q[j] = None
+                self._n -= 1
                 return True
         return False
 
@@ -113,15 +113,3 @@ class Outbox:
         q = self._q
         for i in range(2, 4 * self._n, 4):
             q[i] = None
-
-    def next_due(self, now: int) -> "int | None":
-        # Milliseconds until the next entry is due (0 if one is), None when empty.
-        best = None  # type: int | None
-        q = self._q
-        for i in range(0, 4 * self._n, 4):
-            if q[i + 2] is None:
-                return 0
-            wait = max(0, q[i + 3] - self._diff(now, q[i + 2]))
-            if best is None or wait < best:
-                best = wait
-        return best

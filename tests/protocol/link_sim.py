@@ -37,7 +37,9 @@ def run(seed: int, events: int = 60, loss_pct: int = 30) -> "tuple[list[int], in
             outbox.add(message("event", kind="encoder", steps=made))
         if rng.below(50) == 0:
             outbox.reconnected()
-        for seq, payload in outbox.due(now):
+        payload = outbox.due(now)
+        while payload is not None:
+            seq = decode(payload)["seq"]
             sends += 1
             copies = 0 if rng.below(100) < loss_pct else 1 + rng.below(2)
             for _ in range(copies):
@@ -50,6 +52,7 @@ def run(seed: int, events: int = 60, loss_pct: int = 30) -> "tuple[list[int], in
                 if rng.below(100) >= loss_pct:
                     answers += 1
                     outbox.answered(seq)
+            payload = outbox.due(now)
         now += 10 + rng.below(40)
     return (applied, sends, answers)
 

@@ -1,5 +1,7 @@
 """riskproto.codec, the part of the codec a seat loads: it gives the hub's verdict on
-every message a seat receives, and writes what a seat sends without checking it."""
+every message a seat receives, and writes what a seat sends without checking it. It
+writes no error texts (a seat logs code and field), but each of its errors carries
+what the hub's text is written from: riskproto.messages.text gives the hub's text."""
 
 from __future__ import annotations
 
@@ -26,10 +28,11 @@ def test_the_seat_receives_what_the_hub_publishes_to_it() -> None:
 
 
 def _verdict(decode: object, data: bytes) -> tuple[str, str | None, str] | None:
+    # The code, field and the hub's text of the error, the text written for a seat's.
     try:
         decode(data)  # type: ignore[operator]
     except ProtocolError as exc:
-        return (exc.code, exc.field, exc.message)
+        return (exc.code, exc.field, messages.text(exc))
     return None
 
 

@@ -50,8 +50,9 @@ def test_every_invalid_example_is_refused_with_a_valid_error_reply(path: Path) -
 def test_an_invalid_event_from_a_seat_is_refused_naming_its_seq() -> None:
     # A seat's outbox does not check its events: this reply is what closes a bad one.
     box = Outbox(seat=1)
-    box.add(message("event", kind="encoder", steps=99))
-    [(seq, payload)] = box.due(0)
+    seq = box.add(message("event", kind="encoder", steps=99))
+    payload = box.due(0)
+    assert payload is not None and box.due(0) is None
     inbound = HubGate("den", seats=2).receive(EVENT, payload)
     assert inbound.action == REFUSED
     [(topic, reply)] = inbound.replies

@@ -69,11 +69,21 @@ def _encoder(steps: int) -> dict[str, object]:
     return message("event", kind="encoder", steps=steps)
 
 
+def _sent(box: Outbox, now: int) -> list[tuple[int, bytes]]:
+    # What the seat's loop publishes at `now`: due(now) until it gives None.
+    out = []
+    payload = box.due(now)
+    while payload is not None:
+        out.append((decode(payload)["seq"], payload))
+        payload = box.due(now)
+    return out
+
+
 def test_outbox_numbers_sends_at_once_then_backs_off() -> None:
     box = Outbox(seat=2, retry_ms=100, max_retry_ms=350)
     assert box.add(_encoder(1)) == 1
     assert box.add(_encoder(2)) == 2
-    first = box.due(1000)
+    first = _sent(box, 1000)
     assert [seq for seq, _ in first] == [1, 2]
     assert decode(first[0][1]) == {
         "v": 1,
@@ -83,26 +93,24 @@ def test_outbox_numbers_sends_at_once_then_backs_off() -> None:
         "seat": 2,
         "seq": 1,
     }
-    assert box.due(1099) == []
-    assert box.next_due(1099) == 1
-    assert [s for s, _ in box.due(1100)] == [1, 2]
-    assert box.due(1299) == [], "the second wait is twice the first"
-    assert [s for s, _ in box.due(1300)] == [1, 2]
+    assert _sent(box, 1099) == []
+    assert [s for s, _ in _sent(box, 1100)] == [1, 2]
+    assert _sent(box, 1299) == [], "the second wait is twice the first"
+    assert [s for s, _ in _sent(box, 1300)] == [1, 2]
     assert box.answered(1) is True
     assert box.answered(1) is False
-    assert box.due(1649) == [], "capped at max_retry_ms"
-    assert [s for s, _ in box.due(1650)] == [2]
-    assert [s for s, _ in box.due(2000)] == [2]
+    assert _sent(box, 1649) == [], "capped at max_retry_ms"
+    assert [s for s, _ in _sent(box, 1650)] == [2]
+    assert [s for s, _ in _sent(box, 2000)] == [2]
 
 
 def test_outbox_resends_everything_after_a_reconnect() -> None:
     box = Outbox(seat=1, retry_ms=1000)
     box.add(_encoder(1))
-    box.due(0)
-    assert box.due(10) == []
+    _sent(box, 0)
+    assert _sent(box, 10) == []
     box.reconnected()
-    assert box.next_due(10) == 0
-    assert [s for s, _ in box.due(10)] == [1]
+    assert [s for s, _ in _sent(box, 10)] == [1]
 
 
 def test_outbox_is_bounded_and_counts_what_it_drops() -> None:
@@ -111,11 +119,24 @@ def test_outbox_is_bounded_and_counts_what_it_drops() -> None:
         box.add(_encoder(i))
     assert len(box) == 3
     assert box.dropped == 2
-    assert [s for s, _ in box.due(0)] == [3, 4, 5]
-    assert box.next_due(0) is not None
+    assert [s for s, _ in _sent(box, 0)] == [3, 4, 5]
     for seq in (3, 4, 5):
-        box.answered(seq)
-    assert box.next_due(0) is None
+        assert box.answered(seq)
+    assert len(box) == 0
+    assert _sent(box, 10_000) == []
+
+
+def test_outbox_walk_sends_each_due_entry_once_even_with_no_wait() -> None:
+    box = Outbox(seat=1, retry_ms=0, max_retry_ms=0)
+    for i in range(3):
+        box.add(_encoder(i))
+    assert [s for s, _ in _sent(box, 0)] == [1, 2, 3]
+    assert [s for s, _ in _sent(box, 1)] == [1, 2, 3], "no wait: due again a tick later"
+    # An answer during the walk (the seat's loop awaits each publish) skips nothing.
+    box.reconnected()
+    assert decode(box.due(2) or b"")["seq"] == 1
+    assert box.answered(1)
+    assert [s for s, _ in _sent(box, 2)] == [2, 3]
 
 
 def test_outbox_leaves_checking_to_the_hub_but_refuses_what_it_cannot_send() -> None:
@@ -136,9 +157,9 @@ def test_outbox_copes_with_a_wrapping_clock() -> None:
 
     box = Outbox(seat=1, retry_ms=100, diff=ticks_diff)
     box.add(_encoder(1))
-    box.due(period - 50)
-    assert box.due(20) == [], "70 ms after, across the wrap"
-    assert [s for s, _ in box.due(50)] == [1]
+    _sent(box, period - 50)
+    assert _sent(box, 20) == [], "70 ms after, across the wrap"
+    assert [s for s, _ in _sent(box, 50)] == [1]
 
 
 @settings(max_examples=40, deadline=None)

@@ -48,7 +48,11 @@ async def main():
     await asyncio.sleep_ms(300)
     board.inputs.put({"kind": "encoder", "steps": 2})
     await asyncio.sleep_ms(100)
-    kinds = [json.loads(p)["kind"] for _, p in seat.outbox.due(0x3FFFFFFF)]
+    kinds = []
+    payload = seat.outbox.due(0x3FFFFFFF)
+    while payload is not None:
+        kinds.append(json.loads(payload)["kind"])
+        payload = seat.outbox.due(0x3FFFFFFF)
     print(json.dumps({"frames_after_failure": board.frames - board.fail_frame,
                       "outbox": kinds}))
 
