@@ -29,7 +29,7 @@ class ManualDice(DiceInput):
                 dice = [{"id": "m%d" % (i + 1), "face": self.faces[i], "state": "settled"}
                         for i in range(self.count)]
                 self.pending = False
-                self._report(self.roll, dice, "Entered")
+                self._report(dice, "Entered")
                 return True
         elif kind == "button" and item["button"] == "back":
             if at:

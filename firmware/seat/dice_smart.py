@@ -42,4 +42,4 @@ class SmartDice(DiceInput):
         self.pending = False
         for i in range(len(dice)):
             self.faces[i] = dice[i]["face"]
-        self._report(self.roll, dice, "Rolled")
+        self._report(dice, "Rolled")
