@@ -14,8 +14,7 @@ import asyncio
 import json
 import sys
 
-from bounded import BoundedQueue
-from log import log
+from log import BoundedQueue, log
 from net.mqtt import wait_ready
 
 
