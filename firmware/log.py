@@ -13,7 +13,7 @@ def log(*parts):
 
 
 def log_exception(where, exc):
-    print("seat: error in", where, file=sys.stderr)
+    log("error in", where)
     # The stubs want an IOBase for the stream; sys.stderr is one at run time.
     sys.print_exception(exc, sys.stderr)  # type: ignore[arg-type]
 
