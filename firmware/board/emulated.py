@@ -19,13 +19,14 @@ from net.mqtt import wait_ready
 
 
 class Board:
+    wifi_up = True  # no WiFi to lose on the unix port (a class attribute: fewer slots)
+
     def __init__(self, cfg):
         self.ring_size = cfg["ring_size"]
         self.control_port = cfg["control_port"]
         self.inputs = BoundedQueue(16)
         # "roll_button": false stands for a board built without one (Confirm rolls).
         self.has_roll_button = cfg.get("roll_button", True)
-        self.wifi_up = True
         self._pins = None  # board/pinlines.start()'s (pins, Event, task): first pin line
         self._last = {}    # the last value printed for each output but the ring
         self._ring = bytearray()  # the last ring printed

@@ -43,13 +43,12 @@ def dice_input(seat, kind, roll_button):
         from seat.dice_manual import ManualDice as cls
     else:
         from seat.dice_smart import SmartDice as cls
-    return cls(seat, kind, roll_button)
+    return cls(seat, roll_button)
 
 
 class DiceInput:
-    def __init__(self, seat, kind, roll_button):
+    def __init__(self, seat, roll_button):
         self.seat = seat
-        self.kind = kind
         # Boards without a Roll button roll the seat's own dice with Confirm.
         self._roll_button = "roll" if roll_button else "confirm"
         self.roll = 0       # the armed roll number until disarmed; 0 for none

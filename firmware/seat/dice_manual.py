@@ -6,8 +6,8 @@ from seat.dice import DiceInput
 
 
 class ManualDice(DiceInput):
-    def __init__(self, seat, kind, roll_button):
-        super().__init__(seat, kind, roll_button)
+    def __init__(self, seat, roll_button):
+        super().__init__(seat, roll_button)
         self._at = 0  # the die being set
 
     def arm(self, roll, count):

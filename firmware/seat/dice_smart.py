@@ -8,8 +8,8 @@ from seat.rolls import RollCollector
 
 
 class SmartDice(DiceInput):
-    def __init__(self, seat, kind, roll_button):
-        super().__init__(seat, kind, roll_button)
+    def __init__(self, seat, roll_button):
+        super().__init__(seat, roll_button)
         self._rolls = RollCollector()
 
     def arm(self, roll, count):
