@@ -42,23 +42,23 @@ class Board:
 
     def show_ring(self, pixels):
         # The seat draws up to 25 frames a second: a changed frame is written from one
-        # line buffer made at the first frame, each value right-aligned in 3 columns,
-        # {"ring": [[  0,  12, 255], ...]}, instead of lists and a string per frame.
+        # line made at the first frame, {"ring": [[100, 100, 100], ...]}, whose values
+        # are rewritten in place right-aligned in their 3 columns, instead of lists
+        # and a string per frame.
         if pixels == self._ring:
             return
         self._ring[:] = pixels  # the first frame sizes it
         line = self._line
         if line is None:
             line = self._line = bytearray(
-                b'{"ring": [' + b"[   ,    ,    ], " * (len(pixels) // 3) + b"\n")
-            line[-3] = 93   # "]" and "}" over the last pixel's ", "
-            line[-2] = 125
+                json.dumps({"ring": [[100, 100, 100]] * (len(pixels) // 3)}) + "\n", "utf-8")
+        at = 13  # the units column of the first value
         for i in range(len(pixels)):
             v = pixels[i]
-            at = 13 + i // 3 * 17 + i % 3 * 5  # the value's units column
             line[at] = 48 + v % 10
             line[at - 1] = 48 + v // 10 % 10 if v > 9 else 32
             line[at - 2] = 48 + v // 100 if v > 99 else 32
+            at += 7 if i % 3 == 2 else 5  # past "], [" or ", "
         sys.stdout.buffer.write(line)
 
     def show_text(self, lines):
@@ -125,9 +125,9 @@ class Board:
         # One input line; blank lines are skipped, malformed ones reported on stderr
         # and ignored. A refusal names only the key whose value is wrong (the line is
         # logged with it; firmware/README.md lists the forms): sentences would cost
-        # the seat's heap about 75 bytes each.
-        line = line.strip()
-        if not line:
+        # the seat's heap about 75 bytes each. JSON allows the line's own whitespace,
+        # so only a refused line is stripped (a copy) for the log.
+        if not line or line.isspace():
             return
         put = self.inputs.put
         try:
@@ -180,4 +180,4 @@ class Board:
             else:
                 raise ValueError("input")
         except (ValueError, TypeError, KeyError, IndexError) as exc:
-            log("bad input line", line, repr(exc))
+            log("bad input line", line.strip(), repr(exc))

@@ -38,3 +38,25 @@ def test_ring_lines_carry_every_value_and_only_changes_print(run_mpy: RunMpy) ->
         {"beep": [100, 2000]},
         {"net": "up"},
     ]
+
+
+def test_input_lines_blank_skipped_bad_ones_refused(run_mpy: RunMpy) -> None:
+    out = run_mpy(
+        """
+        import json
+        from board.emulated import Board
+        board = Board({"ring_size": 4, "control_port": 0})
+        for line in ("", "\\n", "  \\r\\n", ' {"encoder": -2}\\n', b'{"card": "04ab"}\\r\\n',
+                     '{"button": "roll", "long": true}', '{"encoder": 0}\\n', "nonsense\\n"):
+            board.feed(line)
+        got = []
+        while len(board.inputs):
+            got.append(board.inputs.get_nowait())
+        print(json.dumps(got))
+        """
+    )
+    assert out == [[
+        {"kind": "encoder", "steps": -2},
+        {"kind": "card", "uid": "04AB"},
+        {"kind": "button", "button": "roll", "press": "long"},
+    ]]
