@@ -19,7 +19,7 @@ import time
 
 from micropython import const
 
-_ROLL_SPIN_MS = const(400)  # the ring spins this long before the faces show
+_ROLL_SPIN_MS = const(400)  # the ring spins this long (to the next frame) before the faces show
 _HOLD_MS = const(4000)      # faces stay on the display and ring this long
 _ACCEPT_BELOW = const(252)  # 42 * 6
 
