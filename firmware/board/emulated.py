@@ -8,55 +8,65 @@
 # uses (board/pinlines.py, imported on the first pin line). Reading lines
 # ({"reading": [id, state, face]}) stand for the smart dice the ESP32 board hears over
 # BLE. The seat's heap is small: nothing here is imported before a line needs it, and
-# a ring frame that did not change allocates nothing.
+# a ring frame allocates nothing once the first is printed.
 
 import asyncio
 import json
 import sys
 
-from bounded import BoundedQueue
-from log import log
+from log import BoundedQueue, log
 from net.mqtt import wait_ready
 
 
 class Board:
+    wifi_up = True  # no WiFi to lose on the unix port (a class attribute: fewer slots)
+
     def __init__(self, cfg):
         self.ring_size = cfg["ring_size"]
         self.control_port = cfg["control_port"]
         self.inputs = BoundedQueue(16)
         # "roll_button": false stands for a board built without one (Confirm rolls).
         self.has_roll_button = cfg.get("roll_button", True)
-        self.wifi_up = True
-        self.pins = {}
-        self._pins_moved = None
-        self._last = {}
-        self._ring = None  # the last ring printed, as bytes: the seat draws every frame
-        self._tasks = []
+        self._pins = None  # board/pinlines.start()'s (pins, Event, task): first pin line
+        self._last = {}    # the last value printed for each output but the ring
+        self._ring = bytearray()  # the last ring printed
+        self._line: "bytearray | None" = None  # the ring's output line, rewritten in place
 
     def _emit(self, key, value):
         # Only changes are printed: the seat may redraw freely, and a reader sees one
-        # line per change a person would see.
-        line = json.dumps({key: value})
-        if self._last.get(key) != line:
-            self._last[key] = line
-            sys.stdout.write(line + "\n")
+        # line per change a person would see. The value itself is kept to compare
+        # (the seat does not change what it passed), not a copy of the line.
+        if self._last.get(key) != value:
+            self._last[key] = value
+            print(json.dumps({key: value}))
 
     def show_ring(self, pixels):
-        if self._ring is None:
-            self._ring = bytearray(len(pixels))
-        elif pixels == self._ring:
+        # The seat draws up to 25 frames a second: a changed frame is written from one
+        # line made at the first frame, {"ring": [[100, 100, 100], ...]}, whose values
+        # are rewritten in place right-aligned in their 3 columns, instead of lists
+        # and a string per frame.
+        if pixels == self._ring:
             return
-        self._ring[:] = pixels
-        line = json.dumps({"ring": [[pixels[i], pixels[i + 1], pixels[i + 2]]
-                                    for i in range(0, len(pixels), 3)]})
-        sys.stdout.write(line + "\n")
+        self._ring[:] = pixels  # the first frame sizes it
+        line = self._line
+        if line is None:
+            line = self._line = bytearray(
+                json.dumps({"ring": [[100, 100, 100]] * (len(pixels) // 3)}) + "\n", "utf-8")
+        at = 13  # the units column of the first value
+        for i in range(len(pixels)):
+            v = pixels[i]
+            line[at] = 48 + v % 10
+            line[at - 1] = 48 + v // 10 % 10 if v > 9 else 32
+            line[at - 2] = 48 + v // 100 if v > 99 else 32
+            at += 7 if i % 3 == 2 else 5  # past "], [" or ", "
+        sys.stdout.buffer.write(line)
 
     def show_text(self, lines):
         self._emit("oled", lines)
 
     def show_dice(self, title, faces):
         # The ESP32 board draws the dice; here they are a line of faces under the title.
-        self._emit("oled", [title, " ".join([str(f) for f in faces])])
+        self._emit("oled", [title, " ".join(map(str, faces))])
 
     def show_net(self, up):
         self._emit("net", "up" if up else "down")
@@ -65,7 +75,7 @@ class Board:
         self._emit("hub", "up" if up else "down")
 
     def beep(self, ms, hz):
-        self._last.pop("beep", None)
+        self._last.pop("beep", None)  # every beep is heard, even the same one again
         self._emit("beep", [ms, hz])
 
     def arm_dice(self, roll, count):
@@ -78,17 +88,32 @@ class Board:
     async def run(self, reader=None, writer=None):
         # The board's task reads stdin and, with "control_port", serves loopback
         # clients; each client's connection runs here too, with its streams.
-        if reader is None:
-            if self.control_port:
-                self._tasks.append(
-                    await asyncio.start_server(self.run, "127.0.0.1", self.control_port))
-            await self._read_stdin()
-            return
-        if writer is not None:
-            log("control connection", writer.get_extra_info("peername"))
+        # Stdin is read without asyncio.stream (1.7 KiB of the seat's heap; only the
+        # control port needs it): park on asyncio's poller until stdin is readable,
+        # then read what is there. A line read in pieces is joined; an empty read is
+        # EOF, which ends the task.
+        stdin = sys.stdin
+        # (asyncio's poller holds the server's task: the board keeps no reference.)
+        if reader is None and self.control_port:
+            await asyncio.start_server(self.run, "127.0.0.1", self.control_port)
+        elif writer is not None:
+            log("control", writer.get_extra_info("peername"))
+        part = ""
         try:
             while True:
-                line = await reader.readline()
+                if reader is not None:
+                    line = await reader.readline()
+                else:
+                    await wait_ready(stdin)
+                    line = stdin.readline()
+                    if line is None:
+                        continue  # nothing there after all
+                    if line and line[-1] != "\n":
+                        part += line
+                        continue
+                    if part:
+                        line = part + line
+                        part = ""
                 if not line:
                     return
                 self.feed(line)
@@ -96,34 +121,13 @@ class Board:
             if writer is not None:
                 writer.close()
 
-    async def _read_stdin(self):
-        # What asyncio.StreamReader(sys.stdin).readline() does, without importing
-        # asyncio.stream (1.7 KiB of the seat's heap; only the control port needs it):
-        # park on asyncio's poller until stdin is readable, then read what is there.
-        # A line read in pieces is joined; an empty read is EOF, which ends the task.
-        stdin = sys.stdin
-        part = ""
-        while True:
-            await wait_ready(stdin)
-            got = stdin.readline()
-            if got is None:
-                continue  # nothing there after all
-            if got and got[-1] != "\n":
-                part += got
-                continue
-            line = part + got if part else got
-            part = ""
-            if not line:
-                return
-            self.feed(line)
-
     def feed(self, line):
         # One input line; blank lines are skipped, malformed ones reported on stderr
         # and ignored. A refusal names only the key whose value is wrong (the line is
         # logged with it; firmware/README.md lists the forms): sentences would cost
-        # the seat's heap about 75 bytes each.
-        line = line.strip()
-        if not line:
+        # the seat's heap about 75 bytes each. JSON allows the line's own whitespace,
+        # so only a refused line is stripped (a copy) for the log.
+        if not line or line.isspace():
             return
         put = self.inputs.put
         try:
@@ -166,14 +170,14 @@ class Board:
                 put({"kind": "card", "uid": uid.upper()})
             elif "pin" in cmd:
                 name, value = cmd["pin"]
-                if self._pins_moved is None:
+                if self._pins is None:
                     from board import pinlines
 
-                    self.pins, self._pins_moved, task = pinlines.start(self.inputs)
-                    self._tasks.append(task)
-                self.pins[name].value(value)
-                self._pins_moved.set()
+                    self._pins = pinlines.start(self.inputs)
+                pins, moved, _ = self._pins
+                pins[name].value(value)
+                moved.set()
             else:
                 raise ValueError("input")
         except (ValueError, TypeError, KeyError, IndexError) as exc:
-            log("bad input line", line, repr(exc))
+            log("bad input line", line.strip(), repr(exc))

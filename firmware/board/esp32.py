@@ -15,12 +15,11 @@ import network
 from micropython import const
 
 from board import pinout as pins
-from bounded import BoundedQueue
 from drivers.buttons import LONG_PRESS, Button
 from drivers.buzzer import CONFIRM, Buzzer
 from drivers.encoder import Encoder
 from drivers.mfrc522 import MFRC522, CardTaps
-from log import log
+from log import BoundedQueue, log
 from net.mqtt import jitter
 
 _WIFI_WAIT_MS = const(10000)

@@ -26,8 +26,7 @@ import time
 
 from micropython import const
 
-from bounded import BoundedQueue
-from log import log
+from log import BoundedQueue, log
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

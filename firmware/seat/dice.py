@@ -1,25 +1,38 @@
 # Reading the armed roll (hub command arm_dice) from whichever dice the seat has, and
 # reporting it as one dice event whose dice are all settled (protocol/README.md,
 # "Arming and reading a dice roll"):
-#   edice    the seat's own dice: the Roll button (Confirm on a board without one)
-#            rolls `count` dice from drivers/edice.py;
+#   edice    the seat's own dice, here: the Roll button (Confirm on a board without
+#            one) spins the ring, then `count` faces are drawn by face() below;
 #   manual   plain dice typed in (seat/dice_manual.py);
 #   pixels,  smart dice over BLE (seat/dice_smart.py).
 #   godice
 # Each kind but the seat's own dice is a subclass in its own module, imported only for
-# that kind: the seat's heap is small and the scenario's seat has its own dice.
+# that kind: the seat's heap is small and the scenario's seat has its own dice, so this
+# module is all it loads (no driver module, no task: the spin ends in tick()).
 # The faces are shown on the display and the ring until the next input or a few
 # seconds later. A disarm or a new arm_dice cancels whatever was pending.
-# The seat imports this at the first arm_dice (its heap is small): until then every
-# input but a smart die's reading goes to the hub.
+# The seat imports this at the first arm_dice: until then every input but a smart
+# die's reading goes to the hub.
 
-import asyncio
+import os
 import time
 
 from micropython import const
 
-_ROLL_SPIN_MS = const(400)  # the ring spins this long before the faces show
+_ROLL_SPIN_MS = const(400)  # the ring spins this long (to the next frame) before the faces show
 _HOLD_MS = const(4000)      # faces stay on the display and ring this long
+_ACCEPT_BELOW = const(252)  # 42 * 6
+
+
+def face(urandom=os.urandom):
+    # One face of the seat's own dice. os.urandom is the ESP32's hardware random
+    # number generator; a byte is uniform over 0..255, but 256 is not a multiple of 6,
+    # so bytes 252..255 are drawn again and byte % 6 + 1 is then exactly uniform (each
+    # face from 42 of the 252 accepted values). The tests inject urandom.
+    while True:
+        b = urandom(1)[0]
+        if b < _ACCEPT_BELOW:
+            return b % 6 + 1
 
 
 def dice_input(seat, kind, roll_button):
@@ -30,28 +43,25 @@ def dice_input(seat, kind, roll_button):
         from seat.dice_manual import ManualDice as cls
     else:
         from seat.dice_smart import SmartDice as cls
-    return cls(seat, kind, roll_button)
+    return cls(seat, roll_button)
 
 
 class DiceInput:
-    def __init__(self, seat, kind, roll_button):
+    def __init__(self, seat, roll_button):
         self.seat = seat
-        self.kind = kind
         # Boards without a Roll button roll the seat's own dice with Confirm.
         self._roll_button = "roll" if roll_button else "confirm"
         self.roll = 0       # the armed roll number until disarmed; 0 for none
         self.count = 0
         self.pending = False  # the armed roll is still to be read
-        self._epoch = 0     # bumped by arm and disarm, so a roll in flight sees them
         self.faces = bytearray(3)
         self._shown_at = None
-        self._edice = None  # drivers/edice.py, imported at the first roll
+        self._spun_at = None  # the seat's own dice: when the ring began to spin
 
     def arm(self, roll, count):
         self.roll = roll
         self.count = count
         self.pending = True
-        self._epoch += 1
         self._clear()
 
     def disarm(self, roll):
@@ -59,9 +69,8 @@ class DiceInput:
             return
         self.roll = 0
         self.pending = False
-        self._epoch += 1
         if self._shown_at is None:
-            self._clear()
+            self._clear()  # also stops a roll whose ring is still spinning
 
     def take(self, item):
         # A board input: True when it belonged to the armed roll and must not go to the
@@ -77,59 +86,50 @@ class DiceInput:
 
     def _take(self, item):
         # An input while the roll is pending; the subclasses read their own kinds.
+        # The seat's own dice: the press spins the ring, tick() rolls when it is done.
+        # One roll per arm: further presses go to the hub.
         if item["kind"] == "button" and item["button"] == self._roll_button:
-            asyncio.create_task(self._roll_edice())
+            self.pending = False
+            self._spun_at = time.ticks_ms()
+            self.seat._spinning = True
+            self.seat._draw()
             return True
         return False
 
     def tick(self, now):
-        # From the animation task: the faces display ends on its own.
-        shown = self._shown_at
-        if shown is not None and time.ticks_diff(now, shown) >= _HOLD_MS:
+        # From the seat's animation frames: the seat's own dice land once the ring has
+        # spun, and the faces display ends on its own.
+        spun = self._spun_at
+        if spun is not None:
+            if time.ticks_diff(now, spun) >= _ROLL_SPIN_MS:
+                self._spun_at = None
+                self.seat._spinning = False
+                dice = []
+                for i in range(self.count):
+                    f = self.faces[i] = face()
+                    dice.append({"id": "e%d" % (i + 1), "face": f, "state": "settled"})
+                self._report(dice, "Rolled")
+        elif self._shown_at is not None and time.ticks_diff(now, self._shown_at) >= _HOLD_MS:
             self._clear()
-
-    # ---- the seat's own dice
-
-    async def _roll_edice(self):
-        epoch = self._epoch
-        self.pending = False  # one roll per arm: further presses go to the hub
-        seat = self.seat
-        seat._spinning = True  # the ring spins while the seat's own dice roll
-        seat._draw()
-        try:
-            await asyncio.sleep_ms(_ROLL_SPIN_MS)
-        finally:
-            seat._spinning = False
-            seat._draw()
-        if epoch != self._epoch:
-            return  # disarmed or superseded while the ring spun
-        edice = self._edice
-        if edice is None:
-            from drivers.edice import ElectronicDice
-
-            edice = self._edice = ElectronicDice(prefix="e")
-        readings = edice.roll(self.count)
-        dice = []
-        for i in range(self.count):
-            die_id, _, face = readings[i]
-            self.faces[i] = face
-            dice.append({"id": die_id, "face": face, "state": "settled"})
-        self._report(self.roll, dice, "Rolled")
 
     # ---- outputs
 
-    def _report(self, roll, dice, title):
-        self.seat.add_event({"kind": "dice", "roll": roll, "dice": dice})
+    def _report(self, dice, title):
+        # The one dice event every kind sends, and its faces (self.faces) shown.
+        seat = self.seat
+        seat.add_event({"kind": "dice", "roll": self.roll, "dice": dice})
         n = len(dice)
-        ring = self.seat.ring
-        ring.dice[:n] = self.faces[:n]
-        ring.dice_n = n
+        seat.ring.dice[:n] = self.faces[:n]
+        seat.ring.dice_n = n
         self._shown_at = time.ticks_ms()
-        self.seat.board.show_dice(title, self.faces[:n])
+        seat.board.show_dice(title, self.faces[:n])
 
     def _clear(self):
-        was_shown = self.seat.ring.dice_n or self._shown_at is not None
-        self._shown_at = None
-        self.seat.ring.dice_n = 0
-        if was_shown:
-            self.seat._show()
+        # Ends a faces display or a spinning roll of the seat's own dice.
+        seat = self.seat
+        redraw = seat.ring.dice_n or self._shown_at is not None or seat._spinning
+        self._shown_at = self._spun_at = None
+        seat._spinning = False
+        seat.ring.dice_n = 0
+        if redraw:
+            seat._show()

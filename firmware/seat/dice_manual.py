@@ -6,8 +6,8 @@ from seat.dice import DiceInput
 
 
 class ManualDice(DiceInput):
-    def __init__(self, seat, kind, roll_button):
-        super().__init__(seat, kind, roll_button)
+    def __init__(self, seat, roll_button):
+        super().__init__(seat, roll_button)
         self._at = 0  # the die being set
 
     def arm(self, roll, count):
@@ -29,7 +29,7 @@ class ManualDice(DiceInput):
                 dice = [{"id": "m%d" % (i + 1), "face": self.faces[i], "state": "settled"}
                         for i in range(self.count)]
                 self.pending = False
-                self._report(self.roll, dice, "Entered")
+                self._report(dice, "Entered")
                 return True
         elif kind == "button" and item["button"] == "back":
             if at:

@@ -8,8 +8,8 @@ from seat.rolls import RollCollector
 
 
 class SmartDice(DiceInput):
-    def __init__(self, seat, kind, roll_button):
-        super().__init__(seat, kind, roll_button)
+    def __init__(self, seat, roll_button):
+        super().__init__(seat, roll_button)
         self._rolls = RollCollector()
 
     def arm(self, roll, count):
@@ -42,4 +42,4 @@ class SmartDice(DiceInput):
         self.pending = False
         for i in range(len(dice)):
             self.faces[i] = dice[i]["face"]
-        self._report(self.roll, dice, "Rolled")
+        self._report(dice, "Rolled")

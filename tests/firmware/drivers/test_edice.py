@@ -1,4 +1,5 @@
-"""The seat's electronic dice: exact uniformity by rejection sampling, checked under MicroPython."""
+"""The seat's own dice (kind edice, seat/dice.py): exact uniformity by rejection
+sampling, and the roll read through the seat's dice input, checked under MicroPython."""
 
 from __future__ import annotations
 
@@ -8,18 +9,23 @@ from tests.firmware.drivers.conftest import RunMpy
 # fails this one run in a million, so CI is not flaky; gross bias still fails it.
 CHI2_CRIT_DF5_P1E6 = 35.89
 
+# face() draws one byte at a time, so the bytes drawn beyond one per face are the
+# rejected ones; the tests count them through the injected urandom.
+
 
 def test_sixty_thousand_faces_pass_chi_square(run_mpy: RunMpy) -> None:
     out = run_mpy(
         """
-        import json
-        from drivers.edice import ElectronicDice
-        dice = ElectronicDice()
+        import json, os
+        from seat.dice import face
+        drawn = [0]
+        def urandom(n):
+            drawn[0] += n
+            return os.urandom(n)
         counts = [0] * 7
-        for _ in range(20000):
-            for _id, state, face in dice.roll(3):
-                counts[face] += 1
-        print(json.dumps({"counts": counts, "rejected": dice.rejected}))
+        for _ in range(60000):
+            counts[face(urandom)] += 1
+        print(json.dumps({"counts": counts, "rejected": drawn[0] - 60000}))
         """
     )[0]
     counts = out["counts"]
@@ -33,6 +39,18 @@ def test_sixty_thousand_faces_pass_chi_square(run_mpy: RunMpy) -> None:
     assert 400 < out["rejected"] < 1600
 
 
+def test_default_source_is_os_urandom(run_mpy: RunMpy) -> None:
+    out = run_mpy(
+        """
+        import json
+        from seat.dice import face
+        faces = [face() for _ in range(600)]
+        print(json.dumps(sorted(set(faces))))
+        """
+    )[0]
+    assert out == [1, 2, 3, 4, 5, 6]
+
+
 def test_every_byte_value_once_gives_each_face_exactly_42_times(run_mpy: RunMpy) -> None:
     # A generator that yields 0..255 in turn is perfectly uniform over bytes; with
     # rejection sampling that makes every face exactly 42 of each 252 accepted bytes.
@@ -40,7 +58,7 @@ def test_every_byte_value_once_gives_each_face_exactly_42_times(run_mpy: RunMpy)
     out = run_mpy(
         """
         import json
-        from drivers.edice import ElectronicDice
+        from seat.dice import face
         state = [0]
         def cycle(n):
             out = bytearray(n)
@@ -48,11 +66,10 @@ def test_every_byte_value_once_gives_each_face_exactly_42_times(run_mpy: RunMpy)
                 out[i] = state[0] % 256
                 state[0] += 1
             return bytes(out)
-        dice = ElectronicDice(urandom=cycle)
         counts = [0] * 7
         for _ in range(252 * 10):
-            counts[dice.face()] += 1
-        print(json.dumps({"counts": counts, "rejected": dice.rejected}))
+            counts[face(cycle)] += 1
+        print(json.dumps({"counts": counts, "rejected": state[0] - 252 * 10}))
         """
     )[0]
     # The tenth cycle ends on byte 251, before its four rejects.
@@ -63,33 +80,100 @@ def test_rejected_bytes_never_become_faces(run_mpy: RunMpy) -> None:
     out = run_mpy(
         """
         import json
-        from drivers.edice import ElectronicDice
-        script = bytes([252, 253, 254, 255, 0, 255, 5, 251, 6, 11] + [0] * 22)
-        dice = ElectronicDice(urandom=lambda n: script[:n])
-        faces = [dice.face() for _ in range(5)]
-        print(json.dumps({"faces": faces, "rejected": dice.rejected}))
+        from seat.dice import face
+        script = bytes([252, 253, 254, 255, 0, 255, 5, 251, 6, 11])
+        at = [0]
+        def urandom(n):
+            at[0] += n
+            return script[at[0] - n:at[0]]
+        faces = [face(urandom) for _ in range(5)]
+        print(json.dumps({"faces": faces, "drawn": at[0]}))
         """
     )[0]
-    # 0 -> 1, 5 -> 6, 251 -> 251 % 6 + 1 = 6, 6 -> 1, 11 -> 6
-    assert out == {"faces": [1, 6, 6, 1, 6], "rejected": 5}
+    # 0 -> 1, 5 -> 6, 251 -> 251 % 6 + 1 = 6, 6 -> 1, 11 -> 6; five bytes rejected.
+    assert out == {"faces": [1, 6, 6, 1, 6], "drawn": 10}
 
 
-def test_roll_gives_ids_states_and_faces(run_mpy: RunMpy) -> None:
+# A stand-in for seat/app.py's Seat: what seat/dice.py uses of it, each call printed.
+FAKE_SEAT = """
+import json, time
+from drivers.ring import RingView
+from seat.dice import dice_input
+
+class Board:
+    def show_dice(self, title, faces):
+        print(json.dumps(["show_dice", title, list(faces)]))
+
+class Seat:
+    def __init__(self):
+        self.ring = RingView()
+        self.board = Board()
+        self._spinning = False
+    def add_event(self, event):
+        print(json.dumps(["event", event]))
+    def _draw(self):
+        print(json.dumps(["draw", self._spinning]))
+    def _show(self):
+        print(json.dumps(["show", self._spinning, self.ring.dice_n]))
+
+seat = Seat()
+dice = dice_input(seat, "edice", True)
+ROLL = {"kind": "button", "button": "roll", "press": "short"}
+def later(ms):
+    return time.ticks_add(dice._spun_at, ms)
+"""
+
+
+def test_own_dice_spin_then_report_one_settled_dice_event(run_mpy: RunMpy) -> None:
     out = run_mpy(
-        """
-        import json
-        from drivers.edice import ElectronicDice
-        dice = ElectronicDice(urandom=lambda n: bytes(range(n)))
-        print(json.dumps(dice.rolling(3)))
-        print(json.dumps(dice.roll(3)))
-        print(json.dumps(dice.roll(2)))
-        try:
-            dice.roll(4)
-        except ValueError:
-            print(json.dumps("refused"))
-        """
+        FAKE_SEAT
+        + """
+print(json.dumps(["confirm", dice.take({"kind": "button", "button": "confirm"})]))
+dice.arm(5, 3)
+print(json.dumps(["took", dice.take(ROLL)]))
+dice.tick(later(399))
+print(json.dumps(["spinning", seat._spinning]))
+dice.tick(later(400))
+print(json.dumps(["after", seat._spinning, seat.ring.dice_n, list(dice.faces)]))
+print(json.dumps(["again", dice.take(ROLL)]))
+"""
     )
-    assert out[0] == [["e1", "rolling", 0], ["e2", "rolling", 0], ["e3", "rolling", 0]]
-    assert out[1] == [["e1", "rolled", 1], ["e2", "rolled", 2], ["e3", "rolled", 3]]
-    assert out[2] == [["e1", "rolled", 4], ["e2", "rolled", 5]]
-    assert out[3] == "refused"
+    assert out[0] == ["confirm", False]  # nothing armed: the hub's press
+    assert out[1] == ["draw", True]  # the ring spins at once
+    assert out[2] == ["took", True]
+    assert out[3] == ["spinning", True]
+    kind, event = out[4]
+    assert kind == "event" and event["kind"] == "dice" and event["roll"] == 5
+    assert [d["id"] for d in event["dice"]] == ["e1", "e2", "e3"]
+    assert all(d["state"] == "settled" and 1 <= d["face"] <= 6 for d in event["dice"])
+    faces = [d["face"] for d in event["dice"]]
+    assert out[5] == ["show_dice", "Rolled", faces]
+    assert out[6] == ["after", False, 3, faces]
+    # One roll per arm; the press after it first ends the faces display.
+    assert out[7] == ["show", False, 0]
+    assert out[8] == ["again", False]
+
+
+def test_arm_and_disarm_stop_a_spinning_roll(run_mpy: RunMpy) -> None:
+    out = run_mpy(
+        FAKE_SEAT
+        + """
+dice.arm(7, 3)
+dice.take(ROLL)
+dice.arm(8, 2)  # superseded while the ring spins
+dice.tick(later(1000))
+print(json.dumps(["after arm", seat._spinning, dice.pending]))
+dice.take(ROLL)
+dice.disarm(8)
+dice.tick(later(1000))
+print(json.dumps(["after disarm", seat._spinning, dice.pending]))
+"""
+    )
+    assert out == [
+        ["draw", True],
+        ["show", False, 0],  # the new arm stopped the spin
+        ["after arm", False, True],
+        ["draw", True],
+        ["show", False, 0],  # so did the disarm
+        ["after disarm", False, False],
+    ]

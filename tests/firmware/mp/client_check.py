@@ -39,8 +39,16 @@ async def until(pred, what, ms=3000):
     raise AssertionError("timed out waiting for " + what)
 
 
+async def take(events):
+    # How the seat waits on a BoundedQueue (seat/app.py): on its `ready` Event.
+    while not len(events):
+        events.ready.clear()
+        await events.ready.wait()
+    return events.get_nowait()
+
+
 async def next_event(client, kind):
-    ev = await asyncio.wait_for_ms(client.events.get(), 3000)
+    ev = await asyncio.wait_for_ms(take(client.events), 3000)
     check(ev[0] == kind, f"expected event {kind}, got {ev!r}")
     return ev
 
