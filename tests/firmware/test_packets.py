@@ -22,7 +22,7 @@ from tests.support.tools import ROOT
 def dumped(micropython: str) -> dict[str, Any]:
     result = subprocess.run(
         [micropython, str(ROOT / "tests/firmware/mp/packets_dump.py")],
-        env={"MICROPYPATH": MICROPYPATH},
+        env={"MICROPYPATH": f"{ROOT / 'tests/firmware/mp'}:{MICROPYPATH}"},
         capture_output=True,
         timeout=30,
         check=True,
