@@ -217,7 +217,11 @@ class Client:
         # Flat lists, no tuple per item: subscriptions as filter, qos, filter, qos...;
         # unacknowledged QoS 1 publishes, oldest first, as pid, topic, payload, first byte.
         self._subs = []
-        self._inflight = []
+        # The in-flight list gets its full room now: a list grows by reallocation, which
+        # needs a larger free block once the heap is in pieces (a burst of events failed
+        # that way), and deleting a slice keeps a list's room.
+        self._inflight: "list[Any]" = [None] * (4 * inflight_size)
+        del self._inflight[:]
         self._inflight_size = inflight_size
         self._pid = 0
         self._sock: "Any" = None
