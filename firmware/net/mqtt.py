@@ -206,7 +206,7 @@ class Client:
         # resize it.
         self._out = memoryview(buffers[0])
         self._in = memoryview(buffers[1])
-        # The packet being written (see _write): the next position to write, -1 when
+        # The packet being written (see _send): the next position to write, -1 when
         # none; where its head in the out buffer ends; the payload that follows it.
         self._at = -1
         self._end = 0
