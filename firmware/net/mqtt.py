@@ -388,11 +388,19 @@ class Client:
                     subs = self._subs
                     for k in range(0, len(subs), 2):
                         await self._send(_SUBSCRIBE, self._next_pid(), subs[k], subs[k + 1])
-                    # A copy: the application may publish (and drop the oldest) meanwhile.
-                    queue = self._inflight[:]
-                    for k in range(0, len(queue), 4):
-                        await self._send(queue[k + 3] | _DUP, queue[k], queue[k + 1],
-                                         queue[k + 2])
+                    # The list itself, not a copy (which would need a large block, on
+                    # a reconnect, in a heap in pieces by then).
+                    queue = self._inflight
+                    k = 0
+                    while k < len(queue):
+                        pid = queue[k]
+                        await self._send(queue[k + 3] | _DUP, pid, queue[k + 1], queue[k + 2])
+                        # A send that had to wait let the application publish (queued,
+                        # not sent, until UP) and drop the oldest meanwhile: go on after
+                        # this publish wherever it is now, or from the front if dropped.
+                        while k >= 0 and (k >= len(queue) or queue[k] != pid):
+                            k -= 4
+                        k += 4
                     self.connected = True
                     self.why_down = None
                     self.events.put((UP, None, None, False))

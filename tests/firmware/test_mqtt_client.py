@@ -27,6 +27,7 @@ SCENARIOS = [
     "no_connack_times_out",
     "slow_link_keeps_order",
     "connect_too_long",
+    "resend_while_publishing",
 ]
 
 

@@ -315,6 +315,36 @@ async def slow_link_keeps_order():
     print("ok slow_link_keeps_order")
 
 
+async def resend_while_publishing():
+    # The resends after a reconnect wait for a full send buffer while the application
+    # publishes past the in-flight bound: each publish still in flight goes out once,
+    # whole, the dropped one not at all.
+    opener, client, task = started(inflight_size=3)
+    s = await connected(client, opener)
+    for i in range(3):
+        await client.publish("a", b"%d" % i, False, 1)  # pids 1, 2, 3
+    s.hangup()
+    await next_event(client, mqtt.DOWN)
+    await until(lambda: len(opener.streams) == 2, "second connection")
+    s2 = opener.streams[1]
+    await until(lambda: len(s2.written) > 0, "CONNECT")
+    s2.take()
+    s2.room = 5
+    s2.feed(CONNACK_OK)
+    await until(lambda: len(s2.written) == 5, "part of the first resend")
+    await client.publish("a", b"3", False, 1)  # queued while down: drops pid 1
+    await client.publish("a", b"4", False, 1)  # drops pid 2
+    s2.room = None
+    await next_event(client, mqtt.UP)
+    sent = s2.take()
+    want = b"".join(b"\x3a\x06\x00\x01a\x00" + bytes([pid]) + b"%d" % (pid - 1)
+                    for pid in (1, 3, 4, 5))
+    check(sent == want, f"resends {sent!r}")
+    check(inflight(client) == 3, "three in flight")
+    task.cancel()
+    print("ok resend_while_publishing")
+
+
 async def connect_too_long():
     # A CONNECT that does not fit the out buffer is a clear error, and tried again.
     opener = Opener()
@@ -353,6 +383,7 @@ SCENARIOS = {
     "no_connack_times_out": no_connack_times_out,
     "slow_link_keeps_order": slow_link_keeps_order,
     "connect_too_long": connect_too_long,
+    "resend_while_publishing": resend_while_publishing,
 }
 
 name = sys.argv[1]
