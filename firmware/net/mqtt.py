@@ -245,7 +245,8 @@ class Client:
         # `inflight_size` of them; the oldest is dropped and counted beyond that.
         # Returns an awaitable (see _send) to await before the next publish: it ends at
         # once, allocating nothing, unless the socket's send buffer is full. The payload
-        # (bytes) is written from the caller's object, not copied.
+        # (bytes, or a str as its UTF-8 bytes) is written from the caller's object, not
+        # copied.
         first = _PUBLISH | (_RETAIN if retain else 0)
         pid = 0
         if qos:
@@ -463,7 +464,7 @@ class Client:
             if self._at >= 0:
                 # Another packet is still being written.
                 return self._later(first, pid, topic, payload)
-            tail = b""
+            tail: "Any" = b""
             if first == _CONNECT:
                 # A clean-session CONNECT (3.1). The Will is encoded at once, so it is
                 # not kept for the connection.
@@ -494,6 +495,10 @@ class Client:
                         self._topic_bytes = memoryview(topic)
                     end = _put(buf, end, self._topic_bytes)
                     tail = payload
+                    if type(payload) is str:
+                        # Its UTF-8 bytes through a memoryview (one block), where its
+                        # encode() would be a copy.
+                        tail = memoryview(payload)  # type: ignore[arg-type]
                 if pid:
                     buf[end] = pid >> 8
                     buf[end + 1] = pid & 0xFF

@@ -47,6 +47,8 @@ ENCODED = {
     "publish_200": "30cb01" "000174" + "7a" * 200,
     # a str topic goes out as UTF-8: "t\u00e9" is 3 bytes, 74 c3 a9
     "publish_utf8_topic": "3005" "000374c3a9",
+    # a str payload goes out as UTF-8 too: "\u00e9!" is 3 bytes, c3 a9 21
+    "publish_str_payload": "3006" "000174" "c3a921",
 }
 
 

@@ -29,6 +29,7 @@ enc("publish_qos0", 0x30, 0, "a/b", b"hi")
 enc("publish_qos1_retain_dup", 0x3B, 10, "a/b", b"hi")
 enc("publish_200", 0x30, 0, "t", b"z" * 200)
 enc("publish_utf8_topic", 0x30, 0, "t\u00e9", b"")
+enc("publish_str_payload", 0x30, 0, "t", "\u00e9!")
 
 lengths = {}
 for value in (0, 127, 128, 16383, 16384, 2097151, 2097152, 268435455):
