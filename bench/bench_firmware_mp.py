@@ -23,6 +23,16 @@ from seat.app import Seat
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 200
 
 
+def publish_packet(first, topic, payload, pid=0):
+    # A PUBLISH as the broker sends it (3.3), with the client's fixed header encoder.
+    body = len(topic).to_bytes(2, "big") + topic.encode()
+    if pid:
+        body += pid.to_bytes(2, "big")
+    body += payload
+    head = bytearray(5)  # _frame writes in front of offset 5
+    return bytes(head[mqtt._frame(head, first, len(body)) :]) + body
+
+
 class Broker:
     # The broker's end of the client's real loopback TCP connection (an in-memory
     # stand-in would time asyncio's polling of Python objects instead of the seat).
@@ -103,7 +113,6 @@ async def main():
     while not seat.client.connected:
         await asyncio.sleep_ms(1)
     await asyncio.sleep_ms(20)
-    buf = bytearray(1200)
     ack_topic = seat.topic("ack")
     view_topic = seat.topic("view")
     press = []
@@ -123,14 +132,12 @@ async def main():
         t = j + 3 + (body[j + 1] << 8 | body[j + 2])  # the topic's end, the pid's start
         broker.feed(bytes((0x40, 2, body[t], body[t + 1])))
         ack = json.dumps({"v": 1, "t": "ack", "seq": i + 1}).encode()
-        end = mqtt._publish(buf, ack_topic, ack, 0)
-        broker.feed(bytes(buf[mqtt._frame(buf, 0x30, end) : end]))
+        broker.feed(publish_packet(0x30, ack_topic, ack))
         await asyncio.sleep_ms(2)
         msg = json.dumps({"v": 1, "t": "view", "seat": 1, "colour": [i % 256, 9, 200],
                           "name": "bench", "lines": ["line one", "line two"],
                           "ring": {"mode": "count", "value": i % 12}}).encode()
-        end = mqtt._publish(buf, view_topic, msg, 1 + i % 1000)
-        packet = bytes(buf[mqtt._frame(buf, 0x33, end) : end])  # QoS 1, retained
+        packet = publish_packet(0x33, view_topic, msg, 1 + i % 1000)  # QoS 1, retained
         board.ring_at = 0
         t0 = time.ticks_us()
         broker.feed(packet)

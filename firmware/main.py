@@ -4,10 +4,13 @@
 
 import sys
 
-# The MQTT client's two packet buffers (net/mqtt.py, buf_size) come first, while the
-# heap is still in one piece: loading the compiled modules leaves it in small pieces,
-# and in a small heap no piece would be large enough for them afterwards.
-BUFFERS = (bytearray(1152), bytearray(1152))
+# The MQTT client's two packet buffers (net/mqtt.py) come first, while the heap is still
+# in one piece: loading the compiled modules leaves it in small pieces, and in a small
+# heap no piece would be large enough for them afterwards. Out: a CONNECT (the longest
+# table id leaves some 130 bytes for user name and password; a longer one is logged as
+# "cannot connect: ValueError('out buffer')") or a SUBSCRIBE; payloads are written from
+# their own bytes. In: a whole view message.
+BUFFERS = (bytearray(320), bytearray(1152))
 
 # MICROPYPATH replaces the unix port's default path, which drops the frozen modules
 # (asyncio among them); on the device ".frozen" is already on the path.

@@ -9,11 +9,12 @@
 # long string constant costs RAM once loaded (hence the one-word error messages). The
 # client drives a non-blocking socket itself, parking its task on asyncio's poller the
 # way asyncio's own streams do, so it needs neither asyncio's stream module, a Stream
-# with its write buffer, nor asyncio's Lock. Packets are encoded straight into the
-# caller's out buffer (the body from offset _BODY, the fixed header written in front of
-# it once the length is known) and read into the in buffer; an incoming message costs
-# only its topic str, its payload bytes and the event tuple. A connection costs a socket
-# and two tasks (reader, pinger).
+# with its write buffer, nor asyncio's Lock. A packet's head is encoded straight into
+# the caller's out buffer and a PUBLISH's payload written from the caller's bytes, so the
+# out buffer needs room only for a CONNECT or a SUBSCRIBE; a packet the socket takes at
+# once costs no heap at all (only a full send buffer costs a generator frame). Packets
+# are read into the in buffer; an incoming message costs only its topic str, its payload
+# bytes and the event tuple. A connection costs a socket and two tasks (reader, pinger).
 #
 # The socket comes from an injected `open_connection(host, port)` (awaitable; `_dial` by
 # default) so tests can run the client over an in-memory socket; `ticks_ms` is injected for
@@ -55,6 +56,9 @@ _USER = const(0x80)
 
 # A packet's body starts here in the out buffer: room for the longest fixed header.
 _BODY = const(5)
+# The default out buffer: room for a seat's CONNECT (client id, Will topic and payload,
+# user name and password) or a SUBSCRIBE of one filter; payloads are not copied into it.
+_OUT_SIZE = const(320)
 _PID_MAX = const(65535)
 _BUSY_POLL_MS = const(5)
 # Linux and lwIP share these numbers; the unix port's socket module does not name them.
@@ -76,14 +80,21 @@ def wait_ready(sock, write=False) -> "Awaitable[None]":  # type: ignore[misc]
     # Parks the calling task until the socket (or stream: the emulated board's stdin)
     # is ready, exactly as asyncio's streams do
     # (asyncio has no public call for it; `await` on a generator is what they use).
+    # Written so, its generator is 96 bytes (64-bit); with the condition around the two
+    # calls it was 128, and every wait makes one.
     q = asyncio.core._io_queue  # type: ignore[attr-defined]
-    yield q.queue_write(sock) if write else q.queue_read(sock)
+    yield (q.queue_write if write else q.queue_read)(sock)
 
 
-def _unsent():
-    # What publish() hands back for a packet it did not write: awaited, False.
-    return False
+def _done():
+    return
     yield  # a generator function, hence awaitable
+
+
+# What _send and publish() hand back for a packet that needs no waiting: a generator that
+# ends at once. Awaiting a generator that has already ended returns at once again and
+# allocates nothing, so the one instance serves every packet.
+_DONE = _done()
 
 
 async def _dial(host, port):
@@ -111,14 +122,17 @@ async def _dial(host, port):
 
 
 def _put(buf, i, data, prefixed=True):
-    # Writes data (bytes, or a str as its UTF-8 bytes) at buf[i:], after its two-byte
-    # length when prefixed (1.5.3), and returns the index after it. Two bytes at the end
-    # stay spare, so the fixed fields written after a string always fit.
-    data = memoryview(data)  # MicroPython gives a str's bytes without a copy
+    # Writes data (bytes, a memoryview, or a str as its UTF-8 bytes) at buf[i:], after its
+    # two-byte length when prefixed (1.5.3), and returns the index after it. Two bytes at
+    # the end stay spare, so the fixed fields written after a string always fit; a packet
+    # that does not fit (a CONNECT with long credentials) fails with "out buffer".
+    if type(data) is str:
+        # MicroPython gives a str's bytes without a copy (the stubs say str is no buffer).
+        data = memoryview(data)  # type: ignore[arg-type]
     n = len(data)
     j = i + n + (2 if prefixed else 0)
     if j > len(buf) - 2 or n > 0xFFFF:
-        raise ValueError("too long")
+        raise ValueError("out buffer")
     if prefixed:
         buf[i] = n >> 8
         buf[i + 1] = n & 0xFF
@@ -126,10 +140,10 @@ def _put(buf, i, data, prefixed=True):
     return j
 
 
-def _frame(buf, first, end):
-    # Writes the fixed header (2.2) in front of the body at buf[_BODY:end] and returns
-    # where the packet starts: the Remaining Length in 7-bit groups, low first (2.2.3).
-    n = end - _BODY
+def _frame(buf, first, n):
+    # Writes the fixed header (2.2) of a packet with n bytes after it in front of
+    # buf[_BODY] and returns where the packet starts: the Remaining Length in 7-bit
+    # groups, low first (2.2.3).
     start = _BODY - 2
     v = n >> 7
     while v:
@@ -152,38 +166,6 @@ def _length(buf, n):
             raise ValueError("length")
         return -1
     return v
-
-
-def _connect(buf, client_id, keepalive_s, user=None, password=None, will=None):
-    # The body of a clean-session CONNECT (3.1); will: (topic, payload, retain, qos).
-    i = _put(buf, _BODY, b"MQTT")
-    buf[i] = 4  # protocol level 4 = 3.1.1
-    flags = _CLEAN
-    buf[i + 2] = keepalive_s >> 8
-    buf[i + 3] = keepalive_s & 0xFF
-    j = _put(buf, i + 4, client_id)
-    if will:
-        flags |= _WILL | will[3] << 3 | (_WILL_RETAIN if will[2] else 0)
-        j = _put(buf, _put(buf, j, will[0]), will[1])
-    if user is not None:
-        flags |= _USER
-        j = _put(buf, j, user)
-        if password is not None:
-            # 3.1.2.9: a password without a user name is not allowed.
-            flags |= _PASSWORD
-            j = _put(buf, j, password)
-    buf[i + 1] = flags
-    return j
-
-
-def _publish(buf, topic, payload, pid):
-    # The body of a PUBLISH (3.3); pid 0 for QoS 0, which carries none.
-    i = _put(buf, _BODY, topic)
-    if pid:
-        buf[i] = pid >> 8
-        buf[i + 1] = pid & 0xFF
-        i += 2
-    return _put(buf, i, payload, False)
 
 
 class Client:
@@ -215,20 +197,32 @@ class Client:
         # The stubs give ticks_ms an opaque return type; ticks are ints here.
         self._ticks: "Callable[[], int]" = ticks_ms or time.ticks_ms  # type: ignore[assignment]
         # `buffers`: the two packet buffers (out, in), allocated by the caller before
-        # the heap is fragmented; else two of buf_size bytes.
+        # the heap is fragmented; else an out buffer of _OUT_SIZE bytes and an in buffer
+        # of buf_size.
         if buffers is None:
-            buffers = (bytearray(buf_size), bytearray(buf_size))
+            buffers = (bytearray(_OUT_SIZE), bytearray(buf_size))
         # Memoryviews: their slices share the buffer, and a slice assignment can never
         # resize it.
         self._out = memoryview(buffers[0])
         self._in = memoryview(buffers[1])
-        # True while a packet is in the out buffer, from encoding until it is written.
-        self._busy = False
+        # The packet being written (see _send): the next position to write, -1 when
+        # none; where its head in the out buffer ends; the payload that follows it.
+        self._at = -1
+        self._end = 0
+        self._tail = b""
+        # The last PUBLISH topic and its bytes: the seat publishes on one topic nearly
+        # always, so a publish need not make a memoryview of its topic each time.
+        self._topic = None
+        self._topic_bytes: "Any" = b""
         self._ended = asyncio.Event()
         # Flat lists, no tuple per item: subscriptions as filter, qos, filter, qos...;
         # unacknowledged QoS 1 publishes, oldest first, as pid, topic, payload, first byte.
         self._subs = []
-        self._inflight = []
+        # The in-flight list gets its full room now: a list grows by reallocation, which
+        # needs a larger free block once the heap is in pieces (a burst of events failed
+        # that way), and deleting a slice keeps a list's room.
+        self._inflight: "list[Any]" = [None] * (4 * inflight_size)
+        del self._inflight[:]
         self._inflight_size = inflight_size
         self._pid = 0
         self._sock: "Any" = None
@@ -243,14 +237,15 @@ class Client:
         self._subs.append(topic_filter)
         self._subs.append(qos)
         if self.connected:
-            await self._send(_SUBSCRIBE, self._next_pid(), subs_from=len(self._subs) - 2)
+            await self._send(_SUBSCRIBE, self._next_pid(), topic_filter, qos)
 
     def publish(self, topic, payload, retain=False, qos=0):
         # QoS 0 is dropped (and counted) while down. QoS 1 is kept until PUBACK, at most
         # `inflight_size` of them; the oldest is dropped and counted beyond that.
-        # Returns an awaitable, true when the packet was written to the connection: a
-        # plain method handing on _send's generator costs one heap frame per publish
-        # where an async one would cost two.
+        # Returns an awaitable (see _send) to await before the next publish: it ends at
+        # once, allocating nothing, unless the socket's send buffer is full. The payload
+        # (bytes, or a str as its UTF-8 bytes) is written from the caller's object, not
+        # copied.
         first = _PUBLISH | (_RETAIN if retain else 0)
         pid = 0
         if qos:
@@ -267,7 +262,7 @@ class Client:
         if not self.connected:
             if not qos:
                 self.dropped_publishes += 1
-            return _unsent()
+            return _DONE
         return self._send(first, pid, topic, payload)
 
     async def run(self):
@@ -296,6 +291,9 @@ class Client:
             self.connected = False
             sock = self._sock
             self._sock = None
+            # A packet left half written goes with its connection.
+            self._at = -1
+            self._tail = b""
             if sock is not None:
                 try:
                     sock.close()
@@ -338,31 +336,44 @@ class Client:
     async def _read_loop(self):
         buf = self._in
         try:
+            await self._send(_CONNECT)
             # From a written CONNECT on the broker may hold this connection's Will,
-            # unless it refuses it.
-            self.will_may_be_held = await self._send(_CONNECT)
+            # unless it refuses it; a failed write has ended the connection.
+            self.will_may_be_held = not self._ended.is_set()
             if not self.will_may_be_held:
                 return
             while True:
-                # The fixed header: the first byte and one to four length bytes.
-                await self._recv(0, 2)
+                # The fixed header: the first byte and one to four length bytes. Reads
+                # are plain calls (_fill) and only an empty socket is waited for, so a
+                # packet costs no generator frame of the client's beyond that wait.
+                n = self._fill(0, 2)
+                while n < 2:
+                    await wait_ready(self._sock)
+                    n = self._fill(n, 2)
                 first = buf[0]
                 n = 1
                 size = _length(buf, 1)
                 while size < 0:
                     n += 1
-                    await self._recv(n, n + 1)
+                    while self._fill(n, n + 1) == n:
+                        await wait_ready(self._sock)
                     size = _length(buf, n)
                 # The body, into the start of the buffer. A packet larger than the
                 # buffer is read through: its head stays (enough for a PUBLISH's topic
                 # and packet id).
                 have = size if size <= len(buf) else len(buf) // 2
-                await self._recv(0, have)
+                n = self._fill(0, have)
+                while n < have:
+                    await wait_ready(self._sock)
+                    n = self._fill(n, have)
                 left = size - have
                 while left:
                     n = min(left, len(buf) - have)
-                    await self._recv(have, have + n)
-                    left -= n
+                    n = self._fill(have, have + n) - have
+                    if n:
+                        left -= n
+                    else:
+                        await wait_ready(self._sock)
                 self._last_rx = self._ticks()
                 n = self._take(first, size, have)
                 if n < 0:
@@ -372,6 +383,11 @@ class Client:
         except Exception as exc:
             self.why_down = exc
         self._ended.set()
+
+    # The packet handling below stays out of _read_loop: its generator frame lives as
+    # long as the connection and is allocated at every connect, in a heap in pieces by
+    # then, so it keeps few locals and shallow expressions (224 bytes; with _take and
+    # _up merged in it was 352).
 
     def _take(self, first, size, have):
         # Handles the packet in the in buffer (its first `have` bytes of `size`). Returns
@@ -418,74 +434,146 @@ class Client:
         # CONNACK accepted: subscriptions and unacknowledged publishes go out again
         # (the latter with DUP), then the application hears UP.
         self.connects += 1
-        if self._subs:
-            await self._send(_SUBSCRIBE, self._next_pid())
-        # A copy: the application may publish (and drop the oldest) meanwhile.
-        queue = self._inflight[:]
-        for k in range(0, len(queue), 4):
-            await self._send(queue[k + 3] | _DUP, queue[k], queue[k + 1], queue[k + 2])
+        subs = self._subs
+        for k in range(0, len(subs), 2):
+            await self._send(_SUBSCRIBE, self._next_pid(), subs[k], subs[k + 1])
+        # The list itself, not a copy (which would need a large block, on a reconnect,
+        # in a heap in pieces by then).
+        queue = self._inflight
+        k = 0
+        while k < len(queue):
+            pid = queue[k]
+            await self._send(queue[k + 3] | _DUP, pid, queue[k + 1], queue[k + 2])
+            # A send that had to wait let the application publish (queued, not sent,
+            # until UP) and drop the oldest meanwhile: go on after this publish wherever
+            # it is now, or from the front if it was dropped.
+            while k >= 0 and (k >= len(queue) or queue[k] != pid):
+                k -= 4
+            k += 4
         self.connected = True
         self.why_down = None
         self.events.put((UP, None, None, False))
 
-    async def _recv(self, lo, hi):
-        # Fills self._in[lo:hi] from the socket.
-        sock = self._sock
-        while lo < hi:
-            await wait_ready(sock)
-            n = sock.readinto(self._in[lo:hi])
-            if n == 0:
-                raise OSError("closed")
-            if n:  # None: nothing after all
-                lo += n
+    def _fill(self, lo, hi):
+        # Reads what the socket has of self._in[lo:hi] and returns the new lo (the same
+        # when it has nothing yet). A slice costs a memoryview, so only the later parts
+        # of a packet read in pieces get one.
+        if lo >= hi:
+            return lo
+        buf = self._in
+        n = self._sock.readinto(buf[lo:hi] if lo else buf, hi - lo)
+        if n == 0:
+            raise OSError("closed")
+        return lo + n if n else lo  # None: nothing yet
 
-    async def _send(self, first, pid=0, topic=None, payload=None, subs_from=0):
-        # Encodes one packet into the out buffer and writes it: CONNECT, PUBLISH (pid 0
-        # for QoS 0), PUBACK (pid), SUBSCRIBE (pid, the filters from self._subs[subs_from]
-        # on) or PINGREQ. A failed write ends the connection (why_down says why) and
-        # returns False.
-        while self._busy:
-            # Another packet waits for room in the socket's send buffer; only a slow
-            # link gets here, so polling is cheaper than asyncio's Lock (a module of
-            # its own) would be.
-            await asyncio.sleep_ms(_BUSY_POLL_MS)
-        self._busy = True
+    def _send(self, first, pid=0, topic=None, payload=None):
+        # Encodes one packet and writes what the socket takes at once: CONNECT, PUBLISH
+        # (pid 0 for QoS 0), PUBACK (pid), SUBSCRIBE (pid, one filter as topic, its QoS
+        # as payload) or PINGREQ; first 0 (from _later) writes more of the packet being
+        # written. The packet's head goes into the out buffer (the body from offset
+        # _BODY, the fixed header in front of it once the length is known); a PUBLISH's
+        # payload is written from the caller's bytes. Returns an awaitable the caller
+        # must await before its next packet: _DONE when the packet is out or the write
+        # failed, which ends the connection (why_down says why); else _later's
+        # generator, which waits for room in the socket. Packets go out whole, one
+        # after the other.
         buf = self._out
-        sock = self._sock
-        try:
+        if first:
+            if self._at >= 0:
+                # Another packet is still being written.
+                return self._later(first, pid, topic, payload)
+            tail: "Any" = b""
             if first == _CONNECT:
-                # The Will is encoded at once, so it is not kept for the connection.
-                end = _connect(buf, self.client_id, self.keepalive_ms // 1000, self.user,
-                               self.password, self.will() if self.will else None)
-            elif first & 0xF0 == _PUBLISH:
-                end = _publish(buf, topic, payload, pid)
+                # A clean-session CONNECT (3.1). The Will is encoded at once, so it is
+                # not kept for the connection.
+                will = self.will() if self.will else None
+                i = _put(buf, _BODY, b"MQTT")
+                buf[i] = 4  # protocol level 4 = 3.1.1
+                flags = _CLEAN
+                ka = self.keepalive_ms // 1000
+                buf[i + 2] = ka >> 8
+                buf[i + 3] = ka & 0xFF
+                end = _put(buf, i + 4, self.client_id)
+                if will:
+                    flags |= _WILL | will[3] << 3 | (_WILL_RETAIN if will[2] else 0)
+                    end = _put(buf, _put(buf, end, will[0]), will[1])
+                if self.user is not None:
+                    flags |= _USER
+                    end = _put(buf, end, self.user)
+                    if self.password is not None:
+                        # 3.1.2.9: a password without a user name is not allowed.
+                        flags |= _PASSWORD
+                        end = _put(buf, end, self.password)
+                buf[i + 1] = flags
             else:
-                buf[_BODY] = pid >> 8
-                buf[_BODY + 1] = pid & 0xFF
-                end = _BODY + 2 if pid else _BODY
-                if first == _SUBSCRIBE:
-                    subs = self._subs
-                    for k in range(subs_from, len(subs), 2):
-                        end = _put(buf, end, subs[k])
-                        buf[end] = subs[k + 1]
-                        end += 1
+                end = _BODY
+                if first & 0xF0 == _PUBLISH:  # 3.3: topic, packet id (QoS 1), payload
+                    if topic is not self._topic:
+                        self._topic = topic
+                        self._topic_bytes = memoryview(topic)
+                    end = _put(buf, end, self._topic_bytes)
+                    tail = payload
+                    if type(payload) is str:
+                        # Its UTF-8 bytes through a memoryview (one block), where its
+                        # encode() would be a copy.
+                        tail = memoryview(payload)  # type: ignore[arg-type]
+                if pid:
+                    buf[end] = pid >> 8
+                    buf[end + 1] = pid & 0xFF
+                    end += 2
+                if first == _SUBSCRIBE:  # 3.8.3: the filter and its QoS
+                    end = _put(buf, end, topic)
+                    buf[end] = payload
+                    end += 1
+            self._at = _frame(buf, first, end - _BODY + len(tail))
+            self._end = end
+            self._tail = tail
+        # The packet being written, from position _at on: the out buffer up to _end,
+        # then _tail (position _end + k is _tail[k]). write(buf, offset, length) takes
+        # no slice, so no memoryview either.
+        sock = self._sock
+        i = self._at
+        end = self._end
+        tail = self._tail
+        total = end + len(tail)
+        try:
             if sock is None:
                 raise OSError("closed")
-            i = _frame(buf, first, end)
-            while i < end:
-                n = sock.write(buf[i:end])
-                if n:
-                    i += n
+            while i < total:
+                if i < end:
+                    n = sock.write(buf, i, end - i)
                 else:
-                    await wait_ready(sock, True)
+                    n = sock.write(tail, i - end, total - i)
+                if not n:  # None: the send buffer is full
+                    self._at = i
+                    return self._later() if first else _DONE
+                i += n
         except OSError as exc:
             self.why_down = exc
             self._ended.set()
-            return False
-        finally:
-            self._busy = False
-        self._last_tx = self._ticks()
-        return True
+            i = -1  # the packet goes with its connection
+        self._at = -1
+        self._tail = b""
+        if i >= 0:
+            self._last_tx = self._ticks()
+        return _DONE
+
+    async def _later(self, first=0, pid=0, topic=None, payload=None):
+        # _send's slow path, for a slow link. Without `first`: the packet _send began
+        # waits for room in the socket's send buffer. With it: this packet waits until
+        # the one being written is out (polling: cheaper than asyncio's Lock, a module of
+        # its own), then goes through _send. Either gives up when the connection ends
+        # meanwhile (a QoS 1 publish stays in flight).
+        sock = self._sock
+        while self._at >= 0 and self._sock is sock:
+            if first:
+                await asyncio.sleep_ms(_BUSY_POLL_MS)
+            else:
+                await wait_ready(sock, True)
+                if self._sock is sock:
+                    self._send(0)  # hands back _DONE: this generator is the one waiting
+        if first and self._sock is sock:
+            await self._send(first, pid, topic, payload)
 
     def _next_pid(self):
         queue = self._inflight

@@ -25,6 +25,9 @@ SCENARIOS = [
     "malformed_input_drops_link",
     "long_lengths_decoded",
     "no_connack_times_out",
+    "slow_link_keeps_order",
+    "connect_too_long",
+    "resend_while_publishing",
 ]
 
 

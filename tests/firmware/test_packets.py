@@ -22,7 +22,7 @@ from tests.support.tools import ROOT
 def dumped(micropython: str) -> dict[str, Any]:
     result = subprocess.run(
         [micropython, str(ROOT / "tests/firmware/mp/packets_dump.py")],
-        env={"MICROPYPATH": MICROPYPATH},
+        env={"MICROPYPATH": f"{ROOT / 'tests/firmware/mp'}:{MICROPYPATH}"},
         capture_output=True,
         timeout=30,
         check=True,
@@ -47,6 +47,8 @@ ENCODED = {
     "publish_200": "30cb01" "000174" + "7a" * 200,
     # a str topic goes out as UTF-8: "t\u00e9" is 3 bytes, 74 c3 a9
     "publish_utf8_topic": "3005" "000374c3a9",
+    # a str payload goes out as UTF-8 too: "\u00e9!" is 3 bytes, c3 a9 21
+    "publish_str_payload": "3006" "000174" "c3a921",
 }
 
 

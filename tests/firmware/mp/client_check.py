@@ -88,12 +88,13 @@ async def handshake():
     s = await connected(client, opener)
     sent = s.take()
     # CONNECT carries the will from the callable and the credentials, then one SUBSCRIBE
-    # with both filters.
+    # per filter.
     check(sent[0] == 0x10, "CONNECT first")
     check(b"s/status" in sent and b"dead1" in sent, "will in CONNECT")
     connect_len = 2 + sent[1]
     sub = sent[connect_len:]
-    check(sub == b"\x82\x13\x00\x01\x00\x06s/view\x01\x00\x05s/ack\x00", f"SUBSCRIBE {sub!r}")
+    check(sub == b"\x82\x0b\x00\x01\x00\x06s/view\x01" b"\x82\x0a\x00\x02\x00\x05s/ack\x00",
+          f"SUBSCRIBE {sub!r}")
     check(client.connected and client.connects == 1, "connected")
     task.cancel()
     print("ok handshake")
@@ -103,8 +104,8 @@ async def qos1_publish_acked():
     opener, client, task = started()
     s = await connected(client, opener)
     s.take()
-    check(await client.publish("a", b"x", False, 1), "written")
-    check(s.take() == b"\x32\x06\x00\x01a\x00\x01x", "PUBLISH QoS 1 with pid 1")
+    await client.publish("a", b"x", False, 1)
+    check(s.take() == b"\x32\x06\x00\x01a\x00\x01x", "PUBLISH QoS 1 with pid 1, written at once")
     check(inflight(client) == 1, "in flight until PUBACK")
     s.feed(b"\x40\x02\x00\x01")
     await until(lambda: inflight(client) == 0, "PUBACK handled")
@@ -141,8 +142,8 @@ async def reconnect_resends_with_dup():
     await until(lambda: inflight(client) == 1, "first PUBACK")
     s.hangup()
     await next_event(client, mqtt.DOWN)
-    check(not await client.publish("a", b"q0"), "QoS 0 is not written while down")
-    check(client.dropped_publishes == 1, "QoS 0 drop counted")
+    await client.publish("a", b"q0")
+    check(client.dropped_publishes == 1 and b"q0" not in s.written, "QoS 0 dropped while down")
     s2 = await connected(client, opener, 1)
     check(will.calls == 2, "will asked again for the new connection")
     sent = s2.take()
@@ -161,7 +162,8 @@ async def inflight_bounded():
     client = make(opener, inflight_size=3)
     task = asyncio.create_task(client.run())
     for i in range(5):
-        check(not await client.publish("a", b"%d" % i, False, 1), "not written while down")
+        await client.publish("a", b"%d" % i, False, 1)
+    check(not opener.streams, "no connection to write to")
     check(inflight(client) == 3 and client.dropped_publishes == 2, "bounded, drops counted")
     opener.refuse = False
     s = await connected(client, opener)
@@ -279,6 +281,93 @@ async def no_connack_times_out():
     print("ok no_connack_times_out")
 
 
+async def slow_link_keeps_order():
+    # A send buffer that takes only part of a packet: the rest goes out when there is
+    # room, and the packets sent meanwhile (from other tasks: in no set order) wait for
+    # it and go out whole.
+    opener, client, task = started()
+    s = await connected(client, opener)
+    s.take()
+    s.room = 4
+    first = client.publish("a/b", b"one", False, 1)
+    check(bytes(s.written) == b"\x32\x0a\x00\x03", "part of the first packet")
+    waits = [asyncio.create_task(first),
+             asyncio.create_task(client.publish("a/b", b"two")),
+             asyncio.create_task(client.subscribe("s/x", 0))]
+    await asyncio.sleep_ms(50)
+    check(len(s.written) == 4, "the rest waits for room")
+    s.room = None
+    await asyncio.gather(*waits)
+    one = b"\x32\x0a\x00\x03a/b\x00\x01one"
+    two = b"\x30\x08\x00\x03a/btwo"
+    sub = b"\x82\x08\x00\x02\x00\x03s/x\x00"
+    sent = s.take()
+    check(sent in (one + two + sub, one + sub + two), f"whole packets, the first first {sent!r}")
+    s.feed(b"\x40\x02\x00\x01")
+    await until(lambda: inflight(client) == 0, "PUBACK")
+    # A send that fails (the broker went away mid-packet) ends the connection; the
+    # QoS 1 publish goes out whole on the next one.
+    s.room = 2
+    waiting = asyncio.create_task(client.publish("a/b", b"three", False, 1))
+    await asyncio.sleep_ms(20)
+    s.hangup()
+    s.room = None
+    await next_event(client, mqtt.DOWN)
+    check(isinstance(client.why_down, OSError), f"reason {client.why_down!r}")
+    await waiting
+    s2 = await connected(client, opener, 1)
+    sent = s2.take()
+    check(sent.endswith(b"\x3a\x0c\x00\x03a/b\x00\x03three") and b"one" not in sent,
+          f"resent whole {sent!r}")
+    task.cancel()
+    print("ok slow_link_keeps_order")
+
+
+async def resend_while_publishing():
+    # The resends after a reconnect wait for a full send buffer while the application
+    # publishes past the in-flight bound: each publish still in flight goes out once,
+    # whole, the dropped one not at all.
+    opener, client, task = started(inflight_size=3)
+    s = await connected(client, opener)
+    for i in range(3):
+        await client.publish("a", b"%d" % i, False, 1)  # pids 1, 2, 3
+    s.hangup()
+    await next_event(client, mqtt.DOWN)
+    await until(lambda: len(opener.streams) == 2, "second connection")
+    s2 = opener.streams[1]
+    await until(lambda: len(s2.written) > 0, "CONNECT")
+    s2.take()
+    s2.room = 5
+    s2.feed(CONNACK_OK)
+    await until(lambda: len(s2.written) == 5, "part of the first resend")
+    await client.publish("a", b"3", False, 1)  # queued while down: drops pid 1
+    await client.publish("a", b"4", False, 1)  # drops pid 2
+    s2.room = None
+    await next_event(client, mqtt.UP)
+    sent = s2.take()
+    want = b"".join(b"\x3a\x06\x00\x01a\x00" + bytes([pid]) + b"%d" % (pid - 1)
+                    for pid in (1, 3, 4, 5))
+    check(sent == want, f"resends {sent!r}")
+    check(inflight(client) == 3, "three in flight")
+    task.cancel()
+    print("ok resend_while_publishing")
+
+
+async def connect_too_long():
+    # A CONNECT that does not fit the out buffer is a clear error, and tried again.
+    opener = Opener()
+    client = mqtt.Client("broker", 1883, "seat-x", user="u" * 40, password="p" * 40,
+                         open_connection=opener, backoff_ms=20, backoff_max_ms=80,
+                         buffers=(bytearray(64), bytearray(64)))
+    task = asyncio.create_task(client.run())
+    await until(lambda: len(opener.streams) == 2, "second attempt")
+    why = client.why_down
+    check(isinstance(why, ValueError) and why.args == ("out buffer",), f"reason {why!r}")
+    check(not opener.streams[0].written and not client.will_may_be_held, "nothing written")
+    task.cancel()
+    print("ok connect_too_long")
+
+
 def jitter_bounds():
     for delay in (1, 2, 20, 500, 30000):
         for r in (0, 1, 12345, 65535):
@@ -300,6 +389,9 @@ SCENARIOS = {
     "malformed_input_drops_link": malformed_input_drops_link,
     "long_lengths_decoded": long_lengths_decoded,
     "no_connack_times_out": no_connack_times_out,
+    "slow_link_keeps_order": slow_link_keeps_order,
+    "connect_too_long": connect_too_long,
+    "resend_while_publishing": resend_while_publishing,
 }
 
 name = sys.argv[1]

@@ -13,6 +13,8 @@ class MemSock(io.IOBase):
         self.incoming = bytearray()
         self.written = bytearray()
         self.closed = False
+        # How many more bytes the send buffer takes (None: any number), for a slow link.
+        self.room = None
 
     def feed(self, data):
         self.incoming += data
@@ -23,22 +25,32 @@ class MemSock(io.IOBase):
     def ioctl(self, req, arg):
         if req != _MP_STREAM_POLL:
             return -1  # not a file descriptor, nothing else
-        ready = arg & _POLL_WR
+        ready = arg & _POLL_WR if self.room != 0 else 0
         if self.incoming or self.closed:
             ready |= arg & _POLL_RD
         return ready
 
-    def readinto(self, buf):
+    def readinto(self, buf, nbytes=None):
         if not self.incoming:
             return 0 if self.closed else None
-        n = min(len(buf), len(self.incoming))
+        n = min(len(buf) if nbytes is None else nbytes, len(self.incoming))
         buf[:n] = self.incoming[:n]
         self.incoming = self.incoming[n:]
         return n
 
-    def write(self, data):
+    def write(self, data, off=0, n=None):
+        # A socket's write(buf, offset, length): as much as the send buffer takes, None
+        # when it is full.
         if self.closed:
             raise OSError(32)
+        data = memoryview(data)[off:]
+        if n is not None:
+            data = data[:n]
+        if self.room is not None:
+            if not self.room:
+                return None
+            data = data[: self.room]
+            self.room -= len(data)
         self.written += data
         return len(data)
 
