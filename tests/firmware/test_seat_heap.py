@@ -16,8 +16,9 @@ from tests.firmware.seats import SeatProcess, write_config
 from tests.support.mosquitto import Mosquitto
 
 TABLE = "fw-heap"
-# The smallest heap found to pass is reported in firmware/README.md; this runs at that size.
-HEAP = "76K"
+# The bound. firmware/README.md reports the smallest heap found to pass (62K);
+# the test keeps this margin above it so that a scheduling difference cannot fail CI.
+HEAP = "64K"
 ROLL = 7
 FAST = {"retry_ms": 400, "broker": {"backoff_ms": 200, "backoff_max_ms": 1000}}
 
