@@ -66,6 +66,7 @@ BUTTONS = ("confirm", "back", "encoder", "roll")
 PRESSES = ("short", "long")
 DIE_STATES = ("rolling", "settled", "crooked")
 
+
 def text(exc: ProtocolError) -> str:
     # The hub's text for an error: its message, or for one of the checking engine's
     # the text its reason (`why`, riskproto/codec.py lists them) stands for.

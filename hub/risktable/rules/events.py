@@ -168,8 +168,6 @@ class GameWon(NamedTuple):
     player: int
 
 
-
-
 @value_type
 class MissionDealt(NamedTuple):
     """A mission card went face down to ``player`` (which one is in the state, secret)."""
