@@ -43,6 +43,7 @@ _CONNACK = const(0x20)
 _PUBLISH = const(0x30)
 _PUBACK = const(0x40)
 _SUBSCRIBE = const(0x82)  # 3.8.1: the reserved flag bits of SUBSCRIBE must be 0010
+_SUBACK = const(0x90)
 _PINGREQ = const(0xC0)
 _DUP = const(0x08)
 _QOS1 = const(0x02)
@@ -210,6 +211,8 @@ class Client:
         self._at = -1
         self._end = 0
         self._tail = b""
+        # SUBACKs still awaited before UP (see _up); -1 before the CONNACK.
+        self._subacks = -1
         # The last PUBLISH topic and its bytes: the seat publishes on one topic nearly
         # always, so a publish need not make a memoryview of its topic each time.
         self._topic = None
@@ -292,6 +295,7 @@ class Client:
             sock = self._sock
             self._sock = None
             # A packet left half written goes with its connection.
+            self._subacks = -1
             self._at = -1
             self._tail = b""
             if sock is not None:
@@ -324,7 +328,7 @@ class Client:
                 quiet_rx = time.ticks_diff(now, self._last_rx)
                 if not self.connected:
                     if quiet_rx >= self.connect_timeout_ms:
-                        raise OSError("no CONNACK")
+                        raise OSError("no CONNACK" if self._subacks < 0 else "no SUBACK")
                 elif quiet_rx >= ka + ka // 2:
                     raise OSError("no answer")
                 elif quiet_rx >= ka // 2 or time.ticks_diff(now, self._last_tx) >= ka // 2:
@@ -377,7 +381,7 @@ class Client:
                 self._last_rx = self._ticks()
                 n = self._take(first, size, have)
                 if n < 0:
-                    await self._up()
+                    await (self._up() if n == -1 else self._ready())
                 elif n:
                     await self._send(_PUBACK, n)
         except Exception as exc:
@@ -391,11 +395,11 @@ class Client:
 
     def _take(self, first, size, have):
         # Handles the packet in the in buffer (its first `have` bytes of `size`). Returns
-        # -1 for the CONNACK that opens the connection, the packet id of a QoS 1 PUBLISH
-        # to acknowledge, else 0.
+        # -1 for the CONNACK that opens the connection, -2 for the last SUBACK it waits
+        # for, the packet id of a QoS 1 PUBLISH to acknowledge, else 0.
         buf = self._in
         kind = first & 0xF0
-        if not self.connected:
+        if self._subacks < 0:
             if kind != _CONNACK or size != 2:
                 raise ValueError("no CONNACK")
             if buf[1]:
@@ -427,16 +431,29 @@ class Client:
                 if queue[k] == pid:
                     del queue[k : k + 4]
                     break
-        # A second CONNACK, SUBACK and PINGRESP need nothing beyond the rx time.
+        elif kind == _SUBACK and self._subacks:
+            self._subacks -= 1
+            if not self._subacks:
+                return -2
+        # A second CONNACK, a later SUBACK and PINGRESP need nothing beyond the rx time.
         return 0
 
     async def _up(self):
-        # CONNACK accepted: subscriptions and unacknowledged publishes go out again
-        # (the latter with DUP), then the application hears UP.
+        # CONNACK accepted: the subscriptions go out again, and once the broker has
+        # acknowledged them all, _ready. Only then may the application announce itself:
+        # a broker may handle a SUBSCRIBE and the PUBLISH after it concurrently (amqtt
+        # does), and an answer to a birth must not arrive before the subscription.
         self.connects += 1
         subs = self._subs
+        self._subacks = len(subs) // 2
         for k in range(0, len(subs), 2):
             await self._send(_SUBSCRIBE, self._next_pid(), subs[k], subs[k + 1])
+        if not subs:
+            await self._ready()
+
+    async def _ready(self):
+        # Subscribed: unacknowledged publishes go out again (with DUP), then the
+        # application hears UP.
         # The list itself, not a copy (which would need a large block, on a reconnect,
         # in a heap in pieces by then).
         queue = self._inflight

@@ -1,7 +1,9 @@
-"""The README's main job: `risktable demo` runs to the end and exits 0."""
+"""The README's main job: `risktable demo` runs to the end and exits 0, its bots playing
+at the seats through the firmware."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -17,3 +19,7 @@ def test_demo_runs_and_exits_zero(micropython: str) -> None:
     assert "3 seat firmwares online" in result.stdout
     for seat in (1, 2, 3):
         assert f"seat {seat}: ring shows" in result.stdout
+    # The bots played at the seats, through the firmware, to the end.
+    assert " wins after " in result.stdout
+    made = re.search(r"the bots made (\d+) seat inputs through the firmware", result.stdout)
+    assert made is not None and int(made[1]) > 100, result.stdout[-2000:]

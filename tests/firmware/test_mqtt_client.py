@@ -13,6 +13,8 @@ MP_DIR = ROOT / "tests/firmware/mp"
 
 SCENARIOS = [
     "handshake",
+    "up_after_every_suback",
+    "no_suback_times_out",
     "qos1_publish_acked",
     "incoming_qos1_acked",
     "reconnect_resends_with_dup",

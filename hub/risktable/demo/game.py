@@ -1,9 +1,8 @@
-"""The demo's game: the hub's own table service with a bot in every seat.
+"""The demo's terminal view of the game the bots play at the seats.
 
-The bots play through the same table service a real table uses (session,
-journal, views, board, LED scene); the seats run the real firmware and show
-every move, and the LED scene is drawn in the terminal: redrawn in place each
-turn on a terminal, as a few frames otherwise.
+The LED scene the hub's table service makes is drawn in the terminal: redrawn
+in place each turn on a terminal; otherwise as the setup and final frames,
+with a line of standings every few turns.
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from risktable.rules import state as st
 from risktable.rules.state import State
 
 _CLEAR = "\x1b[H\x1b[2J"
+_PROGRESS_TURNS = 10  # turns between progress lines when the view is not live
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,9 @@ class Screen:
             self.frame(scene, state, "Setup done: every territory claimed and reinforced")
         elif self.live:
             self.frame(scene, state, f"Turn {state.turn}: {seat_colour(state.player + 1).name}")
+        elif state.turn % _PROGRESS_TURNS == 0:
+            # Without a live view, a line now and then shows the game moving on.
+            print(f"turn {state.turn}: {standings(state)}", file=self.out, flush=True)
 
     def frame(self, scene: Scene, state: State, caption: str) -> None:
         picture = self.board.render(scene, colour=self.colour)

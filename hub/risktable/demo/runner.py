@@ -17,13 +17,14 @@ from typing import TextIO
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.demo.broker import EmbeddedBroker
 from risktable.demo.game import GameSummary, Screen
+from risktable.demo.pilot import PilotError, SeatPilot, demo_card_uids
 from risktable.demo.seats import SeatProcess, ring_shows
 from risktable.palette import seat_colour
 from risktable.paths import find_micropython
 from risktable.rules.state import GAME_OVER
 from risktable.service.address import BrokerAddress
 from risktable.service.hub import HubService
-from risktable.service.table_service import TableService
+from risktable.service.table_service import TableService, rules_config
 from risktable.table.public import led_scene
 
 
@@ -53,17 +54,18 @@ def _diagnose(seats: list[SeatProcess], hub: HubService) -> str:
             tail = seat.stderr_tail[-1] if seat.stderr_tail else "no output"
             return f"seat {seat.seat} firmware exited: {tail}"
     missing = sorted({seat.seat for seat in seats} - online)
+    if not missing:
+        return "every seat firmware is running and online"
     last = [seat.stderr_tail[-1] for seat in seats if seat.seat in missing and seat.stderr_tail]
     said = f" (it said: {last[0]})" if last else ""
     return f"seats {missing} did not come online though their firmware is running{said}"
 
 
 def _config(options: DemoOptions, address: BrokerAddress, data_dir: Path) -> HubConfig:
-    seats = options.seats
+    # No bots at the hub: the demo's bots sit at the seats (demo/pilot.py).
     return HubConfig(
         broker=BrokerConfig(address),
-        table=TableConfig(id=options.table, seats=seats, rules="classic",
-                          bots=dict.fromkeys(range(1, seats + 1), "heuristic")),
+        table=TableConfig(id=options.table, seats=options.seats, rules="classic"),
         leds=LedConfig(enabled=False),
         panel_enabled=False,
         data_dir=data_dir,
@@ -81,30 +83,45 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="risktable-")))
         screen = Screen(out, colour=options.colour, live=options.colour and out.isatty(),
                         delay=options.turn_delay)
+        config = _config(options, address, workdir / "hub")
+        rules = rules_config(config.table.rules, options.seats)
+        cards = demo_card_uids(rules.board, rules.options.deck)
+        seats: dict[int, SeatProcess] = {}
+        pilot = SeatPilot(lambda seat, line: seats[seat].send(line),
+                          lambda seat, roll, count, timeout: _armed(seats[seat], roll, count,
+                                                                    timeout),
+                          cards, seed=options.seed, timeout=options.seat_timeout)
         service = TableService(
-            _config(options, address, workdir / "hub"), seed=options.seed, paused=True,
+            config, rules=rules, card_uids=cards, seed=options.seed, paused=True,
+            on_input=pilot.on_input,
             show_leds=lambda scene: screen.show(scene, service.session.state),
         )
         stack.callback(service.stop)
         service.start()
         print(f"hub online for table {options.table!r}", file=out)
-        seats: list[SeatProcess] = []
         started = time.monotonic()
         for number in range(1, options.seats + 1):
             seat = SeatProcess(micropython, number, options.table, address, workdir)
             stack.callback(seat.stop)
-            seats.append(seat.start())
+            seats[number] = seat.start()
             # One at a time: amqtt has a race between simultaneous connects.
             if not service.hub.wait_for_seats([number], options.seat_timeout):
-                raise DemoError(_diagnose(seats, service.hub))
+                raise DemoError(_diagnose(list(seats.values()), service.hub))
         print(f"{len(seats)} seat firmwares online under MicroPython "
               f"in {time.monotonic() - started:.2f} s", file=out)
-        for seat in seats:
+        for seat in seats.values():
             colour = seat_colour(seat.seat)
             if not _shows_colour(seat, colour.rgb, options.seat_timeout):
                 raise DemoError(f"seat {seat.seat} never showed its colour on its LED ring")
             print(f"  seat {seat.seat}: ring shows {colour.name}", file=out)
-        service.toggle_pause()  # the bots play the whole game now
+        service.toggle_pause()
+        # The bots play the whole game now, at the seats, through the firmware.
+        started = time.monotonic()
+        try:
+            inputs = pilot.play(service)
+        except PilotError as exc:
+            raise DemoError(f"{exc} ({_diagnose(list(seats.values()), service.hub)})") from exc
+        elapsed = time.monotonic() - started
         state = service.session.state
         if state.phase != GAME_OVER:
             raise DemoError(f"the bots stopped in phase {state.phase_name}, turn {state.turn}")
@@ -113,7 +130,13 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         actions = len(service.session.log)
         print(f"{seat_colour(winner).name} (seat {winner}) wins after {state.turn} turns "
               f"and {actions} actions", file=out)
+        print(f"the bots made {inputs} seat inputs through the firmware in {elapsed:.1f} s "
+              f"({elapsed / max(inputs, 1) * 1000:.1f} ms each)", file=out)
         return GameSummary(winner, state.turn, actions)
+
+
+def _armed(seat: SeatProcess, roll: int, count: int, timeout: float) -> bool:
+    return seat.wait_until(lambda outputs: outputs.get("armed") == [roll, count], timeout)
 
 
 def _shows_colour(seat: SeatProcess, rgb: tuple[int, int, int], timeout: float) -> bool:

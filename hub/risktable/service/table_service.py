@@ -19,7 +19,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from riskproto.messages import ProtocolError
 from risktable.cards.deck_file import DeckFileError, deck_path, load_deck
@@ -45,6 +45,7 @@ from risktable.table.public import board_message, led_scene
 from risktable.table.session import Outcome, TableSession
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 SEED_FILE = "bot-seed"
 # A bot-only stretch of play is bounded so a bug can never spin the network thread.
@@ -136,7 +137,10 @@ class TableService:
     configuration its rule set names (tests, variants without a preset name);
     ``card_uids`` overrides the enrolled cards (tests); ``show_leds`` receives
     every LED scene (the LED link's ``show``, or a test's recorder);
-    ``on_victory`` runs once when the game ends. A ``paused`` service refuses
+    ``on_victory`` runs once when the game ends; ``on_input`` hears every seat
+    event the service answered, with the error it was refused with or None
+    (after it was journalled and its outputs published: the demo's pilot waits
+    on it). A ``paused`` service refuses
     inputs and keeps its bots still until :meth:`toggle_pause`. ``seed`` fixes
     the bots' moves and dice (a random one is kept in the data directory).
     """
@@ -150,6 +154,7 @@ class TableService:
         show_leds: Callable[[Scene], None] | None = None,
         on_victory: Callable[[int], None] | None = None,
         on_connection: Callable[[bool], None] | None = None,
+        on_input: Callable[[int, dict[str, Any], ProtocolError | None], None] | None = None,
         paused: bool = False,
         seed: int | None = None,
     ) -> None:
@@ -161,6 +166,7 @@ class TableService:
         self._lock = threading.RLock()
         self._show_leds = show_leds
         self._on_victory = on_victory
+        self._on_input = on_input
         self._paused = paused
         self._seed = seed if seed is not None else _table_seed(config.data_dir)
         self.game_id = self._current_game()
@@ -269,27 +275,39 @@ class TableService:
 
     # -- inputs ---------------------------------------------------------------
 
+    def inspect(self, look: Callable[[TableSession], T]) -> T:
+        """``look(session)`` while no input or bot move can change the session."""
+        with self._lock:
+            return look(self.session)
+
     def _on_event(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
         with self._lock:
-            if self.session.state.phase == GAME_OVER:
-                return ProtocolError("not_allowed", "the game is over")
-            if self._paused:
-                return ProtocolError("not_allowed", "the referee has paused the game")
-            outcome = self.session.handle(seat, msg)
-            if outcome.error is not None:
-                return outcome.error
-            meta = ActionMeta("seat", seat=seat)
-            items = [(action, self._meta(meta, action, outcome)) for action in outcome.actions]
-            with self._journal_or_rebuild():
-                self.journal.record_input(
-                    self.game_id,
-                    SeatInput(seat, self.hub.gate.tracker(seat).boot, msg["seq"], dict(msg),
-                              self.session.ui_state()),
-                    items, retracted=outcome.retracted,
-                )
-            self._publish(outcome)
-            self._run_bots()
-            return None
+            error = self._answer(seat, msg)
+            if self._on_input is not None:
+                self._on_input(seat, msg, error)
+            return error
+
+    def _answer(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
+        # Under _on_event's lock.
+        if self.session.state.phase == GAME_OVER:
+            return ProtocolError("not_allowed", "the game is over")
+        if self._paused:
+            return ProtocolError("not_allowed", "the referee has paused the game")
+        outcome = self.session.handle(seat, msg)
+        if outcome.error is not None:
+            return outcome.error
+        meta = ActionMeta("seat", seat=seat)
+        items = [(action, self._meta(meta, action, outcome)) for action in outcome.actions]
+        with self._journal_or_rebuild():
+            self.journal.record_input(
+                self.game_id,
+                SeatInput(seat, self.hub.gate.tracker(seat).boot, msg["seq"], dict(msg),
+                          self.session.ui_state()),
+                items, retracted=outcome.retracted,
+            )
+        self._publish(outcome)
+        self._run_bots()
+        return None
 
     @contextlib.contextmanager
     def _journal_or_rebuild(self) -> Iterator[None]:

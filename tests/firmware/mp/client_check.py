@@ -70,11 +70,42 @@ def started(**kw):
     return opener, client, asyncio.create_task(client.run())
 
 
+def subscribe_pids(data):
+    # The packet ids of the SUBSCRIBE packets in data (whole packets, as written).
+    pids = []
+    i = 0
+    while i + 1 < len(data):
+        first = data[i]
+        n = 0
+        shift = 0
+        j = i + 1
+        while True:
+            n |= (data[j] & 0x7F) << shift
+            shift += 7
+            j += 1
+            if not data[j - 1] & 0x80:
+                break
+        if first == 0x82:
+            pids.append(data[j] << 8 | data[j + 1])
+        i = j + n
+    return pids
+
+
+async def subacked(client, s, qos=1):
+    # Answers every SUBSCRIBE of the connection's start with its SUBACK, as a broker
+    # does: the client announces UP only after the last.
+    want = len(client._subs) // 2
+    await until(lambda: len(subscribe_pids(s.written)) >= want, "SUBSCRIBEs")
+    for pid in subscribe_pids(s.written):
+        s.feed(bytes([0x90, 3, pid >> 8, pid & 0xFF, qos]))
+
+
 async def connected(client, opener, index=0):
     await until(lambda: len(opener.streams) > index, "connection")
     s = opener.streams[index]
     await until(lambda: len(s.written) > 0, "CONNECT")
     s.feed(CONNACK_OK)
+    await subacked(client, s)
     await next_event(client, mqtt.UP)
     return s
 
@@ -98,6 +129,61 @@ async def handshake():
     check(client.connected and client.connects == 1, "connected")
     task.cancel()
     print("ok handshake")
+
+
+async def up_after_every_suback():
+    # UP (and with it the seat's birth) waits for the broker to acknowledge every
+    # subscription: a broker may handle a PUBLISH before an earlier SUBSCRIBE (amqtt
+    # does), and the answer to a birth must not come before the seat listens.
+    opener = Opener()
+    client = make(opener)
+    await client.subscribe("s/view", 1)
+    await client.subscribe("s/cmd", 1)
+    task = asyncio.create_task(client.run())
+    await until(lambda: len(opener.streams) == 1, "connection")
+    s = opener.streams[0]
+    await until(lambda: len(s.written) > 0, "CONNECT")
+    s.feed(CONNACK_OK)
+    await until(lambda: len(subscribe_pids(s.written)) == 2, "two SUBSCRIBEs")
+    first, second = subscribe_pids(s.written)
+    await asyncio.sleep_ms(50)
+    check(not client.connected and not len(client.events), "no UP before any SUBACK")
+    s.feed(bytes([0x90, 3, first >> 8, first & 0xFF, 1]))
+    await asyncio.sleep_ms(50)
+    check(not client.connected and not len(client.events), "no UP before the last SUBACK")
+    # A message on the new subscription may come before the last SUBACK: it is delivered.
+    s.feed(b"\x30\x09\x00\x06s/viewv")
+    s.feed(bytes([0x90, 3, second >> 8, second & 0xFF, 1]))
+    ev = await next_event(client, mqtt.MESSAGE)
+    check(ev[1] == "s/view" and ev[2] == b"v", f"message {ev!r}")
+    await next_event(client, mqtt.UP)
+    check(client.connected, "connected")
+    # A later SUBSCRIBE's SUBACK is only a packet received.
+    await client.subscribe("s/ack", 0)
+    pid = subscribe_pids(s.written)[-1]
+    s.feed(bytes([0x90, 3, pid >> 8, pid & 0xFF, 0]))
+    await asyncio.sleep_ms(50)
+    check(client.connected and not len(client.events), "still up, no event")
+    task.cancel()
+    print("ok up_after_every_suback")
+
+
+async def no_suback_times_out():
+    # A broker that never acknowledges a subscription is given up on like one that
+    # never answers the CONNECT, and tried again.
+    opener = Opener()
+    client = make(opener, connect_timeout_ms=200)
+    await client.subscribe("s/view", 1)
+    task = asyncio.create_task(client.run())
+    await until(lambda: len(opener.streams) == 1, "connection")
+    s = opener.streams[0]
+    await until(lambda: len(s.written) > 0, "CONNECT")
+    s.feed(CONNACK_OK)
+    await until(lambda: len(opener.streams) == 2, "second connection", 3000)
+    check("no SUBACK" in repr(client.why_down), f"why {client.why_down!r}")
+    check(not client.connected, "never up")
+    task.cancel()
+    print("ok no_suback_times_out")
 
 
 async def qos1_publish_acked():
@@ -338,7 +424,7 @@ async def resend_while_publishing():
     await until(lambda: len(s2.written) > 0, "CONNECT")
     s2.take()
     s2.room = 5
-    s2.feed(CONNACK_OK)
+    s2.feed(CONNACK_OK)  # no subscriptions: the resends follow at once
     await until(lambda: len(s2.written) == 5, "part of the first resend")
     await client.publish("a", b"3", False, 1)  # queued while down: drops pid 1
     await client.publish("a", b"4", False, 1)  # drops pid 2
@@ -392,6 +478,8 @@ SCENARIOS = {
     "slow_link_keeps_order": slow_link_keeps_order,
     "connect_too_long": connect_too_long,
     "resend_while_publishing": resend_while_publishing,
+    "up_after_every_suback": up_after_every_suback,
+    "no_suback_times_out": no_suback_times_out,
 }
 
 name = sys.argv[1]

@@ -1,0 +1,138 @@
+"""Bots at the seats: the demo's players, operating the real seat firmware.
+
+A person at the table turns the encoder, presses buttons, rolls dice and taps
+cards, and the seat firmware sends what they did to the hub. The demo's bots do
+exactly that: the :class:`~risktable.table.autopilot.Autopilot` turns each
+move a heuristic bot chooses into those inputs, and the :class:`SeatPilot`
+types each one into its seat's emulated board as an input line (the firmware
+then publishes it, the hub referees it), waiting for the hub's answer before
+the next. Nothing goes around the firmware: a seat input the hub refuses, or
+one that never reaches it, stops the demo with the reason.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from riskproto.messages import ProtocolError
+from risktable.rules.board import Board
+from risktable.rules.bots import BOTS
+from risktable.rules.decks import deck_cards
+from risktable.rules.state import GAME_OVER
+from risktable.service.table_service import TableService
+from risktable.table.autopilot import Autopilot
+from risktable.table.session import TableSession
+
+
+class PilotError(Exception):
+    """A seat input went wrong: refused by the hub, or not answered in time."""
+
+
+def demo_card_uids(board: Board, deck: str) -> dict[str, int]:
+    """Made-up NFC UIDs (7 bytes, upper-case hex) for every card of ``deck``, as if the
+    demo table's cards had been enrolled: UID -> card index."""
+    return {f"04DE40{card:08X}": card for card in deck_cards(board, deck)}
+
+
+def board_line(event: dict[str, Any]) -> dict[str, Any]:
+    """The emulated board's input line for a seat ``event`` (firmware/README.md lists
+    the forms): what a person's encoder turn, button press, dice or card tap gives."""
+    kind = event["kind"]
+    if kind == "encoder":
+        return {"encoder": event["steps"]}
+    if kind == "button":
+        line: dict[str, Any] = {"button": event["button"]}
+        if event["press"] == "long":
+            line["long"] = True
+        return line
+    if kind == "card":
+        return {"card": event["uid"]}
+    if kind == "dice":
+        return {"dice": [die["face"] for die in event["dice"]]}
+    raise ValueError(f"no board input makes a {kind!r} event")
+
+
+class SeatPilot:
+    """Plays every seat of a table service through the seats' emulated boards.
+
+    ``send(seat, line)`` types an input line into a seat's board;
+    ``armed(seat, roll, count, timeout)`` waits until the seat shows that roll
+    armed (a dice line typed before names no roll). ``uids`` are the enrolled
+    cards the service was given (UID -> card). The service must be made with
+    :meth:`on_input` as its ``on_input``.
+    """
+
+    def __init__(
+        self,
+        send: Callable[[int, dict[str, Any]], None],
+        armed: Callable[[int, int, int, float], bool],
+        uids: Mapping[str, int],
+        *,
+        seed: int = 1,
+        timeout: float = 30.0,
+    ) -> None:
+        self._send = send
+        self._armed = armed
+        self.timeout = timeout
+        self.inputs = 0
+        self._uids = {card: uid for uid, card in uids.items()}
+        self._rng = random.Random(f"{seed}:pilot")
+        self._answers: list[tuple[int, str, ProtocolError | None]] = []
+        self._answered = threading.Condition()
+        self._autopilot: Autopilot | None = None
+
+    def on_input(self, seat: int, msg: dict[str, Any], error: ProtocolError | None) -> None:
+        """The service answered ``msg`` from ``seat`` (its ``on_input`` hook)."""
+        with self._answered:
+            self._answers.append((seat, msg.get("kind", ""), error))
+            self._answered.notify_all()
+
+    def _next(self, session: TableSession) -> tuple[int, dict[str, Any]] | None:
+        if session.state.phase == GAME_OVER:
+            return None
+        pilot = self._autopilot
+        if pilot is None or pilot.session is not session:
+            # A new session (the service rebuilt it from its journal): plans start afresh.
+            bots = {seat: BOTS["heuristic"](self._rng.getrandbits(64))
+                    for seat in session.seats}
+            pilot = self._autopilot = Autopilot(session, bots, self._uids, self._rng)
+        step = pilot.next_event()
+        if step is None:
+            raise PilotError(f"no seat can act in {session.menu.stage!r}, "
+                             f"turn {session.state.turn}")
+        return step
+
+    def play(self, service: TableService, progress: Callable[[int], None] | None = None) -> int:
+        """Play ``service``'s game to its end; returns how many inputs the seats sent.
+        ``progress(n)`` hears the count after each answered input."""
+        while True:
+            step = service.inspect(self._next)
+            if step is None:
+                return self.inputs
+            seat, event = step
+            if event["kind"] == "dice" and not self._armed(
+                    seat, event["roll"], len(event["dice"]), self.timeout):
+                raise PilotError(f"seat {seat} never showed roll {event['roll']} armed")
+            with self._answered:
+                self._answers.clear()
+            self._send(seat, board_line(event))
+            self._wait_answer(seat, event["kind"])
+            self.inputs += 1
+            if progress is not None:
+                progress(self.inputs)
+
+    def _wait_answer(self, seat: int, kind: str) -> None:
+        def answered() -> tuple[int, str, ProtocolError | None] | None:
+            return next((a for a in self._answers if a[0] == seat and a[1] == kind), None)
+
+        with self._answered:
+            answer = self._answered.wait_for(answered, self.timeout)
+        if answer is None:
+            raise PilotError(f"the hub did not answer seat {seat}'s {kind} input "
+                             f"within {self.timeout:g} s")
+        error = answer[2]
+        if error is not None:
+            raise PilotError(f"the hub refused seat {seat}'s {kind} input: {error.message}")
