@@ -545,7 +545,8 @@ class TableSession:
         else:
             self._last = prompts.describe(before, action)
             self._marks = _marks(before, action)
-        # The cursor stays where it was for the next choice, except on a secret capital.
+        # The cursor stays where it was for the next choice, except after a capital:
+        # the secret must not linger in the UI state (journalled, restored) or the next menu.
         pick = Pick() if isinstance(action, ChooseCapital) else Pick(at=self._pick.at)
         if isinstance(action, Roll):
             kept = replace(pick, source=before.source, target=before.target)
