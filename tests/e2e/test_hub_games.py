@@ -21,6 +21,7 @@ from riskproto import messages, topics
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.journal import Journal, journal_path
 from risktable.rules import Config, replay
+from risktable.rules.goals import how_won
 from risktable.rules.record import loads
 from risktable.service.address import BrokerAddress
 from risktable.service.table_service import TableService, rules_config
@@ -43,6 +44,7 @@ GAMES = [
                  id="classic-deal-connected-3"),
     pytest.param("classic_2016", 3, {}, 2, id="classic_2016-3"),
     pytest.param("two_player_1993", 2, {}, 1, id="two_player_1993-2"),
+    pytest.param("capital_1993", 4, {}, 1, id="capital_1993-4"),
 ]
 
 
@@ -135,7 +137,7 @@ def test_a_whole_game_refereed_by_the_hub_matches_the_mirror(
         table.play(between=pokes)
         final = mirror.state
         winner = mirror.seats[final.winner]
-        assert final.counts[final.winner] == len(final.owners)
+        assert how_won(final) == ("capitals" if rules.options.goal == "capitals" else "conquest")
         final_views_name_the_winner(seats_of, winner)
         assert retained_board(broker) == board_message(final)
         game = service.game_id
@@ -231,7 +233,7 @@ def test_a_game_goes_on_across_a_broker_restart(
         table = VirtualTable(mirror, pilot, seats_of)
         table.play(between=restart)
         final = mirror.state
-        assert final.counts[final.winner] == len(final.owners)
+        assert how_won(final) == ("capitals" if rules.options.goal == "capitals" else "conquest")
         # Connected, lost once at the restart, connected again: never a second loss.
         assert links == [True, False, True]
         final_views_name_the_winner(seats_of, mirror.seats[final.winner])

@@ -19,6 +19,7 @@ from riskproto import messages
 from risktable.rules.actions import (
     Action,
     Attack,
+    ChooseCapital,
     Claim,
     Defend,
     EndAttack,
@@ -148,7 +149,7 @@ def _wanted(menu: Menu, pick: Pick, plan: Action) -> tuple[str, int]:
             return ("tap", extra[0])
         missing = [c for c in plan.cards if c not in pick.cards]
         return ("tap", missing[0]) if missing else ("confirm", 0)
-    if isinstance(plan, Claim | Place):
+    if isinstance(plan, Claim | Place | ChooseCapital):
         return ("territory", plan.territory)
     if isinstance(plan, Defend):
         return ("number", plan.dice)

@@ -19,6 +19,7 @@ from risktable.rules.engine import setup_seat
 from risktable.rules.fortify import reachable
 from risktable.rules.state import (
     ATTACK,
+    CAPITAL,
     CLAIM,
     DEAL,
     DEFEND,
@@ -52,12 +53,15 @@ OCCUPY_ARMIES = "occupy"
 FORTIFY_FROM = "fortify_from"
 FORTIFY_TO = "fortify_to"
 FORTIFY_ARMIES = "fortify_armies"
+CAPITAL_STAGE = "capital"
 DICE = "dice"
 CARD = "card"
 OVER = "over"
 
 TERRITORY_STAGES = frozenset({CLAIM_STAGE, SETUP_PLACE_STAGE, PLACE, BONUS, ATTACK_FROM,
-                              ATTACK_TO, FORTIFY_FROM, FORTIFY_TO})
+                              ATTACK_TO, FORTIFY_FROM, FORTIFY_TO, CAPITAL_STAGE})
+# Stages whose cursor is a secret of the acting seat: never lit on the public LED board.
+SECRET_STAGES = frozenset({CAPITAL_STAGE})
 NUMBER_STAGES = frozenset({ATTACK_DICE, DEFEND_DICE, OCCUPY_ARMIES, FORTIFY_ARMIES})
 
 
@@ -160,6 +164,9 @@ def menu_for(s: State, pick: Pick) -> Menu:
         return _territories(SETUP_PLACE_STAGE, p,
                             [t for t, o in enumerate(s.owners) if o == seat], pick)
     own = [t for t, o in enumerate(s.owners) if o == p]
+    if phase == CAPITAL:
+        # goal = capitals: each player in turn secretly picks one own territory.
+        return _territories(CAPITAL_STAGE, p, own, pick)
     if phase == REINFORCE:
         if pick.trade is not None:
             return _territories(BONUS, p, list(turn.bonus_choices(s, pick.trade)), pick)

@@ -11,6 +11,7 @@ from risktable.rules import state as st
 from risktable.rules.actions import (
     Action,
     Attack,
+    ChooseCapital,
     Claim,
     Defend,
     EndAttack,
@@ -74,6 +75,11 @@ def describe(before: State, action: Action) -> list[str]:
         lines = ["Attack over"]
     elif isinstance(action, EndTurn):
         lines = ["Turn over"]
+    elif isinstance(action, ChooseCapital):
+        # Everyone reads these lines: never the territory while capitals are secret.
+        lines = ["Capital chosen"]
+        if before.capitals.count(-1) == 1:
+            lines += ["Capitals revealed:", "they blink on the board"]
     else:
         lines = []
     return [_fit(line) for line in lines]
@@ -159,6 +165,8 @@ def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[
     elif stage == menus.FORTIFY_ARMIES:
         lines = [f"Move {_armies(menu.value)}", "from " + _name(state, pick.source),
                  "to " + _name(state, pick.target)]
+    elif stage == menus.CAPITAL_STAGE:
+        lines = ["Choose your capital:", here, "(secret until revealed)", "Press to choose"]
     elif stage == menus.CARD:
         lines = ["Draw a card and tap it", "on your reader"]
         if state.phase == st.DEAL and state.player != menu.player:
@@ -168,6 +176,14 @@ def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[
     else:
         lines = []
     return [_fit(line) for line in lines]
+
+
+def own_capital(state: State, player: int) -> list[str]:
+    """Lines reminding ``player`` of the capital they chose, while the others still choose
+    (shown on that player's seat only: the capitals are secret until all are chosen)."""
+    if state.phase != st.CAPITAL or state.capitals[player] < 0:
+        return []
+    return ["Your capital:", _fit(_name(state, state.capitals[player]))]
 
 
 def roll_lines(count: int, opening: bool) -> list[str]:

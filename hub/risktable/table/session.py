@@ -34,6 +34,7 @@ from risktable.rules.actions import (
     END_TURN,
     Action,
     Attack,
+    ChooseCapital,
     Claim,
     DealCard,
     Defend,
@@ -54,6 +55,7 @@ from risktable.rules.events import Event, TurnStarted
 from risktable.rules.odds import battle
 from risktable.rules.options import Config
 from risktable.rules.state import (
+    CAPITAL,
     CHANCE_PHASES,
     DEAL,
     GAME_OVER,
@@ -375,6 +377,8 @@ class TableSession:
             action = self._star_trade(pick.cards)
         elif stage == menus.CLAIM_STAGE:
             action = Claim(at)
+        elif stage == menus.CAPITAL_STAGE:
+            action = ChooseCapital(at)
         elif stage == menus.SETUP_PLACE_STAGE or stage == menus.PLACE:
             action = Place(at)
         elif stage == menus.BONUS and pick.trade is not None:
@@ -541,7 +545,9 @@ class TableSession:
         else:
             self._last = prompts.describe(before, action)
             self._marks = _marks(before, action)
-        pick = Pick(at=self._pick.at)
+        # The cursor stays where it was for the next choice, except after a capital:
+        # the secret must not linger in the UI state (journalled, restored) or the next menu.
+        pick = Pick() if isinstance(action, ChooseCapital) else Pick(at=self._pick.at)
         if isinstance(action, Roll):
             kept = replace(pick, source=before.source, target=before.target)
             pick = kept if still_valid(after, kept) else pick
@@ -577,8 +583,12 @@ class TableSession:
         s = self._state
         menu = self.menu
         marks: set[int] = set()
-        if menu.player in self._bots or menu.stage in (menus.CARD, menus.OVER):
+        if self._revealing():
+            marks.update(s.capitals)
+        elif menu.player in self._bots or menu.stage in (menus.CARD, menus.OVER):
             marks.update(self._marks)
+        elif menu.stage in menus.SECRET_STAGES:
+            pass  # the cursor is the chooser's secret: the board shows nothing of it
         elif menu.is_territory:
             if menu.cursor >= 0:
                 marks.add(menu.cursor)
@@ -589,6 +599,12 @@ class TableSession:
             marks.update((s.source, s.target))
         ids = s.config.board.territory_ids
         return frozenset(ids[t] for t in marks if t >= 0)
+
+    def _revealing(self) -> bool:
+        """True from the last capital choice (which reveals them all) until the next
+        action: the LED board shows every capital then instead of a cursor."""
+        log = self._log
+        return bool(log) and isinstance(log[-1], ChooseCapital) and self._state.phase != CAPITAL
 
     def _view(self, seat: int) -> dict[str, Any]:
         s = self._state
@@ -623,7 +639,9 @@ class TableSession:
             head = f"Seat {self.seats[mover]} to play" if mover >= 0 else "Rolling..."
             if player in self._bots:
                 head = "Bot: mirror this move"
-            lines = [head, *self._last][:4]
+                lines = [head, *self._last][:4]
+            else:
+                lines = [head, *prompts.own_capital(s, player), *self._last][:4]
         if menu.stage in (menus.CLAIM_STAGE, menus.SETUP_PLACE_STAGE) and not menu.is_number:
             ring = {"mode": "count", "value": min(99, s.to_place[player])}
         elif s.phase == REINFORCE and s.player == player and menu.stage != menus.BONUS:
