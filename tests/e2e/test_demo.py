@@ -7,17 +7,21 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from tests.support.tools import subprocess_env
 
 
-def test_demo_runs_and_exits_zero(micropython: str) -> None:
+@pytest.mark.parametrize(("rules", "seats"), [("classic", 3), ("two_player_1993", 2)])
+def test_demo_runs_and_exits_zero(micropython: str, rules: str, seats: int) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "risktable", "demo", "--seats", "3", "--micropython", micropython],
+        [sys.executable, "-m", "risktable", "demo", "--seats", str(seats), "--rules", rules,
+         "--micropython", micropython],
         capture_output=True, text=True, timeout=300, env=subprocess_env(),
     )
     assert result.returncode == 0, result.stderr
-    assert "3 seat firmwares online" in result.stdout
-    for seat in (1, 2, 3):
+    assert f"{seats} seat firmwares online" in result.stdout
+    for seat in range(1, seats + 1):
         assert f"seat {seat}: ring shows" in result.stdout
     # The bots played at the seats, through the firmware, to the end.
     assert " wins after " in result.stdout

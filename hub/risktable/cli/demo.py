@@ -13,14 +13,19 @@ from risktable.demo.broker import EmbeddedBrokerError
 from risktable.demo.runner import DemoError, DemoOptions, run_demo
 from risktable.paths import MissingPart
 from risktable.service.mqtt_link import BrokerUnavailable
+from risktable.service.table_service import TABLE_PRESETS
 
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
         "demo", help="play a demo game: embedded broker, hub and seat firmwares, LED view"
     )
-    parser.add_argument("--seats", type=whole_number("seats", 3, 6), default=4,
-                        help="players, 3 to 6 (default 4)")
+    parser.add_argument("--seats", type=whole_number("seats", 2, 6), default=4,
+                        help="players, 2 to 6 as the rule set allows (default 4)")
+    parser.add_argument("--rules", choices=("classic", *TABLE_PRESETS), default="classic",
+                        metavar="RULES",
+                        help="the rule set: classic (default) or one of "
+                             + ", ".join(TABLE_PRESETS))
     parser.add_argument("--broker", type=broker_address,
                         help="use this MQTT broker HOST:PORT instead of the embedded one")
     parser.add_argument("--port", type=whole_number("port", 0, 65535), default=0,
@@ -40,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     colour = not args.no_colour and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     options = DemoOptions(
         seats=args.seats,
+        rules=args.rules,
         broker=args.broker,
         port=args.port,
         micropython=args.micropython,

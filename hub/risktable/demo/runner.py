@@ -24,7 +24,7 @@ from risktable.paths import find_micropython
 from risktable.rules.state import GAME_OVER
 from risktable.service.address import BrokerAddress
 from risktable.service.hub import HubService
-from risktable.service.table_service import TableService, rules_config
+from risktable.service.table_service import RulesUnknown, TableService, rules_config
 from risktable.table.public import led_scene
 
 
@@ -37,6 +37,7 @@ class DemoOptions:
     """What ``risktable demo`` was asked to do."""
 
     seats: int = 4
+    rules: str = "classic"
     broker: BrokerAddress | None = None
     port: int = 0
     micropython: str | None = None
@@ -65,7 +66,7 @@ def _config(options: DemoOptions, address: BrokerAddress, data_dir: Path) -> Hub
     # No bots at the hub: the demo's bots sit at the seats (demo/pilot.py).
     return HubConfig(
         broker=BrokerConfig(address),
-        table=TableConfig(id=options.table, seats=options.seats, rules="classic"),
+        table=TableConfig(id=options.table, seats=options.seats, rules=options.rules),
         leds=LedConfig(enabled=False),
         panel_enabled=False,
         data_dir=data_dir,
@@ -75,6 +76,10 @@ def _config(options: DemoOptions, address: BrokerAddress, data_dir: Path) -> Hub
 def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
     """Start everything, wait for the seats, let the bots play, and tear it all down."""
     micropython = find_micropython(options.micropython)
+    try:
+        rules = rules_config(options.rules, options.seats)
+    except RulesUnknown as exc:
+        raise DemoError(str(exc)) from exc
     with contextlib.ExitStack() as stack:
         address = options.broker
         if address is None:
@@ -84,7 +89,6 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         screen = Screen(out, colour=options.colour, live=options.colour and out.isatty(),
                         delay=options.turn_delay)
         config = _config(options, address, workdir / "hub")
-        rules = rules_config(config.table.rules, options.seats)
         cards = demo_card_uids(rules.board, rules.options.deck)
         seats: dict[int, SeatProcess] = {}
         pilot = SeatPilot(lambda seat, line: seats[seat].send(line),
