@@ -59,10 +59,17 @@ class DiceInput:
         self._spun_at = None  # the seat's own dice: when the ring began to spin
 
     def arm(self, roll, count):
+        # False, changing nothing, when this roll is armed already and still to be read:
+        # a birth or a resync repeats the hub's standing arm_dice, and that must not
+        # stop a roll under way (a spinning ring, dice half entered).
+        if roll == self.roll and count == self.count and (
+                self.pending or self._spun_at is not None):
+            return False
         self.roll = roll
         self.count = count
         self.pending = True
         self._clear()
+        return True
 
     def disarm(self, roll):
         if roll != self.roll:

@@ -11,11 +11,13 @@ class ManualDice(DiceInput):
         self._at = 0  # the die being set
 
     def arm(self, roll, count):
-        super().arm(roll, count)
+        if not super().arm(roll, count):
+            return False
         self._at = 0
         for i in range(3):
             self.faces[i] = 1
         self._show_entry()
+        return True
 
     def _take(self, item):
         kind = item["kind"]

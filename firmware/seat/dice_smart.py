@@ -13,8 +13,10 @@ class SmartDice(DiceInput):
         self._rolls = RollCollector()
 
     def arm(self, roll, count):
-        super().arm(roll, count)
+        if not super().arm(roll, count):
+            return False
         self._rolls.arm(count)
+        return True
 
     def disarm(self, roll):
         if roll == self.roll:

@@ -120,3 +120,62 @@ def test_an_unanswered_input_stops_the_pilot_after_the_timeout() -> None:
     with pytest.raises(PilotError, match=r"did not answer seat \d's \w+ input within 0.2 s"):
         table.pilot.play(cast(TableService, table))
     assert len(table.lines) == 3
+
+
+def test_the_pilot_waits_for_a_person_and_plays_the_others() -> None:
+    # Seat 1 is a person's: the pilot never types into it, and waits while the game
+    # waits on it; here the "person" is an autopilot of its own typing lines on a thread.
+    import random
+    import threading
+
+    from risktable.rules.bots import HeuristicBot
+    from risktable.table.autopilot import Autopilot
+
+    table = BoardsAndHub(3)
+    table.pilot = SeatPilot(table.send, table.armed, table.cards, seed=3, timeout=5.0,
+                            people=frozenset({1}))
+    person = Autopilot(table.session, {1: HeuristicBot(11)},
+                       {card: uid for uid, card in table.cards.items()}, random.Random(5))
+    lock = threading.Lock()
+    done = threading.Event()
+
+    def play_seat_1() -> None:
+        while not done.is_set():
+            with lock:
+                step = person.next_event() if table.session.state.phase != GAME_OVER else None
+                if step is not None:
+                    table.send(1, board_line(step[1]))
+            if step is None:
+                done.wait(0.001)
+
+    # The pilot and the person share the session: one at a time, as the service's lock does.
+    def inspect(look: Any) -> Any:
+        with lock:
+            return look(table.session)
+
+    table.inspect = inspect  # type: ignore[method-assign]
+    original_send = table.send
+
+    def send(seat: int, line: dict[str, Any]) -> None:
+        with lock:
+            original_send(seat, line)
+
+    table.pilot._send = send
+    thread = threading.Thread(target=play_seat_1)
+    thread.start()
+    try:
+        inputs = table.pilot.play(cast(TableService, table))
+    finally:
+        done.set()
+        thread.join()
+    assert table.session.state.phase == GAME_OVER
+    by_pilot = [line for seat, line in table.lines if seat != 1]
+    assert inputs == len(by_pilot) > 0
+    assert any(seat == 1 for seat, _ in table.lines)
+
+
+def test_a_stopped_pilot_returns() -> None:
+    table = BoardsAndHub(3)
+    table.pilot = SeatPilot(table.send, table.armed, table.cards, people=frozenset({1}))
+    table.pilot.stop()
+    assert table.pilot.play(cast(TableService, table)) == 0 and table.pilot.stopped

@@ -32,6 +32,9 @@ def register(sub: Any) -> None:
                         help="port of the embedded broker on 127.0.0.1 (default: a free one)")
     parser.add_argument("--micropython", help="path of the MicroPython unix-port binary")
     parser.add_argument("--seed", type=int, default=1, help="seed of the bots and dice")
+    parser.add_argument("--play", type=whole_number("seat", 1, 6), metavar="SEAT",
+                        help="play this seat yourself from the keyboard (arrows, Enter, "
+                             "Backspace, r, c, 1-9, q; needs a terminal)")
     parser.add_argument("--delay", type=float, default=0.05,
                         help="seconds between turns on a live terminal view (default 0.05)")
     parser.add_argument("--no-colour", action="store_true",
@@ -52,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         colour=colour,
         turn_delay=max(0.0, args.delay),
+        play=args.play,
+        keyboard=sys.stdin,
     )
     try:
         run_demo(options, sys.stdout)

@@ -25,7 +25,7 @@ _PROGRESS_TURNS = 10  # turns between progress lines when the view is not live
 class GameSummary:
     """How the demo game ended."""
 
-    winner_seat: int
+    winner_seat: int | None  # None: a person left before the end
     turns: int
     actions: int
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -25,6 +26,8 @@ from risktable.rules.state import GAME_OVER
 from risktable.service.table_service import TableService
 from risktable.table.autopilot import Autopilot
 from risktable.table.session import TableSession
+
+_WAIT = "wait"  # _next: the game waits on a person
 
 
 class PilotError(Exception):
@@ -62,7 +65,9 @@ class SeatPilot:
     ``armed(seat, roll, count, timeout)`` waits until the seat shows that roll
     armed (a dice line typed before names no roll). ``uids`` are the enrolled
     cards the service was given (UID -> card). The service must be made with
-    :meth:`on_input` as its ``on_input``.
+    :meth:`on_input` as its ``on_input``. The seats in ``people`` are left to
+    people (demo/keyboard.py): the pilot waits while the game waits on them, and
+    pauses ``pace`` seconds after each input so that they can follow.
     """
 
     def __init__(
@@ -73,6 +78,8 @@ class SeatPilot:
         *,
         seed: int = 1,
         timeout: float = 30.0,
+        people: frozenset[int] = frozenset(),
+        pace: float = 0.0,
     ) -> None:
         self._send = send
         self._armed = armed
@@ -82,24 +89,42 @@ class SeatPilot:
         self._rng = random.Random(f"{seed}:pilot")
         self._answers: list[tuple[int, str, ProtocolError | None]] = []
         self._answered = threading.Condition()
+        self._count = 0  # inputs answered, from any seat
+        self._stopped = False
+        self._people = people
+        self._pace = pace
         self._autopilot: Autopilot | None = None
 
     def on_input(self, seat: int, msg: dict[str, Any], error: ProtocolError | None) -> None:
         """The service answered ``msg`` from ``seat`` (its ``on_input`` hook)."""
         with self._answered:
             self._answers.append((seat, msg.get("kind", ""), error))
+            self._count += 1
             self._answered.notify_all()
 
-    def _next(self, session: TableSession) -> tuple[int, dict[str, Any]] | None:
+    def stop(self) -> None:
+        """End :meth:`play` at its next step (a person left the game)."""
+        with self._answered:
+            self._stopped = True
+            self._answered.notify_all()
+
+    @property
+    def stopped(self) -> bool:
+        return self._stopped
+
+    def _next(self, session: TableSession) -> tuple[int, dict[str, Any]] | str | None:
+        # The next bot input, _WAIT while the game waits on a person, None at the end.
         if session.state.phase == GAME_OVER:
             return None
         pilot = self._autopilot
         if pilot is None or pilot.session is not session:
             # A new session (the service rebuilt it from its journal): plans start afresh.
             bots = {seat: BOTS["heuristic"](self._rng.getrandbits(64))
-                    for seat in session.seats}
+                    for seat in session.seats if seat not in self._people}
             pilot = self._autopilot = Autopilot(session, bots, self._uids, self._rng)
         step = pilot.next_event()
+        if step is None and self._people:
+            return _WAIT
         if step is None:
             raise PilotError(f"no seat can act in {session.menu.stage!r}, "
                              f"turn {session.state.turn}")
@@ -108,10 +133,16 @@ class SeatPilot:
     def play(self, service: TableService, progress: Callable[[int], None] | None = None) -> int:
         """Play ``service``'s game to its end; returns how many inputs the seats sent.
         ``progress(n)`` hears the count after each answered input."""
-        while True:
+        while not self._stopped:
+            with self._answered:
+                seen = self._count
             step = service.inspect(self._next)
             if step is None:
                 return self.inputs
+            if step == _WAIT:
+                self._wait_for_answer_after(seen)
+                continue
+            assert not isinstance(step, str)
             seat, event = step
             if event["kind"] == "dice" and not self._armed(
                     seat, event["roll"], len(event["dice"]), self.timeout):
@@ -121,8 +152,16 @@ class SeatPilot:
             self._send(seat, board_line(event))
             self._wait_answer(seat, event["kind"])
             self.inputs += 1
+            if self._pace:
+                time.sleep(self._pace)
             if progress is not None:
                 progress(self.inputs)
+        return self.inputs
+
+    def _wait_for_answer_after(self, seen: int) -> None:
+        # Until an input is answered after the first `seen` (the game may have moved on).
+        with self._answered:
+            self._answered.wait_for(lambda: self._count != seen or self._stopped)
 
     def _wait_answer(self, seat: int, kind: str) -> None:
         def answered() -> tuple[int, str, ProtocolError | None] | None:

@@ -9,23 +9,28 @@ from __future__ import annotations
 
 import contextlib
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.demo.broker import EmbeddedBroker
-from risktable.demo.game import GameSummary, Screen
+from risktable.demo.game import _CLEAR, GameSummary, Screen, standings
+from risktable.demo.keyboard import Keyboard, Painter, cbreak, seat_panel
 from risktable.demo.pilot import PilotError, SeatPilot, demo_card_uids
 from risktable.demo.seats import SeatProcess, ring_shows
+from risktable.leds.scene import Scene
 from risktable.palette import seat_colour
 from risktable.paths import find_micropython
-from risktable.rules.state import GAME_OVER
+from risktable.rules.state import GAME_OVER, State
 from risktable.service.address import BrokerAddress
 from risktable.service.hub import HubService
 from risktable.service.table_service import RulesUnknown, TableService, rules_config
 from risktable.table.public import led_scene
+
+_PERSON_PACE = 0.05  # seconds after each bot input while a person plays: to follow the game
 
 
 class DemoError(Exception):
@@ -46,6 +51,8 @@ class DemoOptions:
     colour: bool = True
     seat_timeout: float = 30.0
     turn_delay: float = 0.05
+    play: int | None = None  # the seat a person plays from the keyboard (demo/keyboard.py)
+    keyboard: TextIO | None = None  # the person's terminal (stdin)
 
 
 def _diagnose(seats: list[SeatProcess], hub: HubService) -> str:
@@ -80,6 +87,12 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         rules = rules_config(options.rules, options.seats)
     except RulesUnknown as exc:
         raise DemoError(str(exc)) from exc
+    person = options.play
+    if person is not None:
+        if not 1 <= person <= options.seats:
+            raise DemoError(f"--play {person}: the seats are 1 to {options.seats}")
+        if options.keyboard is None or not options.keyboard.isatty() or not out.isatty():
+            raise DemoError("--play needs an interactive terminal (stdin and stdout a tty)")
     with contextlib.ExitStack() as stack:
         address = options.broker
         if address is None:
@@ -94,11 +107,18 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         pilot = SeatPilot(lambda seat, line: seats[seat].send(line),
                           lambda seat, roll, count, timeout: _armed(seats[seat], roll, count,
                                                                     timeout),
-                          cards, seed=options.seed, timeout=options.seat_timeout)
+                          cards, seed=options.seed, timeout=options.seat_timeout,
+                          people=frozenset() if person is None else frozenset({person}),
+                          pace=0.0 if person is None else _PERSON_PACE)
+        painter: Painter | None = None
+        if person is not None:
+            painter = Painter(lambda scene, state: _draw_for_person(
+                screen, service, seats[person], scene, state))
         service = TableService(
             config, rules=rules, card_uids=cards, seed=options.seed, paused=True,
             on_input=pilot.on_input,
-            show_leds=lambda scene: screen.show(scene, service.session.state),
+            show_leds=lambda scene: (screen.show(scene, service.session.state) if painter is None
+                                     else painter.update(scene, service.session.state)),
         )
         stack.callback(service.stop)
         service.start()
@@ -118,6 +138,13 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
             if not _shows_colour(seat, colour.rgb, options.seat_timeout):
                 raise DemoError(f"seat {seat.seat} never showed its colour on its LED ring")
             print(f"  seat {seat.seat}: ring shows {colour.name}", file=out)
+        if person is not None and painter is not None and options.keyboard is not None:
+            stack.enter_context(cbreak(options.keyboard))
+            stack.callback(painter.stop)
+            painter.start()
+            _watch_outputs(seats[person], painter, pilot)
+            Keyboard(options.keyboard, person, seats[person].send, service.inspect, cards,
+                     pilot.stop, seed=options.seed).start()
         service.toggle_pause()
         # The bots play the whole game now, at the seats, through the firmware.
         started = time.monotonic()
@@ -127,6 +154,11 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
             raise DemoError(f"{exc} ({_diagnose(list(seats.values()), service.hub)})") from exc
         elapsed = time.monotonic() - started
         state = service.session.state
+        if painter is not None:
+            painter.stop()
+        if pilot.stopped and state.phase != GAME_OVER:
+            print(f"\nYou left the game at turn {state.turn}.", file=out)
+            return GameSummary(None, state.turn, len(service.session.log))
         if state.phase != GAME_OVER:
             raise DemoError(f"the bots stopped in phase {state.phase_name}, turn {state.turn}")
         screen.frame(led_scene(state), state, f"Game over after {state.turn} turns")
@@ -137,6 +169,33 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         print(f"the bots made {inputs} seat inputs through the firmware in {elapsed:.1f} s "
               f"({elapsed / max(inputs, 1) * 1000:.1f} ms each)", file=out)
         return GameSummary(winner, state.turn, actions)
+
+
+def _draw_for_person(screen: Screen, service: TableService, seat: SeatProcess, scene: Scene,
+                     state: State) -> None:
+    # The LED board, the standings and what the person's seat shows, redrawn in place.
+    panel = service.inspect(lambda session: seat_panel(session, seat.seat, dict(seat.outputs)))
+    picture = screen.board.render(scene, colour=screen.colour)
+    print(f"{_CLEAR}Turn {state.turn}\n{picture}\n{standings(state)}\n\n{panel}",
+          file=screen.out, flush=True)
+
+
+def _watch_outputs(seat: SeatProcess, painter: Painter, pilot: SeatPilot) -> None:
+    # The person's seat shows a new view a moment after the hub's scene: redraw then too.
+    def watch() -> None:
+        # Compared with the outputs last drawn for, not a fresh copy: a change between
+        # two waits is then never missed.
+        seen = dict(seat.outputs)
+        while not pilot.stopped and seat.alive():
+            if _outputs_differ(seat, seen, 0.5):
+                seen = dict(seat.outputs)
+                painter.poke()
+
+    threading.Thread(target=watch, name="seat-watch", daemon=True).start()
+
+
+def _outputs_differ(seat: SeatProcess, seen: dict[str, Any], timeout: float) -> bool:
+    return seat.wait_until(lambda outputs: outputs != seen, timeout)
 
 
 def _armed(seat: SeatProcess, roll: int, count: int, timeout: float) -> bool:

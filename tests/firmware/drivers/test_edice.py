@@ -177,3 +177,28 @@ print(json.dumps(["after disarm", seat._spinning, dice.pending]))
         ["show", False, 0],  # so did the disarm
         ["after disarm", False, False],
     ]
+
+
+def test_the_same_roll_armed_again_does_not_stop_it(run_mpy: RunMpy) -> None:
+    # A birth or a resync makes the hub repeat its standing arm_dice: the roll under way
+    # goes on and lands once; after it has landed, the same roll armed again (a hub
+    # restarted before the other side's dice were in) may be rolled again.
+    out = run_mpy(
+        FAKE_SEAT
+        + """
+print(json.dumps(["first", dice.arm(9, 2)]))
+dice.take(ROLL)
+at = later(400)
+print(json.dumps(["repeat", dice.arm(9, 2), seat._spinning]))
+dice.tick(at)
+print(json.dumps(["landed", seat._spinning, dice.pending]))
+print(json.dumps(["rearmed", dice.arm(9, 2), dice.pending]))
+"""
+    )
+    assert out[0] == ["first", True]
+    assert out[1] == ["draw", True]
+    assert out[2] == ["repeat", False, True]
+    assert out[3][0] == "event" and out[3][1]["roll"] == 9
+    assert out[4][0] == "show_dice"
+    assert out[5] == ["landed", False, False]
+    assert out[-1] == ["rearmed", True, True]

@@ -1,0 +1,224 @@
+"""A person at one of the demo's seats, playing from the keyboard.
+
+The keys stand for the seat's controls and go in as the emulated board's input
+lines, so the person's moves take the same path as everyone's: seat firmware,
+broker, hub. The terminal shows the LED board and, under it, what the seat
+shows (its display lines and ring) and the person's cards.
+
+Keys: Left/Right (or a/d) turn the encoder, Up/Down (or w/s) too, for numbers;
+Enter or Space is Confirm; Backspace or b is Back; r is the Roll button (the
+seat's own dice); c draws a card from the pile and taps it, when the seat asks
+for one; 1-9 tap that card of your hand; q leaves the game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import termios
+import threading
+import time
+import tty
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TextIO
+
+from risktable.leds.scene import Scene
+from risktable.palette import seat_colour
+from risktable.rules.board import SYMBOLS
+from risktable.rules.state import State
+from risktable.table import menus
+from risktable.table.session import TableSession
+
+HELP = ("keys: <- -> encoder | Enter confirm | Backspace back | r roll | c draw a card | "
+        "1-9 tap a card | q quit")
+
+# Keys (as read, escape sequences whole) and the board input line each one makes.
+KEY_LINES: dict[str, dict[str, Any]] = {
+    "\x1b[C": {"encoder": 1}, "\x1b[D": {"encoder": -1},
+    "\x1b[A": {"encoder": 1}, "\x1b[B": {"encoder": -1},
+    "d": {"encoder": 1}, "a": {"encoder": -1}, "w": {"encoder": 1}, "s": {"encoder": -1},
+    "\r": {"button": "confirm"}, "\n": {"button": "confirm"}, " ": {"button": "confirm"},
+    "\x7f": {"button": "back"}, "\x08": {"button": "back"}, "b": {"button": "back"},
+    "r": {"button": "roll"},
+}
+QUIT = "q"
+
+
+def split_keys(data: str) -> Iterator[str]:
+    """The keys in ``data`` as read from a terminal: an arrow key's escape sequence
+    (ESC [ letter) is one key, anything else one character each."""
+    i = 0
+    while i < len(data):
+        if data.startswith("\x1b[", i) and i + 2 < len(data):
+            yield data[i:i + 3]
+            i += 3
+        else:
+            yield data[i]
+            i += 1
+
+
+def card_label(state: State, card: int) -> str:
+    """A card as a person reads it: its territory and symbol (1993) or stars (2016)."""
+    board = state.config.board
+    name = board.territory_names[card] if card < board.size else "wild"
+    if state.config.options.deck == "2016":
+        stars = state.config.stars
+        if card >= board.size:
+            return "Ceasefire"
+        return f"{name} ({stars[card] if stars else '?'}*)"
+    symbol = SYMBOLS[board.card_symbols[card]]
+    return name if card >= board.size else f"{name} ({symbol})"
+
+
+def card_key_line(session: TableSession, seat: int, key: str, uids: Mapping[int, str],
+                  rng: random.Random) -> dict[str, Any] | None:
+    """The card tap key ``key`` makes at ``seat`` now: ``c`` taps a card drawn at random
+    from the pile when the seat is asked for one (the person draws a physical card);
+    ``1``-``9`` tap that card of the seat's hand. ``uids``: the enrolled cards (card ->
+    UID). None when the key taps nothing."""
+    state = session.state
+    player = session.seats.index(seat)
+    if key == "c":
+        menu = session.menu
+        if menu.stage != menus.CARD or not state.draw_pile:
+            return None
+        card = state.draw_pile[rng.randrange(len(state.draw_pile))]
+        return {"card": uids[card]}
+    if key.isdigit() and key != "0":
+        hand = state.hands[player]
+        n = int(key) - 1
+        return {"card": uids[hand[n]]} if n < len(hand) else None
+    return None
+
+
+def seat_panel(session: TableSession, seat: int, outputs: dict[str, Any]) -> str:
+    """What the person's seat shows, under the LED board: its display lines, its ring,
+    the person's cards, and the keys."""
+    state = session.state
+    player = session.seats.index(seat)
+    colour = seat_colour(seat)
+    lines = [f"Your seat: {seat} ({colour.name})"
+             + ("  <- your move" if session.menu.player == player else "")]
+    for text in outputs.get("oled") or []:
+        lines.append(f"  | {text}")
+    armed = outputs.get("armed")
+    if isinstance(armed, list) and len(armed) == 2 and armed[1]:
+        lines.append(f"  roll {armed[0]} armed: {armed[1]} dice to roll (press r)")
+    hand = state.hands[player]
+    if hand:
+        lines.append("  cards: " + ", ".join(f"{i + 1} {card_label(state, c)}"
+                                             for i, c in enumerate(hand)))
+    lines.append(HELP)
+    return "\n".join(lines)
+
+
+@contextlib.contextmanager
+def cbreak(stream: TextIO) -> Iterator[None]:
+    """Keys reach the program one at a time and unechoed while inside; the terminal
+    is restored on the way out, whatever happens."""
+    fd = stream.fileno()
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+class Keyboard:
+    """Reads keys from ``stream`` (a terminal in cbreak mode) on its own thread and
+    types each one into the person's seat as an input line.
+
+    ``send(line)`` types into the seat's board; ``inspect`` reads the hub's session
+    (for card taps); ``uids`` are the enrolled cards (UID -> card); ``quit`` runs when
+    the person presses q or input ends.
+    """
+
+    def __init__(self, stream: TextIO, seat: int, send: Callable[[dict[str, Any]], None],
+                 inspect: Callable[[Callable[[TableSession], Any]], Any],
+                 uids: Mapping[str, int], quit: Callable[[], None], *, seed: int = 1) -> None:
+        self.stream = stream
+        self.seat = seat
+        self._uids = {card: uid for uid, card in uids.items()}
+        self._send = send
+        self._inspect = inspect
+        self._quit = quit
+        self._rng = random.Random(f"{seed}:keyboard")
+        self.keys = 0
+
+    def start(self) -> Keyboard:
+        threading.Thread(target=self._run, name="keyboard", daemon=True).start()
+        return self
+
+    def _run(self) -> None:
+        fd = self.stream.fileno()
+        while True:
+            data = os.read(fd, 64).decode("utf-8", "replace")
+            if not data:
+                break
+            for key in split_keys(data):
+                if key == QUIT:
+                    self._quit()
+                    return
+                self.press(key)
+        self._quit()
+
+    def press(self, key: str) -> bool:
+        """Type ``key`` into the seat; False when the key means nothing now."""
+        line = KEY_LINES.get(key)
+        if line is None:
+            line = self._inspect(
+                lambda s: card_key_line(s, self.seat, key, self._uids, self._rng))
+        if line is None:
+            return False
+        self._send(line)
+        self.keys += 1
+        return True
+
+
+class Painter:
+    """Redraws the LED board and the person's seat panel after changes, at most ten
+    times a second, on its own thread (the hub's thread only marks the view dirty)."""
+
+    def __init__(self, draw: Callable[[Scene, State], None]) -> None:
+        self._draw = draw
+        self._latest: tuple[Scene, State] | None = None
+        self._dirty = threading.Condition()
+        self._pending = False
+        self._stopped = False
+        self._thread = threading.Thread(target=self._run, name="painter", daemon=True)
+
+    def start(self) -> Painter:
+        self._thread.start()
+        return self
+
+    def update(self, scene: Scene, state: State) -> None:
+        with self._dirty:
+            self._latest = (scene, state)
+            self._pending = True
+            self._dirty.notify()
+
+    def poke(self) -> None:
+        """Redraw with the latest scene (the seat's own outputs changed)."""
+        with self._dirty:
+            self._pending = True
+            self._dirty.notify()
+
+    def stop(self) -> None:
+        with self._dirty:
+            self._stopped = True
+            self._dirty.notify()
+        self._thread.join(timeout=2)
+
+    def _run(self) -> None:
+        while True:
+            with self._dirty:
+                self._dirty.wait_for(lambda: self._pending or self._stopped)
+                if self._stopped:
+                    return
+                self._pending = False
+                latest = self._latest
+            if latest is not None:
+                self._draw(*latest)
+            time.sleep(0.1)

@@ -1,0 +1,102 @@
+"""A person plays a seat of the demo from the keyboard (`risktable demo --play N`), in a
+pseudo-terminal: the keys reach the seat firmware and the hub, and the terminal shows
+what the seat shows."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+
+from tests.support.tools import subprocess_env
+
+
+class Terminal:
+    """A program on the child side of a pty; the test reads its screen and types."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.master, child = pty.openpty()
+        self.process = subprocess.Popen(argv, stdin=child, stdout=child, stderr=child,
+                                        env=subprocess_env(), close_fds=True)
+        os.close(child)
+        self.output = b""
+
+    def wait_for(self, pattern: bytes, timeout: float = 60.0, after: int = 0) -> int:
+        """Read until ``pattern`` shows up after offset ``after``; where it ends."""
+        end = time.monotonic() + timeout
+        while True:
+            found = re.compile(pattern).search(self.output, after)
+            if found:
+                return found.end()
+            left = end - time.monotonic()
+            assert left > 0, f"no {pattern!r} on the screen; it ends: {self.output[-1500:]!r}"
+            ready, _, _ = select.select([self.master], [], [], min(left, 0.2))
+            if ready:
+                try:
+                    self.output += os.read(self.master, 65536)
+                except OSError:  # the child side closed
+                    time.sleep(0.05)
+
+    def wait_for_any(self, patterns: list[bytes], after: int,
+                     timeout: float = 60.0) -> tuple[bytes, int]:
+        """The first of ``patterns`` to show up after ``after``, and where it ends."""
+        joined = b"|".join(b"(" + p + b")" for p in patterns)
+        end = self.wait_for(joined, timeout, after)
+        found = re.compile(joined).search(self.output, after)
+        assert found is not None
+        return patterns[found.lastindex - 1 if found.lastindex else 0], end
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+    def close(self) -> int:
+        try:
+            return self.process.wait(timeout=30)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+            os.close(self.master)
+
+
+def test_a_person_rolls_claims_and_leaves(micropython: str) -> None:
+    term = Terminal([sys.executable, "-m", "risktable", "demo", "--seats", "3", "--play", "1",
+                     "--no-colour", "--micropython", micropython])
+    try:
+        at = term.wait_for(rb"Your seat: 1 \(orange\)")
+        # The opening roll: the seat's own dice, rolled with the Roll key (again after a
+        # tie). Then claims go round the table; on the person's turn the seat asks, and
+        # Enter claims the territory under the cursor: the standings count it.
+        rolled: set[int] = set()
+        while True:
+            seen, at = term.wait_for_any([rb"roll \d+ armed", rb"\| Claim a territory:"],
+                                         after=at)
+            if seen.startswith(b"roll"):
+                armed = re.compile(rb"roll (\d+) armed").findall(term.output, 0, at)[-1]
+                if int(armed) not in rolled:
+                    rolled.add(int(armed))
+                    term.type(b"r")
+                assert len(rolled) < 10
+                continue
+            break
+        assert rolled
+        term.type(b"\x1b[C\r")  # the encoder one step on, then Confirm
+        term.wait_for(rb"orange: 1 territories", after=at)
+        term.type(b"q")
+        term.wait_for(rb"You left the game at turn 0\.")
+    finally:
+        code = term.close()
+    assert code == 0, term.output[-1500:]
+
+
+def test_play_needs_a_terminal(micropython: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "risktable", "demo", "--play", "1", "--micropython", micropython],
+        capture_output=True, text=True, timeout=60, env=subprocess_env(), stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 1
+    assert result.stderr.strip() == ("risktable: --play needs an interactive terminal "
+                                      "(stdin and stdout a tty)")

@@ -1,0 +1,85 @@
+"""The keyboard seat of the demo (risktable.demo.keyboard): keys to board input lines,
+card taps, and the panel that shows what the person's seat shows."""
+
+from __future__ import annotations
+
+import random
+
+from risktable.demo.keyboard import (
+    KEY_LINES,
+    Keyboard,
+    card_key_line,
+    card_label,
+    seat_panel,
+    split_keys,
+)
+from risktable.demo.pilot import demo_card_uids
+from risktable.rules import Config, new_game
+from risktable.rules.state import DRAW
+from risktable.table import menus
+from risktable.table.session import TableSession
+
+
+def test_arrow_keys_are_one_key_each() -> None:
+    assert list(split_keys("\x1b[C\x1b[Dr\r q")) == ["\x1b[C", "\x1b[D", "r", "\r", " ", "q"]
+    assert list(split_keys("\x1b")) == ["\x1b"]
+
+
+def test_keys_are_the_seat_controls() -> None:
+    assert KEY_LINES["\x1b[C"] == {"encoder": 1} and KEY_LINES["\x1b[D"] == {"encoder": -1}
+    assert KEY_LINES["\r"] == KEY_LINES[" "] == {"button": "confirm"}
+    assert KEY_LINES["\x7f"] == KEY_LINES["b"] == {"button": "back"}
+    assert KEY_LINES["r"] == {"button": "roll"}
+
+
+def _session_with_hands(**changes: object) -> tuple[TableSession, dict[str, int]]:
+    # A hand-made position: seat 1 holds cards 4 and 17, the pile is cards 1 to 3.
+    config = Config(3)
+    cards = demo_card_uids(config.board, "1993")
+    start = new_game(config)._replace(hands=((4, 17), (), ()), draw_pile=(1, 2, 3), **changes)
+    return TableSession(config, [1, 2, 3], cards, start=start), cards
+
+
+def test_digits_tap_the_cards_of_the_hand() -> None:
+    session, cards = _session_with_hands()
+    uids = {card: uid for uid, card in cards.items()}
+    rng = random.Random(1)
+    assert card_key_line(session, 1, "1", uids, rng) == {"card": uids[4]}
+    assert card_key_line(session, 1, "2", uids, rng) == {"card": uids[17]}
+    assert card_key_line(session, 1, "3", uids, rng) is None
+    assert card_key_line(session, 1, "0", uids, rng) is None
+    assert card_key_line(session, 2, "1", uids, rng) is None  # seat 2 holds nothing
+    # c draws only when the seat is asked for a card.
+    assert session.menu.stage != menus.CARD
+    assert card_key_line(session, 1, "c", uids, rng) is None
+
+
+def test_c_taps_a_card_of_the_pile_when_one_is_asked_for() -> None:
+    session, cards = _session_with_hands(phase=DRAW, player=0)
+    uids = {card: uid for uid, card in cards.items()}
+    assert session.menu.stage == menus.CARD
+    drawn = {card_key_line(session, 1, "c", uids, random.Random(n))["card"]  # type: ignore[index]
+             for n in range(30)}
+    assert drawn == {uids[1], uids[2], uids[3]}
+
+
+def test_the_panel_shows_the_seat_and_the_hand() -> None:
+    session, _ = _session_with_hands()
+    panel = seat_panel(session, 1, {"oled": ["Claim a territory:", "Alaska"], "armed": [9, 2]})
+    lines = panel.splitlines()
+    assert lines[0].startswith("Your seat: 1 (orange)")
+    assert "  | Claim a territory:" in lines and "  | Alaska" in lines
+    assert "  roll 9 armed: 2 dice to roll (press r)" in lines
+    state = session.state
+    assert f"  cards: 1 {card_label(state, 4)}, 2 {card_label(state, 17)}" in lines
+    assert "q quit" in lines[-1]
+
+
+def test_a_key_goes_to_the_seat_as_its_line() -> None:
+    session, cards = _session_with_hands()
+    sent: list[dict[str, object]] = []
+    keyboard = Keyboard(None, 1, sent.append, lambda look: look(session),  # type: ignore[arg-type]
+                        cards, lambda: None)
+    assert keyboard.press("\x1b[C") and keyboard.press("1") and not keyboard.press("x")
+    assert sent == [{"encoder": 1}, {"card": next(u for u, c in cards.items() if c == 4)}]
+    assert keyboard.keys == 2
