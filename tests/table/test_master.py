@@ -123,6 +123,12 @@ def test_the_attacker_walks_exactly_the_legal_choices_of_a_held_roll() -> None:
     assert table.view(seat)["lines"][:2] == [f"Re-roll die {reroll.die + 1} "
                                              f"(a {att[reroll.die]})", "Roll 1 die"]
     assert table.highlight == _ids(table, s.source, s.target)
+    # Everyone else sees the re-roll and the card it reveals.
+    card = s.source if s.source in s.hands[s.player] else s.target
+    seen = table.view(others[0])["lines"]
+    assert seen[1] == f"Re-roll die {reroll.die + 1} (a {att[reroll.die]})"
+    shown = "Card shown: " + CONFIG.board.territory_names[card]
+    assert seen[2] == shown or (len(shown) > 24 and shown.startswith(seen[2][:-1]))
 
     # Only the armed roll number with exactly one settled die counts.
     refused(table, seat, dice(seat, roll_number(battle, 1), 4), f"roll {roll} is")

@@ -80,7 +80,12 @@ def describe(before: State, action: Action) -> list[str]:
         lines = ["Attack over"]
     elif isinstance(action, EndTurn):
         lines = ["Turn over"]
-    elif isinstance(action, Reroll | Commander | AcceptRoll):
+    elif isinstance(action, Reroll):
+        # The re-roll reveals the held card that allows it: name it to everyone.
+        hand = before.hands[before.player]
+        card = before.source if before.source in hand else before.target
+        lines = [roll_choice(before, action), "Card shown: " + _name(before, card)]
+    elif isinstance(action, Commander | AcceptRoll):
         lines = ["Roll accepted" if isinstance(action, AcceptRoll)
                  else roll_choice(before, action)]
     elif isinstance(action, ChooseCapital):
