@@ -20,7 +20,7 @@ import pytest
 from riskproto import messages, topics
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.journal import Journal, journal_path
-from risktable.rules import Config, replay
+from risktable.rules import Commander, Config, Reroll, replay
 from risktable.rules.goals import how_won
 from risktable.rules.record import loads
 from risktable.service.address import BrokerAddress
@@ -45,6 +45,7 @@ GAMES = [
     pytest.param("classic_2016", 3, {}, 2, id="classic_2016-3"),
     pytest.param("two_player_1993", 2, {}, 1, id="two_player_1993-2"),
     pytest.param("capital_1993", 4, {}, 1, id="capital_1993-4"),
+    pytest.param("master_1993", 3, {}, 4, id="master_1993-3"),
 ]
 
 
@@ -138,6 +139,10 @@ def test_a_whole_game_refereed_by_the_hub_matches_the_mirror(
         final = mirror.state
         winner = mirror.seats[final.winner]
         assert how_won(final) == ("capitals" if rules.options.goal == "capitals" else "conquest")
+        if rules.modifiers:
+            # The seed is one whose held rolls were changed both ways at the seats.
+            assert any(isinstance(a, Reroll) for a in mirror.log)
+            assert any(isinstance(a, Commander) for a in mirror.log)
         final_views_name_the_winner(seats_of, winner)
         assert retained_board(broker) == board_message(final)
         game = service.game_id

@@ -17,16 +17,19 @@ from typing import Any
 
 from riskproto import messages
 from risktable.rules.actions import (
+    AcceptRoll,
     Action,
     Attack,
     ChooseCapital,
     Claim,
+    Commander,
     Defend,
     EndAttack,
     EndTurn,
     Fortify,
     Occupy,
     Place,
+    Reroll,
     Trade,
     TradeStars,
 )
@@ -113,7 +116,14 @@ class Autopilot:
             return self._event(seat, "button", button="confirm", press="short")
         if kind == "tap":
             return self._event(seat, "card", uid=self.uids[value])
-        if kind == "territory":
+        if kind == "option":
+            if plan not in menu.options:
+                raise PlanError(f"{plan!r} is not offered at {menu.stage}: {menu.options}")
+            size = len(menu.options)
+            delta = (menu.options.index(plan) - menu.value) % size
+            if delta > size // 2:
+                delta -= size
+        elif kind == "territory":
             if value not in menu.choices:
                 raise PlanError(f"{plan!r}: {value} is not offered at {menu.stage}")
             size = len(menu.choices)
@@ -132,7 +142,8 @@ class Autopilot:
 
 def _wanted(menu: Menu, pick: Pick, plan: Action) -> tuple[str, int]:
     """The next thing to do at ``menu`` to carry out ``plan``: Back, a territory, a number,
-    a card to tap, or Confirm (a star trade once its cards are tapped)."""
+    a card to tap, a choice of a choice menu (the plan itself), or Confirm (a star
+    trade once its cards are tapped)."""
     stage = menu.stage
     if isinstance(plan, Trade):
         if stage == menus.BONUS:
@@ -151,6 +162,8 @@ def _wanted(menu: Menu, pick: Pick, plan: Action) -> tuple[str, int]:
         return ("tap", missing[0]) if missing else ("confirm", 0)
     if isinstance(plan, Claim | Place | ChooseCapital):
         return ("territory", plan.territory)
+    if isinstance(plan, Reroll | Commander | AcceptRoll):
+        return ("option", 0)
     if isinstance(plan, Defend):
         return ("number", plan.dice)
     if isinstance(plan, Occupy):

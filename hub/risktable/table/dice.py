@@ -4,19 +4,20 @@ Roll numbers are derived from the game record instead of a counter, so a hub
 that restarts and replays its journal arms exactly the same numbers again (a
 seat's late reading of the standing roll is still accepted) and never reuses
 one: a chance node's rolls are numbered from the position ``at`` of the action
-that opened them in the record (the attack declaration, or the opening roll
-itself), ``8 * at + k`` with ``k`` in 1..6, and two chance nodes never share a
-position. Undo only ever removes placements made after the last chance node,
-so it cannot bring a used position back either.
+that opened them in the record (the attack declaration, or the opening roll or
+a re-rolled die's ``RerollDie`` itself), ``8 * at + k`` with ``k`` in 1..6,
+and two chance nodes never share a position. Undo only ever removes placements
+made after the last chance node, so it cannot bring a used position back
+either.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from risktable.rules.actions import Action, OpeningRoll, Roll
+from risktable.rules.actions import Action, OpeningRoll, RerollDie, Roll
 from risktable.rules.combat import defender
-from risktable.rules.state import DEFEND, OPENING, ROLL, State
+from risktable.rules.state import DEFEND, OPENING, REROLL, ROLL, State
 
 _SLOTS = 8  # roll numbers per record position: 6 opening dice at most
 ATTACKER_SLOT = 1
@@ -40,9 +41,11 @@ def roll_number(at: int, slot: int) -> int:
 def sides(s: State, log_length: int, battle_at: int) -> list[Side]:
     """The dice the table needs in ``s``, in the order a chance action lists them.
 
-    ``battle_at`` is the record position of the attack declaration being rolled
-    for. While the defender still chooses its dice (phase DEFEND) the attacker
-    may already roll, so only the attacker's side is listed then.
+    ``log_length`` is the record position of a chance action that opens its own
+    node (the opening roll, a re-roll); ``battle_at`` is the record position of
+    the attack declaration being rolled for. While the defender still chooses
+    its dice (phase DEFEND) the attacker may already roll, so only the
+    attacker's side is listed then.
     """
     if s.phase == OPENING:
         return [Side(p, roll_number(log_length, p + 1), 1) for p in s.contenders]
@@ -51,6 +54,11 @@ def sides(s: State, log_length: int, battle_at: int) -> list[Side]:
     if s.phase == ROLL:
         return [Side(s.player, roll_number(battle_at, ATTACKER_SLOT), s.attack_dice),
                 Side(defender(s), roll_number(battle_at, DEFENDER_SLOT), s.defend_dice)]
+    if s.phase == REROLL:
+        # Numbered from the re-roll's own record position, like the opening roll: that
+        # position comes after the attack declaration, so the number is never one of the
+        # battle's, and a re-roll on every roll of a game still gets a new number.
+        return [Side(s.player, roll_number(log_length, ATTACKER_SLOT), 1)]
     return []
 
 
@@ -64,4 +72,6 @@ def chance_action(s: State, faces: dict[int, tuple[int, ...]]) -> Action | None:
         attacker, defending = s.player, defender(s)
         if attacker in faces and defending in faces:
             return Roll(faces[attacker], faces[defending])
+    if s.phase == REROLL and s.player in faces:
+        return RerollDie(faces[s.player][0])
     return None

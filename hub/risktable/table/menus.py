@@ -7,7 +7,8 @@ disposable: after a restart an empty ``Pick`` is always a sensible start.
 
 A territory menu lists its choices in board order (the map file's order, Alaska
 first), so turning the encoder walks the same way round every time. The menus
-that let a player stop (attacking, fortifying) end with :data:`DONE`.
+that let a player stop (attacking, fortifying) end with :data:`DONE`. A choice
+menu (changing a held roll) lists rules actions instead, the safe one first.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from risktable.rules import combat, turn
-from risktable.rules.engine import setup_seat
+from risktable.rules.actions import AcceptRoll, Action
+from risktable.rules.engine import modify_actions, setup_seat
 from risktable.rules.fortify import reachable
 from risktable.rules.state import (
     ATTACK,
@@ -26,9 +28,11 @@ from risktable.rules.state import (
     DRAW,
     FORTIFY,
     GAME_OVER,
+    MODIFY,
     OCCUPY,
     OPENING,
     REINFORCE,
+    REROLL,
     ROLL,
     SETUP_PLACE,
     UNOWNED,
@@ -54,6 +58,7 @@ FORTIFY_FROM = "fortify_from"
 FORTIFY_TO = "fortify_to"
 FORTIFY_ARMIES = "fortify_armies"
 CAPITAL_STAGE = "capital"
+MODIFY_STAGE = "modify"
 DICE = "dice"
 CARD = "card"
 OVER = "over"
@@ -63,6 +68,7 @@ TERRITORY_STAGES = frozenset({CLAIM_STAGE, SETUP_PLACE_STAGE, PLACE, BONUS, ATTA
 # Stages whose cursor is a secret of the acting seat: never lit on the public LED board.
 SECRET_STAGES = frozenset({CAPITAL_STAGE})
 NUMBER_STAGES = frozenset({ATTACK_DICE, DEFEND_DICE, OCCUPY_ARMIES, FORTIFY_ARMIES})
+CHOICE_STAGES = frozenset({MODIFY_STAGE})
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +78,9 @@ class Pick:
     ``at`` is the territory under the cursor (or :data:`DONE`); ``source`` and
     ``target`` are chosen territories of an attack or fortify (:data:`NONE`
     until chosen); ``number`` is the value shown in a number menu (0: the
-    menu's default); ``cards`` are cards tapped towards a trade; ``trade`` is a
-    set waiting for its +2 territory to be chosen.
+    menu's default; in a choice menu the index of the choice shown); ``cards``
+    are cards tapped towards a trade; ``trade`` is a set waiting for its +2
+    territory to be chosen.
     """
 
     at: int = NONE
@@ -87,7 +94,8 @@ class Pick:
 @dataclass(frozen=True, slots=True)
 class Menu:
     """The question put to ``player``: a territory menu (``choices``), a number
-    menu (``low..high``, showing ``value``) or a physical act (dice, card)."""
+    menu (``low..high``, showing ``value``), a choice menu (rules actions in
+    ``options``, showing the one at index ``value``) or a physical act (dice, card)."""
 
     stage: str
     player: int
@@ -96,6 +104,7 @@ class Menu:
     low: int = 0
     high: int = 0
     value: int = 0
+    options: tuple[Action, ...] = ()
 
     @property
     def is_territory(self) -> bool:
@@ -107,6 +116,11 @@ class Menu:
         """True when the encoder changes a number within ``low..high``."""
         return self.stage in NUMBER_STAGES
 
+    @property
+    def is_choice(self) -> bool:
+        """True when the encoder walks the rules actions in ``options``."""
+        return self.stage in CHOICE_STAGES
+
 
 def _territories(stage: str, player: int, choices: list[int], pick: Pick) -> Menu:
     cursor = pick.at if pick.at in choices else choices[0]
@@ -116,6 +130,20 @@ def _territories(stage: str, player: int, choices: list[int], pick: Pick) -> Men
 def _number(stage: str, player: int, low: int, high: int, default: int, pick: Pick) -> Menu:
     value = pick.number if low <= pick.number <= high else default
     return Menu(stage, player, low=low, high=high, value=value)
+
+
+def _options(stage: str, player: int, options: list[Action], pick: Pick) -> Menu:
+    index = pick.number if 0 <= pick.number < len(options) else 0
+    return Menu(stage, player, low=0, high=len(options) - 1, value=index, options=tuple(options))
+
+
+def roll_choices(s: State) -> list[Action]:
+    """The attacker's legal changes to a held roll (phase MODIFY), exactly the rules'
+    choices: accepting the roll first (a plain press lets it count), then re-rolls and
+    commander moves in the rules' order."""
+    legal = modify_actions(s)
+    return [*(a for a in legal if isinstance(a, AcceptRoll)),
+            *(a for a in legal if not isinstance(a, AcceptRoll))]
 
 
 def attack_sources(s: State) -> list[int]:
@@ -151,7 +179,7 @@ def menu_for(s: State, pick: Pick) -> Menu:
     p = s.player
     if phase == GAME_OVER:
         return Menu(OVER, s.winner)
-    if phase in (OPENING, ROLL):
+    if phase in (OPENING, ROLL, REROLL):
         return Menu(DICE, p)
     if phase in (DEAL, DRAW):
         return Menu(CARD, card_tapper(s))
@@ -167,6 +195,9 @@ def menu_for(s: State, pick: Pick) -> Menu:
     if phase == CAPITAL:
         # goal = capitals: each player in turn secretly picks one own territory.
         return _territories(CAPITAL_STAGE, p, own, pick)
+    if phase == MODIFY:
+        # reroll / commander: the roll is held until the attacker lets it count.
+        return _options(MODIFY_STAGE, p, roll_choices(s), pick)
     if phase == REINFORCE:
         if pick.trade is not None:
             return _territories(BONUS, p, list(turn.bonus_choices(s, pick.trade)), pick)

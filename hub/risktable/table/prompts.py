@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from risktable.rules import state as st
 from risktable.rules.actions import (
+    AcceptRoll,
     Action,
     Attack,
     ChooseCapital,
     Claim,
+    Commander,
     Defend,
     EndAttack,
     EndTurn,
@@ -20,10 +22,13 @@ from risktable.rules.actions import (
     Occupy,
     OpeningRoll,
     Place,
+    Reroll,
+    RerollDie,
     Roll,
     Trade,
     TradeStars,
 )
+from risktable.rules.combat import commander_ready
 from risktable.rules.decks import STAR_VALUES
 from risktable.rules.engine import setup_seat
 from risktable.rules.state import State
@@ -75,6 +80,14 @@ def describe(before: State, action: Action) -> list[str]:
         lines = ["Attack over"]
     elif isinstance(action, EndTurn):
         lines = ["Turn over"]
+    elif isinstance(action, Reroll):
+        # The re-roll reveals the held card that allows it: name it to everyone.
+        hand = before.hands[before.player]
+        card = before.source if before.source in hand else before.target
+        lines = [roll_choice(before, action), "Card shown: " + _name(before, card)]
+    elif isinstance(action, Commander | AcceptRoll):
+        lines = ["Roll accepted" if isinstance(action, AcceptRoll)
+                 else roll_choice(before, action)]
     elif isinstance(action, ChooseCapital):
         # Everyone reads these lines: never the territory while capitals are secret.
         lines = ["Capital chosen"]
@@ -98,6 +111,40 @@ def star_worth(state: State, cards: tuple[int, ...]) -> str:
     if value is None:
         return f"{stars}: no trade"
     return f"{stars} = {_armies(value)}"
+
+
+def roll_choice(state: State, action: Action) -> str:
+    """One choice of a held roll (phase MODIFY) as the attacker's seat names it; dice
+    are numbered from 1 in the order the seat read them."""
+    if isinstance(action, Reroll):
+        return f"Re-roll die {action.die + 1} (a {state.pending[0][action.die]})"
+    if isinstance(action, Commander):
+        return f"Commander: die {action.die + 1} -> 6"
+    return "Accept the roll"
+
+
+def held_dice(state: State) -> str:
+    """A held roll as it stands: attack dice in the order read (a choice names them by
+    position), the defence highest first."""
+    att, dfn = state.pending
+    return _fit("Dice " + " ".join(str(f) for f in att) + " v "
+                + " ".join(str(f) for f in sorted(dfn, reverse=True)))
+
+
+def held_head(state: State, seat: int) -> str:
+    """What the other seats read while seat ``seat`` may change its held roll."""
+    if state.rerolls and commander_ready(state, state.pending[0]):
+        return f"Seat {seat} may change roll"
+    if state.rerolls:
+        return f"Seat {seat} may re-roll"
+    return f"Seat {seat} may use commander"
+
+
+def reroll_lines(state: State) -> list[str]:
+    """Lines asking the attacker to re-roll one die (phase REROLL)."""
+    i = state.reroll_die
+    return [f"Re-roll die {i + 1} (a {state.pending[0][i]})", "Roll 1 die",
+            held_dice(state)]
 
 
 def _percent(p: float) -> str:
@@ -165,6 +212,9 @@ def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[
     elif stage == menus.FORTIFY_ARMIES:
         lines = [f"Move {_armies(menu.value)}", "from " + _name(state, pick.source),
                  "to " + _name(state, pick.target)]
+    elif stage == menus.MODIFY_STAGE:
+        lines = [held_dice(state), roll_choice(state, menu.options[menu.value]),
+                 f"Choice {menu.value + 1} of {len(menu.options)}", "Press: do it"]
     elif stage == menus.CAPITAL_STAGE:
         lines = ["Choose your capital:", here, "(secret until revealed)", "Press to choose"]
     elif stage == menus.CARD:
@@ -209,6 +259,8 @@ def outcome_lines(before: State, action: Action) -> list[str]:
         return [_fit(line) for line in lines]
     if isinstance(action, OpeningRoll):
         return [_fit("Opening " + " ".join(str(f) for f in action.faces))]
+    if isinstance(action, RerollDie):
+        return [_fit(f"Re-rolled die {before.reroll_die + 1}: {action.face}")]
     return []
 
 

@@ -20,6 +20,7 @@ _PROTOCOL_PHASE = {
     st.CAPITAL: "setup",
     st.REINFORCE: "reinforce",
     st.ATTACK: "attack", st.DEFEND: "attack", st.ROLL: "attack", st.OCCUPY: "attack",
+    st.MODIFY: "attack", st.REROLL: "attack",
     st.FORTIFY: "fortify", st.DRAW: "fortify",
     st.GAME_OVER: "over",
 }

@@ -32,16 +32,19 @@ from risktable.rules import turn
 from risktable.rules.actions import (
     END_ATTACK,
     END_TURN,
+    AcceptRoll,
     Action,
     Attack,
     ChooseCapital,
     Claim,
+    Commander,
     DealCard,
     Defend,
     DrawCard,
     Fortify,
     Occupy,
     Place,
+    Reroll,
     Roll,
     Trade,
     TradeStars,
@@ -51,7 +54,7 @@ from risktable.rules.cards import is_set
 from risktable.rules.decks import STAR_VALUES, deck_cards
 from risktable.rules.engine import apply, current_actor, new_game
 from risktable.rules.errors import RulesError
-from risktable.rules.events import Event, TurnStarted
+from risktable.rules.events import DiceRolled, Event, TurnStarted
 from risktable.rules.odds import battle
 from risktable.rules.options import Config
 from risktable.rules.state import (
@@ -59,8 +62,11 @@ from risktable.rules.state import (
     CHANCE_PHASES,
     DEAL,
     GAME_OVER,
+    MODIFY,
     OPENING,
     REINFORCE,
+    REROLL,
+    ROLL,
     State,
 )
 from risktable.table import menus, prompts
@@ -70,7 +76,10 @@ from risktable.table.public import protocol_phase
 
 Command = tuple[int, dict[str, Any]]
 
-_DECISION_STAGES = menus.TERRITORY_STAGES | menus.NUMBER_STAGES | {menus.MUST_TRADE}
+_DECISION_STAGES = (menus.TERRITORY_STAGES | menus.NUMBER_STAGES | menus.CHOICE_STAGES
+                    | {menus.MUST_TRADE})
+# The battle's phases after the dice are in: the roll may still be held and changed.
+_ROLLED = frozenset({ROLL, MODIFY, REROLL})
 _TURN_BEEP_MS = 120
 _MAX_DETAIL = 120
 
@@ -360,6 +369,8 @@ class TableSession:
         elif menu.is_number:
             value = max(menu.low, min(menu.high, menu.value + steps))
             self._pick = replace(self._pick, number=value)
+        elif menu.is_choice:
+            self._pick = replace(self._pick, number=(menu.value + steps) % len(menu.options))
         elif self._state.config.stars is not None:
             raise _Refused("tap cards worth 2 to 10 stars to trade; there is nothing to turn")
         else:
@@ -400,6 +411,8 @@ class TableSession:
             action = Occupy(menu.value)
         elif stage == menus.FORTIFY_ARMIES:
             action = Fortify(pick.source, pick.target, menu.value)
+        elif stage == menus.MODIFY_STAGE:
+            action = menu.options[menu.value]
         else:
             raise _Refused("tap 3 cards that form a set before placing armies")
         self._apply(action, actions, events)
@@ -421,6 +434,9 @@ class TableSession:
             self._log.pop()
             self._last = ["Army taken back"]
             return 1
+        elif stage == menus.MODIFY_STAGE:
+            # The dice are read and the attack declared: only the choices change the roll.
+            raise _Refused("nothing to take back: the roll stands; accept or change it")
         else:
             raise _Refused("nothing to take back now")
         return 0
@@ -545,10 +561,19 @@ class TableSession:
         else:
             self._last = prompts.describe(before, action)
             self._marks = _marks(before, action)
+        if after.phase == MODIFY:
+            # A held roll costs nothing yet: show the dice, not the losses they would mean.
+            done = self._last if before.phase != ROLL else []
+            self._last = [*done[:1], prompts.held_dice(after), "The roll may change"]
+        elif before.phase in (MODIFY, REROLL):
+            rolled = next((e for e in new_events if isinstance(e, DiceRolled)), None)
+            if rolled is not None:
+                outcome = prompts.outcome_lines(before, Roll(rolled.attack, rolled.defend))
+                self._last = [*self._last[:1], *outcome][-3:]
         # The cursor stays where it was for the next choice, except after a capital:
         # the secret must not linger in the UI state (journalled, restored) or the next menu.
         pick = Pick() if isinstance(action, ChooseCapital) else Pick(at=self._pick.at)
-        if isinstance(action, Roll):
+        if before.phase in _ROLLED:
             kept = replace(pick, source=before.source, target=before.target)
             pick = kept if still_valid(after, kept) else pick
         self._pick = pick
@@ -624,7 +649,8 @@ class TableSession:
         ring: dict[str, Any] = {"mode": "progress", "value": share, "max": 99}
         if player in rolling and player not in self._bots:
             side = rolling[player]
-            lines = prompts.roll_lines(side.count, s.phase == OPENING)
+            lines = (prompts.reroll_lines(s) if s.phase == REROLL
+                     else prompts.roll_lines(side.count, s.phase == OPENING))
             ring = {"mode": "spin"}
         elif acting and player not in self._bots:
             win = None
@@ -637,6 +663,8 @@ class TableSession:
         else:
             mover = current_actor(s)
             head = f"Seat {self.seats[mover]} to play" if mover >= 0 else "Rolling..."
+            if s.phase == MODIFY:
+                head = prompts.held_head(s, self.seats[mover])
             if player in self._bots:
                 head = "Bot: mirror this move"
                 lines = [head, *self._last][:4]
@@ -659,7 +687,7 @@ def _marks(before: State, action: Action) -> frozenset[int]:
         return frozenset({action.source, action.target})
     if isinstance(action, Trade) and action.bonus is not None:
         return frozenset({action.bonus})
-    if isinstance(action, Defend | Occupy):
+    if isinstance(action, Defend | Occupy | Reroll | Commander | AcceptRoll):
         return frozenset({before.source, before.target})
     return frozenset()
 
