@@ -57,10 +57,10 @@ class RulesUnknown(ValueError):
 
 
 # The presets the table layer referees through seat inputs so far; the rules engine
-# knows more (missions, the 2016 two-player game), whose extra steps the table cannot
-# ask a seat for yet.
+# knows more (missions), whose extra steps the table cannot ask a seat for yet.
 TABLE_PRESETS = ("classic_1993", "classic_2016", "two_player_1993", "two_player_1993_plain_50",
-                 "beginner_2016", "capital_1993", "capital_1993_short", "master_1993")
+                 "two_player_2016", "beginner_2016", "capital_1993", "capital_1993_short",
+                 "master_1993")
 
 
 def rules_config(name: str, players: int) -> Config:

@@ -97,7 +97,7 @@ class Autopilot:
             last = session.log[-1] if session.log else None
             more = (isinstance(self._plan, Place) and isinstance(last, Place) and self._left > 1
                     and last.territory == self._plan.territory
-                    and session.menu.stage == menus.PLACE)
+                    and session.menu.stage in (menus.PLACE, menus.NEUTRAL_STAGE))
             self._left = self._left - 1 if more else 0
             if not more:
                 self._plan = None

@@ -20,6 +20,7 @@ from risktable.rules.actions import AcceptRoll, Action
 from risktable.rules.engine import modify_actions, setup_seat
 from risktable.rules.fortify import reachable
 from risktable.rules.state import (
+    ASIDE,
     ATTACK,
     CAPITAL,
     CLAIM,
@@ -29,6 +30,7 @@ from risktable.rules.state import (
     FORTIFY,
     GAME_OVER,
     MODIFY,
+    NEUTRAL,
     OCCUPY,
     OPENING,
     REINFORCE,
@@ -59,12 +61,14 @@ FORTIFY_TO = "fortify_to"
 FORTIFY_ARMIES = "fortify_armies"
 CAPITAL_STAGE = "capital"
 MODIFY_STAGE = "modify"
+NEUTRAL_STAGE = "neutral"
 DICE = "dice"
 CARD = "card"
 OVER = "over"
 
 TERRITORY_STAGES = frozenset({CLAIM_STAGE, SETUP_PLACE_STAGE, PLACE, BONUS, ATTACK_FROM,
-                              ATTACK_TO, FORTIFY_FROM, FORTIFY_TO, CAPITAL_STAGE})
+                              ATTACK_TO, FORTIFY_FROM, FORTIFY_TO, CAPITAL_STAGE,
+                              NEUTRAL_STAGE})
 # Stages whose cursor is a secret of the acting seat: never lit on the public LED board.
 SECRET_STAGES = frozenset({CAPITAL_STAGE})
 NUMBER_STAGES = frozenset({ATTACK_DICE, DEFEND_DICE, OCCUPY_ARMIES, FORTIFY_ARMIES})
@@ -168,9 +172,18 @@ def fortify_sources(s: State) -> list[int]:
 
 
 def card_tapper(s: State) -> int:
-    """The player who taps the card being dealt or drawn: the receiver, or for a
-    neutral's card in a two-player deal the first player (a neutral has no seat)."""
+    """The player who taps the card being dealt, drawn or set aside: the receiver, or
+    for a neutral's card in a two-player game (dealt, or set aside face down in 2016)
+    the first player (a neutral has no seat)."""
     return s.player if s.player < s.config.players else s.first_player
+
+
+def neutral_choices(s: State) -> list[int]:
+    """Neutral territories that may get the next army of a 2016 turn's 3 neutral armies:
+    any neutral's, until the first army has chosen the one neutral they all go to."""
+    players = s.config.players
+    seat = s.neutral_seat
+    return [t for t, o in enumerate(s.owners) if o >= players and (seat < 0 or o == seat)]
 
 
 def menu_for(s: State, pick: Pick) -> Menu:
@@ -181,7 +194,7 @@ def menu_for(s: State, pick: Pick) -> Menu:
         return Menu(OVER, s.winner)
     if phase in (OPENING, ROLL, REROLL):
         return Menu(DICE, p)
-    if phase in (DEAL, DRAW):
+    if phase in (DEAL, DRAW, ASIDE):
         return Menu(CARD, card_tapper(s))
     if phase == CLAIM:
         return _territories(CLAIM_STAGE, p, [t for t, o in enumerate(s.owners) if o == UNOWNED],
@@ -191,6 +204,9 @@ def menu_for(s: State, pick: Pick) -> Menu:
         seat = setup_seat(s)
         return _territories(SETUP_PLACE_STAGE, p,
                             [t for t, o in enumerate(s.owners) if o == seat], pick)
+    if phase == NEUTRAL:
+        # Two-player 2016: the player adds 3 armies to one neutral before reinforcing.
+        return _territories(NEUTRAL_STAGE, p, neutral_choices(s), pick)
     own = [t for t, o in enumerate(s.owners) if o == p]
     if phase == CAPITAL:
         # goal = capitals: each player in turn secretly picks one own territory.

@@ -51,11 +51,23 @@ def _armies(n: int) -> str:
     return f"{n} army" if n == 1 else f"{n} armies"
 
 
+def neutral_name(state: State, seat: int) -> str:
+    """How the seats call neutral seat ``seat``: "neutral 1" to "neutral 3" in the 2016
+    two-player game (numbered as dealt), "the neutral" when there is only one."""
+    if state.config.neutrals == 1:
+        return "the neutral"
+    return f"neutral {seat - state.config.players + 1}"
+
+
 def describe(before: State, action: Action) -> list[str]:
     """Lines describing ``action`` taken in state ``before`` (empty for chance actions)."""
     lines: list[str]
     if isinstance(action, Claim):
         lines = ["Claim", _name(before, action.territory)]
+    elif isinstance(action, Place) and before.phase == st.NEUTRAL:
+        owner = before.owners[action.territory]
+        lines = [f"Place {_armies(action.armies)} of", neutral_name(before, owner),
+                 "on " + _name(before, action.territory)]
     elif isinstance(action, Place):
         lines = [f"Place {_armies(action.armies)}", "on " + _name(before, action.territory)]
     elif isinstance(action, Trade):
@@ -215,12 +227,23 @@ def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[
     elif stage == menus.MODIFY_STAGE:
         lines = [held_dice(state), roll_choice(state, menu.options[menu.value]),
                  f"Choice {menu.value + 1} of {len(menu.options)}", "Press: do it"]
+    elif stage == menus.NEUTRAL_STAGE:
+        whose = neutral_name(state, state.owners[menu.cursor])
+        left = state.neutral_pool
+        # All of a turn's 3 neutral armies go to one neutral, chosen by the first of them.
+        rule = f"{left} left, all on 1 neutral" if state.neutral_seat < 0 else \
+            f"{left} left for {whose}"
+        lines = ["Place 1 neutral army on", here, "owner: " + whose, rule]
     elif stage == menus.CAPITAL_STAGE:
         lines = ["Choose your capital:", here, "(secret until revealed)", "Press to choose"]
     elif stage == menus.CARD:
         lines = ["Draw a card and tap it", "on your reader"]
-        if state.phase == st.DEAL and state.player != menu.player:
-            lines = ["Deal the neutral a card", "tap it on your reader"]
+        if state.phase == st.ASIDE:
+            lines = ["Set aside a card for", f"{neutral_name(state, state.player)}: tap it on",
+                     "your reader, face down"]
+        elif state.phase == st.DEAL and state.player != menu.player:
+            lines = [f"Deal {neutral_name(state, state.player)} a card",
+                     "tap it on your reader"]
         elif state.phase == st.DEAL:
             lines = ["Tap your dealt card", "on your reader"]
     else:

@@ -17,8 +17,8 @@ from risktable.rules.state import State
 # Engine phases grouped into the protocol's five (riskproto.messages.PHASES).
 _PROTOCOL_PHASE = {
     st.OPENING: "setup", st.CLAIM: "setup", st.DEAL: "setup", st.SETUP_PLACE: "setup",
-    st.CAPITAL: "setup",
-    st.REINFORCE: "reinforce",
+    st.CAPITAL: "setup", st.ASIDE: "setup",
+    st.NEUTRAL: "reinforce", st.REINFORCE: "reinforce",
     st.ATTACK: "attack", st.DEFEND: "attack", st.ROLL: "attack", st.OCCUPY: "attack",
     st.MODIFY: "attack", st.REROLL: "attack",
     st.FORTIFY: "fortify", st.DRAW: "fortify",

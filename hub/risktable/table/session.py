@@ -58,11 +58,13 @@ from risktable.rules.events import DiceRolled, Event, TurnStarted
 from risktable.rules.odds import battle
 from risktable.rules.options import Config
 from risktable.rules.state import (
+    ASIDE,
     CAPITAL,
     CHANCE_PHASES,
     DEAL,
     GAME_OVER,
     MODIFY,
+    NEUTRAL,
     OPENING,
     REINFORCE,
     REROLL,
@@ -81,6 +83,8 @@ _DECISION_STAGES = (menus.TERRITORY_STAGES | menus.NUMBER_STAGES | menus.CHOICE_
 # The battle's phases after the dice are in: the roll may still be held and changed.
 _ROLLED = frozenset({ROLL, MODIFY, REROLL})
 _TURN_BEEP_MS = 120
+# Chance phases whose card is a DealCard (a dealt territory, a 2016 neutral's card set aside).
+_DEALT = frozenset({DEAL, ASIDE})
 _MAX_DETAIL = 120
 
 
@@ -297,7 +301,7 @@ class TableSession:
         elif menu.stage == menus.CARD and menu.player in self._bots:
             pile = s.draw_pile
             card = pile[int(self._dice.random() * len(pile))]
-            self._apply(DealCard(card) if s.phase == DEAL else DrawCard(card), actions, events)
+            self._apply(DealCard(card) if s.phase in _DEALT else DrawCard(card), actions, events)
         else:
             due = [side for side in self._sides() if side.player in self._bots]
             if not due:
@@ -390,7 +394,7 @@ class TableSession:
             action = Claim(at)
         elif stage == menus.CAPITAL_STAGE:
             action = ChooseCapital(at)
-        elif stage == menus.SETUP_PLACE_STAGE or stage == menus.PLACE:
+        elif stage in (menus.SETUP_PLACE_STAGE, menus.PLACE, menus.NEUTRAL_STAGE):
             action = Place(at)
         elif stage == menus.BONUS and pick.trade is not None:
             action = Trade(pick.trade, at)
@@ -453,7 +457,7 @@ class TableSession:
                 raise _Refused(f"seat {self.seats[menu.player]} taps a card now, not this seat")
             if card not in s.draw_pile:
                 raise _Refused("that card is not in the draw pile: draw from the deck")
-            self._apply(DealCard(card) if s.phase == DEAL else DrawCard(card), actions, events)
+            self._apply(DealCard(card) if s.phase in _DEALT else DrawCard(card), actions, events)
             return
         if s.phase != REINFORCE or menu.player != player or menu.stage == menus.BONUS:
             raise _Refused("no card is wanted now")
@@ -674,6 +678,8 @@ class TableSession:
             ring = {"mode": "count", "value": min(99, s.to_place[player])}
         elif s.phase == REINFORCE and s.player == player and menu.stage != menus.BONUS:
             ring = {"mode": "count", "value": min(99, s.pool)}
+        elif s.phase == NEUTRAL and s.player == player:
+            ring = {"mode": "count", "value": s.neutral_pool}
         fields["lines"] = lines
         fields["ring"] = ring
         return fields
