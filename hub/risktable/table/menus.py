@@ -26,6 +26,7 @@ from risktable.rules.state import (
     DRAW,
     FORTIFY,
     GAME_OVER,
+    MISSION_DEAL,
     OCCUPY,
     OPENING,
     REINFORCE,
@@ -54,6 +55,7 @@ FORTIFY_FROM = "fortify_from"
 FORTIFY_TO = "fortify_to"
 FORTIFY_ARMIES = "fortify_armies"
 CAPITAL_STAGE = "capital"
+MISSIONS_STAGE = "missions"  # the hub deals the secret missions: nobody acts
 DICE = "dice"
 CARD = "card"
 OVER = "over"
@@ -87,7 +89,8 @@ class Pick:
 @dataclass(frozen=True, slots=True)
 class Menu:
     """The question put to ``player``: a territory menu (``choices``), a number
-    menu (``low..high``, showing ``value``) or a physical act (dice, card)."""
+    menu (``low..high``, showing ``value``) or a physical act (dice, card); while
+    the hub deals the missions nobody is asked (``player`` -1)."""
 
     stage: str
     player: int
@@ -155,6 +158,8 @@ def menu_for(s: State, pick: Pick) -> Menu:
         return Menu(DICE, p)
     if phase in (DEAL, DRAW):
         return Menu(CARD, card_tapper(s))
+    if phase == MISSION_DEAL:
+        return Menu(MISSIONS_STAGE, -1)
     if phase == CLAIM:
         return _territories(CLAIM_STAGE, p, [t for t, o in enumerate(s.owners) if o == UNOWNED],
                             pick)

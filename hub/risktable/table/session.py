@@ -49,7 +49,7 @@ from risktable.rules.actions import (
 from risktable.rules.bots import Bot
 from risktable.rules.cards import is_set
 from risktable.rules.decks import STAR_VALUES, deck_cards
-from risktable.rules.engine import apply, current_actor, new_game
+from risktable.rules.engine import apply, chance_outcomes, current_actor, new_game
 from risktable.rules.errors import RulesError
 from risktable.rules.events import Event, TurnStarted
 from risktable.rules.odds import battle
@@ -59,6 +59,7 @@ from risktable.rules.state import (
     CHANCE_PHASES,
     DEAL,
     GAME_OVER,
+    MISSION_DEAL,
     OPENING,
     REINFORCE,
     State,
@@ -254,6 +255,7 @@ class TableSession:
         self._readings = ()
         try:
             retracted = self._dispatch(seat, event, actions, events)
+            self._deal_missions(actions, events)
         except _Refused as refusal:
             (self._state, length, self._undo, self._pick, self._faces, self._battle_at,
              self._last, self._marks) = saved
@@ -278,7 +280,11 @@ class TableSession:
         actions: list[Action] = []
         events: list[Event] = []
         menu = self.menu
-        if menu.stage in _DECISION_STAGES and menu.player in self._bots:
+        if s.phase == MISSION_DEAL:
+            # Only a session begun at the deal (a journal or a position ending there) waits
+            # here: otherwise the input or move that reached the deal dealt them.
+            self._deal_missions(actions, events)
+        elif menu.stage in _DECISION_STAGES and menu.player in self._bots:
             choice = self._bots[menu.player].choose(s)
             try:
                 self._apply(choice, actions, events)
@@ -297,6 +303,7 @@ class TableSession:
                 self._faces[side.player] = tuple(self._dice.randint(1, 6)
                                                  for _ in range(side.count))
             self._resolve(actions, events)
+        self._deal_missions(actions, events)
         return self._finish(armed, actions, events, 0)
 
     # --- dispatch -----------------------------------------------------------
@@ -347,6 +354,8 @@ class TableSession:
             return "the game is over"
         if menu.stage == menus.DICE:
             return "waiting for dice: nothing to choose now"
+        if menu.stage == menus.MISSIONS_STAGE:
+            return "the hub is dealing the missions"
         acting = self.seats[menu.player]
         if menu.stage == menus.CARD:
             return f"seat {acting} must tap a card first"
@@ -522,6 +531,17 @@ class TableSession:
         if a is not None:
             self._apply(a, actions, events)
 
+    def _deal_missions(self, actions: list[Action], events: list[Event]) -> None:
+        """Deal every mission as soon as the game reaches the mission deal.
+
+        Missions are secret, so the hub deals them instead of a seat tapping cards:
+        each is drawn uniformly from the engine's outcomes with the injected RNG, and
+        the deals go into ``actions`` to be journalled like any chance outcome (a
+        restart replays them and deals nothing again).
+        """
+        while self._state.phase == MISSION_DEAL:
+            self._apply(chance_outcomes(self._state).sample(self._dice), actions, events)
+
     def _apply(self, action: Action, actions: list[Action], events: list[Event]) -> None:
         before = self._state
         try:
@@ -613,8 +633,10 @@ class TableSession:
         fields: dict[str, Any] = {"phase": protocol_phase(s)}
         if s.phase == GAME_OVER:
             won = s.winner == player
+            # The winner's mission is revealed to everyone, as the engine's views do.
             fields.update(active=False, lines=["You won!" if won else f"Seat "
-                                               f"{self.seats[s.winner]} won"],
+                                               f"{self.seats[s.winner]} won",
+                                               *prompts.own_mission(s, s.winner, self.seats)],
                           ring={"mode": "pulse" if won else "off"})
             return fields
         rolling = {x.player: x for x in self._sides()}
@@ -637,11 +659,15 @@ class TableSession:
         else:
             mover = current_actor(s)
             head = f"Seat {self.seats[mover]} to play" if mover >= 0 else "Rolling..."
+            if s.phase == MISSION_DEAL:
+                head = "Dealing missions"
             if player in self._bots:
+                # Everyone reads a bot's display: its capital and mission stay off it.
                 head = "Bot: mirror this move"
                 lines = [head, *self._last][:4]
             else:
-                lines = [head, *prompts.own_capital(s, player), *self._last][:4]
+                lines = [head, *prompts.own_capital(s, player),
+                         *prompts.own_mission(s, player, self.seats), *self._last][:4]
         if menu.stage in (menus.CLAIM_STAGE, menus.SETUP_PLACE_STAGE) and not menu.is_number:
             ring = {"mode": "count", "value": min(99, s.to_place[player])}
         elif s.phase == REINFORCE and s.player == player and menu.stage != menus.BONUS:
