@@ -24,7 +24,7 @@ from risktable.rules import Config, replay
 from risktable.rules.goals import how_won
 from risktable.rules.record import loads
 from risktable.service.address import BrokerAddress
-from risktable.service.table_service import TableService, rules_config
+from risktable.service.table_service import TableService, chance_rng, rules_config
 from risktable.table.public import board_message
 from tests.support.mosquitto import Mosquitto
 from tests.support.mqtt_client import Recorder
@@ -45,7 +45,11 @@ GAMES = [
     pytest.param("classic_2016", 3, {}, 2, id="classic_2016-3"),
     pytest.param("two_player_1993", 2, {}, 1, id="two_player_1993-2"),
     pytest.param("capital_1993", 4, {}, 1, id="capital_1993-4"),
+    pytest.param("mission_1993", 4, {}, 1, id="mission_1993-4"),
 ]
+HUB_SEED = 2026  # the service's seed: the mission deal the mirror must draw too
+# How each goal's games end here (every seed above ends that way).
+WON_BY = {"capitals": "capitals", "missions": "mission"}
 
 
 def rules_for(name: str, players: int, options: dict[str, Any]) -> Config:
@@ -103,9 +107,12 @@ class OffTurnPresses:
             self.sent += 1
 
 
-def final_views_name_the_winner(clients: dict[int, SeatClient], winner: int) -> None:
+def final_views_name_the_winner(clients: dict[int, SeatClient], winner: int,
+                                revealed: tuple[str, ...] = ()) -> None:
+    """Every seat's last view names the winner, and then what they reveal (a mission)."""
     for seat, client in clients.items():
         expected = ["You won!"] if seat == winner else [f"Seat {winner} won"]
+        expected += revealed
         view = client.wait_for_view(lambda v, e=expected: v.get("lines") == e)  # type: ignore[misc]
         assert view["phase"] == "over" and view["active"] is False
 
@@ -126,10 +133,12 @@ def test_a_whole_game_refereed_by_the_hub_matches_the_mirror(
         broker: Mosquitto, seats_of: dict[int, SeatClient], tmp_path: Path,
         name: str, players: int, options: dict[str, str], seed: int) -> None:
     rules = rules_for(name, players, options)
-    mirror, pilot = mirror_table(rules, seed)
     connect(seats_of, broker, players)
     service = TableService(hub_config(broker, tmp_path / "hub", name, players),
-                           rules=rules, card_uids=cards_of(rules.options.deck))
+                           rules=rules, card_uids=cards_of(rules.options.deck), seed=HUB_SEED)
+    # The hub deals the secret missions from its seeded RNG; the mirror draws from the
+    # same one (no bots here use it first), so both deal the same missions.
+    mirror, pilot = mirror_table(rules, seed, chance_rng(HUB_SEED, service.game_id, 0))
     service.start()
     try:
         table = VirtualTable(mirror, pilot, seats_of)
@@ -137,8 +146,10 @@ def test_a_whole_game_refereed_by_the_hub_matches_the_mirror(
         table.play(between=pokes)
         final = mirror.state
         winner = mirror.seats[final.winner]
-        assert how_won(final) == ("capitals" if rules.options.goal == "capitals" else "conquest")
-        final_views_name_the_winner(seats_of, winner)
+        assert how_won(final) == WON_BY.get(rules.options.goal, "conquest")
+        revealed = mirror.view(winner)["lines"][1:]
+        assert bool(revealed) == (rules.options.goal == "missions")
+        final_views_name_the_winner(seats_of, winner, tuple(revealed))
         assert retained_board(broker) == board_message(final)
         game = service.game_id
     finally:

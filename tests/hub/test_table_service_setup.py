@@ -24,13 +24,15 @@ def test_rule_sets_are_the_presets() -> None:
     assert rules_config("two_player_1993", 2).options.two_player == "neutral_1993"
     assert rules_config("capital_1993", 3).options.goal == "capitals"
     assert rules_config("capital_1993_short", 6).options.capitals_needed == "short"
+    assert rules_config("mission_1993", 3).options.goal == "missions"
     with pytest.raises(RulesUnknown, match="classic_1993"):
         rules_config("monopoly", 4)
     with pytest.raises(RulesUnknown, match="players"):
         rules_config("classic", 2)
     # Known to the engine, not yet to the table's seat menus: refused with the choices.
-    with pytest.raises(RulesUnknown, match=r"not refereed at the table yet.*capital_1993_short"):
-        rules_config("mission_1993", 4)
+    for name in ("master_1993", "two_player_2016"):
+        with pytest.raises(RulesUnknown, match=r"not refereed at the table yet.*mission_1993"):
+            rules_config(name, 4 if name == "master_1993" else 2)
 
 
 def test_a_fully_enrolled_deck_gives_the_game_its_symbols(tmp_path: Path) -> None:

@@ -205,7 +205,7 @@ def mission_lines(state: State, player: int, seats: Sequence[int]) -> list[str]:
     >>> from risktable.rules import Config, Options
     >>> from risktable.rules.engine import new_game
     >>> s = new_game(Config(3, Options(setup="deal", goal="missions")))
-    >>> mission_lines(s._replace(missions=(6, 7, 8)), 1, [1, 2, 3])
+    >>> mission_lines(s._replace(missions=(7, 6, 8)), 1, [1, 2, 3])
     ['Mission: destroy', 'orange (seat 1)']
     """
     mission = MISSIONS[effective_mission(state, player)]

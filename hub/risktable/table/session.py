@@ -1,11 +1,12 @@
 """The table session: seat inputs in, rules actions and what to show out.
 
 :class:`TableSession` is pure: no I/O, no clock, no randomness of its own (a
-bot seat's dice come from the ``random.Random`` the caller passes). The hub
-feeds it every validated seat event with :meth:`TableSession.handle` and gets
-an :class:`Outcome`: the rules actions to journal (in order) before
-acknowledging, or a ``not_allowed`` error with nothing changed; the views that
-changed; the commands to send; the territories the LED board blinks.
+bot seat's dice and the secret missions it deals come from the ``random.Random``
+the caller passes). The hub feeds it every validated seat event with
+:meth:`TableSession.handle` and gets an :class:`Outcome`: the rules actions to
+journal (in order) before acknowledging, or a ``not_allowed`` error with nothing
+changed; the views that changed; the commands to send; the territories the LED
+board blinks.
 
 Everything that matters lives in the rules state and the action record: the
 session's own UI state (a cursor, a half-made choice, dice already read for a
@@ -120,7 +121,8 @@ class TableSession:
     ``seats`` lists the seat numbers (1..6) in player order: engine player
     ``p`` sits at ``seats[p]``. ``card_uids`` maps enrolled NFC card UIDs
     (upper-case hex) to the engine's card indices. ``bots`` maps seat numbers
-    to bots the session plays for, with their dice drawn from ``dice``.
+    to bots the session plays for, with their dice drawn from ``dice``, as are
+    the secret missions the session deals (``goal = missions``).
     ``actions`` is a journal to replay (a restart); ``start`` a position to
     begin from instead of a new game (scenario tests).
 
@@ -272,7 +274,8 @@ class TableSession:
         return outcome
 
     def step_bots(self) -> Outcome | None:
-        """Play one bot move (or roll a bot's dice, draw its card); ``None`` if none is due."""
+        """Play one bot move (or roll a bot's dice, draw its card, or deal the missions of a
+        session begun at the deal); ``None`` if none is due."""
         s = self._state
         if s.phase == GAME_OVER:
             return None
