@@ -24,7 +24,7 @@ from risktable.rules import Commander, Config, Reroll, replay
 from risktable.rules.goals import how_won
 from risktable.rules.record import loads
 from risktable.service.address import BrokerAddress
-from risktable.service.table_service import TableService, rules_config
+from risktable.service.table_service import TableService, chance_rng, rules_config
 from risktable.table.public import board_message
 from tests.support.mosquitto import Mosquitto
 from tests.support.mqtt_client import Recorder
@@ -38,7 +38,7 @@ POKE_EVERY = 97  # an off-turn Confirm press this often, so refusals are checked
 # How the games here may end (how_won), by goal: a territories game (two_player_2016)
 # by its 30 territories or by eliminating the opponent, whichever the engine sees first.
 WINS = {"conquest": {"conquest"}, "capitals": {"capitals"},
-        "territories": {"territories", "conquest"}}
+        "territories": {"territories", "conquest"}, "missions": {"mission"}}
 
 # (rule set name, players, options on top of the rule set, seed). A new preset is one line.
 GAMES = [
@@ -51,7 +51,9 @@ GAMES = [
     pytest.param("two_player_2016", 2, {}, 1, id="two_player_2016-2"),
     pytest.param("capital_1993", 4, {}, 1, id="capital_1993-4"),
     pytest.param("master_1993", 3, {}, 4, id="master_1993-3"),
+    pytest.param("mission_1993", 4, {}, 1, id="mission_1993-4"),
 ]
+HUB_SEED = 2026  # the service's seed: the mission deal the mirror must draw too
 
 
 def rules_for(name: str, players: int, options: dict[str, Any]) -> Config:
@@ -109,9 +111,12 @@ class OffTurnPresses:
             self.sent += 1
 
 
-def final_views_name_the_winner(clients: dict[int, SeatClient], winner: int) -> None:
+def final_views_name_the_winner(clients: dict[int, SeatClient], winner: int,
+                                revealed: tuple[str, ...] = ()) -> None:
+    """Every seat's last view names the winner, and then what they reveal (a mission)."""
     for seat, client in clients.items():
         expected = ["You won!"] if seat == winner else [f"Seat {winner} won"]
+        expected += revealed
         view = client.wait_for_view(lambda v, e=expected: v.get("lines") == e)  # type: ignore[misc]
         assert view["phase"] == "over" and view["active"] is False
 
@@ -132,10 +137,12 @@ def test_a_whole_game_refereed_by_the_hub_matches_the_mirror(
         broker: Mosquitto, seats_of: dict[int, SeatClient], tmp_path: Path,
         name: str, players: int, options: dict[str, str], seed: int) -> None:
     rules = rules_for(name, players, options)
-    mirror, pilot = mirror_table(rules, seed)
     connect(seats_of, broker, players)
     service = TableService(hub_config(broker, tmp_path / "hub", name, players),
-                           rules=rules, card_uids=cards_of(rules.options.deck))
+                           rules=rules, card_uids=cards_of(rules.options.deck), seed=HUB_SEED)
+    # The hub deals the secret missions from its seeded RNG; the mirror draws from the
+    # same one (no bots here use it first), so both deal the same missions.
+    mirror, pilot = mirror_table(rules, seed, chance_rng(HUB_SEED, service.game_id, 0))
     service.start()
     try:
         table = VirtualTable(mirror, pilot, seats_of)
@@ -148,7 +155,9 @@ def test_a_whole_game_refereed_by_the_hub_matches_the_mirror(
             # The seed is one whose held rolls were changed both ways at the seats.
             assert any(isinstance(a, Reroll) for a in mirror.log)
             assert any(isinstance(a, Commander) for a in mirror.log)
-        final_views_name_the_winner(seats_of, winner)
+        revealed = mirror.view(winner)["lines"][1:]
+        assert bool(revealed) == (rules.options.goal == "missions")
+        final_views_name_the_winner(seats_of, winner, tuple(revealed))
         assert retained_board(broker) == board_message(final)
         game = service.game_id
     finally:

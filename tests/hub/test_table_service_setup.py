@@ -11,7 +11,9 @@ from risktable.cards.deck_file import EnrolledCard, deck_path, save_deck
 from risktable.config import HubConfig, TableConfig
 from risktable.rules import classic_board
 from risktable.rules.decks import PLACEHOLDER_STARS, ceasefire_card
+from risktable.rules.presets import PRESETS
 from risktable.service.table_service import (
+    TABLE_PRESETS,
     RulesUnknown,
     TableService,
     load_card_uids,
@@ -27,14 +29,13 @@ def test_rule_sets_are_the_presets() -> None:
     master = rules_config("master_1993", 4).options
     assert (master.card_values, master.reroll, master.commander) == ("slow", "on", "on")
     assert rules_config("two_player_2016", 2).options.two_player == "neutral_2016"
+    assert rules_config("mission_1993", 3).options.goal == "missions"
     with pytest.raises(RulesUnknown, match="classic_1993"):
         rules_config("monopoly", 4)
     with pytest.raises(RulesUnknown, match="players"):
         rules_config("classic", 2)
-    # Known to the engine, not yet to the table's seat menus: refused with the choices.
-    with pytest.raises(RulesUnknown,
-                       match=r"not refereed at the table yet.*two_player_2016.*master_1993"):
-        rules_config("mission_1993", 4)
+    # The table referees every rule set the engine knows.
+    assert set(TABLE_PRESETS) == set(PRESETS)
 
 
 def test_a_fully_enrolled_deck_gives_the_game_its_symbols(tmp_path: Path) -> None:

@@ -33,13 +33,18 @@ from tests.support.seat_client import Answer, SeatClient
 from tests.table.inputs import cards_of, uids_of
 
 
-def mirror_table(config: Config, seed: int) -> tuple[TableSession, Autopilot]:
+def mirror_table(config: Config, seed: int, dice: random.Random | None = None,
+                 ) -> tuple[TableSession, Autopilot]:
     """A mirror session of seats 1..n, every seat played by a heuristic bot through an
     autopilot; the same ``seed`` gives the same game, event for event. The enrolled
-    cards are ``tests.table.inputs.cards_of(deck)``: give the hub the same."""
+    cards are ``tests.table.inputs.cards_of(deck)``: give the hub the same.
+
+    ``dice`` draws what the session draws itself (the secret missions): against a hub
+    give it the hub's own, ``table_service.chance_rng`` of the service's seed and game,
+    or the mirror deals other missions than the hub."""
     seats = list(range(1, config.players + 1))
     deck = config.options.deck
-    mirror = TableSession(config, seats, cards_of(deck))
+    mirror = TableSession(config, seats, cards_of(deck), dice=dice)
     bots = {seat: HeuristicBot(seed * 10 + seat) for seat in seats}
     return mirror, Autopilot(mirror, bots, uids_of(deck), random.Random(seed))
 

@@ -57,10 +57,11 @@ class RulesUnknown(ValueError):
 
 
 # The presets the table layer referees through seat inputs so far; the rules engine
-# knows more (missions), whose extra steps the table cannot ask a seat for yet.
+# is every preset of the rules engine now; a rule set added to the engine joins it once
+# the table can ask a seat for its steps.
 TABLE_PRESETS = ("classic_1993", "classic_2016", "two_player_1993", "two_player_1993_plain_50",
                  "two_player_2016", "beginner_2016", "capital_1993", "capital_1993_short",
-                 "master_1993")
+                 "mission_1993", "master_1993")
 
 
 def rules_config(name: str, players: int) -> Config:
@@ -116,6 +117,14 @@ def with_enrolled_deck(config: Config, data_dir: Path) -> Config:
     return dataclasses.replace(config, board=with_symbols(board, symbols))
 
 
+def chance_rng(seed: int, game: int, position: int) -> random.Random:
+    """The RNG of the outcomes the hub draws itself (bots' dice and card draws, the
+    secret mission deal) for ``game`` of a table seeded ``seed``, from a session built
+    at record ``position``: a restart draws on deterministically, and anyone knowing
+    the seed (a test's mirror session) draws the same."""
+    return random.Random(f"{seed}:{game}:dice:{position}")
+
+
 def _table_seed(data_dir: Path) -> int:
     # Bot moves and bot dice must replay the same after a restart, yet nobody at the
     # table may predict them: a random seed drawn once and kept with the journal.
@@ -142,7 +151,8 @@ class TableService:
     (after it was journalled and its outputs published: the demo's pilot waits
     on it). A ``paused`` service refuses
     inputs and keeps its bots still until :meth:`toggle_pause`. ``seed`` fixes
-    the bots' moves and dice (a random one is kept in the data directory).
+    the bots' moves and dice and the mission deal (:func:`chance_rng`; a random
+    one is kept in the data directory).
     """
 
     def __init__(
@@ -207,8 +217,9 @@ class TableService:
                              .getrandbits(64))
             for seat, name in self.config.table.bots.items()
         }
-        # Bot dice: seeded by the position, so a restart rolls on deterministically.
-        dice = random.Random(f"{self._seed}:{self.game_id}:dice:{len(actions)}")
+        # Bot dice and the mission deal: seeded by the position, so a restart rolls on
+        # deterministically (what was dealt before is in the journal, never dealt again).
+        dice = chance_rng(self._seed, self.game_id, len(actions))
         session = TableSession(config, list(range(1, config.players + 1)), card_uids,
                                bots=bots, dice=dice, actions=actions)
         last = self.journal.last_input(self.game_id)

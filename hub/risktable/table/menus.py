@@ -29,6 +29,7 @@ from risktable.rules.state import (
     DRAW,
     FORTIFY,
     GAME_OVER,
+    MISSION_DEAL,
     MODIFY,
     NEUTRAL,
     OCCUPY,
@@ -62,6 +63,7 @@ FORTIFY_ARMIES = "fortify_armies"
 CAPITAL_STAGE = "capital"
 MODIFY_STAGE = "modify"
 NEUTRAL_STAGE = "neutral"
+MISSIONS_STAGE = "missions"  # the hub deals the secret missions: nobody acts
 DICE = "dice"
 CARD = "card"
 OVER = "over"
@@ -99,7 +101,8 @@ class Pick:
 class Menu:
     """The question put to ``player``: a territory menu (``choices``), a number
     menu (``low..high``, showing ``value``), a choice menu (rules actions in
-    ``options``, showing the one at index ``value``) or a physical act (dice, card)."""
+    ``options``, showing the one at index ``value``) or a physical act (dice, card);
+    while the hub deals the missions nobody is asked (``player`` -1)."""
 
     stage: str
     player: int
@@ -196,6 +199,8 @@ def menu_for(s: State, pick: Pick) -> Menu:
         return Menu(DICE, p)
     if phase in (DEAL, DRAW, ASIDE):
         return Menu(CARD, card_tapper(s))
+    if phase == MISSION_DEAL:
+        return Menu(MISSIONS_STAGE, -1)
     if phase == CLAIM:
         return _territories(CLAIM_STAGE, p, [t for t, o in enumerate(s.owners) if o == UNOWNED],
                             pick)

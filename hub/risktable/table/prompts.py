@@ -7,6 +7,9 @@ tell someone at the table how to mirror its moves with real pieces.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from risktable.palette import seat_colour
 from risktable.rules import state as st
 from risktable.rules.actions import (
     AcceptRoll,
@@ -15,6 +18,7 @@ from risktable.rules.actions import (
     ChooseCapital,
     Claim,
     Commander,
+    DealMission,
     Defend,
     EndAttack,
     EndTurn,
@@ -29,13 +33,18 @@ from risktable.rules.actions import (
     TradeStars,
 )
 from risktable.rules.combat import commander_ready
-from risktable.rules.decks import STAR_VALUES
+from risktable.rules.decks import MISSIONS, STAR_VALUES
 from risktable.rules.engine import setup_seat
+from risktable.rules.goals import effective_mission
 from risktable.rules.state import State
 from risktable.table import menus
 from risktable.table.menus import Menu, Pick
 
 LINE = 24
+
+# Continent names short enough for "Mission: <name> and" on one line.
+_CONTINENTS = {"north_america": "N.America", "south_america": "S.America", "europe": "Europe",
+               "africa": "Africa", "asia": "Asia", "australia": "Australia"}
 
 
 def _fit(text: str) -> str:
@@ -259,6 +268,42 @@ def own_capital(state: State, player: int) -> list[str]:
     return ["Your capital:", _fit(_name(state, state.capitals[player]))]
 
 
+def mission_lines(state: State, player: int, seats: Sequence[int]) -> list[str]:
+    """Two lines naming ``player``'s mission as the state has it now (a destroy card
+    naming the player's own colour, or one whose target someone else removed under
+    ``mission_target_lost = occupy_24``, reads as the territories it became); a destroy
+    target is named by its seat's colour, ``seats`` mapping players to seats. The
+    mission is secret: these lines belong on that player's own seat only.
+
+    >>> from risktable.rules import Config, Options
+    >>> from risktable.rules.engine import new_game
+    >>> s = new_game(Config(3, Options(setup="deal", goal="missions")))
+    >>> mission_lines(s._replace(missions=(7, 6, 8)), 1, [1, 2, 3])
+    ['Mission: destroy', 'orange (seat 1)']
+    """
+    mission = MISSIONS[effective_mission(state, player)]
+    if mission.kind == "destroy":
+        seat = seats[mission.target]
+        lines = ["Mission: destroy", f"{seat_colour(seat).name} (seat {seat})"]
+    elif mission.kind == "territories":
+        each = f", {mission.armies}+ armies each" if mission.armies > 1 else ""
+        lines = ["Mission: occupy", f"{mission.holding} terr.{each}" if each
+                 else f"{mission.holding} territories"]
+    else:
+        first, *rest = (_CONTINENTS[c] for c in mission.continents)
+        third = " and a third" if mission.extra_continents else ""
+        lines = [f"Mission: {first} and", " and ".join(rest) + third]
+    return [_fit(line) for line in lines]
+
+
+def own_mission(state: State, player: int, seats: Sequence[int]) -> list[str]:
+    """:func:`mission_lines` of ``player`` once dealt, for their own seat; none in a
+    game without missions."""
+    if not state.missions or state.missions[player] < 0:
+        return []
+    return mission_lines(state, player, seats)
+
+
 def roll_lines(count: int, opening: bool) -> list[str]:
     """Lines asking a seat to roll its armed dice."""
     if opening:
@@ -284,6 +329,8 @@ def outcome_lines(before: State, action: Action) -> list[str]:
         return [_fit("Opening " + " ".join(str(f) for f in action.faces))]
     if isinstance(action, RerollDie):
         return [_fit(f"Re-rolled die {before.reroll_die + 1}: {action.face}")]
+    if isinstance(action, DealMission):
+        return ["Missions dealt"]  # everyone reads this: never which one
     return []
 
 

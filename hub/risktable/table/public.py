@@ -17,7 +17,7 @@ from risktable.rules.state import State
 # Engine phases grouped into the protocol's five (riskproto.messages.PHASES).
 _PROTOCOL_PHASE = {
     st.OPENING: "setup", st.CLAIM: "setup", st.DEAL: "setup", st.SETUP_PLACE: "setup",
-    st.CAPITAL: "setup", st.ASIDE: "setup",
+    st.CAPITAL: "setup", st.ASIDE: "setup", st.MISSION_DEAL: "setup",
     st.NEUTRAL: "reinforce", st.REINFORCE: "reinforce",
     st.ATTACK: "attack", st.DEFEND: "attack", st.ROLL: "attack", st.OCCUPY: "attack",
     st.MODIFY: "attack", st.REROLL: "attack",

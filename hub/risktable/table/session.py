@@ -1,11 +1,12 @@
 """The table session: seat inputs in, rules actions and what to show out.
 
 :class:`TableSession` is pure: no I/O, no clock, no randomness of its own (a
-bot seat's dice come from the ``random.Random`` the caller passes). The hub
-feeds it every validated seat event with :meth:`TableSession.handle` and gets
-an :class:`Outcome`: the rules actions to journal (in order) before
-acknowledging, or a ``not_allowed`` error with nothing changed; the views that
-changed; the commands to send; the territories the LED board blinks.
+bot seat's dice and the secret missions it deals come from the ``random.Random``
+the caller passes). The hub feeds it every validated seat event with
+:meth:`TableSession.handle` and gets an :class:`Outcome`: the rules actions to
+journal (in order) before acknowledging, or a ``not_allowed`` error with nothing
+changed; the views that changed; the commands to send; the territories the LED
+board blinks.
 
 Everything that matters lives in the rules state and the action record: the
 session's own UI state (a cursor, a half-made choice, dice already read for a
@@ -52,7 +53,7 @@ from risktable.rules.actions import (
 from risktable.rules.bots import Bot
 from risktable.rules.cards import is_set
 from risktable.rules.decks import STAR_VALUES, deck_cards
-from risktable.rules.engine import apply, current_actor, new_game
+from risktable.rules.engine import apply, chance_outcomes, current_actor, new_game
 from risktable.rules.errors import RulesError
 from risktable.rules.events import DiceRolled, Event, TurnStarted
 from risktable.rules.odds import battle
@@ -63,6 +64,7 @@ from risktable.rules.state import (
     CHANCE_PHASES,
     DEAL,
     GAME_OVER,
+    MISSION_DEAL,
     MODIFY,
     NEUTRAL,
     OPENING,
@@ -132,7 +134,8 @@ class TableSession:
     ``seats`` lists the seat numbers (1..6) in player order: engine player
     ``p`` sits at ``seats[p]``. ``card_uids`` maps enrolled NFC card UIDs
     (upper-case hex) to the engine's card indices. ``bots`` maps seat numbers
-    to bots the session plays for, with their dice drawn from ``dice``.
+    to bots the session plays for, with their dice drawn from ``dice``, as are
+    the secret missions the session deals (``goal = missions``).
     ``actions`` is a journal to replay (a restart); ``start`` a position to
     begin from instead of a new game (scenario tests).
 
@@ -267,6 +270,7 @@ class TableSession:
         self._readings = ()
         try:
             retracted = self._dispatch(seat, event, actions, events)
+            self._deal_missions(actions, events)
         except _Refused as refusal:
             (self._state, length, self._undo, self._pick, self._faces, self._battle_at,
              self._last, self._marks) = saved
@@ -283,7 +287,8 @@ class TableSession:
         return outcome
 
     def step_bots(self) -> Outcome | None:
-        """Play one bot move (or roll a bot's dice, draw its card); ``None`` if none is due."""
+        """Play one bot move (or roll a bot's dice, draw its card, or deal the missions of a
+        session begun at the deal); ``None`` if none is due."""
         s = self._state
         if s.phase == GAME_OVER:
             return None
@@ -291,7 +296,11 @@ class TableSession:
         actions: list[Action] = []
         events: list[Event] = []
         menu = self.menu
-        if menu.stage in _DECISION_STAGES and menu.player in self._bots:
+        if s.phase == MISSION_DEAL:
+            # Only a session begun at the deal (a journal or a position ending there) waits
+            # here: otherwise the input or move that reached the deal dealt them.
+            self._deal_missions(actions, events)
+        elif menu.stage in _DECISION_STAGES and menu.player in self._bots:
             choice = self._bots[menu.player].choose(s)
             try:
                 self._apply(choice, actions, events)
@@ -310,6 +319,7 @@ class TableSession:
                 self._faces[side.player] = tuple(self._dice.randint(1, 6)
                                                  for _ in range(side.count))
             self._resolve(actions, events)
+        self._deal_missions(actions, events)
         return self._finish(armed, actions, events, 0)
 
     # --- dispatch -----------------------------------------------------------
@@ -360,6 +370,8 @@ class TableSession:
             return "the game is over"
         if menu.stage == menus.DICE:
             return "waiting for dice: nothing to choose now"
+        if menu.stage == menus.MISSIONS_STAGE:
+            return "the hub is dealing the missions"
         acting = self.seats[menu.player]
         if menu.stage == menus.CARD:
             return f"seat {acting} must tap a card first"
@@ -542,6 +554,17 @@ class TableSession:
         if a is not None:
             self._apply(a, actions, events)
 
+    def _deal_missions(self, actions: list[Action], events: list[Event]) -> None:
+        """Deal every mission as soon as the game reaches the mission deal.
+
+        Missions are secret, so the hub deals them instead of a seat tapping cards:
+        each is drawn uniformly from the engine's outcomes with the injected RNG, and
+        the deals go into ``actions`` to be journalled like any chance outcome (a
+        restart replays them and deals nothing again).
+        """
+        while self._state.phase == MISSION_DEAL:
+            self._apply(chance_outcomes(self._state).sample(self._dice), actions, events)
+
     def _apply(self, action: Action, actions: list[Action], events: list[Event]) -> None:
         before = self._state
         try:
@@ -642,8 +665,10 @@ class TableSession:
         fields: dict[str, Any] = {"phase": protocol_phase(s)}
         if s.phase == GAME_OVER:
             won = s.winner == player
+            # The winner's mission is revealed to everyone, as the engine's views do.
             fields.update(active=False, lines=["You won!" if won else f"Seat "
-                                               f"{self.seats[s.winner]} won"],
+                                               f"{self.seats[s.winner]} won",
+                                               *prompts.own_mission(s, s.winner, self.seats)],
                           ring={"mode": "pulse" if won else "off"})
             return fields
         rolling = {x.player: x for x in self._sides()}
@@ -669,11 +694,15 @@ class TableSession:
             head = f"Seat {self.seats[mover]} to play" if mover >= 0 else "Rolling..."
             if s.phase == MODIFY:
                 head = prompts.held_head(s, self.seats[mover])
+            elif s.phase == MISSION_DEAL:
+                head = "Dealing missions"
             if player in self._bots:
+                # Everyone reads a bot's display: its capital and mission stay off it.
                 head = "Bot: mirror this move"
                 lines = [head, *self._last][:4]
             else:
-                lines = [head, *prompts.own_capital(s, player), *self._last][:4]
+                lines = [head, *prompts.own_capital(s, player),
+                         *prompts.own_mission(s, player, self.seats), *self._last][:4]
         if menu.stage in (menus.CLAIM_STAGE, menus.SETUP_PLACE_STAGE) and not menu.is_number:
             ring = {"mode": "count", "value": min(99, s.to_place[player])}
         elif s.phase == REINFORCE and s.player == player and menu.stage != menus.BONUS:
