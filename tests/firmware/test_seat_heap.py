@@ -16,8 +16,9 @@ from tests.firmware.seats import SeatProcess, write_config
 from tests.support.mosquitto import Mosquitto
 
 TABLE = "fw-heap"
-# The bound. firmware/README.md reports the smallest heap found to pass (62K);
-# the test keeps this margin above it so that a scheduling difference cannot fail CI.
+# The bound. firmware/README.md reports the smallest heap found to pass every
+# run (63K); the test keeps a margin above it so that a scheduling difference cannot
+# fail CI.
 HEAP = "64K"
 ROLL = 7
 FAST = {"retry_ms": 400, "broker": {"backoff_ms": 200, "backoff_max_ms": 1000}}
