@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from riskproto import messages
 from risktable.rules import Config, Options, State
+from risktable.rules.bots import Bot, HeuristicBot
 from risktable.rules.decks import deck_cards
+from risktable.table.autopilot import Autopilot
 from risktable.table.session import Outcome, TableSession
 from tests.rules.scenario import BOARD, T
 
@@ -104,3 +107,14 @@ def armed(table: TableSession, seat: int) -> tuple[int, int]:
     """(roll, count) armed on ``seat``."""
     [(_, cmd)] = table.standing_commands(seat)
     return cmd["roll"], cmd["count"]
+
+
+def autopiloted_table(config: Config, seed: int, bots: dict[int, Bot] | None = None,
+                      dice: random.Random | None = None) -> tuple[TableSession, Autopilot]:
+    """A table of ``config``'s players at seats 1..n; the autopilot plays every seat the
+    session does not play itself (``bots``, whose dice come from ``dice``)."""
+    players = config.players
+    table = TableSession(config, list(range(1, players + 1)), CARDS, bots=bots, dice=dice)
+    pilots: dict[int, Bot] = {seat: HeuristicBot(seed * 10 + seat) for seat in table.seats
+                              if not table.is_bot(seat)}
+    return table, Autopilot(table, pilots, UIDS, random.Random(seed))

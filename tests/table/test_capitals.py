@@ -12,27 +12,16 @@ from risktable.rules import ChooseCapital, legal_actions, replay
 from risktable.rules import state as st
 from risktable.rules.bots import Bot, HeuristicBot
 from risktable.rules.goals import how_won
-from risktable.rules.options import Config
 from risktable.rules.presets import preset_config
 from risktable.table import menus
 from risktable.table.autopilot import Autopilot
 from risktable.table.public import board_message, led_scene
 from risktable.table.session import TableSession
-from tests.table.inputs import CARDS, UIDS, back, confirm, ok, refused, turn
+from tests.table.inputs import CARDS, autopiloted_table, back, confirm, ok, refused, turn
 from tests.table.test_games import play
 
 CONFIG = preset_config("capital_1993", 4)
 
-
-def _table_and_pilot(config: Config, seed: int, bots: dict[int, Bot] | None = None,
-                     dice: random.Random | None = None) -> tuple[TableSession, Autopilot]:
-    """A table of ``config``'s players at seats 1..n; the autopilot plays every seat the
-    session does not play itself (``bots``)."""
-    players = config.players
-    table = TableSession(config, list(range(1, players + 1)), CARDS, bots=bots, dice=dice)
-    pilots: dict[int, Bot] = {seat: HeuristicBot(seed * 10 + seat) for seat in table.seats
-                              if not table.is_bot(seat)}
-    return table, Autopilot(table, pilots, UIDS, random.Random(seed))
 
 
 def _play_to_capitals(table: TableSession, pilot: Autopilot, chosen: int = 0) -> None:
@@ -50,7 +39,7 @@ def _names(table: TableSession, seat: int) -> list[str]:
 
 
 def test_the_chooser_walks_exactly_the_legal_capitals_and_nobody_else_sees_the_cursor() -> None:
-    table, pilot = _table_and_pilot(CONFIG, 1)
+    table, pilot = autopiloted_table(CONFIG, 1)
     _play_to_capitals(table, pilot)
     s = table.state
     chooser = s.player
@@ -112,7 +101,7 @@ def test_the_chooser_walks_exactly_the_legal_capitals_and_nobody_else_sees_the_c
 
 
 def test_the_last_choice_reveals_every_capital_on_the_led_board() -> None:
-    table, pilot = _table_and_pilot(CONFIG, 2)
+    table, pilot = autopiloted_table(CONFIG, 2)
     _play_to_capitals(table, pilot, chosen=CONFIG.players - 1)
     seat = table.seats[table.state.player]
     ok(table, seat, confirm(seat))
@@ -136,7 +125,7 @@ def test_the_last_choice_reveals_every_capital_on_the_led_board() -> None:
 
 def test_a_bot_choosing_a_capital_shows_it_nowhere() -> None:
     bots: dict[int, Bot] = {seat: HeuristicBot(40 + seat) for seat in (2, 3, 4)}
-    table, pilot = _table_and_pilot(CONFIG, 4, bots=bots, dice=random.Random(4))
+    table, pilot = autopiloted_table(CONFIG, 4, bots=bots, dice=random.Random(4))
     names = CONFIG.board.territory_names
     ids = CONFIG.board.territory_ids
     choices = 0
@@ -163,7 +152,7 @@ def test_a_bot_choosing_a_capital_shows_it_nowhere() -> None:
 
 
 def test_a_session_rebuilt_mid_choice_offers_the_same_menu() -> None:
-    table, pilot = _table_and_pilot(CONFIG, 3)
+    table, pilot = autopiloted_table(CONFIG, 3)
     _play_to_capitals(table, pilot, chosen=1)
     seat = table.seats[table.state.player]
     rebuilt = TableSession(CONFIG, table.seats, CARDS, actions=table.log)
@@ -184,7 +173,7 @@ def test_a_session_rebuilt_mid_choice_offers_the_same_menu() -> None:
 def test_a_whole_capital_game_through_seat_events_replays(
         name: str, players: int, seed: int) -> None:
     config = preset_config(name, players)
-    table, pilot = _table_and_pilot(config, seed)
+    table, pilot = autopiloted_table(config, seed)
     play(table, pilot)
     final = table.state
     assert final.phase == st.GAME_OVER and how_won(final) == "capitals"

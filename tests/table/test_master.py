@@ -16,28 +16,26 @@ from risktable.rules import state as st
 from risktable.rules.bots import Bot, HeuristicBot
 from risktable.rules.combat import commander_ready
 from risktable.rules.engine import apply, new_game
-from risktable.rules.options import Config
 from risktable.rules.presets import preset_config
 from risktable.rules.state import State
 from risktable.table import menus
 from risktable.table.autopilot import Autopilot
 from risktable.table.dice import roll_number
 from risktable.table.session import TableSession
-from tests.table.inputs import CARDS, UIDS, back, confirm, dice, ok, refused, turn
+from tests.table.inputs import (
+    CARDS,
+    autopiloted_table,
+    back,
+    confirm,
+    dice,
+    ok,
+    refused,
+    turn,
+)
 from tests.table.test_games import play
 
 CONFIG = preset_config("master_1993", 3)
 
-
-def _table_and_pilot(config: Config, seed: int, bots: dict[int, Bot] | None = None,
-                     dice_rng: random.Random | None = None) -> tuple[TableSession, Autopilot]:
-    """A table of ``config``'s players at seats 1..n; the autopilot plays every seat the
-    session does not play itself (``bots``)."""
-    players = config.players
-    table = TableSession(config, list(range(1, players + 1)), CARDS, bots=bots, dice=dice_rng)
-    pilots: dict[int, Bot] = {seat: HeuristicBot(seed * 10 + seat) for seat in table.seats
-                              if not table.is_bot(seat)}
-    return table, Autopilot(table, pilots, UIDS, random.Random(seed))
 
 
 def _play_until(table: TableSession, pilot: Autopilot, done: Callable[[State], bool]) -> None:
@@ -63,7 +61,7 @@ def _ids(table: TableSession, *territories: int) -> frozenset[str]:
 
 
 def test_the_attacker_walks_exactly_the_legal_choices_of_a_held_roll() -> None:
-    table, pilot = _table_and_pilot(CONFIG, 2)
+    table, pilot = autopiloted_table(CONFIG, 2)
     _play_until(table, pilot, _both_choices)
     s = table.state
     seat = table.seats[s.player]
@@ -150,7 +148,7 @@ def test_the_attacker_walks_exactly_the_legal_choices_of_a_held_roll() -> None:
 
 
 def test_a_session_rebuilt_mid_choice_or_mid_reroll_asks_the_same() -> None:
-    table, pilot = _table_and_pilot(CONFIG, 2)
+    table, pilot = autopiloted_table(CONFIG, 2)
     _play_until(table, pilot, _both_choices)
     seat = table.seats[table.state.player]
     rebuilt = TableSession(CONFIG, table.seats, CARDS, actions=table.log)
@@ -181,7 +179,7 @@ def test_a_session_rebuilt_mid_choice_or_mid_reroll_asks_the_same() -> None:
 def test_bot_seats_change_and_reroll_their_held_rolls_with_the_session_dice() -> None:
     config = preset_config("master_1993", 4)
     bots: dict[int, Bot] = {seat: HeuristicBot(50 + seat) for seat in (2, 3, 4)}
-    table, pilot = _table_and_pilot(config, 5, bots=bots, dice_rng=random.Random(5))
+    table, pilot = autopiloted_table(config, 5, bots=bots, dice=random.Random(5))
     play(table, pilot)
     final = table.state
     assert final.phase == st.GAME_OVER and replay(config, table.log) == final
@@ -199,7 +197,7 @@ def test_bot_seats_change_and_reroll_their_held_rolls_with_the_session_dice() ->
 @pytest.mark.parametrize(("players", "seed"), [(3, 2), (3, 4), (4, 1), (4, 2)])
 def test_a_whole_master_game_through_seat_events_replays(players: int, seed: int) -> None:
     config = preset_config("master_1993", players)
-    table, pilot = _table_and_pilot(config, seed)
+    table, pilot = autopiloted_table(config, seed)
     play(table, pilot)
     final = table.state
     assert final.phase == st.GAME_OVER
