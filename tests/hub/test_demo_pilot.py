@@ -6,7 +6,9 @@ boards; tests/e2e/test_demo.py runs the real thing (firmware, broker, hub)."""
 
 from __future__ import annotations
 
+import random
 import re
+import threading
 from typing import Any, cast
 
 import pytest
@@ -15,9 +17,11 @@ from riskproto import messages
 from riskproto.messages import ProtocolError
 from risktable.demo.pilot import PilotError, SeatPilot, board_line, demo_card_uids
 from risktable.rules import Config, replay
+from risktable.rules.bots import HeuristicBot
 from risktable.rules.decks import deck_cards
 from risktable.rules.state import GAME_OVER
 from risktable.service.table_service import TableService
+from risktable.table.autopilot import Autopilot
 from risktable.table.session import TableSession
 
 
@@ -106,31 +110,22 @@ def test_pilot_plays_a_whole_game_through_board_lines() -> None:
     assert replay(state.config, table.session.log) == state
 
 
-def test_a_refused_input_stops_the_pilot_with_the_reason() -> None:
+@pytest.mark.parametrize(("fault", "after", "reason"), [
+    ("refuse_after", 5, r"the hub refused seat \d's \w+ input: the referee"),
+    ("drop_after", 2, r"the hub did not answer seat \d's \w+ input within 0.2 s"),
+])
+def test_a_refused_or_unanswered_input_stops_the_pilot_with_the_reason(
+        fault: str, after: int, reason: str) -> None:
     table = BoardsAndHub(3)
-    table.refuse_after = 5
-    with pytest.raises(PilotError, match=r"the hub refused seat \d's \w+ input: the referee"):
+    setattr(table, fault, after)
+    with pytest.raises(PilotError, match=reason):
         table.pilot.play(cast(TableService, table))
-    assert len(table.lines) == 6
-
-
-def test_an_unanswered_input_stops_the_pilot_after_the_timeout() -> None:
-    table = BoardsAndHub(3)
-    table.drop_after = 2
-    with pytest.raises(PilotError, match=r"did not answer seat \d's \w+ input within 0.2 s"):
-        table.pilot.play(cast(TableService, table))
-    assert len(table.lines) == 3
+    assert len(table.lines) == after + 1
 
 
 def test_the_pilot_waits_for_a_person_and_plays_the_others() -> None:
     # Seat 1 is a person's: the pilot never types into it, and waits while the game
     # waits on it; here the "person" is an autopilot of its own typing lines on a thread.
-    import random
-    import threading
-
-    from risktable.rules.bots import HeuristicBot
-    from risktable.table.autopilot import Autopilot
-
     table = BoardsAndHub(3)
     table.pilot = SeatPilot(table.send, table.armed, table.cards, seed=3, timeout=5.0,
                             people=frozenset({1}))

@@ -100,11 +100,17 @@ async def subacked(client, s, qos=1):
         s.feed(bytes([0x90, 3, pid >> 8, pid & 0xFF, qos]))
 
 
-async def connected(client, opener, index=0):
+async def connacked(opener, index=0):
+    # The connection's stream once the client has written its CONNECT and been accepted.
     await until(lambda: len(opener.streams) > index, "connection")
     s = opener.streams[index]
     await until(lambda: len(s.written) > 0, "CONNECT")
     s.feed(CONNACK_OK)
+    return s
+
+
+async def connected(client, opener, index=0):
+    s = await connacked(opener, index)
     await subacked(client, s)
     await next_event(client, mqtt.UP)
     return s
@@ -140,10 +146,7 @@ async def up_after_every_suback():
     await client.subscribe("s/view", 1)
     await client.subscribe("s/cmd", 1)
     task = asyncio.create_task(client.run())
-    await until(lambda: len(opener.streams) == 1, "connection")
-    s = opener.streams[0]
-    await until(lambda: len(s.written) > 0, "CONNECT")
-    s.feed(CONNACK_OK)
+    s = await connacked(opener)
     await until(lambda: len(subscribe_pids(s.written)) == 2, "two SUBSCRIBEs")
     first, second = subscribe_pids(s.written)
     await asyncio.sleep_ms(50)
@@ -175,10 +178,7 @@ async def no_suback_times_out():
     client = make(opener, connect_timeout_ms=200)
     await client.subscribe("s/view", 1)
     task = asyncio.create_task(client.run())
-    await until(lambda: len(opener.streams) == 1, "connection")
-    s = opener.streams[0]
-    await until(lambda: len(s.written) > 0, "CONNECT")
-    s.feed(CONNACK_OK)
+    await connacked(opener)
     await until(lambda: len(opener.streams) == 2, "second connection", 3000)
     check("no SUBACK" in repr(client.why_down), f"why {client.why_down!r}")
     check(not client.connected, "never up")
