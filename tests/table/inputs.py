@@ -6,9 +6,10 @@ import random
 from typing import Any
 
 from riskproto import messages
-from risktable.rules import Config, Options, State
+from risktable.rules import Config, Defend, Options, State
 from risktable.rules.bots import Bot, HeuristicBot
 from risktable.rules.decks import deck_cards
+from risktable.rules.state import DEFEND
 from risktable.table.autopilot import Autopilot
 from risktable.table.session import Outcome, TableSession
 from tests.rules.scenario import BOARD, T
@@ -118,3 +119,24 @@ def autopiloted_table(config: Config, seed: int, bots: dict[int, Bot] | None = N
     pilots: dict[int, Bot] = {seat: HeuristicBot(seed * 10 + seat) for seat in table.seats
                               if not table.is_bot(seat)}
     return table, Autopilot(table, pilots, UIDS, random.Random(seed))
+
+
+def neutral_defence_by_seat_2(table: TableSession, attack: tuple[int, ...],
+                              defence: tuple[int, ...]) -> Outcome:
+    """Seat 1 attacks a neutral's Scandinavia from Ukraine with 3 dice; seat 2, the other
+    player, chooses the neutral's 2 defence dice and rolls them on its own seat. Checks
+    each step; returns the outcome of the roll."""
+    go_to(table, 1, "ukraine")
+    ok(table, 1, confirm(1))
+    go_to(table, 1, "scandinavia")
+    ok(table, 1, confirm(1))
+    ok(table, 1, confirm(1))  # 3 dice
+    assert table.state.phase == DEFEND and table.menu.player == 1  # player 1, at seat 2
+    refused(table, 1, confirm(1), "may not act")
+    assert table.view(2)["lines"][0] == "Defend Scandinavia"
+    out = ok(table, 2, confirm(2))
+    assert out.actions == (Defend(2),)
+    ok(table, 1, dice(1, armed(table, 1)[0], *attack))
+    roll, count = armed(table, 2)
+    assert count == 2
+    return ok(table, 2, dice(2, roll, *defence))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from risktable.rules import Attack, DealCard, Defend, Place, Roll, replay
+from risktable.rules import Attack, DealCard, Place, Roll, replay
 from risktable.rules import state as st
 from risktable.rules.bots import HeuristicBot
 from risktable.rules.engine import apply, new_game
@@ -17,10 +17,8 @@ from tests.rules.scenario import T, position
 from tests.table.inputs import (
     CARDS,
     UIDS,
-    armed,
     confirm,
-    dice,
-    go_to,
+    neutral_defence_by_seat_2,
     ok,
     refused,
     session_at,
@@ -80,20 +78,7 @@ def test_setup_rounds_place_two_own_armies_then_one_neutral_army() -> None:
 def test_the_player_not_attacking_chooses_and_rolls_the_neutral_defence() -> None:
     layout = {"ukraine": (0, 6), "scandinavia": (NEUTRAL, 3), "middle_east": (1, 2)}
     table = session_at(position(layout, config=CONFIG, rest=1, phase=st.ATTACK))
-    go_to(table, 1, "ukraine")
-    ok(table, 1, confirm(1))
-    go_to(table, 1, "scandinavia")
-    ok(table, 1, confirm(1))
-    ok(table, 1, confirm(1))  # 3 dice
-    assert table.state.phase == st.DEFEND and table.menu.player == 1
-    refused(table, 1, confirm(1), "may not act")
-    assert table.view(2)["lines"][0] == "Defend Scandinavia"
-    out = ok(table, 2, confirm(2))
-    assert out.actions == (Defend(2),)
-    ok(table, 1, dice(1, armed(table, 1)[0], 6, 6, 6))
-    roll, count = armed(table, 2)
-    assert count == 2
-    out = ok(table, 2, dice(2, roll, 1, 1))
+    out = neutral_defence_by_seat_2(table, (6, 6, 6), (1, 1))
     assert out.actions == (Roll((6, 6, 6), (1, 1)),)
     assert table.state.armies[T("scandinavia")] == 1
 

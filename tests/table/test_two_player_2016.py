@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from risktable.rules import Attack, DealCard, Defend, Place, Roll, replay
+from risktable.rules import Attack, DealCard, Place, Roll, replay
 from risktable.rules import state as st
 from risktable.rules.bots import HeuristicBot
 from risktable.rules.decks import ceasefire_card
@@ -22,12 +22,11 @@ from risktable.table.autopilot import Autopilot
 from risktable.table.session import TableSession
 from tests.rules.scenario import BOARD, T, position
 from tests.table.inputs import (
-    armed,
     back,
     cards_of,
     confirm,
-    dice,
     go_to,
+    neutral_defence_by_seat_2,
     ok,
     refused,
     session_at,
@@ -137,20 +136,7 @@ def test_the_neutral_placement_walks_exactly_the_legal_territories() -> None:
 def test_the_player_not_attacking_chooses_and_rolls_a_neutral_defence() -> None:
     layout = {"ukraine": (0, 6), "scandinavia": (3, 2), "middle_east": (1, 2)}
     table = session_at(position(layout, config=CONFIG, rest=1, phase=st.ATTACK))
-    go_to(table, 1, "ukraine")
-    ok(table, 1, confirm(1))
-    go_to(table, 1, "scandinavia")
-    ok(table, 1, confirm(1))
-    ok(table, 1, confirm(1))  # 3 dice
-    assert table.state.phase == st.DEFEND and table.menu.player == 1
-    refused(table, 1, confirm(1), "may not act")
-    assert table.view(2)["lines"][0] == "Defend Scandinavia"
-    out = ok(table, 2, confirm(2))
-    assert out.actions == (Defend(2),)
-    ok(table, 1, dice(1, armed(table, 1)[0], 6, 5, 4))
-    roll, count = armed(table, 2)
-    assert count == 2
-    out = ok(table, 2, dice(2, roll, 3, 2))
+    out = neutral_defence_by_seat_2(table, (6, 5, 4), (3, 2))
     assert out.actions == (Roll((6, 5, 4), (3, 2)),)
     # Neutral 2 lost its only territory; the occupation is the player's at seat 1.
     assert table.state.owners[T("scandinavia")] == 0 and table.menu.player == 0
