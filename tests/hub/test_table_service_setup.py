@@ -11,9 +11,8 @@ from risktable.cards.deck_file import EnrolledCard, deck_path, save_deck
 from risktable.config import HubConfig, TableConfig
 from risktable.rules import classic_board
 from risktable.rules.decks import PLACEHOLDER_STARS, ceasefire_card
-from risktable.rules.presets import PRESETS
+from risktable.rules.presets import PRESETS, preset_config
 from risktable.service.table_service import (
-    TABLE_PRESETS,
     RulesUnknown,
     TableService,
     load_card_uids,
@@ -35,7 +34,8 @@ def test_rule_sets_are_the_presets() -> None:
     with pytest.raises(RulesUnknown, match="players"):
         rules_config("classic", 2)
     # The table referees every rule set the engine knows.
-    assert set(TABLE_PRESETS) == set(PRESETS)
+    for name, preset in PRESETS.items():
+        assert rules_config(name, preset.players[0]) == preset_config(name, preset.players[0])
 
 
 def test_a_fully_enrolled_deck_gives_the_game_its_symbols(tmp_path: Path) -> None:

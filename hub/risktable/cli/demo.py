@@ -12,8 +12,8 @@ from risktable.cli.errors import CliError
 from risktable.demo.broker import EmbeddedBrokerError
 from risktable.demo.runner import DemoError, DemoOptions, run_demo
 from risktable.paths import MissingPart
+from risktable.rules.presets import PRESETS
 from risktable.service.mqtt_link import BrokerUnavailable
-from risktable.service.table_service import TABLE_PRESETS
 
 
 def register(sub: Any) -> None:
@@ -22,10 +22,9 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--seats", type=whole_number("seats", 2, 6), default=4,
                         help="players, 2 to 6 as the rule set allows (default 4)")
-    parser.add_argument("--rules", choices=("classic", *TABLE_PRESETS), default="classic",
+    parser.add_argument("--rules", choices=("classic", *PRESETS), default="classic",
                         metavar="RULES",
-                        help="the rule set: classic (default) or one of "
-                             + ", ".join(TABLE_PRESETS))
+                        help="the rule set: classic (default) or one of " + ", ".join(PRESETS))
     parser.add_argument("--broker", type=broker_address,
                         help="use this MQTT broker HOST:PORT instead of the embedded one")
     parser.add_argument("--port", type=whole_number("port", 0, 65535), default=0,

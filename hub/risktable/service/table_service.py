@@ -56,14 +56,6 @@ class RulesUnknown(ValueError):
     """The configuration names a rule set this hub does not have."""
 
 
-# The presets the table layer referees through seat inputs so far; the rules engine
-# is every preset of the rules engine now; a rule set added to the engine joins it once
-# the table can ask a seat for its steps.
-TABLE_PRESETS = ("classic_1993", "classic_2016", "two_player_1993", "two_player_1993_plain_50",
-                 "two_player_2016", "beginner_2016", "capital_1993", "capital_1993_short",
-                 "mission_1993", "master_1993")
-
-
 def rules_config(name: str, players: int) -> Config:
     """The rules configuration for rule set ``name`` (a preset of ``risktable rules
     presets``; ``classic`` is the 1993 classic game) with ``players`` players."""
@@ -71,10 +63,6 @@ def rules_config(name: str, players: int) -> Config:
     if preset not in PRESETS:
         raise RulesUnknown(
             f"unknown rule set {name!r}; the presets are: {', '.join(sorted(PRESETS))}")
-    if preset not in TABLE_PRESETS:
-        raise RulesUnknown(
-            f"rule set {name!r} is not refereed at the table yet; use one of: "
-            + ", ".join(TABLE_PRESETS))
     try:
         config = preset_config(preset, players)
     except ValueError as exc:  # a player count the preset does not allow
