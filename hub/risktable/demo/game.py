@@ -70,13 +70,17 @@ class Screen:
             self.frame(scene, state, "Setup done: every territory claimed and reinforced")
         elif self.live:
             self.frame(scene, state, f"Turn {state.turn}: {seat_colour(state.player + 1).name}")
+            if self.delay:
+                time.sleep(self.delay)
         elif state.turn % _PROGRESS_TURNS == 0:
             # Without a live view, a line now and then shows the game moving on.
             print(f"turn {state.turn}: {standings(state)}", file=self.out, flush=True)
 
-    def frame(self, scene: Scene, state: State, caption: str) -> None:
+    def frame(self, scene: Scene, state: State, caption: str, footer: str = "") -> None:
+        """Draw ``scene`` under ``caption``, then the standings and ``footer``: in place
+        on a live view, below the last frame otherwise."""
         picture = self.board.render(scene, colour=self.colour)
         prefix = _CLEAR if self.live else "\n"
-        print(f"{prefix}{caption}\n{picture}\n{standings(state)}", file=self.out, flush=True)
-        if self.delay:
-            time.sleep(self.delay)
+        tail = f"\n\n{footer}" if footer else ""
+        print(f"{prefix}{caption}\n{picture}\n{standings(state)}{tail}", file=self.out,
+              flush=True)

@@ -61,14 +61,13 @@ def split_keys(data: str) -> Iterator[str]:
 def card_label(state: State, card: int) -> str:
     """A card as a person reads it: its territory and symbol (1993) or stars (2016)."""
     board = state.config.board
-    name = board.territory_names[card] if card < board.size else "wild"
-    if state.config.options.deck == "2016":
-        stars = state.config.stars
-        if card >= board.size:
-            return "Ceasefire"
-        return f"{name} ({stars[card] if stars else '?'}*)"
-    symbol = SYMBOLS[board.card_symbols[card]]
-    return name if card >= board.size else f"{name} ({symbol})"
+    stars = state.config.stars
+    if card >= board.size:
+        return "Ceasefire" if stars is not None else "Wild"
+    name = board.territory_names[card]
+    if stars is not None:
+        return f"{name} ({stars[card]}*)"
+    return f"{name} ({SYMBOLS[board.card_symbols[card]]})"
 
 
 def card_key_line(session: TableSession, seat: int, key: str, uids: Mapping[int, str],

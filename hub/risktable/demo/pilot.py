@@ -130,9 +130,9 @@ class SeatPilot:
                              f"turn {session.state.turn}")
         return step
 
-    def play(self, service: TableService, progress: Callable[[int], None] | None = None) -> int:
-        """Play ``service``'s game to its end; returns how many inputs the seats sent.
-        ``progress(n)`` hears the count after each answered input."""
+    def play(self, service: TableService) -> int:
+        """Play ``service``'s game to its end (or until :meth:`stop`); returns how many
+        inputs the pilot typed."""
         while not self._stopped:
             with self._answered:
                 seen = self._count
@@ -154,8 +154,6 @@ class SeatPilot:
             self.inputs += 1
             if self._pace:
                 time.sleep(self._pace)
-            if progress is not None:
-                progress(self.inputs)
         return self.inputs
 
     def _wait_for_answer_after(self, seen: int) -> None:

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.demo.broker import EmbeddedBroker
-from risktable.demo.game import _CLEAR, GameSummary, Screen, standings
+from risktable.demo.game import GameSummary, Screen
 from risktable.demo.keyboard import Keyboard, Painter, cbreak, seat_panel
 from risktable.demo.pilot import PilotError, SeatPilot, demo_card_uids
 from risktable.demo.seats import SeatProcess, ring_shows
@@ -99,8 +99,9 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
             address = stack.enter_context(EmbeddedBroker(port=options.port)).address
             print(f"embedded MQTT broker on {address}", file=out)
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="risktable-")))
-        screen = Screen(out, colour=options.colour, live=options.colour and out.isatty(),
-                        delay=options.turn_delay)
+        # A person's view is always redrawn in place (--play needs a terminal).
+        live = out.isatty() and (options.colour or person is not None)
+        screen = Screen(out, colour=options.colour, live=live, delay=options.turn_delay)
         config = _config(options, address, workdir / "hub")
         cards = demo_card_uids(rules.board, rules.options.deck)
         seats: dict[int, SeatProcess] = {}
@@ -175,9 +176,7 @@ def _draw_for_person(screen: Screen, service: TableService, seat: SeatProcess, s
                      state: State) -> None:
     # The LED board, the standings and what the person's seat shows, redrawn in place.
     panel = service.inspect(lambda session: seat_panel(session, seat.seat, dict(seat.outputs)))
-    picture = screen.board.render(scene, colour=screen.colour)
-    print(f"{_CLEAR}Turn {state.turn}\n{picture}\n{standings(state)}\n\n{panel}",
-          file=screen.out, flush=True)
+    screen.frame(scene, state, f"Turn {state.turn}", panel)
 
 
 def _watch_outputs(seat: SeatProcess, painter: Painter, pilot: SeatPilot) -> None:

@@ -42,10 +42,6 @@ from risktable.table.menus import Menu, Pick
 
 LINE = 24
 
-# Continent names short enough for "Mission: <name> and" on one line.
-_CONTINENTS = {"north_america": "N.America", "south_america": "S.America", "europe": "Europe",
-               "africa": "Africa", "asia": "Asia", "australia": "Australia"}
-
 
 def _fit(text: str) -> str:
     # Keep the start of the text: territory names are recognisable from it.
@@ -290,10 +286,17 @@ def mission_lines(state: State, player: int, seats: Sequence[int]) -> list[str]:
         lines = ["Mission: occupy", f"{mission.holding} terr.{each}" if each
                  else f"{mission.holding} territories"]
     else:
-        first, *rest = (_CONTINENTS[c] for c in mission.continents)
+        names = {c.id: _short_continent(c.name) for c in state.config.board.continents}
+        first, *rest = (names[c] for c in mission.continents)
         third = " and a third" if mission.extra_continents else ""
         lines = [f"Mission: {first} and", " and ".join(rest) + third]
     return [_fit(line) for line in lines]
+
+
+def _short_continent(name: str) -> str:
+    # Short enough for "Mission: <name> and" on one line: "North America" -> "N.America".
+    *first, last = name.split()
+    return "".join(word[0] + "." for word in first) + last
 
 
 def own_mission(state: State, player: int, seats: Sequence[int]) -> list[str]:
