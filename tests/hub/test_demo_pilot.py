@@ -48,7 +48,7 @@ class BoardsAndHub:
         return look(self.session)
 
     def armed(self, seat: int, roll: int, count: int, timeout: float) -> bool:
-        return any(cmd == {**cmd, "cmd": "arm_dice", "roll": roll, "count": count}
+        return any((cmd["cmd"], cmd.get("roll"), cmd.get("count")) == ("arm_dice", roll, count)
                    for _, cmd in self.session.standing_commands(seat))
 
     def send(self, seat: int, line: dict[str, Any]) -> None:

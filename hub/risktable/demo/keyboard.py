@@ -92,8 +92,8 @@ def card_key_line(session: TableSession, seat: int, key: str, uids: Mapping[int,
 
 
 def seat_panel(session: TableSession, seat: int, outputs: dict[str, Any]) -> str:
-    """What the person's seat shows, under the LED board: its display lines, its ring,
-    the person's cards, and the keys."""
+    """What the person's seat shows, under the LED board: its display lines and armed
+    roll, the person's cards, and the keys."""
     state = session.state
     player = session.seats.index(seat)
     colour = seat_colour(seat)
