@@ -4,6 +4,7 @@ another player's turn), both readings of a target destroyed by someone else."""
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 import pytest
 
@@ -21,6 +22,7 @@ from risktable.rules import (
 from risktable.rules.decks import MISSIONS, OCCUPY_24, mission_deck, mission_index
 from risktable.rules.events import GameWon, MissionCompleted, PlayerEliminated
 from risktable.rules.goals import effective_mission, how_won, mission_met
+from risktable.rules.options import RULES_VERSION
 from risktable.rules.presets import preset_config
 from risktable.rules.state import REINFORCE, State
 from tests.rules.scenario import T, position
@@ -32,12 +34,76 @@ def _missions(*names: str) -> tuple[int, ...]:
     return tuple(M(n) for n in names)
 
 
-def test_the_1993_deck_has_12_missions_and_drops_absent_colours() -> None:
-    assert len(mission_deck(6, False)) == 12
-    ids = [MISSIONS[m].id for m in mission_deck(3, False)]
-    assert len(ids) == 9 and "destroy_2" in ids and "destroy_3" not in ids
-    assert [MISSIONS[m].id for m in mission_deck(3, True)][-2:] == [
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_all_12_missions_are_dealt_from_whatever_the_player_count(players: int) -> None:
+    assert len(mission_deck(players, False, RULES_VERSION)) == 12
+    assert [MISSIONS[m].id for m in mission_deck(players, True, RULES_VERSION)][-2:] == [
         "europe_south_america_third", "europe_australia_third"]
+
+
+def test_rules_version_1_dropped_the_destroy_cards_of_absent_colours() -> None:
+    ids = [MISSIONS[m].id for m in mission_deck(3, False, 1)]
+    assert len(ids) == 9 and "destroy_2" in ids and "destroy_3" not in ids
+    assert [len(mission_deck(n, False, 1)) for n in (4, 5, 6)] == [10, 11, 12]
+
+
+def _at_mission_deal(players: int, european: str = "off", rules: int = RULES_VERSION,
+                     seed: int = 3) -> State:
+    config = Config(players, Options(setup="deal", goal="missions",
+                                     european_missions=european), rules=rules)  # type: ignore[arg-type]
+    s = new_game(config)
+    s, _ = apply(s, OpeningRoll(tuple(range(1, players + 1))))
+    rng = random.Random(seed)
+    while s.phase_name == "deal":
+        s, _ = apply(s, chance_outcomes(s).sample(rng))
+    assert s.phase_name == "mission_deal"
+    return s
+
+
+@pytest.mark.parametrize("european, cards", [("off", 12), ("on", 14)])
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_every_mission_deal_offers_each_undealt_card_with_equal_chance(
+        players: int, european: str, cards: int) -> None:
+    s = _at_mission_deal(players, european)
+    rng = random.Random(players)
+    dealt: list[int] = []
+    while s.phase_name == "mission_deal":
+        node = chance_outcomes(s)
+        outcomes = list(node)
+        undealt = [m for m in range(cards) if m not in dealt]
+        assert [a.mission for a, _ in outcomes] == undealt  # type: ignore[attr-defined]
+        assert {p for _, p in outcomes} == {Fraction(1, len(undealt))}
+        action = node.sample(rng)
+        dealt.append(action.mission)  # type: ignore[attr-defined]
+        s, _ = apply(s, action)
+    assert len(dealt) == players
+
+
+def _chance_of_occupy_24(s: State) -> Fraction:
+    # Player s.player is dealt first: each card of the node is equally likely.
+    node = chance_outcomes(s)
+    total = Fraction(0)
+    for action, p in node:
+        after, _ = apply(s, action)
+        if effective_mission(after, s.player) == OCCUPY_24:
+            total += p
+    return total
+
+
+def test_with_3_players_occupy_24_is_held_with_chance_5_in_12_not_2_in_9() -> None:
+    # The card itself, the own destroy card and the three of absent colours.
+    assert _chance_of_occupy_24(_at_mission_deal(3)) == Fraction(5, 12)
+    assert _chance_of_occupy_24(_at_mission_deal(3, rules=1)) == Fraction(2, 9)
+
+
+def test_a_destroy_card_of_a_colour_not_in_play_becomes_24_territories() -> None:
+    config = preset_config("mission_1993", 3)
+    s = position({}, config=config, missions=_missions("destroy_4", "destroy_0", "asia_africa"))
+    assert effective_mission(s, 0) == OCCUPY_24 and effective_mission(s, 1) == M("destroy_0")
+    layout = {t: (0, 1) for t in config.board.territory_ids[:24]}
+    s = position(layout, config=config, rest=1,
+                 missions=_missions("destroy_4", "destroy_0", "asia_africa"))
+    assert mission_met(s, 0) and not mission_met(s, 1)
 
 
 def test_missions_are_dealt_face_down_after_the_territories() -> None:
@@ -47,7 +113,7 @@ def test_missions_are_dealt_face_down_after_the_territories() -> None:
     rng = random.Random(2)
     while s.phase_name == "deal":
         s, _ = apply(s, chance_outcomes(s).sample(rng))
-    assert s.phase_name == "mission_deal" and len(chance_outcomes(s)) == 10
+    assert s.phase_name == "mission_deal" and len(chance_outcomes(s)) == 12
     for _ in range(4):
         s, _ = apply(s, chance_outcomes(s).sample(rng))
     assert s.phase_name == "setup_place" and -1 not in s.missions

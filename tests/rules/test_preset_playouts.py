@@ -45,7 +45,8 @@ def check_invariants(s: State, deck: list[int]) -> None:
         assert (a == 0) if o == UNOWNED else (a >= 1 and 0 <= o < config.seats), t
     assert len(s.counts) == len(s.hands) == len(s.to_place) == config.seats
     assert list(s.counts) == [owners.count(q) for q in range(config.seats)]
-    cards = sorted([*s.draw_pile, *s.discard, *s.reserve, *(c for h in s.hands for c in h)])
+    cards = sorted([*s.draw_pile, *s.discard, *s.reserve, *(c for h in s.hands for c in h),
+                    *(c for c in s.laid if c >= 0)])
     assert len(cards) == len(set(cards)) and set(cards) <= set(deck)
     if config.options.traded_cards == "reshuffle" and not s.ceasefire:
         assert cards == deck

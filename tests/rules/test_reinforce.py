@@ -16,8 +16,8 @@ from risktable.rules import (
 )
 from risktable.rules.cards import is_set, set_value
 from risktable.rules.record import card_index
-from risktable.rules.state import ATTACK, REINFORCE
-from risktable.rules.turn import reinforcements
+from risktable.rules.state import ATTACK, FORTIFY, REINFORCE, State
+from risktable.rules.turn import must_trade, reinforcements, start_turn
 from tests.rules.scenario import BOARD, T, position
 
 
@@ -147,3 +147,52 @@ def test_trading_is_optional_below_five_cards() -> None:
         apply(s, Trade(cards(*hand)))
     assert not any(isinstance(a, Trade) for a in legal_actions(s))
     assert all(isinstance(a, Attack) or a == legal_actions(s)[-1] for a in legal_actions(s))
+
+
+# Six cards that make two separate sets (one of each, then two and a wild), yet one
+# trade (two infantry and the wild) leaves no set behind.
+SIX = ("alaska", "northwest_territory", "greenland", "alberta", "ontario", "wild1")
+
+
+def _six_cards_turn(second_set: str) -> State:
+    s = position({"peru": (0, 1)}, rest=1, phase=FORTIFY, hands={0: SIX},
+                 options=Options(second_set=second_set))  # type: ignore[arg-type]
+    s, _ = start_turn(s, 0, [])
+    return s
+
+
+def test_six_cards_with_two_sets_force_one_trade_by_default() -> None:
+    s = _six_cards_turn("optional")
+    assert s.phase == REINFORCE and s.trades_due == 0 and must_trade(s)
+    s, _ = apply(s, Trade(cards("alaska", "alberta", "wild1")))
+    assert not must_trade(s)
+    s, _ = apply(s, Place(T("peru"), 1))
+    assert s.hands[0] == cards("northwest_territory", "greenland", "ontario")
+
+
+def test_second_set_forced_makes_both_sets_of_six_cards_go() -> None:
+    s = _six_cards_turn("forced")
+    assert s.trades_due == 2
+    with pytest.raises(IllegalActionError, match="leaves the other whole"):
+        apply(s, Trade(cards("alaska", "alberta", "wild1")))
+    trades = [a for a in legal_actions(s) if isinstance(a, Trade)]
+    assert trades and Trade(cards("alaska", "alberta", "wild1")) not in trades
+    assert not any(isinstance(a, Place) for a in legal_actions(s))
+    s, _ = apply(s, Trade(cards("alaska", "northwest_territory", "greenland")))
+    assert s.trades_due == 1 and len(s.hands[0]) == 3
+    with pytest.raises(IllegalActionError, match="second set"):
+        apply(s, Place(T("peru"), 1))
+    assert all(isinstance(a, Trade) for a in legal_actions(s))
+    s, _ = apply(s, Trade(cards("alberta", "ontario", "wild1")))
+    assert s.trades_due == 0 and s.hands[0] == () and s.sets_traded == 2
+    s, _ = apply(s, Place(T("peru"), 1))
+
+
+def test_second_set_forced_asks_one_trade_of_six_cards_without_two_sets() -> None:
+    hand = ("alaska", "alberta", "northwest_territory", "ontario", "greenland", "peru")
+    s = position({"peru": (0, 1)}, rest=1, phase=FORTIFY, hands={0: hand},
+                 options=Options(second_set="forced"))
+    s, _ = start_turn(s, 0, [])
+    assert s.trades_due == 0
+    s, _ = apply(s, Trade(cards("alaska", "northwest_territory", "greenland")))
+    s, _ = apply(s, Place(T("peru"), 1))

@@ -20,6 +20,7 @@ from risktable.rules.events import (
     AttackDeclared,
     AttackEnded,
     CapitalCaptured,
+    CapitalCardPassed,
     DefenceDeclared,
     DiceRolled,
     Event,
@@ -272,13 +273,26 @@ def _conquer(s: State, armies: list[int], survivors: int, events: list[Event]) -
                    conquered=True, attack_dice=0, defend_dice=0, occupy_min=minimum,
                    eliminated_by=eliminated_by)
     if s.capitals and dst in s.capitals:
-        events.append(CapitalCaptured(p, s.capitals.index(dst), dst))
+        owner = s.capitals.index(dst)
+        events.append(CapitalCaptured(p, owner, dst))
+        if s.laid and s.laid[owner] >= 0 and owner != p:
+            s = _pass_capital_card(s, owner, p, events)
         over = over or goals.capitals_won(s, p)
     if over:
         return goals.won(s, p, events), events
     if armies[src] > 1:
         return s._replace(phase=OCCUPY), events
     return _after_occupation(s, events)
+
+
+def _pass_capital_card(s: State, owner: int, p: int, events: list[Event]) -> State:
+    # The card laid before the owner goes to the captor's hand, once: it trades like any card.
+    card = s.laid[owner]
+    hands = s.hands
+    hands = (*hands[:p], tuple(sorted(hands[p] + (card,))), *hands[p + 1:])
+    laid = (*s.laid[:owner], -1, *s.laid[owner + 1:])
+    events.append(CapitalCardPassed(owner, p, card))
+    return s._replace(hands=hands, laid=laid)
 
 
 def _after_occupation(s: State, events: list[Event]) -> Result:

@@ -113,10 +113,15 @@ OCCUPY_24 = MISSIONS.index(Mission("territories_24", "territories", holding=24))
 EUROPEAN = (12, 13)
 
 
-def mission_deck(players: int, european: bool) -> tuple[int, ...]:
-    """Mission indices in play: destroy cards of seats not in the game are removed."""
+def mission_deck(players: int, european: bool, rules: int) -> tuple[int, ...]:
+    """Mission indices dealt from: all 12 cards (14 with ``european``) since rules
+    version 2; version 1 left out the destroy cards of seats not in the game.
+
+    >>> len(mission_deck(3, False, 2)), len(mission_deck(3, False, 1))
+    (12, 9)
+    """
     return tuple(i for i, m in enumerate(MISSIONS)
-                 if (m.kind != "destroy" or m.target < players)
+                 if (m.kind != "destroy" or m.target < players or rules >= 2)
                  and (european or i not in EUROPEAN))
 
 

@@ -254,6 +254,8 @@ def trade_actions(s: State) -> Iterable[Trade | TradeStars]:
                     yield TradeStars(cards)
         return
     for cards in sets_in_hand(s.hands[s.player], s.config.board.card_symbols):
+        if not turn.keeps_second_set(s, cards):
+            continue
         choices = turn.bonus_choices(s, cards)
         if choices:
             for t in choices:

@@ -191,11 +191,30 @@ class CapitalsRevealed(NamedTuple):
 
 @value_type
 class CapitalCaptured(NamedTuple):
-    """``player`` took the capital of ``owner`` (and its capital card) in ``territory``."""
+    """``player`` took the capital of ``owner`` in ``territory`` (a player taking back
+    their own capital is ``owner`` too)."""
 
     player: int
     owner: int
     territory: int
+
+
+@value_type
+class CapitalCardLaid(NamedTuple):
+    """Rules version 2: ``card``, the card of ``player``'s capital, leaves the draw pile
+    and lies face down before them; it is never drawn."""
+
+    player: int
+    card: int
+
+
+@value_type
+class CapitalCardPassed(NamedTuple):
+    """Rules version 2: ``owner``'s capital card passed to the captor ``player``'s hand."""
+
+    owner: int
+    player: int
+    card: int
 
 
 @value_type
@@ -251,5 +270,6 @@ Event = (
     | CardsTraded | AttackDeclared | DefenceDeclared | DiceRolled | TerritoryConquered
     | ArmiesMoved | PlayerEliminated | AttackEnded | TurnEnded | DeckReshuffled | CardDrawn
     | GameWon | MissionDealt | CapitalChosen | CapitalsRevealed | CapitalCaptured
+    | CapitalCardLaid | CapitalCardPassed
     | CardSetAside | RollHeld | RollChanged | CeasefireDrawn | MissionCompleted | GameDrawn
 )

@@ -35,15 +35,15 @@ def capitals_won(s: State, p: int) -> bool:
 
 
 def effective_mission(s: State, p: int) -> int:
-    """The mission ``p`` plays for: a destroy card naming ``p`` itself, or (with
-    ``mission_target_lost = occupy_24``) one whose target someone else removed,
-    becomes occupy 24 territories."""
+    """The mission ``p`` plays for: a destroy card naming ``p`` itself or a colour
+    nobody plays, or (with ``mission_target_lost = occupy_24``) one whose target
+    someone else removed, becomes occupy 24 territories."""
     m = s.missions[p]
     mission = MISSIONS[m]
     if mission.kind != "destroy":
         return m
     target = mission.target
-    if target == p:
+    if target == p or target >= s.config.players:
         return OCCUPY_24
     by = s.eliminated_by[target]
     if (by >= 0 and by != p and s.config.options.mission_target_lost == "occupy_24"):

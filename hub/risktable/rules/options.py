@@ -37,6 +37,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "reinforce_min": ("3", "none"),
     "traded_cards": ("reshuffle", "removed"),
     "ceasefire": ("off", "on"),
+    "second_set": ("optional", "forced"),
 }
 _CLASSIC_KEYS = ("setup", "fortify", "card_values", "occupy_min")
 
@@ -47,6 +48,16 @@ TWO_PLAYER_ARMIES: dict[str, int] = {"neutral_1993": 40, "plain_50": 50}
 NEUTRALS: dict[str, int] = {"off": 0, "neutral_1993": 1, "plain_50": 0, "neutral_2016": 3}
 # goal = territories: territories to hold at the end of an own turn (RULES.md 3 and 7).
 TERRITORY_GOAL: dict[int, int] = {2: 30, 3: 25, 4: 20, 5: 15}
+
+# What each rules version changed (docs/rules-engine.md). A game keeps the version it
+# started under, so a log or journal replays under the readings it was played by.
+RULES_VERSIONS: dict[int, str] = {
+    1: "capital cards stay in the draw pile; missions dealt only from the destroy cards "
+       "of colours in play",
+    2: "capital cards laid before their owners and handed to the captor; missions dealt "
+       "from all 12 (14) cards",
+}
+RULES_VERSION = max(RULES_VERSIONS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +84,7 @@ class Options:
     reinforce_min: Literal["3", "none"] = "3"
     traded_cards: Literal["reshuffle", "removed"] = "reshuffle"
     ceasefire: OnOff = "off"
+    second_set: Literal["optional", "forced"] = "optional"
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -118,12 +130,16 @@ class Options:
             out.append("goal = missions uses the 1993 deck with setup = deal")
         if self.reroll == "on" and stars_deck:
             out.append("reroll reveals a 1993 territory card: it needs deck = 1993")
+        if self.second_set == "forced" and stars_deck:
+            out.append("second_set is about 1993 symbol sets: it needs deck = 1993")
         return out
 
 
 @dataclass(frozen=True, slots=True)
 class Config:
-    """What stays fixed for a whole game: player count, options and the board."""
+    """What stays fixed for a whole game: player count, options, the board and the
+    rules version (:data:`RULES_VERSIONS`; the current one unless a recorded game
+    says otherwise)."""
 
     players: int
     options: Options = field(default_factory=Options)
@@ -132,6 +148,7 @@ class Config:
     # physical deck's stars come from card enrollment; self-play passes
     # :data:`risktable.rules.decks.PLACEHOLDER_STARS`, which is labelled as such.
     stars: tuple[int, ...] | None = None
+    rules: int = RULES_VERSION
     # Derived once, because handlers on the hot path consult them.
     neutrals: int = field(init=False, compare=False, repr=False)
     seats: int = field(init=False, compare=False, repr=False)
@@ -140,6 +157,9 @@ class Config:
 
     def __post_init__(self) -> None:
         o = self.options
+        if self.rules not in RULES_VERSIONS:
+            raise ValueError(f"rules version {self.rules!r} is unknown to this engine "
+                             f"(it plays versions 1 to {RULES_VERSION})")
         if o.two_player == "off":
             if self.players not in STARTING_ARMIES:
                 raise ValueError(f"the classic game is for 3 to 6 players, not {self.players}")

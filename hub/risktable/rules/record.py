@@ -42,10 +42,12 @@ from risktable.rules.actions import (
 from risktable.rules.board import SYMBOLS, Board, classic_board
 from risktable.rules.decks import MISSIONS, ceasefire_card, mission_index, with_symbols
 from risktable.rules.errors import MalformedActionError
-from risktable.rules.options import Config, Options
+from risktable.rules.options import RULES_VERSION, RULES_VERSIONS, Config, Options
 
 FORMAT = "risktable-action-log"
 VERSION = 1
+# A header without "rules" was written before rules versions existed: version 1.
+UNVERSIONED_RULES = 1
 
 
 def card_id(board: Board, card: int) -> str:
@@ -203,8 +205,9 @@ def decode_action(board: Board, d: object) -> Action:
 
 def header(config: Config) -> dict[str, Any]:
     """The first line of a log."""
-    head: dict[str, Any] = {"format": FORMAT, "version": VERSION, "board": config.board.name,
-                            "players": config.players, "options": config.options.as_dict()}
+    head: dict[str, Any] = {"format": FORMAT, "version": VERSION, "rules": config.rules,
+                            "board": config.board.name, "players": config.players,
+                            "options": config.options.as_dict()}
     board = config.board
     if board.card_symbols != classic_board().card_symbols:
         # An enrolled 1993 deck: its symbols are part of the game (trades depend on them).
@@ -258,6 +261,10 @@ def loads(text: str) -> ParsedLog:
                              f"(this engine reads version {VERSION})")
     if head.get("board") != "classic":
         raise LogFormatError(f"unknown board {head.get('board')!r}")
+    rules = head.get("rules", UNVERSIONED_RULES)
+    if type(rules) is not int or rules not in RULES_VERSIONS:
+        raise LogFormatError(f"rules version {rules!r} is not one this engine plays "
+                             f"(1 to {RULES_VERSION}): a newer risktable wrote it")
     board = classic_board()
     try:
         if "card_symbols" in head:
@@ -267,7 +274,7 @@ def loads(text: str) -> ParsedLog:
         if "two_star_cards" in head:
             two = {board.index(t) for t in head["two_star_cards"]}
             stars = tuple(2 if t in two else 1 for t in range(board.size))
-        config = Config(int(head["players"]), options, board, stars)
+        config = Config(int(head["players"]), options, board, stars, rules)
     except (TypeError, ValueError, KeyError) as exc:
         raise LogFormatError(f"bad header: {exc}") from None
     lines: list[object] = []

@@ -11,6 +11,7 @@ from risktable.rules.decks import ceasefire_card, mission_deck
 from risktable.rules.errors import MalformedActionError
 from risktable.rules.events import (
     ArmiesPlaced,
+    CapitalCardLaid,
     CapitalChosen,
     CapitalsRevealed,
     CardDealt,
@@ -190,7 +191,7 @@ def deal_mission(s: State, a: DealMission) -> Result:
 def mission_pile(s: State) -> tuple[int, ...]:
     """Mission cards not yet dealt."""
     config = s.config
-    deck = mission_deck(config.players, config.options.european_missions == "on")
+    deck = mission_deck(config.players, config.options.european_missions == "on", config.rules)
     return tuple(m for m in deck if m not in s.missions)
 
 
@@ -289,4 +290,16 @@ def choose_capital(s: State, a: ChooseCapital) -> Result:
     if -1 in capitals:
         return s._replace(player=_next_seat(s, p)), events
     events.append(CapitalsRevealed(capitals))
+    if s.config.rules >= 2:
+        s = lay_capital_cards(s, events)
     return start_turn(s, s.first_player, events)
+
+
+def lay_capital_cards(s: State, events: list[Event]) -> State:
+    """Each capital's card leaves the draw pile to lie before its owner (rules version 2).
+
+    A territory card pictures the territory of its own index, so the card is the capital.
+    """
+    laid = s.capitals
+    events.extend(CapitalCardLaid(p, c) for p, c in enumerate(laid))
+    return s._replace(laid=laid, draw_pile=tuple(c for c in s.draw_pile if c not in laid))

@@ -60,8 +60,9 @@ class State(NamedTuple):
     During ``setup = deal`` the undealt territory cards are the ``draw_pile``
     and the dealt ones wait in ``discard`` with the wilds; every card of the
     deck in play is always in exactly one of ``draw_pile``, ``discard``,
-    ``hands`` and ``reserve`` (the 2016 ceasefire until it joins the pile),
-    unless ``traded_cards = removed`` took it out of the game.
+    ``hands``, ``reserve`` (the 2016 ceasefire until it joins the pile) and
+    ``laid`` (capital cards before their owners, rules version 2), unless
+    ``traded_cards = removed`` took it out of the game.
     """
 
     config: Config
@@ -102,6 +103,9 @@ class State(NamedTuple):
     reroll_die: int = -1                # REROLL: which attack die is being re-rolled
     commander_used: bool = False        # commander: used this turn
     ceasefire: bool = False             # the game ended by the ceasefire card
+    laid: tuple[int, ...] = ()          # goal = capitals: the capital card laid before
+                                        # each player (-1: none, or handed to a captor)
+    trades_due: int = 0                 # second_set = forced: sets still owed this turn
 
     @property
     def phase_name(self) -> str:

@@ -7,7 +7,7 @@ from itertools import pairwise
 from risktable.rules import checks, goals
 from risktable.rules.actions import DrawCard, EndTurn, Place, Trade, TradeStars
 from risktable.rules.board import Board
-from risktable.rules.cards import fixed_value, is_set, set_value
+from risktable.rules.cards import fixed_value, has_set, is_set, set_value, sets_in_hand
 from risktable.rules.decks import MAX_STARS, MIN_STARS, STAR_VALUES
 from risktable.rules.errors import MalformedActionError
 from risktable.rules.events import (
@@ -74,8 +74,32 @@ def start_turn(s: State, p: int, events: list[Event]) -> Result:
                           bonus_used=False, neutral_pool=NEUTRAL_ARMIES, neutral_seat=-1,
                           commander_used=False), events
     s = s._replace(phase=REINFORCE, player=p, pool=pool, turn=turn, conquered=False,
-                   bonus_used=False, commander_used=False)
+                   bonus_used=False, commander_used=False, trades_due=_sets_owed(s, p))
     return skip_empty_reinforce(s), events
+
+
+def _sets_owed(s: State, p: int) -> int:
+    """``second_set = forced``: 2 when ``p`` starts the turn with six or more cards that
+    make two separate sets (both must be traded); 0 otherwise (the hand limit alone
+    forces the one trade the other reading asks for)."""
+    if s.config.options.second_set != "forced" or len(s.hands[p]) < 2 * 3:
+        return 0
+    hand = s.hands[p]
+    symbols = s.config.board.card_symbols
+    for trio in sets_in_hand(hand, symbols):
+        rest = tuple(c for c in hand if c not in trio)
+        if has_set(rest, symbols):
+            return 2
+    return 0
+
+
+def keeps_second_set(s: State, cards: tuple[int, ...]) -> bool:
+    """Whether trading ``cards`` now leaves a set when two are owed (``second_set =
+    forced``): the first of two owed trades must leave the second one whole."""
+    if s.trades_due < 2:
+        return True
+    rest = tuple(c for c in s.hands[s.player] if c not in cards)
+    return has_set(rest, s.config.board.card_symbols)
 
 
 def skip_empty_reinforce(s: State) -> State:
@@ -119,8 +143,9 @@ def trade_allowed(s: State) -> bool:
 
 
 def must_trade(s: State) -> bool:
-    """True while the player holds too many cards to place armies."""
-    return len(s.hands[s.player]) > HAND_LIMIT
+    """True while the player holds too many cards to place armies, or still owes the
+    second set of six cards (``second_set = forced``)."""
+    return len(s.hands[s.player]) > HAND_LIMIT or s.trades_due > 0
 
 
 def bonus_choices(s: State, cards: tuple[int, ...]) -> tuple[int, ...]:
@@ -165,6 +190,9 @@ def trade(s: State, a: Trade) -> Result:
                            f"{[checks.name(s, t) for t in choices]}, not {bonus!r}")
     elif bonus is not None:
         checks.illegal("no +2 bonus is due for this trade")
+    if not keeps_second_set(s, cards):
+        checks.illegal("these six cards make two sets and both must be traded: trade a set "
+                       "that leaves the other whole")
     schedule = s.config.options.card_values
     if schedule == "fixed":
         value = fixed_value((symbols[cards[0]], symbols[cards[1]], symbols[cards[2]]))
@@ -182,7 +210,8 @@ def trade(s: State, a: Trade) -> Result:
         events.append(ArmiesPlaced(p, bonus, extra))
     return s._replace(hands=hands, discard=_discarded(s, cards), sets_traded=s.sets_traded + 1,
                       pool=s.pool + value, armies=armies,
-                      bonus_used=s.bonus_used or bonus is not None), events
+                      bonus_used=s.bonus_used or bonus is not None,
+                      trades_due=max(0, s.trades_due - 1)), events
 
 
 def _discarded(s: State, cards: tuple[int, ...]) -> tuple[int, ...]:
@@ -231,7 +260,9 @@ def reinforce_place(s: State, a: Place) -> Result:
     p = s.player
     if s.owners[t] != p:
         checks.illegal(f"player {p} does not own {checks.name(s, t)}")
-    if len(s.hands[p]) > HAND_LIMIT:
+    if must_trade(s):
+        if s.trades_due:
+            checks.illegal(f"player {p} must trade the second set of their six cards first")
         checks.illegal(f"player {p} holds {len(s.hands[p])} cards and must trade first")
     if n > s.pool:
         checks.illegal(f"only {s.pool} armies are left to place, not {n}")

@@ -4,7 +4,7 @@ The state holds every secret (hands, the draw pile's make-up, missions,
 capitals before the reveal, the cards set aside for neutrals) because the
 rules need them. Anything shown to a person goes through :func:`view`, which
 keeps to what that observer may know: the board, counts, the traded cards
-(they were shown), and their own hand, mission and capital.
+(they were shown), and their own hand, capital card, mission and capital.
 
 >>> from risktable.rules import Config, new_game
 >>> s = new_game(Config(3))._replace(hands=((0, 1), (5,), ()))
@@ -52,11 +52,17 @@ def view(s: State, observer: int | None) -> dict[str, Any]:
         "capitals": [ids[t] if t >= 0 and (revealed or q == observer) else None
                      for q, t in enumerate(s.capitals)],
         "capitals_revealed": revealed,
+        # Which players have a capital card lying face down before them (which card is
+        # its holder's to know, like a card in hand).
+        "capital_cards_laid": [c >= 0 for c in s.laid],
         "commander_used": s.commander_used,
         "observer": observer,
     }
     if observer is not None and 0 <= observer < players:
         out["hand"] = [card_id(board, c) for c in s.hands[observer]]
+        if s.laid:
+            laid = s.laid[observer]
+            out["capital_card"] = card_id(board, laid) if laid >= 0 else None
         if s.missions and s.missions[observer] >= 0:
             out["mission"] = MISSIONS[s.missions[observer]].id
             out["mission_now"] = MISSIONS[effective_mission(s, observer)].id

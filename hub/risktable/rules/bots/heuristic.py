@@ -288,7 +288,7 @@ class HeuristicBot:
                                                   -len(a.cards)))
         elif turn.trade_allowed(s) and len(hand) >= 3:
             symbols = s.config.board.card_symbols
-            sets = sets_in_hand(hand, symbols)
+            sets = [c for c in sets_in_hand(hand, symbols) if turn.keeps_second_set(s, c)]
             if sets:
                 # Keep wilds for later; prefer a set that pictures an own territory.
                 def key(cards: tuple[int, int, int]) -> tuple[int, int]:
