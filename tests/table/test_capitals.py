@@ -8,16 +8,31 @@ import random
 
 import pytest
 
-from risktable.rules import ChooseCapital, legal_actions, replay
+from risktable.rules import ChooseCapital, DrawCard, legal_actions, replay
 from risktable.rules import state as st
 from risktable.rules.bots import Bot, HeuristicBot
+from risktable.rules.events import CapitalCardPassed
 from risktable.rules.goals import how_won
 from risktable.rules.presets import preset_config
 from risktable.table import menus
 from risktable.table.autopilot import Autopilot
 from risktable.table.public import board_message, led_scene
 from risktable.table.session import TableSession
-from tests.table.inputs import CARDS, autopiloted_table, back, confirm, ok, refused, turn
+from tests.rules.scenario import T, position
+from tests.table.inputs import (
+    CARDS,
+    armed,
+    autopiloted_table,
+    back,
+    confirm,
+    dice,
+    go_to,
+    ok,
+    refused,
+    session_at,
+    tap,
+    turn,
+)
 from tests.table.test_games import play
 
 CONFIG = preset_config("capital_1993", 4)
@@ -113,14 +128,61 @@ def test_the_last_choice_reveals_every_capital_on_the_led_board() -> None:
     first = table.seats[s.player]
     for other in table.seats:
         if other != first:
-            assert _names(table, other) == [f"Seat {first} to play", "Capital chosen",
-                                            "Capitals revealed:", "they blink on the board"]
-    # Once the first player acts, the board is back to the cursor.
+            # Each owner is told to lay their capital's card before them, out of the pile.
+            capital = CONFIG.board.territory_names[s.capitals[table.seats.index(other)]]
+            assert _names(table, other) == [f"Seat {first} to play", "Take from the pile,",
+                                            "lay face down by you:", capital]
+    own = CONFIG.board.territory_names[s.capitals[s.player]]
+    assert _names(table, first)[:3] == ["Lay capital card down:", own, "Place 1 army on"]
+    # Once the first player acts, the board is back to the cursor, the seats to the play.
     ok(table, first, confirm(first))
     assert table.highlight == frozenset({ids[table.menu.cursor]})
+    assert _names(table, first)[0] == "Place 1 army on"
+    assert all("Take from the pile," not in _names(table, x) for x in table.seats)
     # Taking that army back brings the reveal back: it is the state right after it.
     ok(table, first, back(first))
     assert table.highlight == capitals
+    assert _names(table, first)[:2] == ["Lay capital card down:", own]
+
+
+def _capitals_at(phase: int, **fields: object) -> TableSession:
+    config = preset_config("capital_1993", 3)
+    caps = (T("alaska"), T("kamchatka"), T("egypt"))
+    s = position({"alaska": (0, 8), "kamchatka": (1, 1), "egypt": (2, 3)}, config=config,
+                 capitals=caps, laid=caps, rest=2, phase=phase, **fields)
+    return session_at(s)
+
+
+def test_a_capital_card_tapped_at_a_draw_is_refused_with_its_reason() -> None:
+    table = _capitals_at(st.DRAW, conquered=True)
+    assert table.menu.stage == menus.CARD and table.menu.player == 0
+    refused(table, 1, tap(1, "kamchatka"), "seat 2's capital card: it lies before its owner")
+    refused(table, 1, tap(1, "alaska"), "seat 1's capital card")
+    out = ok(table, 1, tap(1, "peru"))
+    assert out.actions == (DrawCard(T("peru")),)
+
+
+def test_a_laid_capital_card_is_not_traded_by_its_owner() -> None:
+    table = _capitals_at(st.REINFORCE, pool=3, hands={0: ("peru", "brazil")})
+    refused(table, 1, tap(1, "alaska"), "only its captor trades it")
+
+
+def test_the_captors_seat_says_whose_capital_card_to_take() -> None:
+    table = _capitals_at(st.ATTACK)
+    go_to(table, 1, "alaska")
+    ok(table, 1, confirm(1))
+    go_to(table, 1, "kamchatka")
+    ok(table, 1, confirm(1))
+    ok(table, 1, confirm(1))  # 3 dice against the one army: no defence choice
+    ok(table, 1, dice(1, armed(table, 1)[0], 6, 6, 6))
+    out = ok(table, 2, dice(2, armed(table, 2)[0], 1))
+    assert CapitalCardPassed(1, 0, T("kamchatka")) in out.events
+    assert table.state.hands[0] == (T("kamchatka"),)
+    assert _names(table, 1)[:2] == ["Take seat 2's capital", "card: Kamchatka"]
+    assert not any("capital card" in line for x in (2, 3) for line in _names(table, x))
+    # Told once: the next choice (how many armies move in) has the seat's lines back.
+    ok(table, 1, confirm(1))
+    assert "Take seat 2's capital" not in _names(table, 1)
 
 
 def test_a_bot_choosing_a_capital_shows_it_nowhere() -> None:

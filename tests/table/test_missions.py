@@ -17,7 +17,7 @@ from risktable.rules.bots import Bot, HeuristicBot
 from risktable.rules.decks import MISSIONS, OCCUPY_24, mission_deck, mission_index
 from risktable.rules.engine import apply, chance_outcomes, new_game
 from risktable.rules.goals import how_won
-from risktable.rules.options import Config
+from risktable.rules.options import RULES_VERSION, Config
 from risktable.rules.presets import preset_config
 from risktable.rules.state import State
 from risktable.table import menus
@@ -86,7 +86,7 @@ def test_the_input_reaching_the_deal_deals_every_mission_with_it() -> None:
     # Dealt round the table from the first player, like the cards.
     order = [(s.first_player + i) % players for i in range(players)]
     assert tuple(s.missions[p] for p in order) == dealt and len(set(dealt)) == players
-    assert set(dealt) <= set(mission_deck(players, european=False))
+    assert set(dealt) <= set(mission_deck(players, european=False, rules=RULES_VERSION))
     assert s.phase == st.SETUP_PLACE and table.menu.stage == menus.SETUP_PLACE_STAGE
     assert replay(CONFIG, table.log) == s
 
@@ -95,9 +95,10 @@ def test_the_deal_is_uniform_over_the_engines_outcomes_only() -> None:
     config = preset_config("mission_1993", 3)
     s = _at_the_deal(config, 7)
     legal = chance_outcomes(s).cards
-    # Destroy cards of colours not in play are out, so are the European missions.
-    assert mission_index("destroy_3") not in legal and mission_index("destroy_2") in legal
-    assert len(legal) == 9
+    # All 12 cards of the 1993 deck, destroy cards of colours not in play too; the
+    # European missions are out.
+    assert mission_index("destroy_3") in legal and mission_index("destroy_2") in legal
+    assert len(legal) == 12
 
     class Stepped(random.Random):
         """random() at the middle of the k-th of n equal slices."""
@@ -167,18 +168,18 @@ def test_every_mission_fits_the_display_in_every_colour(target_lost: str) -> Non
         config = _with(preset_config("mission_1993", players),
                        mission_target_lost=target_lost, european_missions="on")
         base = _at_the_deal(config, players)
-        for m in mission_deck(players, european=True):
+        for m in mission_deck(players, european=True, rules=RULES_VERSION):
             for seats in ([1, 2, 3, 4, 5, 6][:players], [6, 5, 4, 3, 2, 1][:players]):
                 s = base._replace(missions=(m,) * players)
                 for p in range(players):
                     lines = mission_lines(s, p, seats)
                     assert len(lines) == 2 and all(len(x) <= 24 for x in lines), lines
                     mission = MISSIONS[m]
-                    if mission.kind == "destroy" and mission.target != p:
+                    if mission.kind == "destroy" and p != mission.target < players:
                         colour = SEAT_COLOURS[seats[mission.target] - 1].name
                         assert lines == ["Mission: destroy",
                                          f"{colour} (seat {seats[mission.target]})"]
-                    elif mission.kind == "destroy":  # the own colour: 24 territories
+                    elif mission.kind == "destroy":  # own or absent colour: 24 territories
                         assert lines == ["Mission: occupy", "24 territories"]
     assert mission_lines(base._replace(missions=(4,) * 6), 0, [1, 2, 3, 4, 5, 6]) == [
         "Mission: occupy", "18 terr., 2+ armies each"]

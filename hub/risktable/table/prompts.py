@@ -264,6 +264,24 @@ def own_capital(state: State, player: int) -> list[str]:
     return ["Your capital:", _fit(_name(state, state.capitals[player]))]
 
 
+def lay_capital_card(state: State, player: int, acting: bool) -> list[str]:
+    """Lines telling ``player`` to take their capital's card out of the draw pile and lay
+    it face down before them (rules version 2, as the capitals are revealed); two short
+    lines for a seat that is also asked to play, three otherwise. The capitals are
+    public by then, so a bot's display may show them too."""
+    if not state.laid or state.laid[player] < 0:
+        return []
+    name = _fit(_name(state, state.laid[player]))
+    if acting:
+        return ["Lay capital card down:", name]
+    return ["Take from the pile,", "lay face down by you:", name]
+
+
+def take_capital_card(state: State, owner_seat: int, card: int) -> list[str]:
+    """Two lines telling a captor whose capital card to take (it joins their hand)."""
+    return [_fit(f"Take seat {owner_seat}'s capital"), _fit("card: " + _name(state, card))]
+
+
 def mission_lines(state: State, player: int, seats: Sequence[int]) -> list[str]:
     """Two lines naming ``player``'s mission as the state has it now (a destroy card
     naming the player's own colour, or one whose target someone else removed under

@@ -55,7 +55,7 @@ from risktable.rules.cards import is_set
 from risktable.rules.decks import STAR_VALUES, deck_cards
 from risktable.rules.engine import apply, chance_outcomes, current_actor, new_game
 from risktable.rules.errors import RulesError
-from risktable.rules.events import DiceRolled, Event, TurnStarted
+from risktable.rules.events import CapitalCardPassed, DiceRolled, Event, TurnStarted
 from risktable.rules.odds import battle
 from risktable.rules.options import Config
 from risktable.rules.state import (
@@ -180,6 +180,8 @@ class TableSession:
         self._pick = Pick()
         self._faces: dict[int, tuple[int, ...]] = {}
         self._last: list[str] = []
+        # Capital cards the last action handed to a captor: (captor, owner, card).
+        self._handed: tuple[tuple[int, int, int], ...] = ()
         self._marks: frozenset[int] = frozenset()
         self._readings: tuple[tuple[str, int], ...] = ()
         for i, a in enumerate(actions):
@@ -262,7 +264,7 @@ class TableSession:
         whose ``error`` says why, and nothing changed.
         """
         saved = (self._state, len(self._log), list(self._undo), self._pick, dict(self._faces),
-                 self._battle_at, list(self._last), self._marks)
+                 self._battle_at, list(self._last), self._marks, self._handed)
         armed = self._armed()
         actions: list[Action] = []
         events: list[Event] = []
@@ -273,7 +275,7 @@ class TableSession:
             self._deal_missions(actions, events)
         except _Refused as refusal:
             (self._state, length, self._undo, self._pick, self._faces, self._battle_at,
-             self._last, self._marks) = saved
+             self._last, self._marks, self._handed) = saved
             del self._log[length:]
             self._readings = ()
             return Outcome(error=ProtocolError(refusal.code, refusal.detail[:_MAX_DETAIL]),
@@ -467,6 +469,10 @@ class TableSession:
         if menu.stage == menus.CARD:
             if menu.player != player:
                 raise _Refused(f"seat {self.seats[menu.player]} taps a card now, not this seat")
+            if card in s.laid:
+                owner = self.seats[s.laid.index(card)]
+                raise _Refused(f"that is seat {owner}'s capital card: it lies before its "
+                               "owner, never in the pile; draw from the deck")
             if card not in s.draw_pile:
                 raise _Refused("that card is not in the draw pile: draw from the deck")
             self._apply(DealCard(card) if s.phase in _DEALT else DrawCard(card), actions, events)
@@ -475,6 +481,9 @@ class TableSession:
             raise _Refused("no card is wanted now")
         if not turn.trade_allowed(s):
             raise _Refused("after a conquest, cards are traded only to get down to 4")
+        if card in s.laid:
+            raise _Refused("a capital card lying before its owner is not in a hand: only "
+                           "its captor trades it")
         if card not in s.hands[player]:
             raise _Refused("you do not hold that card")
         pick = self._pick
@@ -576,6 +585,8 @@ class TableSession:
         self._log.append(action)
         actions.append(action)
         events.extend(new_events)
+        self._handed = tuple((e.player, e.owner, e.card) for e in new_events
+                             if isinstance(e, CapitalCardPassed))
         if isinstance(action, Place) and before.phase == REINFORCE:
             self._undo.append(before)
         else:
@@ -652,6 +663,16 @@ class TableSession:
         ids = s.config.board.territory_ids
         return frozenset(ids[t] for t in marks if t >= 0)
 
+    def _capital_card_lines(self, player: int, acting: bool) -> list[str]:
+        """What ``player`` must do with a capital card now: lay their own as the capitals
+        are revealed, or take the card of the capital they just captured."""
+        for captor, owner, card in self._handed:
+            if captor == player:
+                return prompts.take_capital_card(self._state, self.seats[owner], card)
+        if self._revealing():
+            return prompts.lay_capital_card(self._state, player, acting)
+        return []
+
     def _revealing(self) -> bool:
         """True from the last capital choice (which reveals them all) until the next
         action: the LED board shows every capital then instead of a cursor."""
@@ -689,6 +710,9 @@ class TableSession:
             elif menu.is_number:
                 ring = {"mode": "count", "value": min(99, menu.value)}
             lines = prompts.ask(s, menu, self._pick, win)
+            told = self._capital_card_lines(player, acting=True)
+            if told:
+                lines = [*told, *lines[:2]]
         else:
             mover = current_actor(s)
             head = f"Seat {self.seats[mover]} to play" if mover >= 0 else "Rolling..."
@@ -696,10 +720,14 @@ class TableSession:
                 head = prompts.held_head(s, self.seats[mover])
             elif s.phase == MISSION_DEAL:
                 head = "Dealing missions"
+            told = self._capital_card_lines(player, acting=False)
             if player in self._bots:
-                # Everyone reads a bot's display: its capital and mission stay off it.
+                # Everyone reads a bot's display: its capital and mission stay off it
+                # (the capital card only once the capitals are public).
                 head = "Bot: mirror this move"
-                lines = [head, *self._last][:4]
+                lines = [head, *(told or self._last)][:4]
+            elif told:
+                lines = [head, *told][:4]
             else:
                 lines = [head, *prompts.own_capital(s, player),
                          *prompts.own_mission(s, player, self.seats), *self._last][:4]
