@@ -5,6 +5,7 @@ cursor that only their own seat shows, the reveal, and whole ``capital_1993`` an
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -145,7 +146,7 @@ def test_the_last_choice_reveals_every_capital_on_the_led_board() -> None:
     assert _names(table, first)[:2] == ["Lay capital card down:", own]
 
 
-def _capitals_at(phase: int, **fields: object) -> TableSession:
+def _capitals_at(phase: int, **fields: Any) -> TableSession:
     config = preset_config("capital_1993", 3)
     caps = (T("alaska"), T("kamchatka"), T("egypt"))
     s = position({"alaska": (0, 8), "kamchatka": (1, 1), "egypt": (2, 3)}, config=config,

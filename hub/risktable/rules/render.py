@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
-from risktable.rules.record import card_id
+from risktable.rules.record import card_id, header
 from risktable.rules.state import State
 
 
@@ -49,3 +51,17 @@ def picture(s: State) -> str:
         lines.append(f"hand {p}: " + (" ".join(card_id(board, c) for c in hand) or "-"))
     lines.append(f"draw pile {len(s.draw_pile)}, discard {len(s.discard)}")
     return "\n".join(lines)
+
+
+def digest(s: State) -> str:
+    """A short hash of every field of ``s`` (the config by its log header), so two states
+    are told apart by a line in a golden file.
+
+    >>> from risktable.rules import Config, new_game
+    >>> len(digest(new_game(Config(3))))
+    16
+    """
+    fields = {name: value for name, value in zip(s._fields, s, strict=True)
+              if name != "config"}
+    text = json.dumps({"config": header(s.config), **fields}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
