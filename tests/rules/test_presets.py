@@ -155,3 +155,21 @@ def test_an_enrolled_1993_deck_plays_and_its_log_carries_the_symbols() -> None:
         with_symbols(board, {"alaska": "infantry"})
     with pytest.raises(ValueError, match="symbols are"):
         with_symbols(board, {**symbols, "peru": "wild"})
+
+
+def test_presets_cli_lists_both_readings_of_two_sets_in_six_cards_with_their_books(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "presets", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    second = [r for r in doc["readings"] if r["option"] == "second_set"]
+    assert [(r["value"], r["default"]) for r in second] == [("optional", True),
+                                                            ("forced", False)]
+    assert "Parker Brothers, 1993 edition (Turkish text)" in second[0]["source"]
+    assert "(Romanian text)" in second[1]["source"]
+    assert main(["rules", "presets"]) == 0
+    text = capsys.readouterr().out
+    assert "second_set=optional (default):" in text and "second_set=forced:" in text
+    # Sources are books a reader can find, not files that do not ship with the project.
+    for source in [p["source"] for p in doc["presets"]] + [r["source"] for r in doc["readings"]]:
+        assert "seed" not in source and ".md" not in source, source
+        assert "text)" in source or "wording" in source, source
