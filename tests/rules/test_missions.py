@@ -90,10 +90,12 @@ def _chance_of_occupy_24(s: State) -> Fraction:
     return total
 
 
-def test_with_3_players_occupy_24_is_held_with_chance_5_in_12_not_2_in_9() -> None:
-    # The card itself, the own destroy card and the three of absent colours.
-    assert _chance_of_occupy_24(_at_mission_deal(3)) == Fraction(5, 12)
-    assert _chance_of_occupy_24(_at_mission_deal(3, rules=1)) == Fraction(2, 9)
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_occupy_24_is_held_with_chance_5_in_12_not_2_in_9_with_3_players(players: int) -> None:
+    # The card itself, the own destroy card and those of absent colours; version 1 dealt
+    # from 6 + players cards, of which only the first two read as occupy 24.
+    assert _chance_of_occupy_24(_at_mission_deal(players)) == Fraction(8 - players, 12)
+    assert _chance_of_occupy_24(_at_mission_deal(players, rules=1)) == Fraction(2, 6 + players)
 
 
 def test_a_destroy_card_of_a_colour_not_in_play_becomes_24_territories() -> None:
