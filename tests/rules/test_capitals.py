@@ -29,6 +29,7 @@ from risktable.rules.events import (
 from risktable.rules.goals import how_won
 from risktable.rules.options import Config
 from risktable.rules.presets import preset_config
+from risktable.rules.render import summary
 from risktable.rules.selfplay import selfplay
 from risktable.rules.state import CAPITAL, DRAW
 from risktable.rules.views import PUBLIC, view
@@ -109,6 +110,8 @@ def test_a_captured_capital_hands_its_card_to_the_captor_once() -> None:
     # Private to its new holder, like any card in hand.
     assert view(s, 0)["hand"] == ["peru", "kamchatka"] and view(s, 1)["capital_card"] is None
     assert view(s, 2)["cards_held"] == [2, 0, 0] and "hand" not in view(s, PUBLIC)
+    # The referee tools' summary (rules replay, games resume) says where capital cards lie.
+    assert summary(s)["capital_cards"] == ["alaska", None, "egypt"] and summary(s)["rules"] == 2
     s, _ = apply(s, Occupy(3))
     s = s._replace(phase=5, player=1)
     s, events = _conquer(s, "yakutsk", "kamchatka")

@@ -11,8 +11,12 @@ from risktable.rules.state import State
 
 
 def summary(s: State) -> dict[str, Any]:
-    """The state's headline figures, JSON-ready."""
+    """The state's headline figures, JSON-ready; with capital cards laid (rules version 2)
+    also which card lies before each player (the capitals are public once revealed)."""
     board = s.config.board
+    extra: dict[str, Any] = {}
+    if s.laid:
+        extra["capital_cards"] = [card_id(board, c) if c >= 0 else None for c in s.laid]
     return {
         "phase": s.phase_name,
         "turn": s.turn,
@@ -28,7 +32,9 @@ def summary(s: State) -> dict[str, Any]:
         "eliminated": [p for p in range(s.config.players)
                        if s.turn > 0 and s.counts[p] == 0],
         "options": s.config.options.as_dict(),
+        "rules": s.config.rules,
         "board": board.name,
+        **extra,
     }
 
 
