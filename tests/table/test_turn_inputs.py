@@ -16,6 +16,7 @@ from risktable.rules import (
     EndTurn,
     Fortify,
     Occupy,
+    Options,
     Place,
     Roll,
     Trade,
@@ -144,6 +145,25 @@ def test_five_cards_must_be_traded_before_placing() -> None:
     for card in ("middle_east", "afghanistan", "wild1"):
         ok(table, 1, tap(1, card))
     assert table.menu.stage == menus.PLACE and table.state.pool == 7
+
+
+def test_second_set_forced_asks_for_both_sets_of_six_cards() -> None:
+    hand = ("alaska", "northwest_territory", "greenland", "alberta", "ontario", "wild1")
+    table = reinforce(pool=3, hands={0: hand}, trades_due=2, rest=1,
+                      options=Options(second_set="forced"))
+    assert table.menu.stage == menus.MUST_TRADE
+    assert table.view(1)["lines"][:2] == ["Two sets: trade both", "Tap 3 cards to trade"]
+    ok(table, 1, tap(1, "alaska"))
+    ok(table, 1, tap(1, "alberta"))
+    refused(table, 1, tap(1, "wild1"), "leaves the other whole")
+    ok(table, 1, back(1))  # alberta untapped: alaska stays
+    for card in ("northwest_territory", "greenland"):
+        ok(table, 1, tap(1, card))
+    assert table.state.trades_due == 1 and table.menu.stage == menus.MUST_TRADE
+    assert table.view(1)["lines"][:2] == ["Trade the second set", "Tap 3 cards to trade"]
+    for card in ("alberta", "ontario", "wild1"):
+        ok(table, 1, tap(1, card))
+    assert table.menu.stage == menus.PLACE and table.state.sets_traded == 2
 
 
 def attack_position(**kw: Any) -> TableSession:

@@ -40,6 +40,8 @@ HAND_LIMIT = 4
 ELIMINATION_TRADE_AT = 6
 PICTURED_BONUS = 2
 MIN_REINFORCEMENTS = 3
+SECOND_SET_REFUSAL = ("these six cards make two sets and both must be traded: trade a set "
+                      "that leaves the other whole")
 # two_player = neutral_2016: armies a player adds to one neutral at the start of a turn.
 NEUTRAL_ARMIES = 3
 # Ceasefire "near the bottom" of the pile: it lies among the last this many + 1 cards,
@@ -191,8 +193,7 @@ def trade(s: State, a: Trade) -> Result:
     elif bonus is not None:
         checks.illegal("no +2 bonus is due for this trade")
     if not keeps_second_set(s, cards):
-        checks.illegal("these six cards make two sets and both must be traded: trade a set "
-                       "that leaves the other whole")
+        checks.illegal(SECOND_SET_REFUSAL)
     schedule = s.config.options.card_values
     if schedule == "fixed":
         value = fixed_value((symbols[cards[0]], symbols[cards[1]], symbols[cards[2]]))

@@ -200,6 +200,9 @@ def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[
     elif stage == menus.MUST_TRADE:
         lines = [f"You hold {len(state.hands[menu.player])} cards", "Tap 3 cards to trade",
                  f"{len(pick.cards)} of 3 tapped"]
+        if state.trades_due:
+            # second_set = forced: six cards making two sets owe both.
+            lines[0] = "Two sets: trade both" if state.trades_due > 1 else "Trade the second set"
     elif stage == menus.BONUS:
         lines = ["Set traded: +2 armies", "go on " + here, "Press to choose"]
     elif stage == menus.ATTACK_FROM:

@@ -504,6 +504,9 @@ class TableSession:
             raise _Refused("these 3 cards are not a set: tap another card")
         a, b, c = sorted(chosen)
         trio = (a, b, c)
+        if not turn.keeps_second_set(s, trio):
+            # Said at the third tap, before any +2 territory is asked for.
+            raise _Refused(turn.SECOND_SET_REFUSAL)
         choices = turn.bonus_choices(s, trio)
         if len(choices) > 1:
             # The rules let the player choose which pictured territory gets the +2.
