@@ -287,8 +287,9 @@ def take_capital_card(state: State, owner_seat: int, card: int) -> list[str]:
 
 def mission_lines(state: State, player: int, seats: Sequence[int]) -> list[str]:
     """Two lines naming ``player``'s mission as the state has it now (a destroy card
-    naming the player's own colour, or one whose target someone else removed under
-    ``mission_target_lost = occupy_24``, reads as the territories it became); a destroy
+    naming the player's own colour or one nobody plays, or one whose target someone else
+    removed under ``mission_target_lost = occupy_24``, reads as the territories it
+    became); a destroy
     target is named by its seat's colour, ``seats`` mapping players to seats. The
     mission is secret: these lines belong on that player's own seat only.
 
