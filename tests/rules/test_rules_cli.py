@@ -109,3 +109,20 @@ def test_selfplay_shows_progress_on_stderr(capsys: pytest.CaptureFixture[str],
                          "--seed", "3", "--json")
     assert code == 0 and json.loads(out)["games"] == 2
     assert err.splitlines() == ["selfplay: 1/2 games", "selfplay: 2/2 games"]
+
+
+def test_replay_of_a_log_of_an_unknown_rules_version_is_one_line_naming_it(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    newer = tmp_path / "newer.jsonl"
+    newer.write_text(json.dumps({"format": "risktable-action-log", "version": 1, "rules": 9,
+                                 "board": "classic", "players": 3, "options": {}}) + "\n")
+    code, _, err = run(capsys, "rules", "replay", str(newer))
+    assert code == 1 and err.count("\n") == 1 and "rules version 9" in err
+
+
+def test_replay_of_a_log_made_before_rules_versions_says_version_1(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    old = Path(__file__).parent / "fixtures" / "rules_v1_capital_1993_3p.jsonl"
+    code, out, _ = run(capsys, "rules", "replay", str(old), "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["valid"] and doc["rules"] == 1 and doc["winner"] == 0
