@@ -52,8 +52,8 @@ TERRITORY_GOAL: dict[int, int] = {2: 30, 3: 25, 4: 20, 5: 15}
 # What each rules version changed (docs/rules-engine.md). A game keeps the version it
 # started under, so a log or journal replays under the readings it was played by.
 RULES_VERSIONS: dict[int, str] = {
-    1: "capital cards stay in the draw pile; missions dealt only from the destroy cards "
-       "of colours in play",
+    1: "capital cards stay in the draw pile; missions dealt without the destroy cards "
+       "of colours not in play",
     2: "capital cards laid before their owners and handed to the captor; missions dealt "
        "from all 12 (14) cards",
 }

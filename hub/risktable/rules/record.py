@@ -263,8 +263,10 @@ def loads(text: str) -> ParsedLog:
         raise LogFormatError(f"unknown board {head.get('board')!r}")
     rules = head.get("rules", UNVERSIONED_RULES)
     if type(rules) is not int or rules not in RULES_VERSIONS:
+        newer = ": a newer risktable wrote it" if type(rules) is int and rules > RULES_VERSION \
+            else ""
         raise LogFormatError(f"rules version {rules!r} is not one this engine plays "
-                             f"(1 to {RULES_VERSION}): a newer risktable wrote it")
+                             f"(1 to {RULES_VERSION}){newer}")
     board = classic_board()
     try:
         if "card_symbols" in head:
