@@ -1,72 +1,101 @@
-# At-most-once delivery of seat events: the hub's tracker here, the seat's outbox in
-# riskproto/outbox.py (re-exported here).
+# Exactly-once, in-order delivery of seat events: the hub's tracker here, the seat's
+# outbox in riskproto/outbox.py (re-exported here).
 #
 # A seat numbers its events 1, 2, 3, ... from power-on and keeps each in its outbox
-# until the hub answers that sequence number (ack, or an error naming the seq). It
-# retransmits unanswered events with growing delays, and all of them at once after a
-# reconnect. The hub answers every event; it applies an event only when the tracker
-# calls it NEW, so QoS 1 redelivery and seat retransmission are both harmless.
+# (at most OUTBOX_CAPACITY) until the hub answers that sequence number (ack, or an
+# error naming the seq). It retransmits unanswered events, oldest first. The hub
+# applies a seat's events strictly in sequence order, each once: the tracker keeps
+# the next number it expects, holds a few events that arrive ahead of it, and calls
+# everything below it a repeat. QoS 1 redelivery, seat retransmission and a
+# reordering after a reconnect are therefore all harmless.
 #
 # Numbering restarts when a seat reboots; the seat's birth carries a `boot` number
 # drawn at power-on, and the tracker starts afresh when that number changes.
 #
-# Both classes are pure: no clock reads, no I/O. Time comes in as milliseconds from
-# any monotonic clock; `diff` (e.g. MicroPython's time.ticks_diff) handles clocks
-# that wrap.
+# Pure: no clock reads, no I/O.
 
+from riskproto import OUTBOX_CAPACITY
 from riskproto.outbox import Outbox as Outbox
 
-NEW = "new"  # not answered yet: apply it, then record it
+try:
+    from typing import Any
+except ImportError:
+    pass
+
+NEW = "new"  # the next number expected: apply it, then record it
+HELD = "held"  # ahead of the next expected, within reach: hold it, answer it in its turn
+REPEAT = "repeat"  # held already: its answer comes when it is applied
+AHEAD = "ahead"  # too far ahead for any genuine seat: refuse it, the window stays
 DUPLICATE = "duplicate"  # answered already: answer again, apply nothing
 STALE = "stale"  # too old for the tracker to know: refuse it, apply nothing
 
 
 class SeqTracker:
-    # The hub's view of one seat's sequence numbers.
+    # The hub's view of one seat's sequence numbers under one boot.
     #
-    # It remembers which of the last `window` numbers up to the highest seen were
-    # answered. Within that window an unanswered number is NEW even when it comes
-    # after a higher one (MQTT keeps one connection's messages in order, so this is
-    # only robustness); below it, a number is STALE. Nothing is recorded by check():
-    # the hub calls record() once it has applied (journalled) or refused the event,
-    # so a crash in between leaves it NEW.
+    # `expected` is the next number the hub will apply. Every number below it was
+    # answered, in order (the hub answers only the expected number), so the last
+    # `window` below it are DUPLICATE and older ones STALE. Up to OUTBOX_CAPACITY - 1
+    # numbers above it are HELD (the seat cannot have more unanswered events than its
+    # outbox holds); anything further is AHEAD and moves nothing, so one forged event
+    # with a huge number cannot make every genuine one stale. Nothing is recorded by
+    # check(): the hub calls record() once it has applied (journalled) or refused the
+    # expected event, so a crash in between leaves it NEW.
 
-    def __init__(self, window: int = 64) -> None:
+    def __init__(self, window: int = 64, reach: int = OUTBOX_CAPACITY) -> None:
         self.window = window
+        self.reach = reach
         self.boot = None  # type: int | None
-        self.high = 0
-        self._answered = set()  # type: set[int]
+        self.expected = 1
+        self._held = {}  # type: dict[int, Any]
+        # The highest number answered under each boot the journal knows (restore()).
+        self._known = {}  # type: dict[int | None, int]
 
     def birth(self, boot: "int | None") -> bool:
-        # A seat birth; True when it starts a new numbering (a reboot).
+        # A seat birth; True when it starts a new numbering (a reboot, or a boot this
+        # tracker was not following): held events of the old boot are discarded.
         if boot is None or boot == self.boot:
             return False
         self.boot = boot
-        self.high = 0
-        self._answered = set()
+        self.expected = self._known.get(boot, 0) + 1
+        self._held = {}
         return True
 
-    def restore(self, boot: "int | None", applied: "list[int]") -> None:
-        # Rebuild after a hub restart from the sequence numbers the journal holds for
-        # this seat's current boot. Refused events are not journalled: a repeat of
-        # one is judged afresh, which is harmless because a refusal changed nothing.
+    def restore(self, boot: "int | None", known: "dict[int | None, int]") -> None:
+        # Rebuild after a hub restart: `known` maps each boot of this seat to the
+        # highest number answered under it (applied or refused), `boot` is the one
+        # to follow until a birth names another.
+        self._known = dict(known)
         self.boot = boot
-        self.high = 0
-        self._answered = set()
-        for seq in applied:
-            self.record(seq)
+        self.expected = self._known.get(boot, 0) + 1
+        self._held = {}
 
     def check(self, seq: int) -> str:
-        if seq in self._answered:
-            return DUPLICATE
-        if seq > self.high - self.window:
+        if seq == self.expected:
             return NEW
+        if seq > self.expected:
+            if seq >= self.expected + self.reach:
+                return AHEAD
+            return REPEAT if seq in self._held else HELD
+        if seq >= self.expected - self.window:
+            return DUPLICATE
         return STALE
 
+    def hold(self, seq: int, item: "Any") -> None:
+        # Keep `item` (whatever the caller applies later) for a HELD number.
+        if self.check(seq) != HELD:
+            raise ValueError("only a held number can be held")
+        self._held[seq] = item
+
+    def held(self) -> int:
+        return len(self._held)
+
     def record(self, seq: int) -> None:
-        if seq > self.high:
-            self.high = seq
-        self._answered.add(seq)
-        if len(self._answered) > self.window:
-            floor = self.high - self.window
-            self._answered = set(s for s in self._answered if s > floor)
+        # The expected event was answered (applied or refused): the window moves on.
+        if seq != self.expected:
+            raise ValueError("only the expected number can be recorded")
+        self.expected = seq + 1
+
+    def release(self) -> "Any":
+        # The held item that is now next in order, taken out; None if there is none.
+        return self._held.pop(self.expected, None)

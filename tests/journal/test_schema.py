@@ -77,3 +77,18 @@ def test_a_file_that_is_not_sqlite(tmp_path: Path) -> None:
     path.write_bytes(b"\x00garbage" * 512)
     with pytest.raises(CorruptJournal, match="is not a usable journal"):
         Journal(path)
+
+
+def test_a_version_2_file_passes_through_version_3_with_its_inputs(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    with sqlite3.connect(path) as db:
+        for version, script in enumerate(schema.MIGRATIONS[:2], 1):
+            db.executescript(f"{script}\nPRAGMA user_version = {version};")
+        db.execute("INSERT INTO games (table_id, created, header) VALUES ('t1', 0, '{}')")
+        db.execute("INSERT INTO inputs (game_id, seat, boot, seq, event, ui, after, at)"
+                   " VALUES (1, 2, 7, 41, '{}', '{}', 0, 0)")
+    with Journal(path) as j:
+        assert pragma(path, "user_version") == schema.latest()
+        assert j.answered_seqs("t1", 2) == {7: 41}
+        j.record_answer("t1", 2, 7, 42)
+        assert j.answered_seqs("t1", 2) == {7: 42}

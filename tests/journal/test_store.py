@@ -19,6 +19,7 @@ from risktable.journal import (
     Journal,
     JournalError,
     NothingToUndo,
+    SeatInput,
     SeatSeq,
     UnknownGame,
 )
@@ -341,3 +342,22 @@ def test_threads_share_one_journal(journal: Journal) -> None:
     for game, config, log in zip(games, configs, logs, strict=True):
         assert journal.state(game) == replay(config, log)
         assert journal.export(game) == dumps(config, log)
+
+
+def test_answered_seqs_continue_each_boot_across_games_and_refusals(journal: Journal) -> None:
+    config = Config(3)
+    first = journal.create_game(config, "t1")
+    for seq in (1, 2, 3):
+        journal.record_input(first, SeatInput(1, 77, seq, {"kind": "encoder"}, {}), [])
+    journal.finish(first)
+    second = journal.create_game(config, "t1")
+    journal.record_input(second, SeatInput(1, 77, 4, {"kind": "encoder"}, {}), [])
+    journal.record_answer("t1", 1, 77, 6)  # refused: no input row
+    journal.record_answer("t1", 1, 77, 5)  # a lower one never lowers the mark
+    journal.record_answer("t1", 1, None, 2)
+    journal.record_answer("t1", 2, 90, 8)
+    journal.record_answer("other", 1, 77, 50)
+    assert journal.answered_seqs("t1", 1) == {77: 6, None: 2}
+    assert journal.answered_seqs("t1", 2) == {90: 8}
+    assert journal.answered_seqs("t1", 3) == {}
+    assert rows(journal.path, "SELECT COUNT(*) FROM seat_answers") == 4

@@ -7,7 +7,7 @@ import sys
 if __name__ == "__main__":
     sys.path.insert(0, sys.argv[1])
 
-from riskproto.gate import APPLY, HubGate
+from riskproto.gate import APPLY, HOLD, HubGate
 from riskproto.messages import E_NOT_ALLOWED, ProtocolError
 
 
@@ -48,6 +48,12 @@ CONVERSATION = [
     (T + "1/status", birth(1, 11, 501)),
     (T + "1/status", birth(1, 10, 500, "false")),
     (T + "1/event", ev(1, 1)),
+    (T + "1/event", ev(1, 3, '"kind":"encoder","steps":-2')),
+    (T + "1/event", ev(1, 3, '"kind":"encoder","steps":-2')),
+    (T + "1/event", ev(1, 4, '"kind":"encoder"')),
+    (T + "1/event", ev(1, 2)),
+    (T + "1/event", ev(1, 99)),
+    (T + "1/event", ev(1, 5)),
     (T + "1/status", birth(1, 11, 501, "false")),
     ("risk/other/seat/1/event", ev(1, 1)),
     (T + "1/view", b"{}"),
@@ -61,15 +67,19 @@ def main() -> None:
         line = [inbound.action, str(inbound.seat), str(inbound.presence)]
         for reply_topic, reply in inbound.replies:
             line.append(reply_topic + "=" + canon(reply))
-        if inbound.action == APPLY:
-            assert inbound.seat is not None and inbound.msg is not None
-            seq = inbound.msg["seq"]
-            # The game refuses card taps here, to show a refusal's answer.
-            error = None
-            if inbound.msg["kind"] == "card":
+        if inbound.action == HOLD:
+            line.append("seq=" + str(inbound.seq) + (" repeat" if inbound.repeat else ""))
+        while inbound is not None and inbound.action == APPLY:
+            seat = inbound.seat
+            assert seat is not None and inbound.seq is not None
+            # The contract refuses an invalid event in its turn; the game refuses card
+            # taps here, to show a refusal's answer.
+            error = inbound.error
+            if inbound.msg is not None and inbound.msg["kind"] == "card":
                 error = ProtocolError(E_NOT_ALLOWED, "no card is wanted now")
-            reply_topic, reply = gate.answered(inbound.seat, seq, error)
+            reply_topic, reply = gate.answered(seat, inbound.seq, error)
             line.append(reply_topic + "=" + canon(reply))
+            inbound = gate.release(seat)
         print(" ".join(line))
 
 

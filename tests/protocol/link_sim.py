@@ -1,4 +1,5 @@
-# A seat's Outbox and the hub's SeqTracker over a simulated lossy, duplicating link,
+# A seat's Outbox and the hub's SeqTracker over a simulated lossy, duplicating link
+# (a lost message reorders what follows it),
 # driven by a seeded generator so the same run happens under CPython and MicroPython.
 #   python link_sim.py PROTOCOL_DIR SEED...   prints one summary line per seed
 import sys
@@ -6,8 +7,9 @@ import sys
 if __name__ == "__main__":
     sys.path.insert(0, sys.argv[1])
 
+from riskproto import OUTBOX_CAPACITY
 from riskproto.messages import decode, message
-from riskproto.sequence import NEW, Outbox, SeqTracker
+from riskproto.sequence import HELD, NEW, REPEAT, Outbox, SeqTracker
 
 
 class Lcg:
@@ -23,7 +25,7 @@ class Lcg:
 def run(seed: int, events: int = 60, loss_pct: int = 30) -> "tuple[list[int], int, int]":
     # Returns (steps applied by the hub in order, sends, answers sent).
     rng = Lcg(seed)
-    outbox = Outbox(seat=3, capacity=64, retry_ms=100, max_retry_ms=800)
+    outbox = Outbox(seat=3, capacity=OUTBOX_CAPACITY, retry_ms=100, max_retry_ms=800)
     tracker = SeqTracker()
     tracker.birth(1)
     applied = []
@@ -31,27 +33,39 @@ def run(seed: int, events: int = 60, loss_pct: int = 30) -> "tuple[list[int], in
     sends = 0
     answers = 0
     now = 0
+
+    def answer(seq: int) -> int:
+        # The hub answers; the answer may be lost on its way back.
+        if rng.below(100) >= loss_pct:
+            outbox.answered(seq)
+            return 1
+        return 0
+
     while made < events or len(outbox):
-        if made < events and rng.below(3) == 0:
+        # A full outbox takes no input: the player waits.
+        if made < events and len(outbox) < OUTBOX_CAPACITY and rng.below(3) == 0:
             made += 1
             outbox.add(message("event", kind="encoder", steps=made))
         if rng.below(50) == 0:
             outbox.reconnected()
         payload = outbox.due(now)
         while payload is not None:
-            seq = decode(payload)["seq"]
             sends += 1
             copies = 0 if rng.below(100) < loss_pct else 1 + rng.below(2)
             for _ in range(copies):
                 msg = decode(payload)
-                verdict = tracker.check(msg["seq"])
-                if verdict == NEW:
-                    applied.append(msg["steps"])
-                    tracker.record(msg["seq"])
-                # Every verdict is answered (ack, or error naming the seq).
-                if rng.below(100) >= loss_pct:
-                    answers += 1
-                    outbox.answered(seq)
+                seq = msg["seq"]
+                verdict = tracker.check(seq)
+                if verdict == HELD:
+                    tracker.hold(seq, msg)  # answered in its turn
+                elif verdict == NEW:
+                    while msg is not None:
+                        applied.append(msg["steps"])
+                        tracker.record(msg["seq"])
+                        answers += answer(msg["seq"])
+                        msg = tracker.release()
+                elif verdict != REPEAT:
+                    answers += answer(seq)  # duplicate, stale or ahead: an error naming it
             payload = outbox.due(now)
         now += 10 + rng.below(40)
     return (applied, sends, answers)

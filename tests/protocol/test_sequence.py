@@ -1,4 +1,4 @@
-"""At-most-once delivery: the hub's SeqTracker and the seat's Outbox."""
+"""Exactly-once, in-order delivery: the hub's SeqTracker and the seat's Outbox."""
 
 from __future__ import annotations
 
@@ -10,33 +10,85 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from riskproto.messages import E_TOO_LARGE, ProtocolError, decode, message
-from riskproto.sequence import DUPLICATE, NEW, STALE, Outbox, SeqTracker
+from riskproto import OUTBOX_CAPACITY
+from riskproto.messages import E_TOO_LARGE, MAX_COUNTER, ProtocolError, decode, message
+from riskproto.sequence import AHEAD, DUPLICATE, HELD, NEW, REPEAT, STALE, Outbox, SeqTracker
 from tests.protocol.examples import PROTOCOL
 from tests.protocol.link_sim import run
 
 
-def test_tracker_new_duplicate_stale() -> None:
-    tracker = SeqTracker(window=4)
+def _deliver(tracker: SeqTracker, seq: int, applied: list[int]) -> str:
+    # What the hub does with one arriving event: apply it and whatever held events
+    # follow it, in order; hold it; or answer it at once. Returns the verdict.
+    verdict = tracker.check(seq)
+    if verdict == HELD:
+        tracker.hold(seq, seq)
+    elif verdict == NEW:
+        item: int | None = seq
+        while item is not None:
+            applied.append(item)
+            tracker.record(item)
+            item = tracker.release()
+    return verdict
+
+
+def test_tracker_applies_in_order_and_holds_what_comes_early() -> None:
+    tracker = SeqTracker()
     tracker.birth(77)
+    applied: list[int] = []
+    for seq in range(1, 94):
+        assert _deliver(tracker, seq, applied) == NEW
+    # The partition of issue 13: 95..102 reach the hub before 94.
+    assert [_deliver(tracker, seq, applied) for seq in range(95, 103)] == [HELD] * 8
+    assert applied == list(range(1, 94)), "nothing ahead of 94 is applied early"
+    assert tracker.held() == 8
+    assert _deliver(tracker, 94, applied) == NEW
+    assert applied == list(range(1, 103))
+    assert tracker.expected == 103 and tracker.held() == 0
+
+
+def test_tracker_check_records_nothing_and_a_held_repeat_is_a_repeat() -> None:
+    tracker = SeqTracker()
     assert tracker.check(1) == NEW
     assert tracker.check(1) == NEW, "check alone records nothing"
-    for seq in (1, 2, 3, 5, 6, 7, 8, 9):
-        tracker.record(seq)
-    assert tracker.check(9) == DUPLICATE
-    assert tracker.check(6) == DUPLICATE
-    assert tracker.check(10) == NEW
-    assert tracker.check(5) == STALE, "below the window of 4"
-    assert tracker.check(4) == STALE
+    tracker.hold(3, "three")
+    assert tracker.check(3) == REPEAT
+    with pytest.raises(ValueError):
+        tracker.hold(3, "again")
+    with pytest.raises(ValueError):
+        tracker.record(2)
+    assert tracker.release() is None, "1 is next and has not arrived"
+    tracker.record(1)
+    assert tracker.release() is None, "2 is next"
+    tracker.record(2)
+    assert tracker.release() == "three"
 
 
-def test_tracker_accepts_a_late_number_inside_the_window() -> None:
-    tracker = SeqTracker(window=8)
-    for seq in (1, 2, 4, 5):
+def test_tracker_holds_at_most_one_outbox_less_one_and_refuses_further_ahead() -> None:
+    tracker = SeqTracker()
+    tracker.restore(5, {5: 40})
+    assert tracker.expected == 41
+    verdicts = [tracker.check(seq) for seq in range(42, 42 + OUTBOX_CAPACITY)]
+    assert verdicts == [HELD] * (OUTBOX_CAPACITY - 1) + [AHEAD]
+    for seq in range(42, 41 + OUTBOX_CAPACITY):
+        tracker.hold(seq, seq)
+    assert tracker.held() == OUTBOX_CAPACITY - 1
+    # Sequence poisoning: a huge number moves nothing, and genuine events go on.
+    assert tracker.check(MAX_COUNTER) == AHEAD
+    assert tracker.check(41 + OUTBOX_CAPACITY) == AHEAD
+    assert tracker.expected == 41
+    applied: list[int] = []
+    assert _deliver(tracker, 41, applied) == NEW
+    assert applied == list(range(41, 41 + OUTBOX_CAPACITY))
+
+
+def test_tracker_duplicate_then_stale_below_the_expected_number() -> None:
+    tracker = SeqTracker(window=4)
+    tracker.birth(77)
+    for seq in range(1, 10):
         tracker.record(seq)
-    assert tracker.check(3) == NEW
-    tracker.record(3)
-    assert tracker.check(3) == DUPLICATE
+    assert [tracker.check(s) for s in (9, 6, 5, 4, 10)] == [
+        DUPLICATE, DUPLICATE, STALE, STALE, NEW]
 
 
 def test_tracker_starts_afresh_only_on_a_new_boot() -> None:
@@ -44,25 +96,69 @@ def test_tracker_starts_afresh_only_on_a_new_boot() -> None:
     assert tracker.birth(5) is True
     tracker.record(1)
     tracker.record(2)
+    tracker.hold(4, "four")
     assert tracker.birth(5) is False, "a reconnect keeps the numbering"
-    assert tracker.check(2) == DUPLICATE
+    assert tracker.check(2) == DUPLICATE and tracker.check(4) == REPEAT
     assert tracker.birth(None) is False, "a birth without boot cannot prove a reboot"
     assert tracker.birth(6) is True
-    assert tracker.check(1) == NEW
+    assert tracker.check(1) == NEW and tracker.held() == 0, "held events of boot 5 are gone"
 
 
-def test_tracker_restored_from_the_journal() -> None:
+def test_tracker_restored_from_the_journal_continues_each_boot() -> None:
     tracker = SeqTracker(window=16)
-    tracker.restore(9, [1, 2, 3, 5])
-    assert (tracker.boot, tracker.high) == (9, 5)
-    assert [tracker.check(s) for s in (2, 4, 5, 6)] == [DUPLICATE, NEW, DUPLICATE, NEW]
+    tracker.restore(9, {9: 5, 8: 70})
+    assert (tracker.boot, tracker.expected) == (9, 6)
+    assert [tracker.check(s) for s in (2, 5, 6, 7)] == [DUPLICATE, DUPLICATE, NEW, HELD]
+    assert tracker.birth(8) is True, "a birth names a boot the journal knows"
+    assert tracker.expected == 71
+    assert tracker.birth(3) is True and tracker.expected == 1
 
 
 def test_tracker_memory_stays_bounded() -> None:
-    tracker = SeqTracker(window=32)
-    for seq in range(1, 10_000):
-        tracker.record(seq)
-    assert len(tracker._answered) <= 33
+    tracker = SeqTracker()
+    applied: list[int] = []
+    for seq in range(1, 5_000):
+        _deliver(tracker, seq + 1, applied)
+        _deliver(tracker, seq, applied)
+        assert tracker.held() <= OUTBOX_CAPACITY - 1
+    assert applied == list(range(1, 5_001))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_any_interleaving_applies_each_seq_once_in_order(data: st.DataObject) -> None:
+    # A seat with at most OUTBOX_CAPACITY unanswered events: any of them may arrive,
+    # any number of times, in any order (retransmission, QoS 1 redelivery, a
+    # partition and a reconnect), answered ones too, and any answer may be lost.
+    tracker = SeqTracker()
+    tracker.birth(1)
+    applied: list[int] = []
+    made = 0
+    closed: set[int] = set()  # what the seat has seen answered
+    for _ in range(data.draw(st.integers(1, 150), label="steps")):
+        waiting = [s for s in range(1, made + 1) if s not in closed]
+        if len(waiting) < OUTBOX_CAPACITY and data.draw(st.booleans(), label="press"):
+            made += 1
+            waiting.append(made)
+        if not made:
+            continue
+        if waiting and data.draw(st.integers(0, 4), label="redeliver") > 0:
+            seq = data.draw(st.sampled_from(waiting), label="seq")
+        else:
+            seq = data.draw(st.integers(1, made), label="old seq")
+        before = len(applied)
+        verdict = _deliver(tracker, seq, applied)
+        assert verdict != AHEAD, "a genuine seat is never too far ahead"
+        assert tracker.held() <= OUTBOX_CAPACITY - 1
+        assert applied == list(range(1, len(applied) + 1)), "in order, each once"
+        answers = applied[before:] if verdict == NEW else [] if verdict in (HELD, REPEAT) \
+            else [seq]
+        closed.update(a for a in answers if not data.draw(st.booleans(), label="lost"))
+    # The link heals: the seat resends what it waits for, oldest first, until answered.
+    for seq in range(1, made + 1):
+        if seq not in closed:
+            _deliver(tracker, seq, applied)
+    assert applied == list(range(1, made + 1))
 
 
 def _encoder(steps: int) -> dict[str, object]:
@@ -166,7 +262,7 @@ def test_outbox_copes_with_a_wrapping_clock() -> None:
 @given(st.integers(0, 2**32 - 1), st.integers(0, 60))
 def test_every_event_is_applied_exactly_once_over_a_lossy_link(seed: int, loss: int) -> None:
     applied, sends, _ = run(seed, events=50, loss_pct=loss)
-    assert sorted(applied) == list(range(1, 51))
+    assert applied == list(range(1, 51)), "each once, in order"
     assert sends >= 50
 
 

@@ -96,7 +96,20 @@ CREATE TABLE inputs (
 CREATE UNIQUE INDEX inputs_seq ON inputs(game_id, seat, coalesce(boot, -1), seq);
 """
 
-MIGRATIONS: list[str] = [_V1, _V2]
+# Version 3: the highest sequence number answered without an input row (a refusal,
+# a resync's ack), per table, seat and seat boot (-1: none). With the inputs it tells
+# a restarted hub which number each seat's events continue from.
+_V3 = """
+CREATE TABLE seat_answers (
+    table_id  TEXT    NOT NULL,
+    seat      INTEGER NOT NULL,
+    boot      INTEGER NOT NULL,
+    seq       INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat, boot)
+);
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3]
 
 
 def latest() -> int:

@@ -340,7 +340,7 @@ class Journal:
 
     def input_seqs(self, game_id: int, seat: int) -> tuple[int | None, list[int]]:
         """The boot of the seat's latest input and every sequence number recorded under
-        it, ascending: what ``SeqTracker.restore`` needs after a hub restart."""
+        it, ascending."""
         self._header(game_id)
         with self._lock:
             last = self._db.execute("SELECT boot FROM inputs WHERE game_id = ? AND seat = ?"
@@ -352,6 +352,32 @@ class Journal:
                 " AND coalesce(boot, -1) = ? ORDER BY seq",
                 (game_id, seat, _boot(last[0]))).fetchall()
         return last[0], [int(r[0]) for r in rows]
+
+    def record_answer(self, table: str, seat: int, boot: int | None, seq: int) -> None:
+        """Make durable that ``seat``'s event ``seq`` (under ``boot``) was answered without
+        an input row: refused, or a resync acknowledged. Commits before it returns, so
+        the answer may go out."""
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO seat_answers (table_id, seat, boot, seq) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (table_id, seat, boot) DO UPDATE SET seq = max(seq, excluded.seq)",
+                (table, seat, _boot(boot), seq))
+
+    def answered_seqs(self, table: str, seat: int) -> dict[int | None, int]:
+        """The highest sequence number answered from ``seat`` at ``table`` under each of
+        its boots, in any game (inputs, actions and :meth:`record_answer`): where a restarted
+        hub's ``SeqTracker.restore`` continues each numbering."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT boot, MAX(seq) FROM ("
+                " SELECT coalesce(i.boot, -1) AS boot, i.seq AS seq FROM inputs i"
+                " JOIN games g ON g.id = i.game_id WHERE g.table_id = ? AND i.seat = ?"
+                " UNION ALL SELECT coalesce(a.boot, -1), a.seq FROM actions a"
+                " JOIN games g ON g.id = a.game_id"
+                " WHERE g.table_id = ? AND a.seat = ? AND a.seq IS NOT NULL"
+                " UNION ALL SELECT boot, seq FROM seat_answers WHERE table_id = ? AND seat = ?"
+                ") GROUP BY boot", (table, seat, table, seat, table, seat)).fetchall()
+        return {(None if boot == _NO_BOOT else int(boot)): int(seq) for boot, seq in rows}
 
     def _append_rows(self, db: sqlite3.Connection, game_id: int, live: _Live,
                      items: Sequence[tuple[Action, ActionMeta]],
@@ -488,11 +514,7 @@ class Journal:
         return None if row is None else SeatSeq(row[0], row[1])
 
     def applied_seqs(self, game_id: int, seat: int, boot: int | None) -> list[int]:
-        """Every sequence number journalled from ``seat`` under ``boot``, ascending.
-
-        With :meth:`last_seq` this is what ``riskproto.sequence.SeqTracker.restore``
-        takes after a hub restart: ``restore(last.boot, applied_seqs(game, seat, last.boot))``.
-        """
+        """Every sequence number journalled in actions from ``seat`` under ``boot``, ascending."""
         self._header(game_id)
         with self._lock:
             rows = self._db.execute(

@@ -1,9 +1,10 @@
 """The hub service: sees seats come and go and tells each what to show.
 
 Every seat message passes :class:`riskproto.gate.HubGate` first, the
-contract's one front door: malformed, invalid, unknown-seat, stale and
-duplicate messages are answered with an error there and never reach the hub's
-logic.
+contract's one front door: malformed, invalid, unknown-seat, far-ahead, stale
+and duplicate messages are answered with an error there and never reach the
+hub's logic, and a seat's events reach it strictly in sequence order (an event
+that arrives early is held and applied in its turn).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from riskproto import messages, topics
-from riskproto.gate import APPLY, PRESENCE, REFUSED, HubGate
+from riskproto.gate import APPLY, HOLD, PRESENCE, REFUSED, HubGate, Inbound
 from riskproto.presence import BIRTH, DEATH
 from risktable.palette import seat_colour
 from risktable.service.address import BrokerAddress
@@ -25,6 +26,7 @@ from risktable.service.session import next_session
 log = logging.getLogger(__name__)
 
 EventHandler = Callable[[int, dict[str, Any]], "messages.ProtocolError | None"]
+AnswerRecorder = Callable[[int, "int | None", int], None]
 
 
 class HubService:
@@ -34,7 +36,11 @@ class HubService:
     called for every new input event and returns ``None`` to acknowledge it or
     a ``ProtocolError`` (e.g. ``not_allowed``) to refuse it; without a handler
     every input is refused as not allowed, since there is no game to apply it
-    to. ``on_change`` runs after every change of seat presence and
+    to. An event ``on_event`` accepts, it has journalled; every other answer
+    (a refusal, a resync's ack) is first made durable by
+    ``record_answer(seat, boot, seq)``, so that a restarted hub expects the
+    same next number (raising there leaves the event unanswered: the seat
+    sends it again). ``on_change`` runs after every change of seat presence and
     ``on_connection(up)`` whenever the broker connection comes or goes;
     ``on_republish(seat)`` after a seat's birth or ``resync`` republished its
     view, to re-send whatever else still stands for it (an armed roll); all
@@ -52,6 +58,7 @@ class HubService:
         password: str | None = None,
         keepalive: int = 10,
         on_event: EventHandler | None = None,
+        record_answer: AnswerRecorder | None = None,
         on_change: Callable[[], None] | None = None,
         on_connection: Callable[[bool], None] | None = None,
         on_republish: Callable[[int], None] | None = None,
@@ -66,6 +73,7 @@ class HubService:
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self._on_event = on_event
+        self._record_answer = record_answer
         self._on_change = on_change
         self._on_republish = on_republish
         self.link = HubLink(
@@ -161,12 +169,27 @@ class HubService:
         seat = inbound.seat
         if inbound.action == REFUSED:
             detail = inbound.replies[0][1] if inbound.replies else {}
+            if inbound.fault is not None:
+                log.error("seat %s: a message the gate could not judge, answered %s", seat,
+                          detail.get("code"), exc_info=inbound.fault)
             log.warning("seat %s: rejected (%s): %s", seat, detail.get("code"),
                         detail.get("detail"))
         elif inbound.action == PRESENCE and seat is not None and inbound.msg is not None:
             self._presence(seat, inbound.msg, inbound.presence)
-        elif inbound.action == APPLY and seat is not None and inbound.msg is not None:
-            self._event(seat, inbound.msg)
+        elif inbound.action == HOLD:
+            log.debug("seat %s: event %s %s until the ones before it arrive", seat, inbound.seq,
+                      "is held already" if inbound.repeat else "held")
+        elif inbound.action == APPLY:
+            self._apply_in_order(inbound)
+
+    def _apply_in_order(self, inbound: Inbound | None) -> None:
+        # Each answer may make a held event of the same seat next: it is applied
+        # here, on the same thread, before anything else arrives.
+        while inbound is not None and inbound.seat is not None and inbound.seq is not None:
+            seat = inbound.seat
+            self._event(seat, inbound.seq, inbound.msg, inbound.error)
+            with self._lock:
+                inbound = self.gate.release(seat)
 
     def _presence(self, seat: int, msg: dict[str, Any], what: str | None) -> None:
         if what in (BIRTH, DEATH):
@@ -185,23 +208,31 @@ class HubService:
         elif what is not None and what not in (BIRTH, DEATH):
             log.info("seat %d: %s status of session %d", seat, what, msg["session"])
 
-    def _event(self, seat: int, msg: dict[str, Any]) -> None:
-        if msg["kind"] == "resync":
+    def _event(self, seat: int, seq: int, msg: dict[str, Any] | None,
+               refused: messages.ProtocolError | None) -> None:
+        journalled = False
+        if refused is not None or msg is None:
+            error = refused
+        elif msg["kind"] == "resync":
             self._publish_view(seat)
             if self._on_republish is not None:
                 self._on_republish(seat)
-            error: messages.ProtocolError | None = None
+            error = None
         elif self._on_event is not None:
             error = self._on_event(seat, msg)
+            journalled = error is None
         else:
             error = messages.ProtocolError(
                 messages.E_NOT_ALLOWED, "no game is running at this table", "kind"
             )
+        if not journalled and self._record_answer is not None:
+            self._record_answer(seat, self.gate.tracker(seat).boot, seq)
         with self._lock:
-            reply_topic, reply = self.gate.answered(seat, msg["seq"], error)
+            reply_topic, reply = self.gate.answered(seat, seq, error)
         self.link.publish(reply_topic, reply)
+        kind = msg["kind"] if msg is not None else "invalid"
         if error is None:
-            log.info("seat %d: accepted event %d (%s)", seat, msg["seq"], msg["kind"])
+            log.info("seat %d: accepted event %d (%s)", seat, seq, kind)
         else:
-            log.info("seat %d: refused event %d (%s): %s", seat, msg["seq"], error.code,
+            log.info("seat %d: refused event %d (%s): %s", seat, seq, error.code,
                      error.message)

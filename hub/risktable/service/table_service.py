@@ -176,7 +176,8 @@ class TableService:
             config.broker.address, config.table.id, seats, config.data_dir,
             username=config.broker.username, password=config.broker.password,
             keepalive=config.broker.keepalive, on_event=self._on_event,
-            on_connection=on_connection, on_republish=self._resend_commands,
+            record_answer=self._record_answer, on_connection=on_connection,
+            on_republish=self._resend_commands,
         )
         self._restore_sequences()
         # What the seats and spectators must see is in place before the hub's birth.
@@ -217,10 +218,17 @@ class TableService:
         return session
 
     def _restore_sequences(self) -> None:
+        # Each seat's events continue from the number after the last one answered:
+        # under the boot of its latest input until its birth names another boot.
+        table = self.config.table.id
         for seat in range(1, self.config.table.seats + 1):
-            boot, seqs = self.journal.input_seqs(self.game_id, seat)
-            if seqs:
-                self.hub.gate.tracker(seat).restore(boot, seqs)
+            boot, _ = self.journal.input_seqs(self.game_id, seat)
+            self.hub.gate.tracker(seat).restore(boot, self.journal.answered_seqs(table, seat))
+
+    def _record_answer(self, seat: int, boot: int | None, seq: int) -> None:
+        # A refusal or a resync's ack leaves no input row: the journal keeps its number
+        # before the answer goes out (a write it refuses leaves the event unanswered).
+        self.journal.record_answer(self.config.table.id, seat, boot, seq)
 
     def _resend_commands(self, seat: int) -> None:
         # The contract: a resync or a birth re-sends any standing command (an armed
