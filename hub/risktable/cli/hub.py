@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from risktable.cli.common import (
+    PASSWORD_ENV,
+    add_secret_options,
     broker_address,
     hub_config,
     seat_count,
@@ -47,7 +49,7 @@ def register(sub: Any) -> None:
                         help="where the hub keeps its journal and state (overrides the "
                         "configuration; default /var/lib/risktable)")
     parser.add_argument("--username", help="MQTT user name")
-    parser.add_argument("--password", help="MQTT password")
+    add_secret_options(parser, "password", PASSWORD_ENV, "the MQTT password")
     parser.add_argument("--no-panel", action="store_true", help="do not use the GPIO panel")
     parser.add_argument("-v", "--verbose", action="count", default=0,
                         help="log every accepted and refused input (-v), and debug (-vv)")

@@ -3,7 +3,8 @@
 Every seat message passes :class:`riskproto.gate.HubGate` first, the
 contract's one front door: malformed, invalid, unknown-seat, stale and
 duplicate messages are answered with an error there and never reach the hub's
-logic.
+logic. The gate and everything after it run on one worker thread
+(:mod:`risktable.service.worker`), never on paho's network thread.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from riskproto import messages, topics
@@ -20,9 +20,14 @@ from riskproto.presence import BIRTH, DEATH
 from risktable.palette import seat_colour
 from risktable.service.address import BrokerAddress
 from risktable.service.mqtt_link import HubLink
-from risktable.service.session import next_session
+from risktable.service.worker import Worker
 
 log = logging.getLogger(__name__)
+
+# Messages waiting for the worker. Genuine seats cannot fill it: 6 seats with 16
+# unanswered events each (the seat's outbox), every one possibly sent a second time
+# while it waits, and a few status messages each, come to about 220.
+INBOX_CAPACITY = 256
 
 EventHandler = Callable[[int, dict[str, Any]], "messages.ProtocolError | None"]
 
@@ -30,15 +35,18 @@ EventHandler = Callable[[int, dict[str, Any]], "messages.ProtocolError | None"]
 class HubService:
     """The hub's side of the MQTT contract for one table of ``seats`` seats (1..N).
 
-    ``data_dir`` keeps the hub's session counter. ``on_event(seat, msg)`` is
+    ``on_event(seat, msg)`` is
     called for every new input event and returns ``None`` to acknowledge it or
     a ``ProtocolError`` (e.g. ``not_allowed``) to refuse it; without a handler
     every input is refused as not allowed, since there is no game to apply it
     to. ``on_change`` runs after every change of seat presence and
     ``on_connection(up)`` whenever the broker connection comes or goes;
     ``on_republish(seat)`` after a seat's birth or ``resync`` republished its
-    view, to re-send whatever else still stands for it (an armed roll); all
-    callbacks run on the network thread.
+    view, to re-send whatever else still stands for it (an armed roll).
+    ``on_event``, ``on_change`` and ``on_republish`` run on the service's
+    worker thread, one message at a time in arrival order; ``on_connection``
+    runs on the network thread and must return at once. A message that finds
+    the worker's queue (``inbox`` messages) full is dropped and logged.
     """
 
     def __init__(
@@ -46,7 +54,6 @@ class HubService:
         address: BrokerAddress,
         table: str,
         seats: int,
-        data_dir: Path,
         *,
         username: str | None = None,
         password: str | None = None,
@@ -55,6 +62,7 @@ class HubService:
         on_change: Callable[[], None] | None = None,
         on_connection: Callable[[bool], None] | None = None,
         on_republish: Callable[[int], None] | None = None,
+        inbox: int = INBOX_CAPACITY,
     ) -> None:
         self.table = topics.check_table(table)
         if not 1 <= seats <= topics.MAX_SEATS:
@@ -68,15 +76,15 @@ class HubService:
         self._on_event = on_event
         self._on_change = on_change
         self._on_republish = on_republish
+        self.worker = Worker(inbox)
         self.link = HubLink(
             address,
             table,
-            next_session(data_dir / "hub-session"),
             [
                 (topics.seat_filter(table, topics.SEAT_STATUS), 1),
                 (topics.seat_filter(table, topics.SEAT_EVENT), 1),
             ],
-            self._handle,
+            self._receive,
             username=username,
             password=password,
             keepalive=keepalive,
@@ -88,9 +96,17 @@ class HubService:
         """Connect to the broker; raises ``BrokerUnavailable`` with a clear message.
 
         Every view and the board go out on each connect, before the hub's birth."""
-        self.link.start()
+        self.worker.start()
+        try:
+            self.link.start()
+        except BaseException:
+            self.worker.stop()
+            raise
 
     def stop(self) -> None:
+        """Finish the message in hand (its answers still go out), drop the queued
+        ones (their seats send them again) and disconnect."""
+        self.worker.stop()
         self.link.stop()
 
     def wait_for_seats(self, seats: list[int], timeout: float, *, online: bool = True) -> bool:
@@ -152,6 +168,12 @@ class HubService:
         with self._lock:
             view = dict(self._views[seat])
         self.link.publish(topics.seat(self.table, seat, topics.SEAT_VIEW), view, retain=True)
+
+    def _receive(self, topic: str, payload: bytes) -> None:
+        # The network thread: hand over and return, so the keepalive never waits.
+        if not self.worker.submit(lambda: self._handle(topic, payload)):
+            log.warning("hub busy: %d messages wait already; dropped one on %s (a seat sends "
+                        "an unanswered event again)", self.worker.capacity, topic)
 
     def _handle(self, topic: str, payload: bytes) -> None:
         with self._lock:

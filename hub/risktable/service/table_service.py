@@ -140,7 +140,8 @@ class TableService:
     on it). A ``paused`` service refuses
     inputs and keeps its bots still until :meth:`toggle_pause`. ``seed`` fixes
     the bots' moves and dice and the mission deal (:func:`chance_rng`; a random
-    one is kept in the data directory).
+    one is kept in the data directory). ``journal`` replaces the journal the
+    data directory holds (tests: a slowed or failing store).
     """
 
     def __init__(
@@ -155,12 +156,13 @@ class TableService:
         on_input: Callable[[int, dict[str, Any], ProtocolError | None], None] | None = None,
         paused: bool = False,
         seed: int | None = None,
+        journal: Journal | None = None,
     ) -> None:
         self.config = config
         seats = config.table.seats
         self.rules = rules if rules is not None else rules_config(config.table.rules, seats)
         config.data_dir.mkdir(parents=True, exist_ok=True)
-        self.journal = Journal(journal_path(config.data_dir))
+        self.journal = journal if journal is not None else Journal(journal_path(config.data_dir))
         self._lock = threading.RLock()
         self._show_leds = show_leds
         self._on_victory = on_victory
@@ -173,7 +175,7 @@ class TableService:
         )
         self.session = self._rebuild(self._card_uids)
         self.hub = HubService(
-            config.broker.address, config.table.id, seats, config.data_dir,
+            config.broker.address, config.table.id, seats,
             username=config.broker.username, password=config.broker.password,
             keepalive=config.broker.keepalive, on_event=self._on_event,
             on_connection=on_connection, on_republish=self._resend_commands,
