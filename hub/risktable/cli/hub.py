@@ -100,13 +100,27 @@ def run(args: argparse.Namespace) -> int:
     panel = _open_panel(config)
     leds = open_leds(config)
 
+    storage_full = threading.Event()
+
     def connection(up: bool) -> None:
         if panel is not None:
-            panel.show(PanelStatus.RUNNING if up else PanelStatus.DISCONNECTED)
+            panel.show(PanelStatus.DISCONNECTED if not up else
+                       PanelStatus.STORAGE_FULL if storage_full.is_set() else PanelStatus.RUNNING)
+
+    def storage(full: bool) -> None:
+        # The disk filling up needs a person: the log says it, and so does the panel.
+        if full:
+            storage_full.set()
+        else:
+            storage_full.clear()
+        if panel is not None:
+            panel.show(PanelStatus.STORAGE_FULL if full else PanelStatus.RUNNING)
+            if full:
+                panel.alarm()
 
     try:
         service = TableService(
-            config, on_connection=connection,
+            config, on_connection=connection, on_storage=storage,
             show_leds=leds.show if leds is not None else None,
             on_victory=(lambda seat: panel.victory()) if panel is not None else None,
         )

@@ -26,10 +26,19 @@ log = logging.getLogger(__name__)
 
 # Messages waiting for the worker. Genuine seats cannot fill it: 6 seats with 16
 # unanswered events each (the seat's outbox), every one possibly sent a second time
-# while it waits, and a few status messages each, come to about 220.
-INBOX_CAPACITY = 256
+# while it waits, and a few status messages each, come to about 220. The rest is room
+# for bursts of bad messages, which are answered too; at the broker's 2 KiB packet
+# limit a full queue holds 2 MiB.
+INBOX_CAPACITY = 1024
+MAX_VIEW_LINES = 4  # the contract's view.lines
 
 EventHandler = Callable[[int, dict[str, Any]], "messages.ProtocolError | None"]
+
+
+class Unanswered(Exception):
+    """Raised by an event handler for an input it can neither apply nor refuse now
+    (the journal has no room): no answer goes out, so the seat keeps the event and
+    sends it again, and its sequence number is not spent."""
 
 
 class HubService:
@@ -37,7 +46,8 @@ class HubService:
 
     ``on_event(seat, msg)`` is
     called for every new input event and returns ``None`` to acknowledge it or
-    a ``ProtocolError`` (e.g. ``not_allowed``) to refuse it; without a handler
+    a ``ProtocolError`` (e.g. ``not_allowed``) to refuse it, or raises
+    :class:`Unanswered` to leave it for the seat to send again; without a handler
     every input is refused as not allowed, since there is no game to apply it
     to. ``on_change`` runs after every change of seat presence and
     ``on_connection(up)`` whenever the broker connection comes or goes;
@@ -77,6 +87,8 @@ class HubService:
         self._on_change = on_change
         self._on_republish = on_republish
         self.worker = Worker(inbox)
+        self._dropping = False
+        self._notice: str | None = None
         self.link = HubLink(
             address,
             table,
@@ -148,6 +160,18 @@ class HubService:
         if publish:
             self.link.publish(topics.board(self.table), board, retain=True)
 
+    def set_notice(self, notice: str | None, *, publish: bool = True) -> None:
+        """Put ``notice`` (a line of at most 24 characters) at the top of every seat's
+        view while it lasts, e.g. "hub storage full"; ``None`` takes it away. With
+        ``publish=False`` (before :meth:`start`) it goes out on connecting."""
+        with self._lock:
+            if notice == self._notice:
+                return
+            self._notice = notice
+        if publish:
+            for seat in self._views:
+                self._publish_view(seat)
+
     def _republish(self) -> None:
         # On every connect, before the birth: a seat that sees the hub online
         # already has its current view, and spectators the board.
@@ -167,13 +191,19 @@ class HubService:
     def _publish_view(self, seat: int) -> None:
         with self._lock:
             view = dict(self._views[seat])
+            if self._notice is not None:
+                view["lines"] = [self._notice, *view.get("lines", [])][:MAX_VIEW_LINES]
         self.link.publish(topics.seat(self.table, seat, topics.SEAT_VIEW), view, retain=True)
 
     def _receive(self, topic: str, payload: bytes) -> None:
         # The network thread: hand over and return, so the keepalive never waits.
-        if not self.worker.submit(lambda: self._handle(topic, payload)):
-            log.warning("hub busy: %d messages wait already; dropped one on %s (a seat sends "
-                        "an unanswered event again)", self.worker.capacity, topic)
+        if self.worker.submit(lambda: self._handle(topic, payload)):
+            self._dropping = False
+        elif not self._dropping:  # one line per overflow, not one per message dropped
+            self._dropping = True
+            log.warning("hub busy: %d messages wait already; dropping what arrives until "
+                        "there is room, from %s on (a seat sends an unanswered event again)",
+                        self.worker.capacity, topic)
 
     def _handle(self, topic: str, payload: bytes) -> None:
         with self._lock:
@@ -214,7 +244,11 @@ class HubService:
                 self._on_republish(seat)
             error: messages.ProtocolError | None = None
         elif self._on_event is not None:
-            error = self._on_event(seat, msg)
+            try:
+                error = self._on_event(seat, msg)
+            except Unanswered as why:
+                log.info("seat %d: event %d left unanswered: %s", seat, msg["seq"], why)
+                return
         else:
             error = messages.ProtocolError(
                 messages.E_NOT_ALLOWED, "no game is running at this table", "kind"
