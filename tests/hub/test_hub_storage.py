@@ -16,8 +16,7 @@ import errno
 import os
 import random
 import subprocess
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,7 @@ from risktable.table.autopilot import Autopilot
 from tests.support.mosquitto import Mosquitto
 from tests.support.seat_client import SeatClient
 from tests.support.virtual_table import mirror_table
+from tests.support.waiting import wait_until
 from tests.table.inputs import cards_of
 
 TABLE = "full"
@@ -69,13 +69,6 @@ def shows_notice(view: dict[str, Any]) -> bool:
     return view.get("lines", [None])[0] == STORAGE_NOTICE
 
 
-def wait_until(done: Callable[[], bool], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
-
 def test_a_full_disk_stops_inputs_and_the_hub_recovers_alone(
     fresh_mosquitto: Mosquitto, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
@@ -102,7 +95,7 @@ def test_a_full_disk_stops_inputs_and_the_hub_recovers_alone(
         def held_until_room(seat: int, seq: int) -> None:
             client = seats[seat]
             # The seat sends it again and again: no answer comes while the disk is full.
-            wait_until(lambda: client.sends.get(seq, 0) >= 3)
+            wait_until(lambda: client.sends.get(seq, 0) >= 3, timeout=30)
             assert seq not in client.answers
             for other in seats.values():
                 other.wait_for_view(shows_notice)
@@ -135,7 +128,7 @@ def test_a_full_disk_stops_inputs_and_the_hub_recovers_alone(
             for _ in range(40):
                 seat, seq = next_input()
                 answers = seats[seat].answers
-                wait_until(lambda: seq in answers or service.storage.full)  # noqa: B023
+                wait_until(lambda: seq in answers or service.storage.full, 30)  # noqa: B023
                 if seq not in answers:
                     break
                 assert answers[seq].ack  # it fitted in the pages SQLite had

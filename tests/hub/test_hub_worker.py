@@ -16,16 +16,20 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from riskproto import topics
+import pytest
+
+from riskproto import messages, topics
 from risktable.config import BrokerConfig, HubConfig, TableConfig
 from risktable.journal import Journal, journal_path
 from risktable.service.address import BrokerAddress
+from risktable.service.hub import HubService
 from risktable.service.table_service import TableService
 from risktable.service.worker import Worker
 from tests.support.mosquitto import Mosquitto
 from tests.support.mqtt_client import Recorder
 from tests.support.seat_client import SeatClient
 from tests.support.virtual_table import mirror_table
+from tests.support.waiting import wait_until
 from tests.table.inputs import cards_of
 
 TABLE = "slow"
@@ -125,3 +129,38 @@ def test_worker_stop_drops_queued_tasks_and_survives_a_failing_one() -> None:
     gate.set()
     stopper.join(timeout=5)
     assert done == ["after the failure"]
+
+
+def test_a_full_inbox_drops_messages_with_one_warning_and_answers_the_rest(
+    fresh_mosquitto: Mosquitto, caplog: pytest.LogCaptureFixture
+) -> None:
+    release = threading.Event()
+    handled: list[int] = []
+
+    def on_event(seat: int, msg: dict[str, Any]) -> None:
+        release.wait(timeout=30)  # the worker is stuck on the first input
+        handled.append(msg["seq"])
+
+    hub = HubService(BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port), TABLE, 1,
+                     on_event=on_event, inbox=2)
+    hub.start()
+    seat = Recorder(fresh_mosquitto.host, fresh_mosquitto.port, "seat1")
+    seat.subscribe(topics.seat(TABLE, 1, topics.SEAT_ACK))
+    try:
+        for seq in range(1, 11):
+            seat.publish(topics.seat(TABLE, 1, topics.SEAT_EVENT), messages.encode(
+                messages.message("event", seat=1, seq=seq, kind="encoder", steps=1)))
+        # The network thread went on reading while the worker was stuck: it dropped
+        # what the inbox could not hold (one in hand, two waiting) and said so once.
+        wait_until(lambda: hub.worker.dropped == 7)
+        busy = [r for r in caplog.records if "hub busy" in r.getMessage()]
+        assert len(busy) == 1
+        release.set()
+        for seq in (1, 2, 3):
+            seat.wait_for(lambda t, m, r, seq=seq: m is not None and m.get("seq") == seq)
+        assert hub.worker.wait_idle(timeout=10) and handled == [1, 2, 3]
+    finally:
+        release.set()
+        seat.close()
+        hub.stop()
+
