@@ -83,8 +83,9 @@ def add_secret_options(parser: argparse.ArgumentParser, option: str, env: str,
 
 def read_secret(args: argparse.Namespace, option: str, env: str) -> str | None:
     """The secret of :func:`add_secret_options`: the file's first line if
-    ``--<option>-file`` was given, else ``env``'s value, else None."""
-    path: Path | None = getattr(args, f"{option.replace('-', '_')}_file")
+    ``--<option>-file`` was given, else ``env``'s value (also for a command
+    without the option), else None."""
+    path: Path | None = getattr(args, f"{option.replace('-', '_')}_file", None)
     if path is not None:
         try:
             lines = path.read_text().splitlines()
@@ -116,8 +117,7 @@ def hub_config(args: argparse.Namespace) -> HubConfig:
         broker = dataclasses.replace(broker, address=args.broker)
     if getattr(args, "username", None) is not None:
         broker = dataclasses.replace(broker, username=args.username)
-    password = read_secret(args, "password", PASSWORD_ENV) if hasattr(args, "password_file") \
-        else None
+    password = read_secret(args, "password", PASSWORD_ENV)
     if password is not None:
         broker = dataclasses.replace(broker, password=password)
     table = config.table
