@@ -88,25 +88,37 @@ def test_a_slow_journal_keeps_the_hub_connected_and_answers_in_order(
         for seat in seats.values():
             seat.close()
         service.stop()
+    watcher.wait_for(lambda t, m, r: m is not None and not m["online"])  # the clean stop
     statuses = [json.loads(p) for t, p, _ in watcher.messages]
     watcher.close()
-    # Never dropped by the broker: no Will, no second connection.
-    assert statuses and all(s["online"] and s["session"] == session for s in statuses[:-1])
-    assert statuses[-1] == dict(statuses[-1], online=False, session=session)  # the clean stop
+    # Never dropped by the broker: no Will, no second connection; the one offline
+    # status is the stop's, and last.
+    assert [s["session"] for s in statuses] == [session] * len(statuses)
+    assert [s["online"] for s in statuses] == [True] * (len(statuses) - 1) + [False]
     assert service.hub.link.session == session
+
+
+def hold(worker: Worker) -> threading.Event:
+    """Give ``worker`` a task that holds its thread until the returned event is set."""
+    started, release = threading.Event(), threading.Event()
+
+    def task() -> None:
+        started.set()
+        release.wait(timeout=30)
+
+    assert worker.submit(task) and started.wait(timeout=10)
+    return release
 
 
 def test_worker_runs_tasks_in_order_and_refuses_when_full() -> None:
     worker = Worker(capacity=3)
-    gate = threading.Event()
     done: list[int] = []
     worker.start()
-    assert worker.submit(gate.wait)
+    release = hold(worker)
     # The first task holds the thread; three more fill the queue, the fifth is refused.
-    time.sleep(0.05)
     accepted = [worker.submit(lambda n=n: done.append(n)) for n in range(5)]
     assert accepted == [True, True, True, False, False] and worker.dropped == 2
-    gate.set()
+    release.set()
     assert worker.wait_idle(timeout=5)
     assert done == [0, 1, 2]
     worker.stop()
@@ -115,29 +127,31 @@ def test_worker_runs_tasks_in_order_and_refuses_when_full() -> None:
 
 def test_worker_stop_drops_queued_tasks_and_survives_a_failing_one() -> None:
     worker = Worker(capacity=10)
-    gate = threading.Event()
     done: list[str] = []
     worker.start()
     worker.submit(lambda: 1 / 0)  # logged, and the next task still runs
     worker.submit(lambda: done.append("after the failure"))
     assert worker.wait_idle(timeout=5)
-    worker.submit(gate.wait)
+    release = hold(worker)
     worker.submit(lambda: done.append("never"))
-    time.sleep(0.05)
     stopper = threading.Thread(target=worker.stop)
     stopper.start()
-    gate.set()
+    # Once stopping, the worker takes nothing more (what it took before is dropped too).
+    wait_until(lambda: not worker.submit(lambda: done.append("late")))
+    release.set()  # the task in hand finishes; the queued ones are dropped
     stopper.join(timeout=5)
-    assert done == ["after the failure"]
+    assert done == ["after the failure"] and not stopper.is_alive()
 
 
 def test_a_full_inbox_drops_messages_with_one_warning_and_answers_the_rest(
     fresh_mosquitto: Mosquitto, caplog: pytest.LogCaptureFixture
 ) -> None:
     release = threading.Event()
+    stuck = threading.Event()
     handled: list[int] = []
 
     def on_event(seat: int, msg: dict[str, Any]) -> None:
+        stuck.set()
         release.wait(timeout=30)  # the worker is stuck on the first input
         handled.append(msg["seq"])
 
@@ -150,6 +164,8 @@ def test_a_full_inbox_drops_messages_with_one_warning_and_answers_the_rest(
         for seq in range(1, 11):
             seat.publish(topics.seat(TABLE, 1, topics.SEAT_EVENT), messages.encode(
                 messages.message("event", seat=1, seq=seq, kind="encoder", steps=1)))
+            if seq == 1:
+                assert stuck.wait(timeout=10)
         # The network thread went on reading while the worker was stuck: it dropped
         # what the inbox could not hold (one in hand, two waiting) and said so once.
         wait_until(lambda: hub.worker.dropped == 7)
