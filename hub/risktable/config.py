@@ -64,6 +64,8 @@ class HubConfig:
     panel_enabled: bool = True
     panel: PanelPins = field(default_factory=PanelPins)
     data_dir: Path = Path("/var/lib/risktable")
+    # Inputs wait (the seats keep them) while less than this is free for the journal.
+    min_free_bytes: int = 512 * 1024
 
 
 class _Section:
@@ -188,9 +190,12 @@ def parse_config(text: str, source: str = "<config>") -> HubConfig:
     panel_enabled, pins = _panel(_Section(source, "panel", root.get("panel", dict, {})))
     data = _Section(source, "data", root.get("data", dict, {}))
     data_dir = Path(data.get("dir", str, "/var/lib/risktable"))
+    min_free_kib = data.get("min_free_kib", int, 512)
+    if min_free_kib < 0:
+        raise data.error("min_free_kib", f"must be 0 or more, got {min_free_kib}")
     data.done()
     root.done()
-    return HubConfig(broker, table, leds, panel_enabled, pins, data_dir)
+    return HubConfig(broker, table, leds, panel_enabled, pins, data_dir, min_free_kib * 1024)
 
 
 def load_config(path: Path) -> HubConfig:

@@ -34,9 +34,11 @@ class PanelStatus(enum.Enum):
     CONNECTED = "connected"        # steady: broker up, no game running
     RUNNING = "running"            # slow blink: a game is in progress
     FAULT = "fault"                # fast blink: needs the referee
+    STORAGE_FULL = "storage_full"  # short flashes, long gaps: the journal's disk is full
 
 
-_BLINK = {PanelStatus.RUNNING: (1.0, 1.0), PanelStatus.FAULT: (0.15, 0.15)}
+_BLINK = {PanelStatus.RUNNING: (1.0, 1.0), PanelStatus.FAULT: (0.15, 0.15),
+          PanelStatus.STORAGE_FULL: (0.15, 0.85)}
 
 
 class Panel:
@@ -85,6 +87,10 @@ class Panel:
     def error_beep(self) -> None:
         """One short beep: an input was rejected."""
         self._beep(on_time=0.15, off_time=0.1, count=1)
+
+    def alarm(self) -> None:
+        """Three long beeps: the table needs someone (the hub's disk is full)."""
+        self._beep(on_time=0.5, off_time=0.25, count=3)
 
     def victory(self) -> None:
         """Five quick beeps: someone won."""

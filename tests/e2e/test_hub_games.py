@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ from tests.support.mqtt_client import Recorder
 from tests.support.seat_client import BROKER_NO_DELAY, Answer, SeatClient
 from tests.support.tools import mosquitto_binary
 from tests.support.virtual_table import VirtualTable, mirror_table
+from tests.support.waiting import wait_until
 from tests.table.inputs import CARDS, cards_of
 
 TABLE = "e2e-games"
@@ -212,13 +213,6 @@ def test_a_seat_that_reboots_or_resyncs_is_armed_again(
         assert reborn.commands[-1] == messages.message("cmd", cmd="disarm", roll=arm["roll"])
     finally:
         service.stop()
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
 
 
 RESTART_AT = 120  # events into the game

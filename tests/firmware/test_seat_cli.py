@@ -16,13 +16,17 @@ from tests.firmware.seats import MICROPYPATH
 
 
 def test_config_is_private_and_accepted_by_the_firmware(
-    tmp_path: Path, micropython: str, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, micropython: str, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     out = tmp_path / "seat4.json"
+    secret = tmp_path / "seat4.password"
+    secret.write_text("s3cret\n")
+    monkeypatch.setenv("RISKTABLE_WIFI_PASSWORD", "pw")
     code = main([
         "seat", "config", "--seat", "4", "--table", "hall-2", "--broker-host", "10.0.0.2",
-        "--broker-port", "8883", "--username", "seat4", "--password", "s3cret",
-        "--wifi-ssid", "risk", "--wifi-password", "pw", "--dice", "godice", "--out", str(out),
+        "--broker-port", "8883", "--username", "seat4", "--password-file", str(secret),
+        "--wifi-ssid", "risk", "--dice", "godice", "--out", str(out),
     ])
     assert code == 0
     assert "seat 4" in capsys.readouterr().out
@@ -51,7 +55,7 @@ def test_config_is_private_and_accepted_by_the_firmware(
     [
         (["--seat", "7"], "seat must be"),
         (["--seat", "1", "--table", "bad id"], "table id"),
-        (["--seat", "1", "--password", "x"], "needs a username"),
+        (["--seat", "1", "--password-file", "{password}"], "needs a username"),
         (["--seat", "1", "--broker-port", "0"], "port"),
         (["--seat", "1", "--wifi-ssid", ""], "WiFi ssid"),
     ],
@@ -59,8 +63,10 @@ def test_config_is_private_and_accepted_by_the_firmware(
 def test_bad_config_arguments_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], words: str
 ) -> None:
+    secret = tmp_path / "password"
+    secret.write_text("x\n")
     argv = ["seat", "config", "--broker-host", "h", "--wifi-ssid", "w", "--out",
-            str(tmp_path / "c.json"), *args]
+            str(tmp_path / "c.json"), *(a.format(password=secret) for a in args)]
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert words in err and len(err.strip().splitlines()) == 1

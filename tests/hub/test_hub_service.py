@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
-from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,10 +19,8 @@ TABLE = "t1"
 
 
 @pytest.fixture
-def hub(fresh_mosquitto: Mosquitto, tmp_path: Path) -> Iterator[HubService]:
-    service = HubService(
-        BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port), TABLE, 2, tmp_path
-    )
+def hub(fresh_mosquitto: Mosquitto) -> Iterator[HubService]:
+    service = HubService(BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port), TABLE, 2)
     service.start()
     yield service
     service.stop()
@@ -41,15 +40,46 @@ def test_hub_status_is_retained_with_session(hub: HubService, fresh_mosquitto: M
     late.close()
 
 
-def test_second_start_has_higher_session(fresh_mosquitto: Mosquitto, tmp_path: Path) -> None:
+def hub_statuses(recorder: Recorder) -> list[dict[str, Any]]:
+    return [json.loads(payload) for topic, payload, _ in recorder.messages
+            if topic == topics.hub_status(TABLE)]
+
+
+def test_each_start_has_its_own_session(fresh_mosquitto: Mosquitto) -> None:
     address = BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port)
     sessions = []
     for _ in range(2):
-        service = HubService(address, TABLE, 1, tmp_path)
+        service = HubService(address, TABLE, 1)
         service.start()
         sessions.append(service.link.session)
         service.stop()
-    assert sessions[1] == sessions[0] + 1
+    assert sessions[0] != sessions[1]
+
+
+def test_session_goes_up_on_every_reconnection(
+    hub: HubService, fresh_mosquitto: Mosquitto
+) -> None:
+    first = hub.link.session
+    # A broker restart: the hub reconnects on its own, as a new session.
+    fresh_mosquitto.stop()
+    fresh_mosquitto.start()
+    watcher = Recorder(fresh_mosquitto.host, fresh_mosquitto.port, "watcher")
+    watcher.subscribe(topics.hub_status(TABLE))
+    watcher.wait_for(lambda t, m, r: m is not None and m["online"]
+                     and m["session"] == first + 1, timeout=20)
+    # Another connection under the hub's client id takes the hub's place (which shows
+    # the hub connects as <table>-hub); the hub's next connection is a session again.
+    intruder = Recorder(fresh_mosquitto.host, fresh_mosquitto.port, f"{TABLE}-hub")
+    watcher.wait_for(lambda t, m, r: m is not None and not m["online"]
+                     and m["session"] == first + 1)
+    intruder.close()
+    watcher.wait_for(lambda t, m, r: m is not None and m["online"]
+                     and m["session"] == first + 2, timeout=20)
+    assert hub.link.session == first + 2
+    # Every status the hub published carries the session of its own connection: the
+    # Will of session first+1 names first+1, never the one after it.
+    assert [m["session"] for m in hub_statuses(watcher) if not m["online"]] == [first + 1]
+    watcher.close()
 
 
 def test_views_retained_with_seat_colour(hub: HubService, fresh_mosquitto: Mosquitto) -> None:

@@ -93,3 +93,17 @@ def test_buzzer_beeps_in_background(factory: MockFactory) -> None:
     assert buzzer.frequency == PINS.buzzer_hz
     panel.error_beep()
     panel.close()
+
+
+def test_storage_full_flashes_and_sounds_the_alarm(factory: MockFactory) -> None:
+    panel = Panel(PINS)
+    led = pin(factory, PINS.status_led)
+    buzzer = pin(factory, PINS.buzzer)
+    led.clear_states()
+    buzzer.clear_states()
+    panel.show(PanelStatus.STORAGE_FULL)
+    panel.alarm()
+    assert panel.status is PanelStatus.STORAGE_FULL
+    assert wait_until(lambda: sum(1 for s in led.states if s.state) >= 2)
+    assert wait_until(lambda: sum(1 for s in buzzer.states if s.state == 0.5) >= 3)
+    panel.close()

@@ -111,13 +111,10 @@ def run_enroll(args: argparse.Namespace) -> int:
                 finished.set()
             return None if step.accepted else ProtocolError(E_NOT_ALLOWED, step.detail)
 
-    try:
-        service = HubService(
-            config.broker.address, config.table.id, config.table.seats, config.data_dir,
-            username=config.broker.username, password=config.broker.password,
-            keepalive=config.broker.keepalive, on_event=on_event)
-    except OSError as exc:
-        raise CliError(f"cannot use data directory {config.data_dir}: {exc.strerror}") from exc
+    service = HubService(
+        config.broker.address, config.table.id, config.table.seats,
+        username=config.broker.username, password=config.broker.password,
+        keepalive=config.broker.keepalive, on_event=on_event)
     signal.signal(signal.SIGTERM, lambda *_: finished.set())
     try:
         service.start()

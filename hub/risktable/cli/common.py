@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+import os
 from collections.abc import Callable
+from pathlib import Path
 
 from riskproto import topics
 from risktable.cli.errors import CliError
@@ -55,6 +57,44 @@ def table_id(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
+# The broker password of the account a command connects or configures.
+PASSWORD_ENV = "RISKTABLE_PASSWORD"
+
+
+def _literal_refused(option: str, env: str) -> Callable[[str], str]:
+    def refuse(text: str) -> str:
+        raise argparse.ArgumentTypeError(
+            f"a password on the command line can be read by every user of this machine "
+            f"(ps, shell history): give --{option}-file FILE or set {env}")
+
+    return refuse
+
+
+def add_secret_options(parser: argparse.ArgumentParser, option: str, env: str,
+                       what: str) -> None:
+    """Add ``--<option>-file FILE`` for a secret (``what``) that may also come from
+    the environment variable ``env``; ``--<option> VALUE`` stays known only to be
+    refused with a line naming both."""
+    parser.add_argument(f"--{option}", type=_literal_refused(option, env),
+                        help=argparse.SUPPRESS)
+    parser.add_argument(f"--{option}-file", type=Path, metavar="FILE",
+                        help=f"read {what} from FILE (or set {env}; never on the command line)")
+
+
+def read_secret(args: argparse.Namespace, option: str, env: str) -> str | None:
+    """The secret of :func:`add_secret_options`: the file's first line if
+    ``--<option>-file`` was given, else ``env``'s value (also for a command
+    without the option), else None."""
+    path: Path | None = getattr(args, f"{option.replace('-', '_')}_file", None)
+    if path is not None:
+        try:
+            lines = path.read_text().splitlines()
+        except OSError as exc:
+            raise CliError(f"cannot read --{option}-file {path}: {exc.strerror}") from exc
+        return lines[0] if lines else ""
+    return os.environ.get(env)
+
+
 def setup_logging(verbose: int) -> None:
     """Structured one-line logs on stderr: time, level, logger, message."""
     level = logging.DEBUG if verbose > 1 else logging.INFO if verbose else logging.WARNING
@@ -65,7 +105,8 @@ def setup_logging(verbose: int) -> None:
 
 def hub_config(args: argparse.Namespace) -> HubConfig:
     """The hub configuration: ``--config FILE`` (or, without one, a development setup
-    with no GPIO panel and no LED board) overridden by the connection options given."""
+    with no GPIO panel and no LED board) overridden by the connection options given
+    (the password by ``--password-file`` or ``RISKTABLE_PASSWORD``)."""
     try:
         config = (load_config(args.config) if args.config
                   else HubConfig(leds=LedConfig(enabled=False), panel_enabled=False))
@@ -75,7 +116,10 @@ def hub_config(args: argparse.Namespace) -> HubConfig:
     if args.broker:
         broker = dataclasses.replace(broker, address=args.broker)
     if getattr(args, "username", None) is not None:
-        broker = dataclasses.replace(broker, username=args.username, password=args.password)
+        broker = dataclasses.replace(broker, username=args.username)
+    password = read_secret(args, "password", PASSWORD_ENV)
+    if password is not None:
+        broker = dataclasses.replace(broker, password=password)
     table = config.table
     if args.table:
         table = dataclasses.replace(table, id=args.table)

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from risktable.cli.common import (
+    PASSWORD_ENV,
+    add_secret_options,
     broker_address,
     hub_config,
     seat_count,
@@ -47,7 +49,7 @@ def register(sub: Any) -> None:
                         help="where the hub keeps its journal and state (overrides the "
                         "configuration; default /var/lib/risktable)")
     parser.add_argument("--username", help="MQTT user name")
-    parser.add_argument("--password", help="MQTT password")
+    add_secret_options(parser, "password", PASSWORD_ENV, "the MQTT password")
     parser.add_argument("--no-panel", action="store_true", help="do not use the GPIO panel")
     parser.add_argument("-v", "--verbose", action="count", default=0,
                         help="log every accepted and refused input (-v), and debug (-vv)")
@@ -98,13 +100,27 @@ def run(args: argparse.Namespace) -> int:
     panel = _open_panel(config)
     leds = open_leds(config)
 
+    storage_full = threading.Event()
+
     def connection(up: bool) -> None:
         if panel is not None:
-            panel.show(PanelStatus.RUNNING if up else PanelStatus.DISCONNECTED)
+            panel.show(PanelStatus.DISCONNECTED if not up else
+                       PanelStatus.STORAGE_FULL if storage_full.is_set() else PanelStatus.RUNNING)
+
+    def storage(full: bool) -> None:
+        # The disk filling up needs a person: the log says it, and so does the panel.
+        if full:
+            storage_full.set()
+        else:
+            storage_full.clear()
+        if panel is not None:
+            panel.show(PanelStatus.STORAGE_FULL if full else PanelStatus.RUNNING)
+            if full:
+                panel.alarm()
 
     try:
         service = TableService(
-            config, on_connection=connection,
+            config, on_connection=connection, on_storage=storage,
             show_leds=leds.show if leds is not None else None,
             on_victory=(lambda seat: panel.victory()) if panel is not None else None,
         )

@@ -6,9 +6,12 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from risktable.cli.common import PASSWORD_ENV, add_secret_options, read_secret
 from risktable.cli.errors import CliError
 from risktable.seat_build import REPO, BuildError, build
 from risktable.seat_config import BOARDS, DICE, seat_config, write_seat_config
+
+WIFI_PASSWORD_ENV = "RISKTABLE_WIFI_PASSWORD"
 
 
 def register(sub: Any) -> None:
@@ -25,9 +28,9 @@ def register(sub: Any) -> None:
     config.add_argument("--broker-host", required=True, help="broker address as the seat sees it")
     config.add_argument("--broker-port", type=int, default=1883)
     config.add_argument("--username", help="broker user name for this seat")
-    config.add_argument("--password", help="broker password for this seat")
+    add_secret_options(config, "password", PASSWORD_ENV, "this seat's broker password")
     config.add_argument("--wifi-ssid", default="")
-    config.add_argument("--wifi-password", default="")
+    add_secret_options(config, "wifi-password", WIFI_PASSWORD_ENV, "the WiFi password")
     config.add_argument("--board", choices=BOARDS, default="esp32")
     config.add_argument("--dice", choices=DICE, default="edice")
     config.add_argument("--keepalive", type=int, default=30, help="MQTT keepalive, seconds")
@@ -57,9 +60,9 @@ def _config(args: argparse.Namespace) -> int:
             args.broker_host,
             args.broker_port,
             args.username,
-            args.password,
+            read_secret(args, "password", PASSWORD_ENV),
             args.wifi_ssid,
-            args.wifi_password,
+            read_secret(args, "wifi-password", WIFI_PASSWORD_ENV) or "",
             args.board,
             args.dice,
             args.keepalive,

@@ -59,6 +59,12 @@ from risktable.rules.state import CHANCE, State
 
 FILE_NAME = "journal.sqlite3"
 Synchronous = Literal["FULL", "NORMAL"]
+# The write-ahead log is folded into the database file once it holds this many pages
+# (4 KiB each) and then cut back to WAL_SIZE_LIMIT bytes. SQLite's defaults (1000
+# pages, never cut back) let the log alone take 4 MB of a small card; docs/journal.md
+# has what a whole game takes with these.
+WAL_CHECKPOINT_PAGES = 64
+WAL_SIZE_LIMIT = 256 * 1024
 
 
 def journal_path(data_dir: Path) -> Path:
@@ -118,6 +124,8 @@ class Journal:
             if mode != "wal":
                 raise JournalError(f"{path}: SQLite refused WAL mode (got {mode})")
             self._db.execute(f"PRAGMA synchronous = {synchronous}")
+            self._db.execute(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES}")
+            self._db.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}")
             self._db.execute("PRAGMA foreign_keys = ON")
             schema.migrate(self._db)
         except sqlite3.DatabaseError as exc:

@@ -4,7 +4,9 @@ Every seat message passes :class:`riskproto.gate.HubGate` first, the
 contract's one front door: malformed, invalid, unknown-seat, far-ahead, stale
 and duplicate messages are answered with an error there and never reach the
 hub's logic, and a seat's events reach it strictly in sequence order (an event
-that arrives early is held and applied in its turn).
+that arrives early is held and applied in its turn). The gate and everything
+after it run on one worker thread (:mod:`risktable.service.worker`), never on
+paho's network thread.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from riskproto import messages, topics
@@ -21,20 +22,35 @@ from riskproto.presence import BIRTH, DEATH
 from risktable.palette import seat_colour
 from risktable.service.address import BrokerAddress
 from risktable.service.mqtt_link import HubLink
-from risktable.service.session import next_session
+from risktable.service.worker import Worker
 
 log = logging.getLogger(__name__)
+
+# Messages waiting for the worker. Genuine seats cannot fill it: 6 seats with 16
+# unanswered events each (the seat's outbox), every one possibly sent a second time
+# while it waits, and a few status messages each, come to about 220. The rest is room
+# for bursts of bad messages, which are answered too; at the broker's 2 KiB packet
+# limit a full queue holds 2 MiB.
+INBOX_CAPACITY = 1024
+MAX_VIEW_LINES = 4  # the contract's view.lines
 
 EventHandler = Callable[[int, dict[str, Any]], "messages.ProtocolError | None"]
 AnswerRecorder = Callable[[int, "int | None", int], None]
 
 
+class Unanswered(Exception):
+    """Raised by an event handler for an input it can neither apply nor refuse now
+    (the journal has no room): no answer goes out, so the seat keeps the event and
+    sends it again, and its sequence number is not spent."""
+
+
 class HubService:
     """The hub's side of the MQTT contract for one table of ``seats`` seats (1..N).
 
-    ``data_dir`` keeps the hub's session counter. ``on_event(seat, msg)`` is
+    ``on_event(seat, msg)`` is
     called for every new input event and returns ``None`` to acknowledge it or
-    a ``ProtocolError`` (e.g. ``not_allowed``) to refuse it; without a handler
+    a ``ProtocolError`` (e.g. ``not_allowed``) to refuse it, or raises
+    :class:`Unanswered` to leave it for the seat to send again; without a handler
     every input is refused as not allowed, since there is no game to apply it
     to. An event ``on_event`` accepts, it has journalled; every other answer
     (a refusal, a resync's ack) is first made durable by
@@ -43,8 +59,11 @@ class HubService:
     sends it again). ``on_change`` runs after every change of seat presence and
     ``on_connection(up)`` whenever the broker connection comes or goes;
     ``on_republish(seat)`` after a seat's birth or ``resync`` republished its
-    view, to re-send whatever else still stands for it (an armed roll); all
-    callbacks run on the network thread.
+    view, to re-send whatever else still stands for it (an armed roll).
+    ``on_event``, ``on_change`` and ``on_republish`` run on the service's
+    worker thread, one message at a time in arrival order; ``on_connection``
+    runs on the network thread and must return at once. A message that finds
+    the worker's queue (``inbox`` messages) full is dropped and logged.
     """
 
     def __init__(
@@ -52,7 +71,6 @@ class HubService:
         address: BrokerAddress,
         table: str,
         seats: int,
-        data_dir: Path,
         *,
         username: str | None = None,
         password: str | None = None,
@@ -62,6 +80,7 @@ class HubService:
         on_change: Callable[[], None] | None = None,
         on_connection: Callable[[bool], None] | None = None,
         on_republish: Callable[[int], None] | None = None,
+        inbox: int = INBOX_CAPACITY,
     ) -> None:
         self.table = topics.check_table(table)
         if not 1 <= seats <= topics.MAX_SEATS:
@@ -76,15 +95,17 @@ class HubService:
         self._record_answer = record_answer
         self._on_change = on_change
         self._on_republish = on_republish
+        self.worker = Worker(inbox)
+        self._dropping = False
+        self._notice: str | None = None
         self.link = HubLink(
             address,
             table,
-            next_session(data_dir / "hub-session"),
             [
                 (topics.seat_filter(table, topics.SEAT_STATUS), 1),
                 (topics.seat_filter(table, topics.SEAT_EVENT), 1),
             ],
-            self._handle,
+            self._receive,
             username=username,
             password=password,
             keepalive=keepalive,
@@ -96,9 +117,17 @@ class HubService:
         """Connect to the broker; raises ``BrokerUnavailable`` with a clear message.
 
         Every view and the board go out on each connect, before the hub's birth."""
-        self.link.start()
+        self.worker.start()
+        try:
+            self.link.start()
+        except BaseException:
+            self.worker.stop()
+            raise
 
     def stop(self) -> None:
+        """Finish the message in hand (its answers still go out), drop the queued
+        ones (their seats send them again) and disconnect."""
+        self.worker.stop()
         self.link.stop()
 
     def wait_for_seats(self, seats: list[int], timeout: float, *, online: bool = True) -> bool:
@@ -140,6 +169,18 @@ class HubService:
         if publish:
             self.link.publish(topics.board(self.table), board, retain=True)
 
+    def set_notice(self, notice: str | None, *, publish: bool = True) -> None:
+        """Put ``notice`` (a line of at most 24 characters) at the top of every seat's
+        view while it lasts, e.g. "hub storage full"; ``None`` takes it away. With
+        ``publish=False`` (before :meth:`start`) it goes out on connecting."""
+        with self._lock:
+            if notice == self._notice:
+                return
+            self._notice = notice
+        if publish:
+            for seat in self._views:
+                self._publish_view(seat)
+
     def _republish(self) -> None:
         # On every connect, before the birth: a seat that sees the hub online
         # already has its current view, and spectators the board.
@@ -159,7 +200,19 @@ class HubService:
     def _publish_view(self, seat: int) -> None:
         with self._lock:
             view = dict(self._views[seat])
+            if self._notice is not None:
+                view["lines"] = [self._notice, *view.get("lines", [])][:MAX_VIEW_LINES]
         self.link.publish(topics.seat(self.table, seat, topics.SEAT_VIEW), view, retain=True)
+
+    def _receive(self, topic: str, payload: bytes) -> None:
+        # The network thread: hand over and return, so the keepalive never waits.
+        if self.worker.submit(lambda: self._handle(topic, payload)):
+            self._dropping = False
+        elif not self._dropping:  # one line per overflow, not one per message dropped
+            self._dropping = True
+            log.warning("hub busy: %d messages wait already; dropping what arrives until "
+                        "there is room, from %s on (a seat sends an unanswered event again)",
+                        self.worker.capacity, topic)
 
     def _handle(self, topic: str, payload: bytes) -> None:
         with self._lock:
@@ -219,14 +272,22 @@ class HubService:
                 self._on_republish(seat)
             error = None
         elif self._on_event is not None:
-            error = self._on_event(seat, msg)
+            try:
+                error = self._on_event(seat, msg)
+            except Unanswered as why:
+                log.info("seat %d: event %d left unanswered: %s", seat, msg["seq"], why)
+                return
             journalled = error is None
         else:
             error = messages.ProtocolError(
                 messages.E_NOT_ALLOWED, "no game is running at this table", "kind"
             )
         if not journalled and self._record_answer is not None:
-            self._record_answer(seat, self.gate.tracker(seat).boot, seq)
+            try:
+                self._record_answer(seat, self.gate.tracker(seat).boot, seq)
+            except Unanswered as why:
+                log.info("seat %d: event %d left unanswered: %s", seat, seq, why)
+                return
         with self._lock:
             reply_topic, reply = self.gate.answered(seat, seq, error)
         self.link.publish(reply_topic, reply)

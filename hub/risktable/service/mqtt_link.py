@@ -1,9 +1,11 @@
 """The hub's MQTT connection (paho-mqtt 2.x, VERSION2 callbacks).
 
 Owns what every hub connection needs regardless of the game: the retained
-hub status with its Last Will, subscriptions restored on every (re)connect,
-automatic reconnection with backoff, and a first connection that fails fast
-with a message a person can act on.
+hub status with its Last Will, a session number that changes on every
+connection, subscriptions restored on every (re)connect, automatic
+reconnection with backoff, and a first connection that fails fast with a
+message a person can act on. The network thread only moves messages: whatever
+``on_message`` does must return at once (HubService hands it to its worker).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import logging
+import secrets
 import socket
 import threading
 from collections.abc import Callable, Sequence
@@ -56,11 +59,20 @@ def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
-class HubLink:
-    """One MQTT session of the hub for table ``table``.
+def hub_client_id(table: str) -> str:
+    """The hub's MQTT client id, equal to its broker account's user name."""
+    return f"{topics.check_table(table)}-hub"
 
-    ``subscriptions`` are (filter, qos) pairs restored on every connect;
-    ``on_message(topic, payload)`` runs on paho's network thread, and so does
+
+class HubLink:
+    """The MQTT connection of the hub for table ``table``, as client ``<table>-hub``.
+
+    ``session`` is drawn at random and goes up by one before every connection
+    (reconnects included), so the Will of an older connection never passes for
+    the current one (protocol README, Presence); its Will and birth carry the
+    same value. ``subscriptions`` are (filter, qos) pairs restored on every
+    connect; ``on_message(topic, payload)`` runs on paho's network thread and
+    must not block it (the keepalive depends on it), and so does
     ``before_birth()``, on every connect after subscribing and before the
     online status goes out: the place to republish retained state, so that
     whoever sees the hub online already has it (protocol README, hub start-up).
@@ -70,7 +82,6 @@ class HubLink:
         self,
         address: BrokerAddress,
         table: str,
-        session: int,
         subscriptions: Sequence[tuple[str, int]],
         on_message: MessageHandler,
         *,
@@ -83,7 +94,8 @@ class HubLink:
     ) -> None:
         self.address = address
         self.table = topics.check_table(table)
-        self.session = session
+        # Like the seats: random at start, +1 per connection, nothing written to disk.
+        self.session = secrets.randbelow(messages.MAX_COUNTER + 1)
         self._subscriptions = list(subscriptions)
         self._on_message = on_message
         self._keepalive = keepalive
@@ -93,16 +105,14 @@ class HubLink:
         self._online_published: mqtt.MQTTMessageInfo | None = None
         self._client = mqtt.Client(
             callback_api_version=CallbackAPIVersion.VERSION2,
-            client_id=client_id or f"risktable-hub-{table}",
+            client_id=client_id or hub_client_id(table),
             protocol=mqtt.MQTTv311,
             clean_session=True,
         )
         if username is not None:
             self._client.username_pw_set(username, password)
-        self._client.will_set(
-            topics.hub_status(table), self._status_payload(False), qos=1, retain=True
-        )
         self._client.reconnect_delay_set(min_delay=1, max_delay=16)
+        self._client.on_pre_connect = self._next_session
         self._client.on_socket_open = _no_delay
         self._client.on_connect = self._handle_connect
         self._client.on_disconnect = self._handle_disconnect
@@ -146,6 +156,14 @@ class HubLink:
         self._client.publish(topic, messages.encode(message), qos=1, retain=retain)
 
     # paho callbacks (network thread)
+
+    def _next_session(self, client: mqtt.Client, userdata: Any) -> None:
+        # paho calls this before every CONNECT, the first one included: the Will
+        # must carry the session the birth of this connection will carry.
+        self.session = (self.session + 1) & messages.MAX_COUNTER
+        client.will_set(
+            topics.hub_status(self.table), self._status_payload(False), qos=1, retain=True
+        )
 
     def _handle_connect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import logging
 import random
 import secrets
@@ -40,16 +41,29 @@ from risktable.rules.bots import BOTS, Bot
 from risktable.rules.decks import with_symbols
 from risktable.rules.presets import PRESETS, preset_config
 from risktable.rules.state import GAME_OVER
-from risktable.service.hub import HubService
+from risktable.service.hub import HubService, Unanswered
+from risktable.service.storage import StorageGuard
 from risktable.table.public import board_message, led_scene
-from risktable.table.session import Outcome, TableSession
+from risktable.table.session import Checkpoint, Outcome, TableSession
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 SEED_FILE = "bot-seed"
-# A bot-only stretch of play is bounded so a bug can never spin the network thread.
+# A bot-only stretch of play is bounded so a bug can never spin the hub's worker.
 _MAX_BOT_STEPS = 100_000
+# What every seat shows while the journal has no room; how often the room is measured
+# while no input comes (so that the table notices it filling up, and recovers, alone).
+STORAGE_NOTICE = "hub storage full"
+STORAGE_POLL_SECONDS = 2.0
+
+
+def _out_of_space(exc: BaseException) -> bool:
+    if isinstance(exc, OSError):
+        return exc.errno == errno.ENOSPC
+    return isinstance(exc, sqlite3.Error) and (
+        getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+        or "disk is full" in str(exc))
 
 
 class RulesUnknown(ValueError):
@@ -140,7 +154,12 @@ class TableService:
     on it). A ``paused`` service refuses
     inputs and keeps its bots still until :meth:`toggle_pause`. ``seed`` fixes
     the bots' moves and dice and the mission deal (:func:`chance_rng`; a random
-    one is kept in the data directory).
+    one is kept in the data directory). ``journal`` replaces the journal the
+    data directory holds (tests: a slowed or failing store). ``on_storage(full)``
+    hears when the journal's file system runs out of room (less than the
+    configuration's ``min_free_bytes``) and when it has room again (the hub panel).
+    While it is full every seat's view says so, inputs stay unanswered (the seats
+    send them again) and bots wait; nothing changes until there is room.
     """
 
     def __init__(
@@ -155,16 +174,23 @@ class TableService:
         on_input: Callable[[int, dict[str, Any], ProtocolError | None], None] | None = None,
         paused: bool = False,
         seed: int | None = None,
+        journal: Journal | None = None,
+        on_storage: Callable[[bool], None] | None = None,
     ) -> None:
         self.config = config
         seats = config.table.seats
         self.rules = rules if rules is not None else rules_config(config.table.rules, seats)
         config.data_dir.mkdir(parents=True, exist_ok=True)
-        self.journal = Journal(journal_path(config.data_dir))
+        self.journal = journal if journal is not None else Journal(journal_path(config.data_dir))
         self._lock = threading.RLock()
         self._show_leds = show_leds
         self._on_victory = on_victory
         self._on_input = on_input
+        self._on_storage = on_storage
+        self.storage = StorageGuard(config.data_dir, config.min_free_bytes)
+        self._stopping = threading.Event()
+        self._poller = threading.Thread(target=self._poll_storage, name="hub-storage",
+                                        daemon=True)
         self._paused = paused
         self._seed = seed if seed is not None else _table_seed(config.data_dir)
         self.game_id = self._current_game()
@@ -173,13 +199,14 @@ class TableService:
         )
         self.session = self._rebuild(self._card_uids)
         self.hub = HubService(
-            config.broker.address, config.table.id, seats, config.data_dir,
+            config.broker.address, config.table.id, seats,
             username=config.broker.username, password=config.broker.password,
             keepalive=config.broker.keepalive, on_event=self._on_event,
             record_answer=self._record_answer, on_connection=on_connection,
             on_republish=self._resend_commands,
         )
         self._restore_sequences()
+        self._storage_ok(publish=False)
         # What the seats and spectators must see is in place before the hub's birth.
         for seat in self.session.seats:
             self.hub.update_view(seat, publish=False, **self.session.view(seat))
@@ -228,7 +255,11 @@ class TableService:
     def _record_answer(self, seat: int, boot: int | None, seq: int) -> None:
         # A refusal or a resync's ack leaves no input row: the journal keeps its number
         # before the answer goes out (a write it refuses leaves the event unanswered).
-        self.journal.record_answer(self.config.table.id, seat, boot, seq)
+        with self._lock:
+            if not self._storage_ok():
+                raise Unanswered(f"{STORAGE_NOTICE}: the refusal cannot be journalled")
+            with self._journal_or_rollback(self.session.checkpoint()):
+                self.journal.record_answer(self.config.table.id, seat, boot, seq)
 
     def _resend_commands(self, seat: int) -> None:
         # The contract: a resync or a birth re-sends any standing command (an armed
@@ -246,10 +277,42 @@ class TableService:
                     self.hub.send_command(target, command)
             self._publish_public()
             self._run_bots()
+        self._poller.start()
 
     def stop(self) -> None:
+        """Stop measuring the storage, finish the input in hand, disconnect, close."""
+        self._stopping.set()
+        if self._poller.is_alive():
+            self._poller.join(timeout=5)
         self.hub.stop()
         self.journal.close()
+
+    # -- storage --------------------------------------------------------------
+
+    def _storage_ok(self, *, publish: bool = True) -> bool:
+        # Under the lock (or before start). True when the journal may be written.
+        was = self.storage.full
+        ok = self.storage.check()
+        if self.storage.full != was:
+            self._storage_changed(publish=publish)
+        return ok
+
+    def _storage_changed(self, *, publish: bool = True) -> None:
+        full = self.storage.full
+        self.hub.set_notice(STORAGE_NOTICE if full else None, publish=publish)
+        if self._on_storage is not None:
+            self._on_storage(full)
+
+    def _poll_storage(self) -> None:
+        while not self._stopping.wait(STORAGE_POLL_SECONDS):
+            # On the worker, in turn with the inputs: it may move bots.
+            self.hub.worker.submit(self._check_storage)
+
+    def _check_storage(self) -> None:
+        with self._lock:
+            was_full = self.storage.full
+            if self._storage_ok() and was_full:
+                self._run_bots()  # any bot move the full disk held back
 
     # -- referee --------------------------------------------------------------
 
@@ -300,12 +363,16 @@ class TableService:
             return ProtocolError("not_allowed", "the game is over")
         if self._paused:
             return ProtocolError("not_allowed", "the referee has paused the game")
+        if not self._storage_ok():
+            raise Unanswered(f"{STORAGE_NOTICE}: {self.storage.free // 1024} KiB free, "
+                             f"{self.storage.min_free // 1024} KiB needed")
+        before = self.session.checkpoint()
         outcome = self.session.handle(seat, msg)
         if outcome.error is not None:
             return outcome.error
         meta = ActionMeta("seat", seat=seat)
         items = [(action, self._meta(meta, action, outcome)) for action in outcome.actions]
-        with self._journal_or_rebuild():
+        with self._journal_or_rollback(before):
             self.journal.record_input(
                 self.game_id,
                 SeatInput(seat, self.hub.gate.tracker(seat).boot, msg["seq"], dict(msg),
@@ -317,17 +384,24 @@ class TableService:
         return None
 
     @contextlib.contextmanager
-    def _journal_or_rebuild(self) -> Iterator[None]:
+    def _journal_or_rollback(self, before: Checkpoint) -> Iterator[None]:
         # The session applied the input in memory first; if the journal cannot take
-        # it (disk full, I/O error), the session goes back to what the journal holds
-        # and the input stays unanswered, so the seat sends it again later.
+        # it (disk full, I/O error), the session goes back to ``before``, which is
+        # what the journal holds (no replay of the game), and the input stays
+        # unanswered, so the seat sends it again later.
         try:
             yield
-        except (sqlite3.Error, JournalError, OSError):
-            log.exception("game %d: the journal refused a write; state rolled back to it",
-                          self.game_id)
-            self.session = self._rebuild(self._card_uids)
-            raise
+        except (sqlite3.Error, JournalError, OSError) as exc:
+            self.session.rollback(before)
+            if _out_of_space(exc):
+                self.storage.refused()
+                self._storage_changed()
+                log.warning("game %d: the journal has no room (%s); the table stays as "
+                            "journalled", self.game_id, exc)
+            else:
+                log.exception("game %d: the journal refused a write; the table stays as "
+                              "journalled", self.game_id)
+            raise Unanswered(f"the journal refused the write: {exc}") from exc
 
     @staticmethod
     def _meta(meta: ActionMeta, action: object, outcome: Outcome) -> ActionMeta:
@@ -341,13 +415,19 @@ class TableService:
         if self._paused:
             return
         for _ in range(_MAX_BOT_STEPS):
+            if not self._storage_ok():
+                return  # the bots move on once there is room (_check_storage)
+            before = self.session.checkpoint()
             outcome = self.session.step_bots()
             if outcome is None:
                 return
-            with self._journal_or_rebuild():
-                self.journal.append_all(
-                    self.game_id, [(a, ActionMeta("bot")) for a in outcome.actions]
-                )
+            try:
+                with self._journal_or_rollback(before):
+                    self.journal.append_all(
+                        self.game_id, [(a, ActionMeta("bot")) for a in outcome.actions]
+                    )
+            except Unanswered:
+                return
             self._publish(outcome)
         log.error("game %d: bots did not yield after %d steps", self.game_id, _MAX_BOT_STEPS)
 

@@ -116,6 +116,24 @@ class Outcome:
     dice: tuple[tuple[str, int], ...] = ()
 
 
+@dataclass(frozen=True)
+class Checkpoint:
+    """What a session was before an input or bot move (:meth:`TableSession.checkpoint`)."""
+
+    state: State
+    log_length: int
+    undo: tuple[State, ...]
+    pick: Pick
+    faces: tuple[tuple[int, tuple[int, ...]], ...]
+    battle_at: int
+    last: tuple[str, ...]
+    marks: frozenset[int]
+    handed: tuple[tuple[int, int, int], ...]
+    views: tuple[tuple[int, dict[str, Any]], ...]
+    highlight: frozenset[str]
+    dice: Any  # random.Random.getstate()
+
+
 class _Refused(Exception):
     def __init__(self, detail: str, code: str = E_NOT_ALLOWED) -> None:
         super().__init__(detail)
@@ -255,6 +273,31 @@ class TableSession:
         self._views = {seat: self._view(seat) for seat in self.seats}
         self._highlight = self._compute_highlight()
 
+    def checkpoint(self) -> Checkpoint:
+        """The session as it is now, for :meth:`rollback`: cheap (no copy of the
+        game's log), so it can be taken before every input."""
+        return Checkpoint(self._state, len(self._log), tuple(self._undo), self._pick,
+                          tuple(self._faces.items()), self._battle_at, tuple(self._last),
+                          self._marks, self._handed, tuple(self._views.items()),
+                          self._highlight,
+                          self._dice.getstate())
+
+    def rollback(self, checkpoint: Checkpoint) -> None:
+        """Go back to ``checkpoint``, taken on this session since its last rollback
+        to an older one: what a refused input or an unjournalled move changed
+        (rules state, log, choice, views, the RNG of its draws) is undone."""
+        c = checkpoint
+        self._state, self._pick, self._battle_at = c.state, c.pick, c.battle_at
+        self._marks, self._handed = c.marks, c.handed
+        del self._log[c.log_length:]
+        self._undo = list(c.undo)
+        self._faces = dict(c.faces)
+        self._last = list(c.last)
+        self._views = dict(c.views)
+        self._highlight = c.highlight
+        self._dice.setstate(c.dice)
+        self._readings = ()
+
     # --- inputs -------------------------------------------------------------
 
     def handle(self, seat: int, event: Mapping[str, Any]) -> Outcome:
@@ -263,8 +306,7 @@ class TableSession:
         Never raises for bad input: a refused event returns an :class:`Outcome`
         whose ``error`` says why, and nothing changed.
         """
-        saved = (self._state, len(self._log), list(self._undo), self._pick, dict(self._faces),
-                 self._battle_at, list(self._last), self._marks, self._handed)
+        saved = self.checkpoint()
         armed = self._armed()
         actions: list[Action] = []
         events: list[Event] = []
@@ -274,10 +316,7 @@ class TableSession:
             retracted = self._dispatch(seat, event, actions, events)
             self._deal_missions(actions, events)
         except _Refused as refusal:
-            (self._state, length, self._undo, self._pick, self._faces, self._battle_at,
-             self._last, self._marks, self._handed) = saved
-            del self._log[length:]
-            self._readings = ()
+            self.rollback(saved)
             return Outcome(error=ProtocolError(refusal.code, refusal.detail[:_MAX_DETAIL]),
                            highlight=self._highlight)
         outcome = self._finish(armed, actions, events, retracted)
