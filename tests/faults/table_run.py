@@ -76,6 +76,9 @@ class Run:
     answers: Counter[int] = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    noticed_s: float | None = None  # fault start to the hub seeing the seat offline
+    answered_s: float | None = None  # heal to every line typed in the fault answered
+    online_s: float | None = None  # heal to the seat online at the hub again
 
 
 def actions_hash(data_dir: Path) -> str:
@@ -255,13 +258,14 @@ def replay(broker: BrokerAddress, micropython: str, workdir: Path, script: list[
     keepalive = fault.keepalive if fault is not None else 10
     table_ = Table(broker, micropython, workdir, table, proxied, keepalive)
     sent: Counter[int] = Counter()
+    timings: dict[str, float] = {}
     online = True
     try:
         table_.start()
         at = 0
         while at < len(script):
             if fault is not None and at == fault.start:
-                online = _through_fault(table_, script, fault, sent)
+                online = _through_fault(table_, script, fault, sent, timings)
                 at += fault.presses
                 continue
             step = script[at]
@@ -273,6 +277,9 @@ def replay(broker: BrokerAddress, micropython: str, workdir: Path, script: list[
             at += 1
         run = table_.run(time.monotonic() - started)
         run.online_after_fault = online
+        run.noticed_s = timings.get("noticed")
+        run.answered_s = timings.get("answered")
+        run.online_s = timings.get("online")
         return run
     finally:
         table_.close()
@@ -287,29 +294,44 @@ def _type(table: Table, step: Step, sent: Counter[int]) -> None:
     sent[step.seat] += 1
 
 
-def _through_fault(table: Table, script: list[Step], fault: Fault, sent: Counter[int]) -> bool:
+def _through_fault(table: Table, script: list[Step], fault: Fault, sent: Counter[int],
+                   timings: dict[str, float]) -> bool:
     # Black-hole the seat's path, type its lines through it, heal it, and wait for
     # every one of them to be answered and the seat to be online again.
     assert table.proxy is not None
     pace = fault.seconds / (fault.presses + 1)
     began = time.monotonic()
+    noticed = False
+
+    def until(moment: float) -> None:
+        # Waits, watching for the hub to see the seat go offline meanwhile.
+        nonlocal noticed
+        left = moment - time.monotonic()
+        if not noticed and left > 0:
+            noticed = table.service.hub.wait_for_seats([fault.seat], left, online=False)
+            if noticed:
+                timings["noticed"] = time.monotonic() - began
+        time.sleep(max(0.0, moment - time.monotonic()))
+
     table.proxy.black_hole()
     try:
         for n in range(fault.presses):
-            time.sleep(max(0.0, began + pace * (n + 1) - time.monotonic()))
+            until(began + pace * (n + 1))
             _type(table, script[fault.start + n], sent)
-        # The broker gave up on the silent seat (its Will reached the hub) before the
-        # path heals: the fault was one the link had to recover from.
-        left = began + fault.seconds - time.monotonic()
-        noticed = table.service.hub.wait_for_seats([fault.seat], max(0.0, left), online=False)
-        time.sleep(max(0.0, began + fault.seconds - time.monotonic()))
+        until(began + fault.seconds)
     finally:
         table.proxy.black_hole(False)
+    healed = time.monotonic()
     if not noticed:
+        # The broker gives up on a silent seat (its Will reaches the hub) before the
+        # path heals: the fault is one the link has to recover from.
         raise AssertionError(f"the hub never saw seat {fault.seat} offline during the fault")
     if not table.answers.wait(fault.seat, sent[fault.seat], HEAL_TIMEOUT):
         raise AssertionError(
             f"after the fault seat {fault.seat} got {table.answers.count[fault.seat]} of "
             f"{sent[fault.seat]} answers; errors {table.answers.errors[-3:]}; "
             f"journal {journaled_seqs(table.data_dir).get(fault.seat, [])[-14:]}")
-    return table.service.hub.wait_for_seats([fault.seat], HEAL_TIMEOUT)
+    timings["answered"] = time.monotonic() - healed
+    online = table.service.hub.wait_for_seats([fault.seat], HEAL_TIMEOUT)
+    timings["online"] = time.monotonic() - healed
+    return online

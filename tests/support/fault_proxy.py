@@ -95,6 +95,7 @@ class FaultProxy:
         self._sockets: list[socket.socket] = []
         self._closed = False
         self.connections = 0  # connections that reached the broker
+        self.abandoned = 0  # connections opened during a black-hole and given up in it
         self.packets = {UP: 0, DOWN: 0}  # packets forwarded
         threading.Thread(target=self._accept, name="fault-proxy", daemon=True).start()
 
@@ -163,6 +164,8 @@ class FaultProxy:
         if early is None or self._closed:
             # The client gave up while the path was down: its attempt never arrives.
             _close(client)
+            with self._lock:
+                self.abandoned += 1
             return
         try:
             server = socket.create_connection(self.upstream, timeout=5)
