@@ -35,7 +35,7 @@ from tests.support.mosquitto import Mosquitto
 from tests.support.seat_client import BROKER_NO_DELAY
 from tests.support.tools import micropython_binary, mosquitto_binary
 
-KEEPALIVES = (1, 2, 5, 10)
+KEEPALIVES = (1, 2, 5, 10, 30)  # 30: the firmware's default
 
 
 def draw(seed: int, script_windows: dict[int, list[tuple[int, int]]]) -> Fault:
@@ -44,8 +44,9 @@ def draw(seed: int, script_windows: dict[int, list[tuple[int, int]]]) -> Fault:
     presses = rng.choice(sorted(script_windows))
     seat, start = rng.choice(script_windows[presses])
     keepalive = rng.choice(KEEPALIVES)
-    # At least as long as the broker needs to give up on the seat (1.5 keepalives).
-    seconds = round(rng.uniform(2 * keepalive + 1, 45.0), 1)
+    # Longer than the broker needs to give up on the seat (1.5 keepalives).
+    shortest = 2 * keepalive + 1
+    seconds = round(rng.uniform(shortest, max(45.0, shortest + 15)), 1)
     return Fault(seat, start, presses, seconds, keepalive)
 
 

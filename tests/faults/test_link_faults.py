@@ -29,7 +29,7 @@ from tests.support.tools import mosquitto_binary
 SCRIPT_STEPS = 400  # into the first player turns, where a seat types many lines in a row
 LONG_BLACK_HOLE = 60.0
 LONG_PRESSES = 10
-LONG_KEEPALIVE = 10
+LONG_KEEPALIVE = 30  # the firmware's default: the dead path goes unnoticed for 45 s
 SHORT_KEEPALIVE = 1
 MAX_RETRANSMIT_BACKOFF = 8.0  # riskproto.outbox.Outbox's max_retry_ms
 SHORT_BLACK_HOLE = 3 * SHORT_KEEPALIVE + MAX_RETRANSMIT_BACKOFF + 1.0
