@@ -32,8 +32,10 @@ def pair(mosquitto: Mosquitto) -> Iterator[tuple[FaultProxy, Recorder, Recorder]
     """A publisher through the proxy and a subscriber straight to the broker."""
     proxy = FaultProxy(mosquitto.host, mosquitto.port)
     watcher = Recorder(mosquitto.host, mosquitto.port, "proxy-watcher")
-    watcher.subscribe(TOPIC)
-    time.sleep(0.2)  # the SUBACK: Recorder does not wait for it
+    watcher.subscribe("proxy/#")
+    # Its own probe coming back shows the subscription is in place.
+    watcher.publish("proxy/probe", b"0")
+    watcher.wait_for(lambda t, m, r: t == "proxy/probe")
     sender = Recorder(proxy.host, proxy.port, "proxy-sender")
     yield proxy, sender, watcher
     sender.close()
@@ -72,7 +74,7 @@ def test_delay_holds_packets_and_keeps_their_order(
     sender.client.publish(TOPIC, b"1", qos=1)
     sender.client.publish(TOPIC, b"2", qos=1)
     time.sleep(0.2)
-    assert watcher.messages == []
+    assert [p for t, p, _ in watcher.messages if t == TOPIC] == []
     assert _payloads(watcher, b"2") == [b"1", b"2"]
 
 
@@ -83,7 +85,7 @@ def test_a_black_hole_holds_everything_and_closes_nothing(
     proxy.black_hole()
     sender.client.publish(TOPIC, b"2", qos=1)
     time.sleep(0.5)
-    assert [p for _, p, _ in watcher.messages] == [b"1"]
+    assert [p for t, p, _ in watcher.messages if t == TOPIC] == [b"1"]
     assert sender.client.is_connected()
     proxy.black_hole(False)
     assert _payloads(watcher, b"2") == [b"1", b"2"]
