@@ -38,8 +38,8 @@ PLAYERS = 3
 SEED = 3
 INPUT_KINDS = ("button", "encoder", "card", "dice")
 STEP_TIMEOUT = 30.0  # an answer to a line typed outside a fault
-HEAL_TIMEOUT = 90.0
-RECONNECT_MAX_MS = 4000  # the answers to the lines typed during a fault, after it healed
+HEAL_TIMEOUT = 90.0  # the answers to the lines typed during a fault, after it healed
+RECONNECT_MAX_MS = 4000  # the proxied seat's longest wait between connection attempts
 
 
 @dataclass(frozen=True)
@@ -265,8 +265,8 @@ def replay(broker: BrokerAddress, micropython: str, workdir: Path, script: list[
         at = 0
         while at < len(script):
             if fault is not None and at == fault.start:
-                online = _through_fault(table_, script, fault, sent, timings)
-                at += fault.presses
+                typed, online = _through_fault(table_, script, fault, sent, timings)
+                at += typed
                 continue
             step = script[at]
             _type(table_, step, sent)
@@ -294,14 +294,31 @@ def _type(table: Table, step: Step, sent: Counter[int]) -> None:
     sent[step.seat] += 1
 
 
+#: What a seat's display says above the view while it holds input back (firmware
+#: after issue 13): Confirm is not sent while the hub has not answered for 2 s.
+NOTICES = ("waiting for the hub", "outbox full")
+
+
+def _holding(outputs: dict[str, Any]) -> bool:
+    oled = outputs.get("oled")
+    return isinstance(oled, list) and bool(oled) and oled[0] in NOTICES
+
+
 def _through_fault(table: Table, script: list[Step], fault: Fault, sent: Counter[int],
-                   timings: dict[str, float]) -> bool:
+                   timings: dict[str, float]) -> tuple[int, bool]:
     # Black-hole the seat's path, type its lines through it, heal it, and wait for
-    # every one of them to be answered and the seat to be online again.
+    # every one of them to be answered and the seat to be online again. Returns how
+    # many of the fault's lines were typed and whether the seat is online again.
+    #
+    # A seat that says it is waiting for the hub does not send Confirm: the player
+    # presses it anyway (and again at every later moment of the fault: the seat must
+    # send none of them), types nothing after it, and presses it for real once the
+    # seat stops waiting, as a person at the table would.
     assert table.proxy is not None
     pace = fault.seconds / (fault.presses + 1)
     began = time.monotonic()
     noticed = False
+    typed = 0
 
     def until(moment: float) -> None:
         # Waits, watching for the hub to see the seat go offline meanwhile.
@@ -315,9 +332,14 @@ def _through_fault(table: Table, script: list[Step], fault: Fault, sent: Counter
 
     table.proxy.black_hole()
     try:
-        for n in range(fault.presses):
-            until(began + pace * (n + 1))
-            _type(table, script[fault.start + n], sent)
+        for moment in range(1, fault.presses + 1):
+            until(began + pace * moment)
+            step = script[fault.start + typed]
+            if step.line == {"button": "confirm"} and _holding(table.seats[fault.seat].outputs):
+                table.seats[fault.seat].send(step.line)  # held by the seat: not sent
+                continue
+            _type(table, step, sent)
+            typed += 1
         until(began + fault.seconds)
     finally:
         table.proxy.black_hole(False)
@@ -334,4 +356,7 @@ def _through_fault(table: Table, script: list[Step], fault: Fault, sent: Counter
     timings["answered"] = time.monotonic() - healed
     online = table.service.hub.wait_for_seats([fault.seat], HEAL_TIMEOUT)
     timings["online"] = time.monotonic() - healed
-    return online
+    if typed < fault.presses and not table.seats[fault.seat].wait_until(
+            lambda outputs: not _holding(outputs), HEAL_TIMEOUT):
+        raise AssertionError(f"seat {fault.seat} still holds input back after the fault")
+    return typed, online
