@@ -1,9 +1,21 @@
-"""Mosquitto configuration for a real table: accounts, password file, ACL.
+"""Mosquitto configuration for a real table: accounts, password files, ACLs.
 
 Every seat and the hub get an account of their own. The ACL lets a seat publish
 only its own status (birth and Last Will) and events, and read only what the hub
 sends that seat plus the public topics; the hub may do anything under its table.
 Topic names come from :mod:`riskproto.topics`, so the ACL follows the protocol.
+
+Client ids belong to accounts. The table's broker has one listener, which
+replaces whatever id a client asks for with its user name
+(``use_username_as_clientid``), and only the hub and seat accounts (plus the
+guest bridge's) exist there: no login can take over the hub's or a seat's
+connection. Spectators and referees must connect many times at once under ids
+of their own choosing, which mosquitto 2.0 cannot keep apart from the hub's on
+one broker (``clientid_prefixes`` is global and checks the id before the user
+name replaces it; the dynamic-security plugin binds an account to an id but not
+an id to an account). So they log in to a second mosquitto, the guest broker,
+whose ids live in another namespace; it bridges the public topics in and the
+referee's topics out over one account of the table's broker. See docs/broker.md.
 
 Passwords are stored in mosquitto's own ``$7$`` format (PBKDF2-HMAC-SHA512, 101
 iterations and a 12-byte salt, exactly what ``mosquitto_passwd`` writes), so no
@@ -13,9 +25,12 @@ random 144-bit tokens, not words a person picked, so no guessing attack applies.
 
 Example::
 
-    >>> acl = render_acl("den", make_accounts("den", 2, lambda: "pw"))
+    >>> accounts = make_accounts("den", 2, lambda: "pw")
+    >>> acl = render_acl("den", accounts)
     >>> "topic write risk/den/seat/2/event" in acl
     True
+    >>> [a.username for a in guest_accounts(accounts)]
+    ['den-spectator', 'den-referee']
 """
 
 from __future__ import annotations
@@ -40,8 +55,16 @@ SALT_BYTES = 12
 CONF_FILE = "mosquitto.conf"
 PASSWORD_FILE = "passwd"
 ACL_FILE = "acl"
+GUEST_CONF_FILE = "guests.conf"
+GUEST_PASSWORD_FILE = "guests-passwd"
+GUEST_ACL_FILE = "guests-acl"
 CREDENTIALS_FILE = "credentials.json"
 DATA_DIR = "data"
+
+#: Roles of the accounts: the hub, a seat, the guest broker's bridge (table
+#: broker), and the two guest accounts (guest broker).
+HUB, SEAT, BRIDGE, SPECTATOR, REFEREE = "hub", "seat", "bridge", "spectator", "referee"
+GUEST_ROLES = (SPECTATOR, REFEREE)
 
 #: A payload is at most 1 KiB (riskproto.MAX_MESSAGE_BYTES); topic and headers fit
 #: in the rest. The broker drops a client that sends a bigger packet.
@@ -50,11 +73,12 @@ MAX_PACKET_BYTES = 2048
 
 @dataclass(frozen=True)
 class Account:
-    """One broker login: the hub's (``seat`` is None) or a seat's."""
+    """One broker login; ``seat`` is set for a seat's account only."""
 
     username: str
     password: str
     seat: int | None = None
+    role: str = SEAT
 
 
 def hash_password(password: str, salt: bytes | None = None) -> str:
@@ -75,40 +99,80 @@ def new_password() -> str:
 def make_accounts(
     table: str, seats: int, password: Callable[[], str] = new_password
 ) -> list[Account]:
-    """The hub's account followed by one per seat, named ``<table>-hub`` and
-    ``<table>-seat<n>`` so several tables can share one broker."""
+    """The hub's account, one per seat, the bridge's, the spectator's and the
+    referee's: ``<table>-hub``, ``<table>-seat<n>``, ``<table>-bridge``,
+    ``<table>-spectator``, ``<table>-referee``, so several tables can share a
+    broker."""
     topics.check_table(table)
     for seat in range(1, seats + 1):
         topics.check_seat(seat)
-    accounts = [Account(f"{table}-hub", password())]
+    accounts = [Account(f"{table}-hub", password(), role=HUB)]
     accounts += [Account(f"{table}-seat{n}", password(), n) for n in range(1, seats + 1)]
+    accounts += [
+        Account(f"{table}-{role}", password(), role=role) for role in (BRIDGE, *GUEST_ROLES)
+    ]
     return accounts
 
 
+def table_accounts(accounts: list[Account]) -> list[Account]:
+    """The accounts that log in to the table's broker: hub, seats and the bridge."""
+    return [a for a in accounts if a.role not in GUEST_ROLES]
+
+
+def guest_accounts(accounts: list[Account]) -> list[Account]:
+    """The accounts that log in to the guest broker: spectator and referee."""
+    return [a for a in accounts if a.role in GUEST_ROLES]
+
+
+def _account(accounts: list[Account], role: str) -> Account:
+    return next(a for a in accounts if a.role == role)
+
+
+def _public_reads(table: str) -> list[str]:
+    return [f"topic read {topics.hub_status(table)}", f"topic read {topics.board(table)}"]
+
+
 def render_acl(table: str, accounts: list[Account]) -> str:
-    """The mosquitto ACL file for ``accounts`` of ``table``."""
+    """The table broker's ACL file for ``accounts`` of ``table``."""
     lines = [
         f"# risktable ACL for table {table}: each seat writes only its own status and",
         "# events and reads only what the hub sends it plus the public topics.",
     ]
-    for account in accounts:
+    for account in table_accounts(accounts):
         lines += ["", f"user {account.username}"]
-        if account.seat is None:
+        if account.role == HUB:
             lines.append(f"topic readwrite {topics.ROOT}/{table}/#")
-            continue
-        lines += [
-            f"topic write {topics.seat(table, account.seat, leaf)}"
-            for leaf in topics.SEAT_PUBLISHED
-        ]
-        lines += [
-            f"topic read {topics.seat(table, account.seat, leaf)}" for leaf in topics.HUB_PUBLISHED
-        ]
-        lines += [f"topic read {topics.hub_status(table)}", f"topic read {topics.board(table)}"]
+        elif account.role == BRIDGE:
+            lines.append("# The guest broker's bridge: public topics in, the referee's out.")
+            lines += _public_reads(table)
+            lines.append(f"topic write {topics.referee_filter(table)}")
+        else:
+            assert account.seat is not None
+            lines += [
+                f"topic write {topics.seat(table, account.seat, leaf)}"
+                for leaf in topics.SEAT_PUBLISHED
+            ]
+            lines += [
+                f"topic read {topics.seat(table, account.seat, leaf)}"
+                for leaf in topics.HUB_PUBLISHED
+            ]
+            lines += _public_reads(table)
+    return "\n".join(lines) + "\n"
+
+
+def render_guest_acl(table: str, accounts: list[Account]) -> str:
+    """The guest broker's ACL: both read the public topics; only the referee
+    writes, and only under ``risk/<table>/referee/``."""
+    lines = [f"# risktable guest ACL for table {table}."]
+    for account in guest_accounts(accounts):
+        lines += ["", f"user {account.username}", *_public_reads(table)]
+        if account.role == REFEREE:
+            lines.append(f"topic write {topics.referee_filter(table)}")
     return "\n".join(lines) + "\n"
 
 
 def render_passwd(accounts: list[Account]) -> str:
-    """The mosquitto password file: one ``user:$7$...`` line per account."""
+    """A mosquitto password file: one ``user:$7$...`` line per account given."""
     return "".join(f"{a.username}:{hash_password(a.password)}\n" for a in accounts)
 
 
@@ -117,49 +181,133 @@ def current_user() -> str:
     return pwd.getpwuid(os.geteuid()).pw_name
 
 
+def _common_settings(folder: Path, user: str, passwd: str, acl: str) -> list[str]:
+    return [
+        "# Started as root (e.g. by systemd), mosquitto switches to this account,",
+        "# which must be able to read the password file (mode 0600).",
+        f"user {user}",
+        "per_listener_settings false",
+        "allow_anonymous false",
+        f"password_file {folder / passwd}",
+        f"acl_file {folder / acl}",
+        "# Payloads are at most 1 KiB; a client sending more is disconnected.",
+        f"max_packet_size {MAX_PACKET_BYTES}",
+        "# Views and acks are small: send each at once instead of waiting (Nagle's",
+        "# algorithm) for more data, which would add tens of milliseconds per input.",
+        "set_tcp_nodelay true",
+    ]
+
+
 def render_conf(folder: Path, table: str, bind: str, port: int, user: str) -> str:
-    """The mosquitto configuration; file paths inside it are absolute."""
+    """The table broker's configuration; file paths inside it are absolute."""
     folder = folder.resolve()
     return "\n".join(
         [
             f"# mosquitto configuration for risktable table {table}.",
             "# Written by `risktable broker config`; start with: mosquitto -c "
             + str(folder / CONF_FILE),
-            "# Started as root (e.g. by systemd), mosquitto switches to this account,",
-            "# which must be able to read the password file (mode 0600).",
-            f"user {user}",
-            "per_listener_settings false",
-            "allow_anonymous false",
-            f"password_file {folder / PASSWORD_FILE}",
-            f"acl_file {folder / ACL_FILE}",
+            *_common_settings(folder, user, PASSWORD_FILE, ACL_FILE),
             "# Retained births, views and the board survive a broker restart.",
             "persistence true",
             f"persistence_location {folder / DATA_DIR}/",
-            "# Payloads are at most 1 KiB; a client sending more is disconnected.",
-            f"max_packet_size {MAX_PACKET_BYTES}",
-            "# Views and acks are small: send each at once instead of waiting (Nagle's",
-            "# algorithm) for more data, which would add tens of milliseconds per input.",
-            "set_tcp_nodelay true",
             "# Loopback only unless --bind said otherwise: seats on Wi-Fi need the",
             "# hub's LAN address (or 0.0.0.0) here.",
+            "# Whatever id a client asks for, its id is its user name: no account can",
+            "# take over the hub's or another seat's connection.",
             f"listener {port} {bind}",
+            "use_username_as_clientid true",
             "",
         ]
     )
 
 
-def render_credentials(table: str, bind: str, port: int, accounts: list[Account]) -> str:
-    """The owner's copy of every password, as JSON, for provisioning hub and seats."""
-    doc = {
+def guest_id_prefix(table: str) -> str:
+    """Every client id on the guest broker starts with this (``<table>-guest-``)."""
+    return f"{table}-guest-"
+
+
+def render_guest_conf(
+    folder: Path,
+    table: str,
+    bind: str,
+    port: int,
+    guest_port: int,
+    websockets: int | None,
+    user: str,
+    bridge: Account,
+) -> str:
+    """The guest broker's configuration: a TCP listener on ``guest_port``, a
+    WebSockets one on ``websockets`` if given, and the bridge to the table's
+    broker (its password is in here, so the file is private)."""
+    folder = folder.resolve()
+    table_host = "127.0.0.1" if bind == "0.0.0.0" else bind
+    prefix = guest_id_prefix(table)
+    lines = [
+        f"# mosquitto configuration for the spectators and referee of table {table}.",
+        "# Written by `risktable broker config`; start with: mosquitto -c "
+        + str(folder / GUEST_CONF_FILE),
+        *_common_settings(folder, user, GUEST_PASSWORD_FILE, GUEST_ACL_FILE),
+        "# Nothing to keep: the bridge brings the retained topics back at start.",
+        "persistence false",
+        "# Guests' ids must carry the prefix (an empty id is given one), so no guest",
+        "# can take over the bridge's connection. mosquitto 2.0 logs this option as",
+        "# deprecated; it is the only way it has to restrict the ids a client picks.",
+        f"clientid_prefixes {prefix}",
+        f"auto_id_prefix {prefix}",
+        f"listener {guest_port} {bind}",
+    ]
+    if websockets is not None:
+        lines += ["# For browser pages.", f"listener {websockets} {bind}", "protocol websockets"]
+    lines += [
+        "# One connection to the table's broker as the bridge account: the public",
+        "# topics come in (retained ones included), the referee's go out.",
+        f"connection {bridge.username}",
+        f"address {table_host}:{port}",
+        f"remote_username {bridge.username}",
+        f"remote_password {bridge.password}",
+        f"remote_clientid {bridge.username}",
+        f"local_clientid {bridge.username}",
+        "cleansession true",
+        "notifications false",
+        "try_private true",
+        f"topic {topics.hub_status(table)} in 1",
+        f"topic {topics.board(table)} in 1",
+        f"topic {topics.referee_filter(table)} out 1",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def render_credentials(
+    table: str,
+    bind: str,
+    port: int,
+    accounts: list[Account],
+    guest_port: int | None = None,
+    websockets: int | None = None,
+) -> str:
+    """The owner's copy of every password a client needs, as JSON, for
+    provisioning hub, seats and guests (the bridge's stays in guests.conf)."""
+    hub = _account(accounts, HUB)
+    doc: dict[str, object] = {
         "table": table,
         "broker": {"host": bind, "port": port},
-        "hub": {"username": accounts[0].username, "password": accounts[0].password},
+        "hub": {"username": hub.username, "password": hub.password},
         "seats": [
             {"seat": a.seat, "username": a.username, "password": a.password}
             for a in accounts
             if a.seat is not None
         ],
     }
+    if guest_port is not None:
+        doc["guests"] = {
+            "host": bind,
+            "port": guest_port,
+            "websockets": websockets,
+            "client_id_prefix": guest_id_prefix(table),
+        }
+        for account in guest_accounts(accounts):
+            doc[account.role] = {"username": account.username, "password": account.password}
     return json.dumps(doc, indent=2) + "\n"
 
 
@@ -174,6 +322,11 @@ def _write(path: Path, text: str, mode: int, force: bool) -> None:
         os.close(fd)
 
 
+def default_guest_port(port: int) -> int:
+    """The guest broker's port when none is given: the one after the table's."""
+    return port + 1 if port < 65535 else port - 1
+
+
 def write_config(
     folder: Path,
     table: str,
@@ -182,20 +335,35 @@ def write_config(
     port: int = 1883,
     force: bool = False,
     user: str | None = None,
+    guest_port: int | None = None,
+    websockets: int | None = None,
 ) -> list[Account]:
-    """Write configuration, password file, ACL and credentials into ``folder``.
+    """Write both brokers' configurations, password files and ACLs, and the
+    credentials, into ``folder``.
 
     Raises FileExistsError, before writing anything, when one of the files exists
     and ``force`` is false: regenerating would lock out seats already provisioned.
-    The password and credentials files are private to the owner (mode 0600);
-    ``user`` (default: this process's account) is the account mosquitto runs as.
+    The password files, the guest configuration (it holds the bridge's password)
+    and the credentials are private to the owner (mode 0600); ``user`` (default:
+    this process's account) is the account mosquitto runs as.
     """
     accounts = make_accounts(table, seats)
+    user = user or current_user()
+    guest_port = default_guest_port(port) if guest_port is None else guest_port
+    bridge = _account(accounts, BRIDGE)
+    guest_conf = render_guest_conf(folder, table, bind, port, guest_port, websockets, user, bridge)
     files = [
-        (CONF_FILE, render_conf(folder, table, bind, port, user or current_user()), 0o644),
+        (CONF_FILE, render_conf(folder, table, bind, port, user), 0o644),
         (ACL_FILE, render_acl(table, accounts), 0o644),
-        (PASSWORD_FILE, render_passwd(accounts), 0o600),
-        (CREDENTIALS_FILE, render_credentials(table, bind, port, accounts), 0o600),
+        (PASSWORD_FILE, render_passwd(table_accounts(accounts)), 0o600),
+        (GUEST_CONF_FILE, guest_conf, 0o600),
+        (GUEST_ACL_FILE, render_guest_acl(table, accounts), 0o644),
+        (GUEST_PASSWORD_FILE, render_passwd(guest_accounts(accounts)), 0o600),
+        (
+            CREDENTIALS_FILE,
+            render_credentials(table, bind, port, accounts, guest_port, websockets),
+            0o600,
+        ),
     ]
     if not force:
         for name, _, _ in files:

@@ -7,6 +7,7 @@
 #   risk/<table>/seat/<n>/ack        acknowledgements by sequence
 #   risk/<table>/seat/<n>/error      error replies
 #   risk/<table>/seat/<n>/cmd        hub commands to the seat
+#   risk/<table>/referee/#           reserved for the referee's messages to the hub
 
 ROOT = "risk"
 MAX_SEATS = 6
@@ -50,6 +51,11 @@ def hub_status(table: str) -> str:
 
 def board(table: str) -> str:
     return ROOT + "/" + check_table(table) + "/board"
+
+
+def referee_filter(table: str) -> str:
+    # Everything under it is reserved for the referee account (undo, enrollment).
+    return ROOT + "/" + check_table(table) + "/referee/#"
 
 
 def seat_prefix(table: str, seat_no: int) -> str:

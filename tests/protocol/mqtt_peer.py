@@ -15,12 +15,27 @@ TIMEOUT = 10.0
 class Peer:
     """One MQTT v5 connection with a username; received messages land in ``inbox``."""
 
-    def __init__(self, port: int, username: str | None, password: str | None, name: str) -> None:
+    def __init__(
+        self,
+        port: int,
+        username: str | None,
+        password: str | None,
+        name: str,
+        will: tuple[str, bytes] | None = None,
+        websockets: bool = False,
+    ) -> None:
+        """``name`` is the client id asked for; ``will`` a retained QoS 1 Last Will."""
         self.client = mqtt.Client(
-            mqtt.CallbackAPIVersion.VERSION2, client_id=name, protocol=mqtt.MQTTv5
+            mqtt.CallbackAPIVersion.VERSION2,
+            client_id=name,
+            protocol=mqtt.MQTTv5,
+            transport="websockets" if websockets else "tcp",
         )
         if username is not None:
             self.client.username_pw_set(username, password)
+        if will is not None:
+            self.client.will_set(will[0], will[1], qos=1, retain=True)
+        self.disconnected = threading.Event()
         self.port = port
         self.inbox: queue.Queue[tuple[str, bytes, bool]] = queue.Queue()
         self._connected = threading.Event()
@@ -32,10 +47,14 @@ class Peer:
         self.client.on_message = self._on_message
         self.client.on_subscribe = self._on_subscribe
         self.client.on_publish = self._on_publish
+        self.client.on_disconnect = self._on_disconnect
 
     def _on_connect(self, _c: Any, _u: Any, _f: Any, reason: ReasonCode, _p: Any) -> None:
         self.connect_reason = reason
         self._connected.set()
+
+    def _on_disconnect(self, _c: Any, _u: Any, _f: Any, _reason: ReasonCode, _p: Any) -> None:
+        self.disconnected.set()
 
     def _on_message(self, _c: Any, _u: Any, msg: mqtt.MQTTMessage) -> None:
         self.inbox.put((msg.topic, msg.payload, bool(msg.retain)))
@@ -52,6 +71,8 @@ class Peer:
 
     def connect(self) -> ReasonCode:
         """Connect and wait for the broker's answer; returns its reason code."""
+        # No automatic reconnect: a test must see a connection the broker closed.
+        self.client.reconnect_delay_set(3600, 3600)
         self.client.connect("127.0.0.1", self.port, keepalive=30)
         self.client.loop_start()
         if not self._connected.wait(TIMEOUT):

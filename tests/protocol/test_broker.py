@@ -1,6 +1,8 @@
 """`risktable broker config` output, and mosquitto enforcing it: a seat's account
 cannot publish into another seat's topics or read another seat's view; the hub's
-can do both."""
+can do both. No account can take over the hub's or another seat's connection;
+spectators and the referee log in many times at once to the guest broker, which
+bridges the public topics in and the referee's out."""
 
 from __future__ import annotations
 
@@ -41,12 +43,27 @@ def test_files_modes_and_accounts(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert [s["username"] for s in creds["seats"]] == ["den-seat1", "den-seat2", "den-seat3"]
     passwords = [creds["hub"]["password"]] + [s["password"] for s in creds["seats"]]
     assert len(set(passwords)) == 4 and all(len(p) >= 20 for p in passwords)
+    assert modes["guests-passwd"] == 0o600
+    assert modes["guests.conf"] == 0o600  # it holds the bridge's password
     users = [line.split(":")[0] for line in (tmp_path / "passwd").read_text().splitlines()]
-    assert users == ["den-hub", "den-seat1", "den-seat2", "den-seat3"]
+    assert users == ["den-hub", "den-seat1", "den-seat2", "den-seat3", "den-bridge"]
+    guests = [line.split(":")[0] for line in (tmp_path / "guests-passwd").read_text().splitlines()]
+    assert guests == ["den-spectator", "den-referee"]
+    assert creds["spectator"]["username"] == "den-spectator"
+    assert creds["guests"] == {
+        "host": "127.0.0.1",
+        "port": 1884,
+        "websockets": None,
+        "client_id_prefix": "den-guest-",
+    }
     conf = (tmp_path / "mosquitto.conf").read_text()
-    assert "listener 1883 127.0.0.1\n" in conf
+    assert "listener 1883 127.0.0.1\nuse_username_as_clientid true\n" in conf
     assert "allow_anonymous false\n" in conf
     assert f"user {brokerconf.current_user()}\n" in conf
+    guest_conf = (tmp_path / "guests.conf").read_text()
+    assert "listener 1884 127.0.0.1\n" in guest_conf
+    assert "protocol websockets" not in guest_conf
+    assert "address 127.0.0.1:1883\n" in guest_conf
 
 
 def test_refuses_to_overwrite_without_force(
@@ -67,7 +84,15 @@ def test_refuses_to_overwrite_without_force(
 
 @pytest.mark.parametrize(
     "args",
-    [["--table", "a/b"], ["--bind", "my-host"], ["--port", "0"], ["--seats", "7"]],
+    [
+        ["--table", "a/b"],
+        ["--bind", "my-host"],
+        ["--port", "0"],
+        ["--seats", "7"],
+        ["--websockets", "70000"],
+        ["--guest-port", "1883"],
+        ["--websockets", "1884"],
+    ],
 )
 def test_bad_arguments_are_one_line_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str]
@@ -97,21 +122,58 @@ def test_hash_matches_mosquitto_passwd(tmp_path: Path) -> None:
     assert brokerconf.hash_password("other", salt) != theirs
 
 
+def _hub_status(online: bool, session: int) -> bytes:
+    return encode(message("hub_status", online=online, session=session))
+
+
 @pytest.fixture(scope="module")
 def table_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """mosquitto running the generated configuration on a free loopback port."""
+    """Both brokers of the generated configuration on free loopback ports, the
+    bridge between them up (a retained board went through it)."""
     out = tmp_path_factory.mktemp("broker")
-    port = free_port()
-    assert _config(out, "--port", str(port)) == 0
+    port, guest_port, ws_port = free_port(), free_port(), free_port()
+    ports = ["--port", str(port), "--guest-port", str(guest_port), "--websockets", str(ws_port)]
+    assert _config(out, *ports) == 0
     creds = json.loads((out / "credentials.json").read_text())
     broker = Mosquitto(mosquitto_binary(), out, port=port, config_file=out / "mosquitto.conf")
-    with broker:
-        yield {"port": port, **creds}
+    guests = Mosquitto(mosquitto_binary(), out, port=guest_port, config_file=out / "guests.conf")
+    with broker, guests:
+        info = {"port": port, **creds}
+        hub = _peer(info, "hub")
+        assert not hub.connect().is_failure
+        board = encode(message("board", owners=[0] * 42, armies=[1] * 42))
+        assert not hub.publish(topics.board(TABLE), board, retain=True).is_failure
+        hub.close()
+        watcher = _guest(info, "spectator", "den-guest-fixture")
+        assert not watcher.connect().is_failure
+        watcher.subscribe(topics.board(TABLE))
+        assert watcher.next_message()[:2] == (topics.board(TABLE), board)
+        watcher.close()
+        yield info
 
 
-def _peer(broker: dict[str, Any], who: str, password: str | None = None) -> Peer:
+def _peer(
+    broker: dict[str, Any],
+    who: str,
+    password: str | None = None,
+    client_id: str | None = None,
+    will: tuple[str, bytes] | None = None,
+) -> Peer:
     account = broker["hub"] if who == "hub" else broker["seats"][int(who) - 1]
-    return Peer(broker["port"], account["username"], password or account["password"], who)
+    return Peer(
+        broker["port"],
+        account["username"],
+        password or account["password"],
+        client_id or account["username"],
+        will,
+    )
+
+
+def _guest(broker: dict[str, Any], role: str, client_id: str, websockets: bool = False) -> Peer:
+    """A spectator's or the referee's connection to the guest broker."""
+    account = broker[role]
+    port = broker["guests"]["websockets" if websockets else "port"]
+    return Peer(port, account["username"], account["password"], client_id, websockets=websockets)
 
 
 @pytest.fixture
@@ -205,3 +267,110 @@ def test_a_seat_cannot_publish_the_board(peers: dict[str, Peer]) -> None:
     while payload != real:
         assert payload != fake
         payload = hub.next_message()[1]
+
+
+def test_no_account_can_take_over_the_hub_or_another_seat(table_broker: dict[str, Any]) -> None:
+    status = topics.hub_status(TABLE)
+    hub = _peer(table_broker, "hub", will=(status, _hub_status(False, 1)))
+    seat2 = _peer(table_broker, "2")
+    for peer in (hub, seat2):
+        assert not peer.connect().is_failure
+    assert not hub.publish(status, _hub_status(True, 1), retain=True).is_failure
+    seat2.subscribe(status)
+    assert seat2.next_message() == (status, _hub_status(True, 1), True)
+    # Seat 1's credentials asking for the hub's and seat 2's ids: the broker lets
+    # seat 1 in under its own id, so neither connection is touched.
+    for target in ("den-hub", "den-seat2"):
+        intruder = _peer(table_broker, "1", client_id=target)
+        assert not intruder.connect().is_failure
+        intruder.close()
+    # The guests' accounts do not exist on the table's broker at all.
+    for role in ("spectator", "referee"):
+        account = table_broker[role]
+        guest = Peer(table_broker["port"], account["username"], account["password"], "den-hub")
+        assert guest.connect().is_failure
+        guest.close()
+    # Had the hub been taken over, its Will ("offline") would reach seat 2 first.
+    assert not hub.publish(status, _hub_status(True, 2), retain=True).is_failure
+    assert seat2.next_message() == (status, _hub_status(True, 2), False)
+    assert not hub.disconnected.is_set() and not seat2.disconnected.is_set()
+    hub.subscribe(topics.seat(TABLE, 2, topics.SEAT_EVENT))
+    assert not seat2.publish(topics.seat(TABLE, 2, topics.SEAT_EVENT), _event(2, 1)).is_failure
+    assert hub.next_message()[:2] == (topics.seat(TABLE, 2, topics.SEAT_EVENT), _event(2, 1))
+    seat2.close()
+    hub.close()
+
+
+def test_spectators_connect_many_times_at_once_over_tcp_and_websockets(
+    table_broker: dict[str, Any],
+) -> None:
+    hub = _peer(table_broker, "hub")
+    assert not hub.connect().is_failure
+    spectators = [_guest(table_broker, "spectator", f"den-guest-{n}") for n in range(3)]
+    spectators.append(_guest(table_broker, "spectator", "den-guest-web", websockets=True))
+    for spectator in spectators:
+        assert not spectator.connect().is_failure
+        spectator.subscribe(topics.board(TABLE))
+        assert spectator.next_message()[0] == topics.board(TABLE)
+    board = encode(message("board", owners=[3] * 42, armies=[2] * 42))
+    assert not hub.publish(topics.board(TABLE), board, retain=True).is_failure
+    for spectator in spectators:
+        assert spectator.next_message()[:2] == (topics.board(TABLE), board)
+        assert not spectator.disconnected.is_set()
+        spectator.close()
+    hub.close()
+
+
+@pytest.mark.parametrize("websockets", [False, True])
+def test_guests_cannot_take_a_hub_or_seat_id_and_seats_cannot_log_in_as_guests(
+    table_broker: dict[str, Any], websockets: bool
+) -> None:
+    status = topics.hub_status(TABLE)
+    hub = _peer(table_broker, "hub", will=(status, _hub_status(False, 1)))
+    assert not hub.connect().is_failure
+    for role in ("spectator", "referee"):
+        for target in ("den-hub", "den-seat1", "den-bridge"):
+            assert _guest(table_broker, role, target, websockets).connect().is_failure
+    port = table_broker["guests"]["websockets" if websockets else "port"]
+    for account in (table_broker["hub"], table_broker["seats"][0]):
+        seat = Peer(port, account["username"], account["password"], "den-guest-x", None, websockets)
+        assert seat.connect().is_failure
+    # An empty id is given one with the guests' prefix.
+    anonymous_id = _guest(table_broker, "spectator", "", websockets)
+    assert not anonymous_id.connect().is_failure
+    anonymous_id.close()
+    assert not hub.disconnected.is_set()
+    hub.close()
+
+
+def test_the_spectator_only_reads_the_referee_writes_only_its_own_topics(
+    table_broker: dict[str, Any],
+) -> None:
+    hub = _peer(table_broker, "hub")
+    assert not hub.connect().is_failure
+    hub.subscribe(f"risk/{TABLE}/#")
+    spectator = _guest(table_broker, "spectator", "den-guest-s")
+    referee = _guest(table_broker, "referee", "den-guest-r")
+    for guest in (spectator, referee):
+        assert not guest.connect().is_failure
+    fake = encode(message("board", owners=[1] * 42, armies=[9] * 42))
+    undo = b'{"undo":1}'
+    for topic in (
+        topics.board(TABLE),
+        topics.hub_status(TABLE),
+        topics.seat(TABLE, 1, topics.SEAT_EVENT),
+        f"risk/{TABLE}/referee/undo",
+    ):
+        assert spectator.publish(topic, fake).getName() == "Not authorized", topic
+    for topic in (topics.board(TABLE), topics.seat(TABLE, 1, topics.SEAT_EVENT)):
+        assert referee.publish(topic, fake).getName() == "Not authorized", topic
+    assert not referee.publish(f"risk/{TABLE}/referee/undo", undo).is_failure
+    # Retained public topics may come first; the referee's message comes through the
+    # bridge, and nothing the guests were refused comes at all.
+    topic, payload, _ = hub.next_message()
+    while topic != f"risk/{TABLE}/referee/undo":
+        assert payload != fake
+        topic, payload, _ = hub.next_message()
+    assert payload == undo
+    for peer in (spectator, referee, hub):
+        peer.close()

@@ -22,8 +22,10 @@ def register(sub: Any) -> None:
     config = broker_sub.add_parser(
         "config",
         help="write a mosquitto configuration with an account per seat and for the hub",
-        description="Write mosquitto.conf, passwd, acl and credentials.json (mode 0600, "
-        "keep it private) into DIR. Start the broker with: mosquitto -c DIR/mosquitto.conf",
+        description="Write the table broker's mosquitto.conf, passwd and acl, the guest "
+        "broker's guests.conf, guests-passwd and guests-acl (spectators and the referee), "
+        "and credentials.json (mode 0600, keep it private) into DIR. Start the brokers "
+        "with: mosquitto -c DIR/mosquitto.conf and mosquitto -c DIR/guests.conf",
     )
     config.add_argument(
         "--seats",
@@ -55,6 +57,18 @@ def register(sub: Any) -> None:
     )
     config.add_argument("--port", type=int, default=1883, help="listener port (default 1883)")
     config.add_argument(
+        "--guest-port",
+        type=int,
+        metavar="PORT",
+        help="the guest broker's TCP port for spectators and the referee (default: --port + 1)",
+    )
+    config.add_argument(
+        "--websockets",
+        type=int,
+        metavar="PORT",
+        help="also a WebSockets listener on the guest broker, for browser pages",
+    )
+    config.add_argument(
         "--user",
         metavar="NAME",
         help="account mosquitto runs as when started by root (default: you); "
@@ -77,22 +91,43 @@ def _config(args: argparse.Namespace) -> int:
         ipaddress.ip_address(args.bind)
     except ValueError:
         raise CliError(f"--bind: not an IP address: {args.bind}", 2) from None
-    if not 1 <= args.port <= 65535:
-        raise CliError(f"--port: must be 1 to 65535, not {args.port}", 2)
+    guest_port = (
+        brokerconf.default_guest_port(args.port) if args.guest_port is None else args.guest_port
+    )
+    ports = {"--port": args.port, "--guest-port": guest_port}
+    if args.websockets is not None:
+        ports["--websockets"] = args.websockets
+    for option, port in ports.items():
+        if not 1 <= port <= 65535:
+            raise CliError(f"{option}: must be 1 to 65535, not {port}", 2)
+    if len(set(ports.values())) < len(ports):
+        raise CliError("--port, --guest-port and --websockets must be different ports", 2)
     out: Path = args.out
     try:
         out.mkdir(parents=True, exist_ok=True)
         accounts = brokerconf.write_config(
-            out, args.table, args.seats, args.bind, args.port, args.force, args.user
+            out,
+            args.table,
+            args.seats,
+            args.bind,
+            args.port,
+            args.force,
+            args.user,
+            guest_port,
+            args.websockets,
         )
     except FileExistsError as exc:
         raise CliError(f"{exc} exists; use --force to replace the configuration", 1) from None
     except OSError as exc:
         raise CliError(f"cannot write {out}: {exc.strerror}", 1) from None
+    seats = [a for a in accounts if a.role == brokerconf.SEAT]
+    guests = ", ".join(a.username for a in brokerconf.guest_accounts(accounts))
     print(
         f"wrote {out / brokerconf.CONF_FILE} for table {args.table}: "
-        f"{len(accounts) - 1} seat accounts and {accounts[0].username}"
+        f"{len(seats)} seat accounts and {accounts[0].username}; "
+        f"{out / brokerconf.GUEST_CONF_FILE} on port {guest_port}: {guests}"
     )
     print(f"passwords are in {out / brokerconf.CREDENTIALS_FILE} (mode 0600): keep it private")
-    print(f"start the broker with: mosquitto -c {(out / brokerconf.CONF_FILE).resolve()}")
+    for name in (brokerconf.CONF_FILE, brokerconf.GUEST_CONF_FILE):
+        print(f"start the broker with: mosquitto -c {(out / name).resolve()}")
     return 0

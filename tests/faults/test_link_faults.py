@@ -1,0 +1,124 @@
+"""The fault suite: a seat's link fails in the middle of a game, and nothing is
+lost, doubled or reordered.
+
+A fault-free table (real seat firmwares under MicroPython, the real hub,
+mosquitto) records a script of the demo bots' inputs; each fault run replays it
+on a new table while one seat's path to the broker is black-holed by the tests'
+proxy (tests/support/fault_proxy.py) and that seat's player keeps pressing.
+Every run must end with the reference's ``actions`` (same hash), each seat's
+journaled sequence numbers going up by exactly one, no input refused, and the
+seat back online at the hub. The runs of a test are independent tables on one
+broker and run at the same time: the suite's length is its longest fault.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from risktable.service.address import BrokerAddress
+from tests.faults.table_run import Fault, Run, Step, fault_windows, gaps, record, replay
+from tests.support.mosquitto import Mosquitto
+from tests.support.seat_client import BROKER_NO_DELAY
+from tests.support.tools import mosquitto_binary
+
+SCRIPT_STEPS = 400  # into the first player turns, where a seat types many lines in a row
+LONG_BLACK_HOLE = 60.0
+LONG_PRESSES = 10
+LONG_KEEPALIVE = 30  # the firmware's default: the dead path goes unnoticed for 45 s
+SHORT_KEEPALIVE = 1
+MAX_RETRANSMIT_BACKOFF = 8.0  # riskproto.outbox.Outbox's max_retry_ms
+SHORT_BLACK_HOLE = 3 * SHORT_KEEPALIVE + MAX_RETRANSMIT_BACKOFF + 1.0
+SHORT_PRESSES = 8
+SHORT_RUNS = 10
+
+
+@pytest.fixture(scope="module")
+def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerAddress]:
+    with Mosquitto(mosquitto_binary(), tmp_path_factory.mktemp("faults-broker"),
+                   extra_config=BROKER_NO_DELAY) as started:
+        yield BrokerAddress(started.host, started.port)
+
+
+@pytest.fixture(scope="module")
+def script(broker: BrokerAddress, micropython: str,
+           tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Step], Run]:
+    """The recorded script and its fault-free run (the reference)."""
+    steps, reference = record(broker, micropython, tmp_path_factory.mktemp("record"),
+                              SCRIPT_STEPS)
+    assert len(steps) == SCRIPT_STEPS
+    for seat, seqs in reference.seqs.items():
+        assert not gaps(seqs), (seat, gaps(seqs))
+    return steps, reference
+
+
+def _replay_all(broker: BrokerAddress, micropython: str, workdir: Path, steps: list[Step],
+                faults: list[Fault], name: str) -> list[Run | BaseException]:
+    # One thread per run, each its own table id, hub, seats and proxy.
+    results: list[Run | BaseException] = [RuntimeError("did not finish")] * len(faults)
+
+    def one(n: int) -> None:
+        try:
+            results[n] = replay(broker, micropython, workdir / f"{name}{n}", steps, faults[n],
+                                f"{name}{n}")
+        except BaseException as exc:
+            results[n] = exc
+
+    threads = [threading.Thread(target=one, args=(n,)) for n in range(len(faults))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def _verdicts(results: list[Run | BaseException], faults: list[Fault],
+              reference: Run) -> list[str]:
+    """What went wrong in each run (empty when all held)."""
+    wrong = []
+    for fault, result in zip(faults, results, strict=True):
+        where = f"seat {fault.seat} black-holed {fault.seconds:g} s at line {fault.start}"
+        if isinstance(result, BaseException):
+            wrong.append(f"{where}: {result!r}")
+            continue
+        if result.actions_hash != reference.actions_hash:
+            wrong.append(f"{where}: the actions differ from the reference run's")
+        for seat, seqs in result.seqs.items():
+            if gaps(seqs):
+                wrong.append(f"{where}: seat {seat} journal order {gaps(seqs)}")
+        if result.errors:
+            wrong.append(f"{where}: refused {result.errors[:3]}")
+        if not result.online_after_fault:
+            wrong.append(f"{where}: seat {fault.seat} not back online at the hub")
+    return wrong
+
+
+def _faults(steps: list[Step], presses: int, count: int, seconds: float, keepalive: int,
+            seed: int) -> list[Fault]:
+    windows = fault_windows(steps, presses)
+    assert len(windows) >= count, windows
+    chosen = sorted(random.Random(seed).sample(windows, count), key=lambda w: w[1])
+    return [Fault(seat, start, presses, seconds, keepalive) for seat, start in chosen]
+
+
+def test_a_seat_black_holed_60_s_while_its_player_keeps_pressing(
+        broker: BrokerAddress, micropython: str, script: tuple[list[Step], Run],
+        tmp_path: Path) -> None:
+    steps, reference = script
+    faults = _faults(steps, LONG_PRESSES, 3, LONG_BLACK_HOLE, LONG_KEEPALIVE, seed=60)
+    results = _replay_all(broker, micropython, tmp_path, steps, faults, "long")
+    assert _verdicts(results, faults, reference) == []
+
+
+def test_a_black_hole_longer_than_three_keepalives_and_the_largest_backoff(
+        broker: BrokerAddress, micropython: str, script: tuple[list[Step], Run],
+        tmp_path: Path) -> None:
+    steps, reference = script
+    faults = _faults(steps, SHORT_PRESSES, SHORT_RUNS, SHORT_BLACK_HOLE, SHORT_KEEPALIVE,
+                     seed=13)
+    results = _replay_all(broker, micropython, tmp_path, steps, faults, "short")
+    assert _verdicts(results, faults, reference) == []
