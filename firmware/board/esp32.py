@@ -36,8 +36,22 @@ def _in(number):
     return machine.Pin(number, machine.Pin.IN, machine.Pin.PULL_UP)
 
 
+# machine.reset_cause() values by name (the ESP32 port maps a software reset and a
+# panic both to SOFT_RESET; a cause the seat kept itself comes first).
+_CAUSES = ((machine.PWRON_RESET, "power"), (machine.HARD_RESET, "hard"),
+           (machine.WDT_RESET, "watchdog"), (machine.DEEPSLEEP_RESET, "deepsleep"),
+           (machine.SOFT_RESET, "soft"))
+
+
 class Board:
-    def __init__(self, cfg, config_path):
+    def __init__(self, cfg, config_path, kept=None):
+        self._config_path = config_path
+        self.reset_cause = kept or "unknown"
+        if kept is None:
+            cause = machine.reset_cause()
+            for value, name in _CAUSES:
+                if value == cause:
+                    self.reset_cause = name
         p = pins.load(pins.beside(config_path, cfg["pinout"]))
         self._wifi = cfg["wifi"]
         self._dice_kind = cfg["dice"]
@@ -125,6 +139,18 @@ class Board:
 
     def arm_dice(self, roll, count):
         pass  # the seat reads the roll (seat/app.py); nothing to set up here
+
+    # ---- resets
+
+    def watchdog(self, ms):
+        # The hardware watchdog: once armed it cannot be stopped, only fed.
+        return machine.WDT(timeout=ms)
+
+    def reset(self, cause):
+        log("reset:", cause)
+        with open(self._config_path + ".reset", "w") as f:
+            f.write(cause)  # for the next start's birth: machine.reset_cause() says "soft"
+        machine.reset()
 
     # ---- network
 

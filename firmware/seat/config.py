@@ -19,6 +19,7 @@ _DEFAULTS = {
     "control_port": 0,
     "retry_ms": 500,
     "frame_ms": 40,
+    "watchdog_ms": 8000,
 }
 _BROKER_DEFAULTS = {
     "port": 1883,
@@ -74,6 +75,9 @@ def parse(text):
     frame = cfg["frame_ms"]
     if not isinstance(frame, int) or frame < 10:
         raise ConfigError("frame_ms must be an integer of at least 10")
+    watchdog = cfg["watchdog_ms"]
+    if not isinstance(watchdog, int) or watchdog < 2000:
+        raise ConfigError("watchdog_ms must be an integer of at least 2000")
     return cfg
 
 

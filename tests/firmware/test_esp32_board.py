@@ -99,3 +99,24 @@ def test_ring_is_capped_and_the_roll_button_comes_from_the_pinout(
     del pinout["devices"]["roll_button"]
     (without,) = run(micropython, tmp_path, pinout, body)
     assert without[3] is False
+
+
+def test_reset_cause_watchdog_and_reset_on_the_esp32_board(
+    micropython: str, tmp_path: Path
+) -> None:
+    # machine.reset_cause() names the boot's cause (the stand-in says WDT_RESET); a cause
+    # the seat kept before resetting itself comes first, once.
+    body = """
+        from board import make
+
+        wdt = board.watchdog(8000)
+        wdt.feed()
+        path = %r
+        board.reset("error")
+        again = make(cfg, path)
+        after = make(cfg, path)
+        print(json.dumps([board.reset_cause, wdt.timeout, wdt.feeds, machine.made["reset"],
+                          again.reset_cause, after.reset_cause]))
+        """ % str(tmp_path / "c.json")
+    (out,) = run(micropython, tmp_path, shipped_pinout(), body)
+    assert out == ["watchdog", 8000, 1, True, "error", "watchdog"]

@@ -48,7 +48,7 @@ def test_input_lines_blank_skipped_bad_ones_refused(run_mpy: RunMpy) -> None:
         board = Board({"ring_size": 4, "control_port": 0})
         for line in ("", "\\n", "  \\r\\n", ' {"encoder": -2}\\n', b'{"card": "04ab"}\\r\\n',
                      '{"button": "roll", "long": true}', '{"encoder": 0}\\n', "nonsense\\n"):
-            board.feed(line)
+            board.take(line)
         got = []
         while len(board.inputs):
             got.append(board.inputs.get_nowait())
