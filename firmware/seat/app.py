@@ -50,7 +50,7 @@ _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30; the ring wants non-n
 _POLL_MS = const(100)  # the loop wakes at least this often, to resend on time
 _GC_EVERY = const(256)  # bytes allocated between collections (run() says why)
 _WAIT_MS = const(2000)  # no answer this long: "waiting for the hub", Confirm held
-_CMD_ROOM = const(8)  # hub commands waiting for the loop; beyond: resync
+_CMD_ROOM = const(16)  # hub commands waiting for the loop; beyond: resync
 _WATCH_MS = const(1000)  # the supervisor's period
 _BEATS = const(3)  # every loop has checked in: _serve 1, _tick 2
 
