@@ -155,6 +155,10 @@ class Board:
                         line = part + line
                         part = ""
                 if not line:
+                    if reader is None:
+                        # stdin closed: the board's task goes on (it is supervised, and
+                        # the control port may still bring inputs).
+                        await asyncio.Event().wait()
                     return
                 self.take(line)
         finally:
