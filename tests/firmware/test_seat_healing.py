@@ -139,3 +139,22 @@ def test_a_stalled_seat_is_reset_by_its_watchdog_and_comes_back_into_the_game(
     assert "seat 3 online (session 2, firmware 0.3.0, last reset watchdog)" in caplog.text
     assert not (tmp_path / "seat3.json.reset").exists(), "the cause is told once"
     assert any("reset: watchdog" in line for line in seat.stderr_lines)
+
+
+def test_an_error_the_seat_cannot_handle_is_logged_and_resets_it(
+    micropython: str, tmp_path: Path
+) -> None:
+    # A config the parser lets through but the seat cannot be built from (a ring size
+    # that is not a number): main.py logs the error and resets (status 3 on the unix
+    # port, which has no machine.reset()) instead of stopping at a traceback.
+    config = write_config(tmp_path, TABLE, 1, 1, ring_size="twelve")
+    seat = SeatProcess(micropython, config)
+    try:
+        assert seat.process.wait(timeout=10) == 3
+        deadline = time.monotonic() + 5  # the reader thread may still be draining stderr
+        while not any("TypeError" in line for line in seat.stderr_lines):
+            assert time.monotonic() < deadline, seat.stderr_lines
+            time.sleep(0.01)
+    finally:
+        seat.stop()
+    assert "seat: error in main, reset" in seat.stderr_lines
