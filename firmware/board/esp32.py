@@ -27,6 +27,7 @@ _WIFI_CHECK_MS = const(2000)
 _WIFI_BACKOFF_MS = const(500)
 _WIFI_BACKOFF_MAX_MS = const(30000)
 _CARD_POLL_MS = const(100)
+_WATCH_MS = const(1000)
 
 _BUTTONS = (("confirm", "confirm_button", "input"), ("back", "back_button", "input"),
             ("roll", "roll_button", "input"), ("encoder", "encoder", "switch"))
@@ -186,7 +187,14 @@ class Board:
         if self._smart is not None:
             self._tasks.append(asyncio.create_task(self._smart.run()))
             self._tasks.append(asyncio.create_task(self._smart_dice()))
-        await self._tasks[0]
+        # None of the board's tasks should end: when one does (a driver that raised),
+        # this task ends too, and the seat's supervisor resets the seat.
+        while True:
+            await asyncio.sleep_ms(_WATCH_MS)
+            for task in self._tasks:
+                if task.done():
+                    log("board task ended")
+                    return
 
     async def _smart_dice(self):
         # Every reading goes to the seat, which keeps those of the armed roll.

@@ -120,3 +120,29 @@ def test_reset_cause_watchdog_and_reset_on_the_esp32_board(
         """ % str(tmp_path / "c.json")
     (out,) = run(micropython, tmp_path, shipped_pinout(), body)
     assert out == ["watchdog", 8000, 1, True, "error", "watchdog"]
+
+
+def test_a_board_task_that_ends_ends_the_board_for_the_seat_to_reset(
+    micropython: str, tmp_path: Path
+) -> None:
+    # The card reader's task raises (a driver failure): the board's run() returns, which
+    # the seat's supervisor (seat/app.py) answers with a reset.
+    body = """
+        import asyncio
+
+        async def broken():
+            raise OSError("SPI")
+
+        board._cards = broken
+        board._reader.init = lambda: None  # the SPI stand-in only exchanges bytes
+
+        async def main():
+            try:
+                await asyncio.wait_for_ms(board.run(), 5000)
+                return "ended"
+            except asyncio.TimeoutError:
+                return "still running"
+
+        print(json.dumps(asyncio.run(main())))
+        """
+    assert run(micropython, tmp_path, shipped_pinout(), body) == ["ended"]
