@@ -26,6 +26,10 @@ import time
 from log import BoundedQueue, log
 from net.mqtt import wait_ready
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 
 class Board:
     wifi_up = True  # no WiFi to lose on the unix port (a class attribute: fewer slots)
@@ -33,6 +37,8 @@ class Board:
     def __init__(self, cfg, config_path="seat.json", kept=None):
         self._config_path = config_path
         self.reset_cause = kept or "power"
+        self._wdt_ms = cfg["watchdog_ms"]
+        self._fed: "Any" = 0  # ticks_ms(): the stubs give it an opaque type
         self._stall = False
         self.ring_size = cfg["ring_size"]
         self.control_port = cfg["control_port"]
@@ -92,6 +98,10 @@ class Board:
         self._last.pop("beep", None)  # every beep is heard, even the same one again
         self._emit("beep", [ms, hz])
 
+    def refused(self, why):
+        self._last.pop("refused", None)  # every refusal is told, even the same again
+        self._emit("refused", why)
+
     def arm_dice(self, roll, count):
         # count 0: disarmed. Typed dice lines are reported for the armed roll.
         self._emit("armed", [roll, count])
@@ -99,12 +109,12 @@ class Board:
     async def join_network(self):
         return True
 
-    def watchdog(self, ms):
-        # machine.WDT's surface is the board's own feed(): not fed for `ms`, a thread
-        # resets the board ("watchdog"). The thread allocates nothing while it waits.
+    def watchdog(self):
+        # machine.WDT's surface is the board's own feed(): not fed for the config's
+        # watchdog_ms, a thread resets the board ("watchdog"). The thread allocates
+        # nothing while it waits.
         import _thread
 
-        self._wdt_ms = ms
         self.feed()
         _thread.start_new_thread(self._watch, ())
         return self

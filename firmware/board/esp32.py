@@ -16,7 +16,7 @@ from micropython import const
 
 from board import pinout as pins
 from drivers.buttons import LONG_PRESS, Button
-from drivers.buzzer import CONFIRM, Buzzer
+from drivers.buzzer import CONFIRM, ERROR, Buzzer
 from drivers.encoder import Encoder
 from drivers.mfrc522 import MFRC522, CardTaps
 from log import BoundedQueue, log
@@ -48,6 +48,7 @@ class Board:
     def __init__(self, cfg, config_path, kept=None):
         self._config_path = config_path
         self.reset_cause = kept or "unknown"
+        self._watchdog_ms = cfg["watchdog_ms"]
         if kept is None:
             cause = machine.reset_cause()
             for value, name in _CAUSES:
@@ -138,14 +139,17 @@ class Board:
     def beep(self, ms, hz):
         self._buzzer.play(((hz, ms),))
 
+    def refused(self, why):
+        self._buzzer.play(ERROR)  # the display and the ring say why
+
     def arm_dice(self, roll, count):
         pass  # the seat reads the roll (seat/app.py); nothing to set up here
 
     # ---- resets
 
-    def watchdog(self, ms):
+    def watchdog(self):
         # The hardware watchdog: once armed it cannot be stopped, only fed.
-        return machine.WDT(timeout=ms)
+        return machine.WDT(timeout=self._watchdog_ms)
 
     def reset(self, cause):
         log("reset:", cause)

@@ -64,7 +64,7 @@ class Seat:
         # Only what the seat uses is kept from cfg, so the config's dicts are freed.
         self.board = board
         self.next_session = next_session
-        table = self.table = cfg["table"]
+        table = cfg["table"]
         seat = self.seat = cfg["seat"]
         self._emulated = cfg["board"] == "emulated"
         self._frame_ms = cfg["frame_ms"]
@@ -89,16 +89,16 @@ class Seat:
             ticks_ms=ticks_ms, buffers=buffers)
         self.outbox = Outbox(seat, OUTBOX_CAPACITY, cfg["retry_ms"], _MAX_RETRY_MS,
                              1, time.ticks_diff)
-        self.reset = board.reset_cause  # why this boot began; every birth says it
-        self._watchdog_ms = cfg["watchdog_ms"]
         # What the client handed over for the loop: the latest hub status and view
         # payloads not yet handled, the commands in order, and whether a resync is due.
-        self._hub_msg = None
-        self._view_msg = None
+        # (Few attributes: each one grows the instance's dict, a block that must be
+        # found in one piece.)
+        self._latest = [None, None]
         self._cmds = []
         self._resync = False
-        self._linked = 0  # client.connects as of the last UP the loop handled
-        self._up = False
+        # client.connects as of the last UP the loop handled; -1 while it sees the link
+        # down.
+        self._linked = -1
         self._since = None  # when the oldest unanswered event last saw progress
         self.notice = None  # "outbox full" or "waiting for the hub" on the display
         self._beats = 0  # the loops' check-ins since the supervisor last looked
@@ -137,7 +137,7 @@ class Seat:
             if self._emulated:
                 caps.append("emulated")
             msg["caps"] = caps
-            msg["reset"] = self.reset
+            msg["reset"] = self.board.reset_cause  # why this boot began
         return codec.dumps(msg)
 
     def _will(self):
@@ -157,7 +157,7 @@ class Seat:
                       asyncio.create_task(self.board.run()),
                       asyncio.create_task(self._serve()),
                       asyncio.create_task(self._tick())]
-        await self._watch(self.board.watchdog(self._watchdog_ms))
+        await self._watch(self.board.watchdog())
 
     async def _watch(self, wdt):
         # The supervisor, and the only feeder of the watchdog: it feeds only when both
@@ -209,27 +209,28 @@ class Seat:
                 kick.clear()
                 # The connection went down, up, or both since the loop last looked:
                 # the client's counters say so even when it changed twice meanwhile.
-                if self._up and (not client.connected or self._linked != client.connects):
-                    self._up = False
+                if self._linked >= 0 and (not client.connected or
+                                          self._linked != client.connects):
+                    self._linked = -1
                     log("connection lost:", repr(client.why_down))
                     self.board.show_net(False)
                     self._show()
-                if not self._up and client.connected:
+                if self._linked < 0 and client.connected:
                     self._linked = client.connects
-                    self._up = True
                     log("connected, session", self.session)
                     self.board.show_net(True)
                     self._show()
                     await client.publish(self.topic("status"), self._status(True), True, 1)
                     # Everything unanswered goes out again, oldest first.
                     self.outbox.reconnected()
-                msg = self._hub_msg
+                latest = self._latest
+                msg = latest[0]
                 if msg is not None:
-                    self._hub_msg = None
+                    latest[0] = None
                     self._handle("", msg)
-                msg = self._view_msg
+                msg = latest[1]
                 if msg is not None:
-                    self._view_msg = None
+                    latest[1] = None
                     self._handle("view", msg)
                 while cmds:
                     self._handle("cmd", cmds.pop(0))
@@ -248,14 +249,16 @@ class Seat:
                     kind = item["kind"]
                     if kind != "reading" and (self.outbox.full() or waiting and (
                             kind == "button" and item["button"] == "confirm")):
-                        log("input not taken")
+                        why = "outbox full" if self.outbox.full() else "waiting for the hub"
+                        log("input not taken:", why)
+                        self.board.refused(why)
                         self.flash(255, 96, 0, ring.ERROR_MS)
                         continue
                     dice = self.dice
                     if not (dice.take(item) if dice is not None
                             else item["kind"] == "reading"):
                         self.add_event(item)
-                if self._up and client.connected:
+                if self._linked >= 0 and client.connected:
                     # One due event at a time, oldest first: no list of them in the heap.
                     payload = self.outbox.due(now)
                     while payload is not None:
@@ -287,13 +290,13 @@ class Seat:
         # Called by the MQTT client for every message, on its reader task: answers go
         # to the outbox at once; the rest waits for the loop (see the top of the file).
         if topic == self._hub_topic:
-            self._hub_msg = payload
+            self._latest[0] = payload
             return
         if not topic.startswith(self._prefix):
             return
         leaf = topic[len(self._prefix):]
         if leaf == "view":
-            self._view_msg = payload
+            self._latest[1] = payload
         elif leaf != "cmd":
             self._handle(leaf, payload)
         elif len(self._cmds) < _CMD_ROOM:
@@ -476,11 +479,19 @@ def run(config_path, buffers=None):
     # buffers: the MQTT packet buffers, made by main.py before any import.
     from seat.config import start
 
-    cfg, board = start(config_path)
-    # start() has dropped its module and the board package: with this last reference
-    # gone, their code is freed. Imports leave garbage behind; collect it before the
-    # seat's long-lived objects are allocated so they do not land in a fragmented heap.
+    cfg = start(config_path)
+    # start() has dropped its module: with this last reference gone, its code is freed
+    # before the board's loads.
     del start
+    gc.collect()
+    from board import make
+
+    board = make(cfg, config_path)
+    # The board package's make() is not needed again (its board module stays).
+    del make
+    sys.modules.pop("board")
+    # Imports leave garbage behind; collect it before the seat's long-lived objects
+    # are allocated so they do not land in a fragmented heap.
     gc.collect()
     seat = Seat(cfg, board, session_counter(config_path + ".state"), buffers=buffers)
     del cfg, board  # neither the seat nor the board keeps the config's dicts

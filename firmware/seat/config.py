@@ -87,10 +87,10 @@ def load(path):
 
 
 def start(path):
-    # The config and the board it names; a config that cannot be used ends the program
-    # with one line a person can act on, not a traceback.
-    from board import make
-
+    # The config; one that cannot be used ends the program with one line a person can
+    # act on, not a traceback. Nothing imports this module again: it is dropped, and
+    # its code freed once the caller lets go of this function (before the board's
+    # code loads: start-up is when the seat's heap is fullest).
     from log import log
 
     try:
@@ -98,9 +98,6 @@ def start(path):
     except (OSError, ConfigError) as exc:
         log("cannot use config", path + ":", exc)
         raise SystemExit(1)
-    board = make(cfg, path)
-    # Nothing imports these modules again.
     sys.modules.pop("seat.config")
     delattr(sys.modules["seat"], "config")
-    sys.modules.pop("board")
-    return cfg, board
+    return cfg

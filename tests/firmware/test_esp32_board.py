@@ -109,7 +109,7 @@ def test_reset_cause_watchdog_and_reset_on_the_esp32_board(
     body = """
         from board import make
 
-        wdt = board.watchdog(8000)
+        wdt = board.watchdog()
         wdt.feed()
         path = %r
         board.reset("error")

@@ -263,12 +263,14 @@ def test_a_silent_hub_holds_confirm_and_a_full_outbox_takes_no_input(
     seat.wait_output(lambda line: is_red_breath(line.get("ring")))
     # Confirm is held: not sent, and the ring flashes amber for it.
     seat.send({"button": "confirm"})
+    seat.wait_output(lambda line: line.get("refused") == "waiting for the hub")
     seat.wait_output(lambda line: line.get("ring") == [[255, 96, 0]] * 12)
     # Fifteen more fill the outbox (16); then no input is taken at all.
     for _ in range(15):
         seat.send({"encoder": 1})
     seat.wait_output(lambda line: line.get("oled") == ["outbox full", "Attack?"])
     seat.send({"card": "04A1B2C3"})
+    seat.wait_output(lambda line: line.get("refused") == "outbox full")
     seat.wait_output(lambda line: line.get("ring") == [[255, 96, 0]] * 12)
     hub.wait_received(16)
     hub.ack = True

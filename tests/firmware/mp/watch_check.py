@@ -23,7 +23,7 @@ class Recorded(Board):
         self.feeds = 0
         self.resets = []
 
-    def watchdog(self, ms):
+    def watchdog(self):
         return self
 
     def feed(self):
