@@ -1,7 +1,8 @@
 # The per-seat configuration file (JSON), written by `risktable seat config`, and the
 # seat's start-up from it. firmware/README.md documents every key; missing optional keys
-# take the defaults below. Only start-up uses this module: start() drops it, and the
-# board package, from sys.modules, so their code does not stay in the seat's heap.
+# take the defaults below. Only start-up uses this module: start() drops it from
+# sys.modules, so its code does not stay in the seat's heap (seat/app.py's run() lets
+# go of it before the board's code loads).
 
 import json
 import sys
