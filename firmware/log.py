@@ -1,6 +1,6 @@
 # The two small helpers every seat module shares, in one module because each module
 # costs the seat's heap (firmware/README.md, "Memory"): diagnostics on stderr, and the
-# bounded queue of the MQTT client's events and the board's inputs.
+# bounded queue of the board's inputs.
 
 import sys
 from asyncio import Event

@@ -17,6 +17,19 @@ BUFFERS = (bytearray(320), bytearray(1152))
 if ".frozen" not in sys.path:
     sys.path.append(".frozen")
 
-from seat.app import run  # noqa: E402
+try:
+    from seat.app import run
 
-run(sys.argv[1] if len(sys.argv) > 1 else "config.json", BUFFERS)
+    run(sys.argv[1] if len(sys.argv) > 1 else "config.json", BUFFERS)
+except Exception as exc:  # noqa: BLE001
+    # Whatever escaped the seat (it resets itself on the failures it sees, so this is
+    # start-up: an import, a MemoryError): logged, then a reset rather than a board
+    # left at the REPL. The unix port has no machine.reset(): status 3 stands for it.
+    from log import log_exception
+
+    log_exception("main, reset", exc)
+    import machine
+
+    if hasattr(machine, "reset"):
+        machine.reset()
+    sys.exit(3)

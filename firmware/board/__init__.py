@@ -2,16 +2,34 @@
 # start-up from the config's "board" key. Both boards offer the same surface:
 #   ring_size, has_roll_button, wifi_up, show_ring(pixels), show_text(lines),
 #   show_dice(title, faces), show_net(up), show_hub(up), beep(ms, hz),
+#   refused(why) (an input the seat did not take: "outbox full", "waiting for the hub"),
 #   arm_dice(roll, count), inputs (a BoundedQueue of event dicts, plus smart-dice
 #   readings {"kind": "reading", "id", "state", "face"} that the seat keeps to itself),
-#   async run(), async join_network().
+#   async run(), async join_network(), and for the seat's self-healing: reset_cause
+#   (why this boot began: one of riskproto.messages.RESET_CAUSES), watchdog() (the
+#   hardware watchdog armed with the config's watchdog_ms, with feed()), reset(cause) (keeps the cause for the next
+#   start's birth, then resets; never returns).
 
 
 def make(cfg, config_path):
+    # The cause a seat kept before it reset itself (the boards' reset()), once.
+    kept = None
+    try:
+        with open(config_path + ".reset") as f:
+            kept = f.read()
+        import os
+
+        os.remove(config_path + ".reset")
+    except OSError:
+        pass
+    # The config's parsing left garbage: the board's code is loaded into a clean heap.
+    import gc
+
+    gc.collect()
     if cfg["board"] == "esp32":
         from board import esp32
 
-        return esp32.Board(cfg, config_path)
+        return esp32.Board(cfg, config_path, kept)
     from board import emulated
 
-    return emulated.Board(cfg)
+    return emulated.Board(cfg, config_path, kept)

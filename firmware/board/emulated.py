@@ -9,19 +9,37 @@
 # ({"reading": [id, state, face]}) stand for the smart dice the ESP32 board hears over
 # BLE. The seat's heap is small: nothing here is imported before a line needs it, and
 # a ring frame allocates nothing once the first is printed.
+#
+# Resets: the emulated watchdog (watchdog()) is a thread, so it fires even when the
+# event loop itself is stuck, and a reset ends the process at once, killed by SIGUSR1
+# (as abrupt as a chip reset, and told apart by a supervisor from an exit or a crash),
+# after keeping its cause for the next start ("power" when none was kept). The test
+# line {"stall": true} makes the next ring frame block for good, like a driver stuck
+# on its bus: the seat's loops stop and the watchdog resets it.
 
 import asyncio
 import json
+import os
 import sys
+import time
 
 from log import BoundedQueue, log
 from net.mqtt import wait_ready
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Board:
     wifi_up = True  # no WiFi to lose on the unix port (a class attribute: fewer slots)
 
-    def __init__(self, cfg):
+    def __init__(self, cfg, config_path="seat.json", kept=None):
+        self._config_path = config_path
+        self.reset_cause = kept or "power"
+        self._wdt_ms = cfg["watchdog_ms"]
+        self._fed: "Any" = 0  # ticks_ms(): the stubs give it an opaque type
+        self._stall = False
         self.ring_size = cfg["ring_size"]
         self.control_port = cfg["control_port"]
         self.inputs = BoundedQueue(16)
@@ -45,6 +63,8 @@ class Board:
         # line made at the first frame, {"ring": [[100, 100, 100], ...]}, whose values
         # are rewritten in place right-aligned in their 3 columns, instead of lists
         # and a string per frame.
+        while self._stall:
+            time.sleep_ms(1000)
         if pixels == self._ring:
             return
         self._ring[:] = pixels  # the first frame sizes it
@@ -78,12 +98,42 @@ class Board:
         self._last.pop("beep", None)  # every beep is heard, even the same one again
         self._emit("beep", [ms, hz])
 
+    def refused(self, why):
+        self._last.pop("refused", None)  # every refusal is told, even the same again
+        self._emit("refused", why)
+
     def arm_dice(self, roll, count):
         # count 0: disarmed. Typed dice lines are reported for the armed roll.
         self._emit("armed", [roll, count])
 
     async def join_network(self):
         return True
+
+    def watchdog(self):
+        # machine.WDT's surface is the board's own feed(): not fed for the config's
+        # watchdog_ms, a thread resets the board ("watchdog"). The thread allocates
+        # nothing while it waits.
+        import _thread
+
+        self.feed()
+        _thread.start_new_thread(self._watch, ())
+        return self
+
+    def feed(self):
+        self._fed = time.ticks_ms()
+
+    def _watch(self):
+        while time.ticks_diff(time.ticks_ms(), self._fed) < self._wdt_ms:
+            time.sleep_ms(50)
+        self.reset("watchdog")
+
+    def reset(self, cause):
+        log("reset:", cause)
+        with open(self._config_path + ".reset", "w") as f:
+            f.write(cause)  # for the next start's birth
+        os.system("kill -USR1 $PPID")  # the shell's parent: this process
+        while True:  # the signal ends the process
+            time.sleep_ms(1000)
 
     async def run(self, reader=None, writer=None):
         # The board's task reads stdin and, with "control_port", serves loopback
@@ -115,13 +165,17 @@ class Board:
                         line = part + line
                         part = ""
                 if not line:
+                    if reader is None:
+                        # stdin closed: the board's task goes on (it is supervised, and
+                        # the control port may still bring inputs).
+                        await asyncio.Event().wait()
                     return
-                self.feed(line)
+                self.take(line)
         finally:
             if writer is not None:
                 writer.close()
 
-    def feed(self, line):
+    def take(self, line):
         # One input line; blank lines are skipped, malformed ones reported on stderr
         # and ignored. A refusal names only the key whose value is wrong (the line is
         # logged with it; firmware/README.md lists the forms): sentences would cost
@@ -168,6 +222,8 @@ class Board:
                 if not isinstance(uid, str) or not uid:
                     raise ValueError("card")
                 put({"kind": "card", "uid": uid.upper()})
+            elif "stall" in cmd:
+                self._stall = True
             elif "pin" in cmd:
                 name, value = cmd["pin"]
                 if self._pins is None:
@@ -181,3 +237,4 @@ class Board:
                 raise ValueError("input")
         except (ValueError, TypeError, KeyError, IndexError) as exc:
             log("bad input line", line.strip(), repr(exc))
+

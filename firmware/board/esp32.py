@@ -16,7 +16,7 @@ from micropython import const
 
 from board import pinout as pins
 from drivers.buttons import LONG_PRESS, Button
-from drivers.buzzer import CONFIRM, Buzzer
+from drivers.buzzer import CONFIRM, ERROR, Buzzer
 from drivers.encoder import Encoder
 from drivers.mfrc522 import MFRC522, CardTaps
 from log import BoundedQueue, log
@@ -27,6 +27,7 @@ _WIFI_CHECK_MS = const(2000)
 _WIFI_BACKOFF_MS = const(500)
 _WIFI_BACKOFF_MAX_MS = const(30000)
 _CARD_POLL_MS = const(100)
+_WATCH_MS = const(1000)
 
 _BUTTONS = (("confirm", "confirm_button", "input"), ("back", "back_button", "input"),
             ("roll", "roll_button", "input"), ("encoder", "encoder", "switch"))
@@ -36,8 +37,23 @@ def _in(number):
     return machine.Pin(number, machine.Pin.IN, machine.Pin.PULL_UP)
 
 
+# machine.reset_cause() values by name (the ESP32 port maps a software reset and a
+# panic both to SOFT_RESET; a cause the seat kept itself comes first).
+_CAUSES = ((machine.PWRON_RESET, "power"), (machine.HARD_RESET, "hard"),
+           (machine.WDT_RESET, "watchdog"), (machine.DEEPSLEEP_RESET, "deepsleep"),
+           (machine.SOFT_RESET, "soft"))
+
+
 class Board:
-    def __init__(self, cfg, config_path):
+    def __init__(self, cfg, config_path, kept=None):
+        self._config_path = config_path
+        self.reset_cause = kept or "unknown"
+        self._watchdog_ms = cfg["watchdog_ms"]
+        if kept is None:
+            cause = machine.reset_cause()
+            for value, name in _CAUSES:
+                if value == cause:
+                    self.reset_cause = name
         p = pins.load(pins.beside(config_path, cfg["pinout"]))
         self._wifi = cfg["wifi"]
         self._dice_kind = cfg["dice"]
@@ -123,8 +139,23 @@ class Board:
     def beep(self, ms, hz):
         self._buzzer.play(((hz, ms),))
 
+    def refused(self, why):
+        self._buzzer.play(ERROR)  # the display and the ring say why
+
     def arm_dice(self, roll, count):
         pass  # the seat reads the roll (seat/app.py); nothing to set up here
+
+    # ---- resets
+
+    def watchdog(self):
+        # The hardware watchdog: once armed it cannot be stopped, only fed.
+        return machine.WDT(timeout=self._watchdog_ms)
+
+    def reset(self, cause):
+        log("reset:", cause)
+        with open(self._config_path + ".reset", "w") as f:
+            f.write(cause)  # for the next start's birth: machine.reset_cause() says "soft"
+        machine.reset()
 
     # ---- network
 
@@ -160,7 +191,14 @@ class Board:
         if self._smart is not None:
             self._tasks.append(asyncio.create_task(self._smart.run()))
             self._tasks.append(asyncio.create_task(self._smart_dice()))
-        await self._tasks[0]
+        # None of the board's tasks should end: when one does (a driver that raised),
+        # this task ends too, and the seat's supervisor resets the seat.
+        while True:
+            await asyncio.sleep_ms(_WATCH_MS)
+            for task in self._tasks:
+                if task.done():
+                    log("board task ended")
+                    return
 
     async def _smart_dice(self):
         # Every reading goes to the seat, which keeps those of the armed roll.

@@ -1,9 +1,22 @@
 # An asyncio MQTT 3.1.1 client for the seat, packets included. The frozen umqtt is
 # blocking and sends no keepalives, so the seat carries its own. Resilience lives here:
 # reconnect with exponential backoff and jitter, subscriptions restored on every connect,
-# QoS 1 publishes kept until PUBACK and resent with DUP after a reconnect, a keepalive
-# that notices a dead connection. The application sees only `events`, a bounded queue of
-# (UP, None, None, False), (DOWN, None, None, False) and (MESSAGE, topic, payload, retained).
+# a keepalive that notices a dead connection, and QoS 1 publishes kept until their
+# PUBACK, one copy each (below). Nothing the application must hear goes through a queue
+# that could drop it: the connection's state is read from `connected` and `connects`
+# (every UP adds one, so a reader that looks late still sees that the link went down
+# and up again), each incoming message is handed at once to the application's
+# `deliver(topic, payload, retained)`, and `ready` (an asyncio Event, if given) is set
+# at every change of either.
+#
+# QoS 1 and clean sessions (3.1.2.4): the session, and with it every publish still
+# awaiting its PUBACK, ends with the connection. The seat's outbox resends whatever the
+# hub has not answered, oldest first, on the next connection, as new packets (DUP is for
+# a packet sent before on the same session, so the client never sets it). While a
+# publish awaits its PUBACK, publishing the same payload object again (the outbox's
+# retry of an unanswered event) sends nothing: TCP delivers the copy already written,
+# or the connection dies and the outbox sends it again on the next one. So a link that
+# is dead but not yet noticed holds one copy per event, never a growing pile of them.
 #
 # Heap: this is one module with few functions because every function, class, name and
 # long string constant costs RAM once loaded (hence the one-word error messages). The
@@ -27,15 +40,11 @@ import time
 
 from micropython import const
 
-from log import BoundedQueue, log
+from log import log, log_exception
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Awaitable, Callable
-
-UP = const(1)
-DOWN = const(2)
-MESSAGE = const(3)
 
 # First bytes of the fixed header (2.2).
 _CONNECT = const(0x10)
@@ -45,7 +54,6 @@ _PUBACK = const(0x40)
 _SUBSCRIBE = const(0x82)  # 3.8.1: the reserved flag bits of SUBSCRIBE must be 0010
 _SUBACK = const(0x90)
 _PINGREQ = const(0xC0)
-_DUP = const(0x08)
 _QOS1 = const(0x02)
 _RETAIN = const(0x01)
 # CONNECT flags (3.1.2.3).
@@ -172,7 +180,7 @@ def _length(buf, n):
 class Client:
     def __init__(self, host, port, client_id, keepalive_s=30, user=None, password=None,
                  will=None, backoff_ms=500, backoff_max_ms=30000, connect_timeout_ms=5000,
-                 buf_size=1152, events_size=8, inflight_size=8,
+                 buf_size=1152, inflight_size=8, deliver=None,
                  open_connection=None, ticks_ms=None, buffers=None):
         self.host = host
         self.port = port
@@ -189,7 +197,10 @@ class Client:
         self.backoff_ms = backoff_ms
         self.backoff_max_ms = backoff_max_ms
         self.connect_timeout_ms = connect_timeout_ms
-        self.events = BoundedQueue(events_size)
+        # deliver(topic, payload bytes, retained), called from the reader task for
+        # every message; what it raises is logged and the connection goes on.
+        self.deliver: "Any" = deliver
+        self.ready: "Any" = None
         self.connected = False
         self.connects = 0
         self.dropped_publishes = 0
@@ -219,12 +230,13 @@ class Client:
         self._topic_bytes: "Any" = b""
         self._ended = asyncio.Event()
         # Flat lists, no tuple per item: subscriptions as filter, qos, filter, qos...;
-        # unacknowledged QoS 1 publishes, oldest first, as pid, topic, payload, first byte.
+        # QoS 1 publishes of this connection awaiting their PUBACK, as pid, payload.
         self._subs = []
         # The in-flight list gets its full room now: a list grows by reallocation, which
         # needs a larger free block once the heap is in pieces (a burst of events failed
-        # that way), and deleting a slice keeps a list's room.
-        self._inflight: "list[Any]" = [None] * (4 * inflight_size)
+        # that way), and deleting a slice keeps a list's room. The seat needs one place
+        # per outbox event and one for its birth.
+        self._inflight: "list[Any]" = [None] * (2 * inflight_size)
         del self._inflight[:]
         self._inflight_size = inflight_size
         self._pid = 0
@@ -243,29 +255,31 @@ class Client:
             await self._send(_SUBSCRIBE, self._next_pid(), topic_filter, qos)
 
     def publish(self, topic, payload, retain=False, qos=0):
-        # QoS 0 is dropped (and counted) while down. QoS 1 is kept until PUBACK, at most
-        # `inflight_size` of them; the oldest is dropped and counted beyond that.
-        # Returns an awaitable (see _send) to await before the next publish: it ends at
-        # once, allocating nothing, unless the socket's send buffer is full. The payload
-        # (bytes, or a str as its UTF-8 bytes) is written from the caller's object, not
-        # copied.
+        # Sends nothing (and counts it in dropped_publishes) while down, or when
+        # `inflight_size` QoS 1 publishes already await their PUBACK: the caller resends
+        # what matters (the seat's outbox). A QoS 1 publish is kept until its PUBACK on
+        # this connection; the same payload object published again meanwhile sends
+        # nothing (see the top of this file). Returns an awaitable (see _send) to await
+        # before the next publish: it ends at once, allocating nothing, unless the
+        # socket's send buffer is full. The payload (bytes, or a str as its UTF-8 bytes)
+        # is written from the caller's object, not copied.
         first = _PUBLISH | (_RETAIN if retain else 0)
         pid = 0
+        if not self.connected:
+            self.dropped_publishes += 1
+            return _DONE
         if qos:
+            queue = self._inflight
+            for k in range(1, len(queue), 2):
+                if queue[k] is payload:
+                    return _DONE  # its copy is on this connection already
+            if len(queue) >= 2 * self._inflight_size:
+                self.dropped_publishes += 1
+                return _DONE
             first |= _QOS1
             pid = self._next_pid()
-            queue = self._inflight
-            if len(queue) >= 4 * self._inflight_size:
-                del queue[:4]
-                self.dropped_publishes += 1
             queue.append(pid)
-            queue.append(topic)
             queue.append(payload)
-            queue.append(first)
-        if not self.connected:
-            if not qos:
-                self.dropped_publishes += 1
-            return _DONE
         return self._send(first, pid, topic, payload)
 
     async def run(self):
@@ -294,10 +308,12 @@ class Client:
             self.connected = False
             sock = self._sock
             self._sock = None
-            # A packet left half written goes with its connection.
+            # A packet left half written goes with its connection, and so does the
+            # clean session's state: publishes awaiting a PUBACK (the top of this file).
             self._subacks = -1
             self._at = -1
             self._tail = b""
+            del self._inflight[:]
             if sock is not None:
                 try:
                     sock.close()
@@ -305,7 +321,7 @@ class Client:
                     pass
             if was_up:
                 delay = self.backoff_ms
-                self.events.put((DOWN, None, None, False))
+                self._changed()
             elif self.why_down is not None:
                 # Only a person can fix some of these (a refused password: code 4 or 5).
                 log("cannot connect:", repr(self.why_down))
@@ -331,7 +347,11 @@ class Client:
                         raise OSError("no CONNACK" if self._subacks < 0 else "no SUBACK")
                 elif quiet_rx >= ka + ka // 2:
                     raise OSError("no answer")
-                elif quiet_rx >= ka // 2 or time.ticks_diff(now, self._last_tx) >= ka // 2:
+                elif self._at < 0 and (quiet_rx >= ka // 2 or
+                                       time.ticks_diff(now, self._last_tx) >= ka // 2):
+                    # Not while a packet waits for room in the socket: a ping would
+                    # wait behind it, and this task must stay free to give up on a
+                    # dead link.
                     await self._send(_PINGREQ)
         except OSError as exc:
             self.why_down = exc
@@ -413,8 +433,12 @@ class Client:
             if size < 2 or qos == 3 or i > have:
                 raise ValueError("PUBLISH")
             if have == size:
-                self.events.put((MESSAGE, str(buf[2:t], "utf-8"), bytes(buf[i:size]),
-                                 bool(first & _RETAIN)))
+                try:
+                    self.deliver(str(buf[2:t], "utf-8"), bytes(buf[i:size]),
+                                 bool(first & _RETAIN))
+                except Exception as exc:  # noqa: BLE001 - the application's failure
+                    log_exception("message", exc)
+                self._changed()
             else:
                 # Dropped, but acknowledged: a retained oversized message would
                 # otherwise come back on every reconnect.
@@ -427,9 +451,9 @@ class Client:
                 raise ValueError("PUBACK")
             pid = buf[0] << 8 | buf[1]
             queue = self._inflight
-            for k in range(0, len(queue), 4):
+            for k in range(0, len(queue), 2):
                 if queue[k] == pid:
-                    del queue[k : k + 4]
+                    del queue[k : k + 2]
                     break
         elif kind == _SUBACK and self._subacks:
             self._subacks -= 1
@@ -443,7 +467,6 @@ class Client:
         # acknowledged them all, _ready. Only then may the application announce itself:
         # a broker may handle a SUBSCRIBE and the PUBLISH after it concurrently (amqtt
         # does), and an answer to a birth must not arrive before the subscription.
-        self.connects += 1
         subs = self._subs
         self._subacks = len(subs) // 2
         for k in range(0, len(subs), 2):
@@ -452,24 +475,16 @@ class Client:
             await self._ready()
 
     async def _ready(self):
-        # Subscribed: unacknowledged publishes go out again (with DUP), then the
-        # application hears UP.
-        # The list itself, not a copy (which would need a large block, on a reconnect,
-        # in a heap in pieces by then).
-        queue = self._inflight
-        k = 0
-        while k < len(queue):
-            pid = queue[k]
-            await self._send(queue[k + 3] | _DUP, pid, queue[k + 1], queue[k + 2])
-            # A send that had to wait let the application publish (queued, not sent,
-            # until UP) and drop the oldest meanwhile: go on after this publish wherever
-            # it is now, or from the front if it was dropped.
-            while k >= 0 and (k >= len(queue) or queue[k] != pid):
-                k -= 4
-            k += 4
+        # Subscribed: the application hears UP (connected, one more connects). Nothing
+        # is resent here: a clean session starts with nothing in flight.
         self.connected = True
+        self.connects += 1
         self.why_down = None
-        self.events.put((UP, None, None, False))
+        self._changed()
+
+    def _changed(self):
+        if self.ready is not None:
+            self.ready.set()
 
     def _fill(self, lo, hi):
         # Reads what the socket has of self._in[lo:hi] and returns the new lo (the same
@@ -578,17 +593,16 @@ class Client:
     async def _later(self, first=0, pid=0, topic=None, payload=None):
         # _send's slow path, for a slow link. Without `first`: the packet _send began
         # waits for room in the socket's send buffer. With it: this packet waits until
-        # the one being written is out (polling: cheaper than asyncio's Lock, a module of
-        # its own), then goes through _send. Either gives up when the connection ends
-        # meanwhile (a QoS 1 publish stays in flight).
+        # the one being written is out, then goes through _send. Both poll (cheaper
+        # than asyncio's Lock, a module of its own; asyncio's sleep allocates nothing)
+        # rather than park on the poller: a socket closed under a parked task never
+        # wakes it, and a dead link's last write must not hold its caller for ever.
+        # Either gives up when the connection ends meanwhile.
         sock = self._sock
         while self._at >= 0 and self._sock is sock:
-            if first:
-                await asyncio.sleep_ms(_BUSY_POLL_MS)
-            else:
-                await wait_ready(sock, True)
-                if self._sock is sock:
-                    self._send(0)  # hands back _DONE: this generator is the one waiting
+            await asyncio.sleep_ms(_BUSY_POLL_MS)
+            if not first and self._sock is sock:
+                self._send(0)  # hands back _DONE: this generator is the one waiting
         if first and self._sock is sock:
             await self._send(first, pid, topic, payload)
 
@@ -597,7 +611,7 @@ class Client:
         while True:
             pid = self._pid % _PID_MAX + 1
             self._pid = pid
-            for k in range(0, len(queue), 4):
+            for k in range(0, len(queue), 2):
                 if queue[k] == pid:
                     break
             else:

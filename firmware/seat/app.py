@@ -5,6 +5,20 @@
 # arm_dice). It knows nothing of the rules: it reports what the player did and shows
 # what the hub says. protocol/README.md is the contract this follows.
 #
+# Nothing the hub says is lost in a queue that drops: the MQTT client hands each
+# message over at once (Seat._deliver, on the client's reader task). Answers close
+# their event in the outbox there and then; commands wait in a bounded list for the
+# seat's loop, and one that finds it full asks the hub for a resync (which re-sends
+# the standing commands); a view or hub status replaces the one not yet shown (only
+# the latest counts). The connection's state is read from the client's counters.
+#
+# Nothing a person makes is dropped either: a full outbox takes no input, and after
+# _WAIT_MS without an answer the seat shows "waiting for the hub" and holds Confirm.
+#
+# The seat heals itself: every task runs under the supervisor (Seat._watch), which
+# resets the seat when a task ended and feeds the board's watchdog only while the
+# seat's loops check in; a seat whose loops stall is reset by the watchdog.
+#
 # The seat's heap is small (firmware/README.md, "Memory"), so the seat is one class
 # with few methods and one loop: every function, task and attribute name costs RAM.
 
@@ -19,7 +33,7 @@ from micropython import const
 
 from log import log, log_exception
 from net import mqtt
-from riskproto import PROTOCOL_VERSION, codec
+from riskproto import OUTBOX_CAPACITY, PROTOCOL_VERSION, codec
 from riskproto.outbox import Outbox
 from drivers import ring
 
@@ -27,15 +41,18 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable
 
-FW_VERSION = "0.2.0"
+FW_VERSION = "0.3.0"
 
-_OUTBOX_SIZE = const(16)
 _MAX_RETRY_MS = const(8000)
 _COUNTER_MASK = const(0x3FFFFFFF)
 _RESTART_MS = const(100)
 _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30; the ring wants non-negative times
 _POLL_MS = const(100)  # the loop wakes at least this often, to resend on time
-_GC_EVERY = const(1024)  # bytes allocated between collections (run() says why)
+_GC_EVERY = const(256)  # bytes allocated between collections (run() says why)
+_WAIT_MS = const(2000)  # no answer this long: "waiting for the hub", Confirm held
+_CMD_ROOM = const(16)  # hub commands waiting for the loop; beyond: resync
+_WATCH_MS = const(1000)  # the supervisor's period
+_BEATS = const(3)  # every loop has checked in: _serve 1, _tick 2
 
 # The view's ring modes in the order of ring.MODE_OFF (1) .. ring.MODE_SPIN (5).
 _MODES = ("off", "count", "progress", "pulse", "spin")
@@ -47,7 +64,7 @@ class Seat:
         # Only what the seat uses is kept from cfg, so the config's dicts are freed.
         self.board = board
         self.next_session = next_session
-        table = self.table = cfg["table"]
+        table = cfg["table"]
         seat = self.seat = cfg["seat"]
         self._emulated = cfg["board"] == "emulated"
         self._frame_ms = cfg["frame_ms"]
@@ -68,9 +85,23 @@ class Seat:
             keepalive_s=broker["keepalive"], user=broker["username"],
             password=broker["password"], will=self._will,
             backoff_ms=broker["backoff_ms"], backoff_max_ms=broker["backoff_max_ms"],
+            deliver=self._deliver,
             ticks_ms=ticks_ms, buffers=buffers)
-        self.outbox = Outbox(seat, _OUTBOX_SIZE, cfg["retry_ms"], _MAX_RETRY_MS,
+        self.outbox = Outbox(seat, OUTBOX_CAPACITY, cfg["retry_ms"], _MAX_RETRY_MS,
                              1, time.ticks_diff)
+        # What the client handed over for the loop: the latest hub status and view
+        # payloads not yet handled, the commands in order, and whether a resync is due.
+        # (Few attributes: each one grows the instance's dict, a block that must be
+        # found in one piece.)
+        self._latest = [None, None]
+        self._cmds = []
+        self._resync = False
+        # client.connects as of the last UP the loop handled; -1 while it sees the link
+        # down.
+        self._linked = -1
+        self._since = None  # when the oldest unanswered event last saw progress
+        self.notice = None  # "outbox full" or "waiting for the hub" on the display
+        self._beats = 0  # the loops' check-ins since the supervisor last looked
         self.pixels = bytearray(3 * board.ring_size)
         self.ring = ring.RingView()
         self._spinning = False
@@ -84,7 +115,7 @@ class Seat:
         # One Event wakes the seat's loop: the hub's messages, the board's inputs, an
         # event to send, and the frame clock all set it.
         kick = self._kick = asyncio.Event()
-        self.client.events.ready = kick
+        self.client.ready = kick
         board.inputs.ready = kick
         self.tasks = []
         self.dice_kind = cfg["dice"]
@@ -106,6 +137,7 @@ class Seat:
             if self._emulated:
                 caps.append("emulated")
             msg["caps"] = caps
+            msg["reset"] = self.board.reset_cause  # why this boot began
         return codec.dumps(msg)
 
     def _will(self):
@@ -121,13 +153,30 @@ class Seat:
         await self.board.join_network()
         for topic in self._subscriptions:
             await self.client.subscribe(topic, 1)
-        self.tasks = [
-            asyncio.create_task(self.client.run()),
-            asyncio.create_task(self.board.run()),
-            asyncio.create_task(self._serve()),
-            asyncio.create_task(self._tick()),
-        ]
-        await self.tasks[0]
+        self.tasks = [asyncio.create_task(self.client.run()),
+                      asyncio.create_task(self.board.run()),
+                      asyncio.create_task(self._serve()),
+                      asyncio.create_task(self._tick())]
+        await self._watch(self.board.watchdog())
+
+    async def _watch(self, wdt):
+        # The supervisor, and the only feeder of the watchdog: it feeds only when both
+        # loops (_serve, _tick) checked in since its last look. A loop stuck in an
+        # await starves the watchdog as surely as one stuck in a blocking call (which
+        # stops this task too), and either resets the seat. None of the seat's tasks
+        # should ever end: one that does is reported and resets the seat ("error"),
+        # which comes back into the game with its birth.
+        while True:
+            for task in self.tasks:
+                if task.done():
+                    log("task ended")
+                    self.board.reset("error")
+            self._beats = 0
+            await asyncio.sleep_ms(_WATCH_MS)
+            if self._beats == _BEATS:
+                wdt.feed()
+            else:
+                log("seat loop stalled:", self._beats)
 
     async def _tick(self):
         # Wakes the loop for every animation frame, and at least every _POLL_MS so that
@@ -137,6 +186,7 @@ class Seat:
         while True:
             step = min(frame - since, _POLL_MS)
             await asyncio.sleep_ms(step)
+            self._beats |= 2
             since += step
             if since >= frame:
                 since = 0
@@ -144,50 +194,81 @@ class Seat:
             self._kick.set()
 
     async def _serve(self):
-        # The seat's one loop, in this order each time it wakes: the hub's messages and
-        # the connection going up or down, the player's inputs, events due to be
-        # (re)sent, and the animation frame.
+        # The seat's one loop, in this order each time it wakes: the connection going
+        # up or down, what the hub said (its status, the latest view, the commands),
+        # the player's inputs, events due to be (re)sent, the notices, and the
+        # animation frame.
         client = self.client
-        events = client.events
         inputs = self.board.inputs
         kick = self._kick
         send_topic = self.topic("event")
+        cmds = self._cmds
         while True:
             try:
+                self._beats |= 1
                 kick.clear()
-                while len(events):
-                    kind, topic, payload, _ = events.get_nowait()
-                    if kind == mqtt.UP:
-                        log("connected, session", self.session)
-                        self.board.show_net(True)
-                        self._show()
-                        await client.publish(self.topic("status"),
-                                             self._status(True), True, 1)
-                        self.outbox.reconnected()
-                    elif kind == mqtt.DOWN:
-                        log("connection lost:", repr(client.why_down))
-                        self.board.show_net(False)
-                        self._show()
-                    else:
-                        try:
-                            self.on_message(topic, payload)
-                        except Exception as exc:  # a bad message must never stop the seat
-                            log_exception("message on " + topic, exc)
+                # The connection went down, up, or both since the loop last looked:
+                # the client's counters say so even when it changed twice meanwhile.
+                if self._linked >= 0 and (not client.connected or
+                                          self._linked != client.connects):
+                    self._linked = -1
+                    log("connection lost:", repr(client.why_down))
+                    self.board.show_net(False)
+                    self._show()
+                if self._linked < 0 and client.connected:
+                    self._linked = client.connects
+                    log("connected, session", self.session)
+                    self.board.show_net(True)
+                    self._show()
+                    await client.publish(self.topic("status"), self._status(True), True, 1)
+                    # Everything unanswered goes out again, oldest first.
+                    self.outbox.reconnected()
+                latest = self._latest
+                msg = latest[0]
+                if msg is not None:
+                    latest[0] = None
+                    self._handle("", msg)
+                msg = latest[1]
+                if msg is not None:
+                    latest[1] = None
+                    self._handle("view", msg)
+                while cmds:
+                    self._handle("cmd", cmds.pop(0))
+                if self._resync and self.add_event({"kind": "resync"}):
+                    self._resync = False
+                now = self._ticks()
+                since = self._since
+                waiting = since is not None and time.ticks_diff(now, since) >= _WAIT_MS
                 while len(inputs):
                     # The armed roll's inputs stay on the seat (seat/dice.py); smart-dice
-                    # readings before any arm_dice are dropped.
+                    # readings before any arm_dice are dropped. An input is not taken
+                    # while the outbox is full, nor Confirm while the hub has not
+                    # answered for _WAIT_MS (no move made blind): the display says why
+                    # (the notice) and the ring flashes amber.
                     item = inputs.get_nowait()
+                    kind = item["kind"]
+                    if kind != "reading" and (self.outbox.full() or waiting and (
+                            kind == "button" and item["button"] == "confirm")):
+                        why = "outbox full" if self.outbox.full() else "waiting for the hub"
+                        log("input not taken:", why)
+                        self.board.refused(why)
+                        self.flash(255, 96, 0, ring.ERROR_MS)
+                        continue
                     dice = self.dice
                     if not (dice.take(item) if dice is not None
                             else item["kind"] == "reading"):
                         self.add_event(item)
-                if client.connected:
-                    # One due event at a time: no list of them in the heap.
-                    now = self._ticks()
+                if self._linked >= 0 and client.connected:
+                    # One due event at a time, oldest first: no list of them in the heap.
                     payload = self.outbox.due(now)
                     while payload is not None:
                         await client.publish(send_topic, payload, False, 1)
                         payload = self.outbox.due(now)
+                notice = ("outbox full" if self.outbox.full() else
+                          "waiting for the hub" if waiting else None)
+                if notice != self.notice:
+                    self.notice = notice
+                    self._show()
                 if self._frame:
                     self._frame = False
                     if self.dice is not None:
@@ -205,13 +286,37 @@ class Seat:
 
     # ---- from the hub
 
-    def on_message(self, topic, payload):
+    def _deliver(self, topic, payload, retained):
+        # Called by the MQTT client for every message, on its reader task: answers go
+        # to the outbox at once; the rest waits for the loop (see the top of the file).
         if topic == self._hub_topic:
-            try:
-                msg = codec.decode(payload, "hub_status")
-            except codec.ProtocolError as exc:
-                log("refused hub status", exc.code, exc.message)
-                return
+            self._latest[0] = payload
+            return
+        if not topic.startswith(self._prefix):
+            return
+        leaf = topic[len(self._prefix):]
+        if leaf == "view":
+            self._latest[1] = payload
+        elif leaf != "cmd":
+            self._handle(leaf, payload)
+        elif len(self._cmds) < _CMD_ROOM:
+            self._cmds.append(payload)
+        else:
+            log("commands overflow: resync")
+            self._resync = True
+
+    def _handle(self, leaf, payload):
+        # One message from the hub: leaf "" for the hub's status, else the seat topic's
+        # leaf, which names the message type.
+        try:
+            msg = codec.decode(payload, leaf or "hub_status", self.seat)
+        except codec.ProtocolError as exc:
+            log("refused message on", leaf, exc.code, exc.message)
+            if leaf == "view":
+                # We cannot show what the hub wants: ask for everything again.
+                self._resync = True
+            return
+        if not leaf:
             online = msg["online"]
             if online and msg["session"] != self.hub_session:
                 # A hub (re)started: it answers nothing sent to its previous life.
@@ -225,20 +330,7 @@ class Seat:
             if lost != self.hub_lost:
                 self.hub_lost = lost
                 self._show()
-            return
-        if not topic.startswith(self._prefix):
-            return
-        # Each leaf the seat subscribes to carries the message type of the same name.
-        leaf = topic[len(self._prefix):]
-        try:
-            msg = codec.decode(payload, leaf, self.seat)
-        except codec.ProtocolError as exc:
-            log("refused message on", topic, exc.code, exc.message)
-            if leaf == "view":
-                # We cannot show what the hub wants: ask for everything again.
-                self.add_event({"kind": "resync"})
-            return
-        if leaf == "view":
+        elif leaf == "view":
             lines = msg.get("lines")
             self.text = lines if isinstance(lines, list) else [msg.get("name", "")]
             r = self.ring
@@ -254,17 +346,6 @@ class Seat:
             else:
                 r.mode = ring.MODE_NONE
             self._show()
-        elif leaf == "ack":
-            self.outbox.answered(msg["seq"])
-        elif leaf == "error":
-            code = msg["code"]
-            log("hub refused:", code, msg["detail"])
-            if "seq" in msg:
-                self.outbox.answered(msg["seq"])
-            # Refusals of a resend the hub had already answered say nothing about the
-            # player's input: they close the event quietly.
-            if code != "duplicate" and code != "stale":
-                self.flash(255, 0, 0, ring.ERROR_MS)
         elif leaf == "cmd":
             cmd = msg["cmd"]
             if cmd == "arm_dice":
@@ -289,14 +370,31 @@ class Seat:
                 self._draw()
             else:
                 log("unknown command", cmd)
+        else:
+            # An answer: ack, or error. Either closes its event.
+            if leaf == "error":
+                code = msg["code"]
+                log("hub refused:", code, msg["detail"])
+                # Refusals of a resend the hub had already answered say nothing about
+                # the player's input: they close the event quietly.
+                if code != "duplicate" and code != "stale":
+                    self.flash(255, 0, 0, ring.ERROR_MS)
+            if self.outbox.answered(msg.get("seq", 0)):
+                # Answers flow: the wait for the next one starts now.
+                self._since = self._ticks() if len(self.outbox) else None
+                self._kick.set()
 
     # ---- outputs
 
     def _show(self):
-        # The ring, and the view's text on the display unless dice are shown there.
+        # The ring, and the view's text on the display unless dice are shown there;
+        # a notice (outbox full, waiting for the hub) goes above the view's lines.
         self._draw()
-        if self.ring.dice_n == 0 and self.text is not None:  # seat/dice.py shows dice
-            self.board.show_text(self.text)
+        text = self.text
+        if self.notice is not None:
+            text = [self.notice] + (text[:3] if text else [])
+        if self.ring.dice_n == 0 and text is not None:  # seat/dice.py shows dice
+            self.board.show_text(text)
 
     def flash(self, r, g, b, ms):
         # The red error flash, or white to identify the seat.
@@ -313,7 +411,8 @@ class Seat:
         # is still unreachable, and nothing else would tell the ring.
         if not self.client.connected:
             r.link = ring.LINK_NO_WIFI if not self.board.wifi_up else ring.LINK_NO_BROKER
-        elif self.hub_lost:
+        elif self.hub_lost or self.notice is not None:
+            # The hub gone, or silent while events wait: the same red breath.
             r.link = ring.LINK_NO_HUB
         else:
             r.link = ring.LINK_UP
@@ -328,17 +427,24 @@ class Seat:
     # ---- to the hub
 
     def add_event(self, fields):
+        # Queues an event for the hub; False when it is not taken (the outbox is full,
+        # or the event too large to send).
         msg = {"v": PROTOCOL_VERSION, "t": "event"}
         for key in fields:
             msg[key] = fields[key]
         if msg["kind"] == "dice" and "roll" not in fields:
             msg["roll"] = self.armed_roll
         try:
-            self.outbox.add(msg)
+            if not self.outbox.add(msg):
+                log("input not sent: outbox full")
+                return False
         except codec.ProtocolError as exc:
             log("input not sent:", exc.message)
-            return
+            return False
+        if self._since is None:
+            self._since = self._ticks()
         self._kick.set()
+        return True
 
 
 def session_counter(path):
@@ -373,11 +479,19 @@ def run(config_path, buffers=None):
     # buffers: the MQTT packet buffers, made by main.py before any import.
     from seat.config import start
 
-    cfg, board = start(config_path)
-    # start() has dropped its module and the board package: with this last reference
-    # gone, their code is freed. Imports leave garbage behind; collect it before the
-    # seat's long-lived objects are allocated so they do not land in a fragmented heap.
+    cfg = start(config_path)
+    # start() has dropped its module: with this last reference gone, its code is freed
+    # before the board's loads.
     del start
+    gc.collect()
+    from board import make
+
+    board = make(cfg, config_path)
+    # The board package's make() is not needed again (its board module stays).
+    del make
+    sys.modules.pop("board")
+    # Imports leave garbage behind; collect it before the seat's long-lived objects
+    # are allocated so they do not land in a fragmented heap.
     gc.collect()
     seat = Seat(cfg, board, session_counter(config_path + ".state"), buffers=buffers)
     del cfg, board  # neither the seat nor the board keeps the config's dicts
@@ -387,10 +501,17 @@ def run(config_path, buffers=None):
     # Collect after every _GC_EVERY bytes allocated instead of only when the heap is
     # exhausted: garbage is then reused while it sits low in the heap, long-lived
     # objects made later (queued events, the view's lines) land next to the others, and
-    # the free space stays in one piece at the top. It let the heap scenario pass in
-    # 70 KiB instead of 74. A collection of the seat's heap takes about 6 us on a PC;
-    # even a hundred times that on the device is small next to a 40 ms frame.
+    # the free space stays in one piece at the top. At 1 KiB it let the heap scenario
+    # pass in 70 KiB instead of 74; the self-healing code (supervisor, watchdog, notices,
+    # message routing) took 2.2 KiB more, and at 256 bytes the scenario passes in 64 KiB
+    # again (firmware/README.md, "Checks"). A collection of the seat's heap takes about
+    # 6 us on a PC; even a hundred times that on the device is small next to a 40 ms
+    # frame.
     gc.collect()
     gc.threshold(_GC_EVERY)
     asyncio.get_event_loop().set_exception_handler(_exception_handler)
-    asyncio.run(seat.run())
+    try:
+        asyncio.run(seat.run())
+    except Exception as exc:  # noqa: BLE001 - the supervisor itself failed: start again
+        log_exception("seat", exc)
+        seat.board.reset("error")

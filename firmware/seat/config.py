@@ -1,7 +1,8 @@
 # The per-seat configuration file (JSON), written by `risktable seat config`, and the
 # seat's start-up from it. firmware/README.md documents every key; missing optional keys
-# take the defaults below. Only start-up uses this module: start() drops it, and the
-# board package, from sys.modules, so their code does not stay in the seat's heap.
+# take the defaults below. Only start-up uses this module: start() drops it from
+# sys.modules, so its code does not stay in the seat's heap (seat/app.py's run() lets
+# go of it before the board's code loads).
 
 import json
 import sys
@@ -19,6 +20,7 @@ _DEFAULTS = {
     "control_port": 0,
     "retry_ms": 500,
     "frame_ms": 40,
+    "watchdog_ms": 8000,
 }
 _BROKER_DEFAULTS = {
     "port": 1883,
@@ -74,6 +76,9 @@ def parse(text):
     frame = cfg["frame_ms"]
     if not isinstance(frame, int) or frame < 10:
         raise ConfigError("frame_ms must be an integer of at least 10")
+    watchdog = cfg["watchdog_ms"]
+    if not isinstance(watchdog, int) or watchdog < 2000:
+        raise ConfigError("watchdog_ms must be an integer of at least 2000")
     return cfg
 
 
@@ -83,10 +88,10 @@ def load(path):
 
 
 def start(path):
-    # The config and the board it names; a config that cannot be used ends the program
-    # with one line a person can act on, not a traceback.
-    from board import make
-
+    # The config; one that cannot be used ends the program with one line a person can
+    # act on, not a traceback. Nothing imports this module again: it is dropped, and
+    # its code freed once the caller lets go of this function (before the board's
+    # code loads: start-up is when the seat's heap is fullest).
     from log import log
 
     try:
@@ -94,9 +99,6 @@ def start(path):
     except (OSError, ConfigError) as exc:
         log("cannot use config", path + ":", exc)
         raise SystemExit(1)
-    board = make(cfg, path)
-    # Nothing imports these modules again.
     sys.modules.pop("seat.config")
     delattr(sys.modules["seat"], "config")
-    sys.modules.pop("board")
-    return cfg, board
+    return cfg

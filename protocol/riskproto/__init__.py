@@ -8,6 +8,7 @@
 PROTOCOL_VERSION = 1
 # Every message must fit a microcontroller's receive buffer.
 MAX_MESSAGE_BYTES = 1024
-# A seat keeps at most this many unanswered events; the hub holds events ahead of the
-# next one it expects only this far (protocol/README.md, "Sequence numbers").
+# A seat keeps at most this many events unanswered; a full outbox takes no more
+# input (riskproto.outbox.Outbox). The hub holds events ahead of the next expected one
+# only within this window (protocol/README.md, "Sequence numbers").
 OUTBOX_CAPACITY = 16

@@ -65,6 +65,8 @@ EVENT_KINDS = ("encoder", "button", "dice", "card", "resync")
 BUTTONS = ("confirm", "back", "encoder", "roll")
 PRESSES = ("short", "long")
 DIE_STATES = ("rolling", "settled", "crooked")
+# A seat's last reset cause, carried in its births (seat_status `reset`).
+RESET_CAUSES = ("power", "hard", "watchdog", "soft", "error", "deepsleep", "unknown")
 
 
 def text(exc: ProtocolError) -> str:
@@ -171,6 +173,7 @@ _TYPES = SEAT_BOUND + (  # noqa: RUF005
             "boot", OPT, "i", 0, MAX_COUNTER,
             "fw", OPT, "s", 1, 32,
             "caps", OPT, "l", 0, 16, _word, 1, 16,
+            "reset", OPT, "e", RESET_CAUSES,
         ),
     ),
     (

@@ -8,6 +8,7 @@ try:  # MicroPython has neither collections.abc nor typing
 except ImportError:
     pass
 
+from riskproto import OUTBOX_CAPACITY
 from riskproto.codec import dumps
 
 
@@ -15,9 +16,11 @@ class Outbox:
     # The seat's bounded queue of unanswered events.
     #
     # add() numbers and serialises an event; due(now) gives the next payload to
-    # publish now, one at a time, until it gives None; answered(seq) drops one. When
-    # full, the oldest entry is dropped and counted in `dropped` (the hub then sees a
-    # gap, which it accepts). An entry is sent at once, then again after `retry_ms`,
+    # publish now, one at a time and oldest first, until it gives None; answered(seq)
+    # drops one. Nothing a person made is ever dropped: a full outbox refuses the new
+    # event (add() gives 0 and numbers nothing), and the seat says so and takes no
+    # input until the hub answers. The hub applies events strictly in order, so a gap
+    # would stall the seat. An entry is sent at once, then again after `retry_ms`,
     # and after each further silence twice as long as the last, up to `max_retry_ms`.
     # Times are only ever subtracted (through `diff`, plain subtraction by default),
     # so a wrapping tick counter works. The seat polls due() often, and once an event
@@ -31,7 +34,7 @@ class Outbox:
     def __init__(
         self,
         seat: int,
-        capacity: int = 16,
+        capacity: int = OUTBOX_CAPACITY,
         retry_ms: int = 500,
         max_retry_ms: int = 8000,
         first_seq: int = 1,
@@ -42,7 +45,6 @@ class Outbox:
         self.retry_ms = retry_ms
         self.max_retry_ms = max_retry_ms
         self.next_seq = first_seq
-        self.dropped = 0
         self._diff = diff
         # Entries in sequence order, four slots each: seq, payload, last sent (None:
         # not yet on this connection), wait before the next send. The list has its full
@@ -54,18 +56,21 @@ class Outbox:
     def __len__(self) -> int:
         return self._n
 
+    def full(self) -> bool:
+        return self._n >= self.capacity
+
     def add(self, msg: "dict[str, Any]") -> int:
-        # Number `msg` (an event without seat and seq), queue it, return its seq.
-        # Raises ProtocolError, queueing nothing, when it is too large to send.
+        # Number `msg` (an event without seat and seq), queue it, return its seq; 0,
+        # numbering and queueing nothing, when the outbox is full. Raises
+        # ProtocolError, queueing nothing, when it is too large to send.
+        if self._n >= self.capacity:
+            return 0
         seq = self.next_seq
         msg["seat"] = self.seat
         msg["seq"] = seq
         payload = dumps(msg)
         self.next_seq = seq + 1
         q = self._q
-        if self._n >= self.capacity:
-            self.answered(q[0])  # dropped unanswered, the oldest
-            self.dropped += 1
         i = 4 * self._n
         q[i] = seq
         q[i + 1] = payload

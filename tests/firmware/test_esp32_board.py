@@ -99,3 +99,50 @@ def test_ring_is_capped_and_the_roll_button_comes_from_the_pinout(
     del pinout["devices"]["roll_button"]
     (without,) = run(micropython, tmp_path, pinout, body)
     assert without[3] is False
+
+
+def test_reset_cause_watchdog_and_reset_on_the_esp32_board(
+    micropython: str, tmp_path: Path
+) -> None:
+    # machine.reset_cause() names the boot's cause (the stand-in says WDT_RESET); a cause
+    # the seat kept before resetting itself comes first, once.
+    body = """
+        from board import make
+
+        wdt = board.watchdog()
+        wdt.feed()
+        path = %r
+        board.reset("error")
+        again = make(cfg, path)
+        after = make(cfg, path)
+        print(json.dumps([board.reset_cause, wdt.timeout, wdt.feeds, machine.made["reset"],
+                          again.reset_cause, after.reset_cause]))
+        """ % str(tmp_path / "c.json")
+    (out,) = run(micropython, tmp_path, shipped_pinout(), body)
+    assert out == ["watchdog", 8000, 1, True, "error", "watchdog"]
+
+
+def test_a_board_task_that_ends_ends_the_board_for_the_seat_to_reset(
+    micropython: str, tmp_path: Path
+) -> None:
+    # The card reader's task raises (a driver failure): the board's run() returns, which
+    # the seat's supervisor (seat/app.py) answers with a reset.
+    body = """
+        import asyncio
+
+        async def broken():
+            raise OSError("SPI")
+
+        board._cards = broken
+        board._reader.init = lambda: None  # the SPI stand-in only exchanges bytes
+
+        async def main():
+            try:
+                await asyncio.wait_for_ms(board.run(), 5000)
+                return "ended"
+            except asyncio.TimeoutError:
+                return "still running"
+
+        print(json.dumps(asyncio.run(main())))
+        """
+    assert run(micropython, tmp_path, shipped_pinout(), body) == ["ended"]

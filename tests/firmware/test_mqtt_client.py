@@ -17,9 +17,10 @@ SCENARIOS = [
     "no_suback_times_out",
     "qos1_publish_acked",
     "incoming_qos1_acked",
-    "reconnect_resends_with_dup",
+    "reconnect_starts_clean_and_never_sets_dup",
+    "retry_keeps_one_copy_in_flight",
     "inflight_bounded",
-    "events_bounded",
+    "burst_after_suback_loses_nothing",
     "keepalive_pings_and_dead_link",
     "oversized_publish_skipped",
     "refused_then_backoff",
@@ -29,7 +30,7 @@ SCENARIOS = [
     "no_connack_times_out",
     "slow_link_keeps_order",
     "connect_too_long",
-    "resend_while_publishing",
+    "dead_link_noticed_with_a_full_send_buffer",
 ]
 
 

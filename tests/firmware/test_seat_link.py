@@ -248,3 +248,34 @@ def test_a_view_it_cannot_decode_makes_the_seat_ask_for_resync(
     while not seat.outputs.empty():
         shown.append(seat.outputs.get_nowait())
     assert not any(line.get("ring") == [[1, 2, 3]] * 12 for line in shown)
+
+
+def test_a_silent_hub_holds_confirm_and_a_full_outbox_takes_no_input(
+    seat: SeatProcess, hub: AckingHub
+) -> None:
+    view = messages.message("view", seat=3, colour=[0, 0, 200], lines=["Attack?"])
+    hub.publish(3, topics.SEAT_VIEW, view)
+    seat.wait_output(lambda line: line.get("oled") == ["Attack?"])
+    hub.ack = False
+    seat.send({"encoder": 1})
+    # 2 s without an answer: the display says so and the ring breathes red.
+    seat.wait_output(lambda line: line.get("oled") == ["waiting for the hub", "Attack?"])
+    seat.wait_output(lambda line: is_red_breath(line.get("ring")))
+    # Confirm is held: not sent, and the ring flashes amber for it.
+    seat.send({"button": "confirm"})
+    seat.wait_output(lambda line: line.get("refused") == "waiting for the hub")
+    seat.wait_output(lambda line: line.get("ring") == [[255, 96, 0]] * 12)
+    # Fifteen more fill the outbox (16); then no input is taken at all.
+    for _ in range(15):
+        seat.send({"encoder": 1})
+    seat.wait_output(lambda line: line.get("oled") == ["outbox full", "Attack?"])
+    seat.send({"card": "04A1B2C3"})
+    seat.wait_output(lambda line: line.get("refused") == "outbox full")
+    seat.wait_output(lambda line: line.get("ring") == [[255, 96, 0]] * 12)
+    hub.wait_received(16)
+    hub.ack = True
+    # Answers flow again: all sixteen applied, in order, and nothing else; the notice goes.
+    assert hub.wait_inputs(16) == [{"kind": "encoder", "steps": 1}] * 16
+    seat.wait_output(lambda line: line.get("oled") == ["Attack?"], timeout=20)
+    assert sorted({e["seq"] for e in hub.received}) == list(range(1, 17))
+    assert sum("input not taken" in line for line in seat.stderr_lines) == 2

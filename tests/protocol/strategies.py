@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from riskproto.messages import ERROR_CODES
+from riskproto.messages import ERROR_CODES, RESET_CAUSES
 
 MAX_COUNTER = 2**30 - 1
 
@@ -85,7 +85,8 @@ messages = st.one_of(
     msg(
         "seat_status",
         {"seat": seat, "online": st.booleans(), "session": counter},
-        {"boot": counter, "fw": text(1, 32), "caps": st.lists(word, max_size=16)},
+        {"boot": counter, "fw": text(1, 32), "caps": st.lists(word, max_size=16),
+         "reset": st.sampled_from(RESET_CAUSES)},
     ),
     events,
     msg("ack", {"seq": seq}),

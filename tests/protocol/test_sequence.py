@@ -209,17 +209,24 @@ def test_outbox_resends_everything_after_a_reconnect() -> None:
     assert [s for s, _ in _sent(box, 10)] == [1]
 
 
-def test_outbox_is_bounded_and_counts_what_it_drops() -> None:
+def test_a_full_outbox_refuses_new_events_and_drops_none() -> None:
     box = Outbox(seat=1, capacity=3)
-    for i in range(5):
-        box.add(_encoder(i))
-    assert len(box) == 3
-    assert box.dropped == 2
-    assert [s for s, _ in _sent(box, 0)] == [3, 4, 5]
-    for seq in (3, 4, 5):
+    assert [box.add(_encoder(i)) for i in range(5)] == [1, 2, 3, 0, 0]
+    assert len(box) == 3 and box.full()
+    assert [s for s, _ in _sent(box, 0)] == [1, 2, 3], "the oldest are kept, in order"
+    assert box.answered(1)
+    assert not box.full()
+    assert box.add(_encoder(9)) == 4, "a refused event used no number"
+    for seq in (2, 3, 4):
         assert box.answered(seq)
     assert len(box) == 0
     assert _sent(box, 10_000) == []
+
+
+def test_the_default_capacity_is_the_contracts() -> None:
+    assert OUTBOX_CAPACITY == 16
+    box = Outbox(seat=1)
+    assert [box.add(_encoder(0)) for _ in range(17)][-2:] == [16, 0]
 
 
 def test_outbox_walk_sends_each_due_entry_once_even_with_no_wait() -> None:

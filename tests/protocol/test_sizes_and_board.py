@@ -29,6 +29,7 @@ def _largest() -> list[dict[str, Any]]:
             boot=BIG,
             fw=W * 32,
             caps=["abcdefghijklmnop"] * 16,
+            reset="deepsleep",
         ),
         message("event", seat=6, seq=BIG, kind="dice", roll=BIG, dice=[die] * 3),
         message("event", seat=6, seq=BIG, kind="card", uid="F" * 20),

@@ -246,8 +246,13 @@ class HubService:
 
     def _presence(self, seat: int, msg: dict[str, Any], what: str | None) -> None:
         if what in (BIRTH, DEATH):
-            log.info("seat %d %s (session %d, firmware %s)", seat,
-                     "online" if what == BIRTH else "offline", msg["session"], msg.get("fw", "?"))
+            if what == BIRTH:
+                # A birth names why the seat last started (a watchdog or an error reset
+                # is worth a look at that seat).
+                log.info("seat %d online (session %d, firmware %s, last reset %s)", seat,
+                         msg["session"], msg.get("fw", "?"), msg.get("reset", "?"))
+            else:
+                log.info("seat %d offline (session %d)", seat, msg["session"])
             with self._changed:
                 self._changed.notify_all()
             if self._on_change is not None:

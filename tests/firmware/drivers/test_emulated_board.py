@@ -10,7 +10,7 @@ def test_ring_lines_carry_every_value_and_only_changes_print(run_mpy: RunMpy) ->
     out = run_mpy(
         """
         from board.emulated import Board
-        board = Board({"ring_size": 4, "control_port": 0})
+        board = Board({"ring_size": 4, "control_port": 0, "watchdog_ms": 8000})
         pixels = bytearray(12)
         board.show_ring(pixels)
         board.show_ring(pixels)  # unchanged: nothing printed
@@ -45,10 +45,10 @@ def test_input_lines_blank_skipped_bad_ones_refused(run_mpy: RunMpy) -> None:
         """
         import json
         from board.emulated import Board
-        board = Board({"ring_size": 4, "control_port": 0})
+        board = Board({"ring_size": 4, "control_port": 0, "watchdog_ms": 8000})
         for line in ("", "\\n", "  \\r\\n", ' {"encoder": -2}\\n', b'{"card": "04ab"}\\r\\n',
                      '{"button": "roll", "long": true}', '{"encoder": 0}\\n', "nonsense\\n"):
-            board.feed(line)
+            board.take(line)
         got = []
         while len(board.inputs):
             got.append(board.inputs.get_nowait())

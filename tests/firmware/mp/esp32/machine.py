@@ -54,3 +54,31 @@ def I2C(bus_id, sda=None, scl=None, freq=400000):
     bus = FakeOledBus()
     made["i2c"] = bus
     return bus
+
+
+# Reset causes (the values of the ESP32 port), the cause the next reset_cause() gives,
+# the watchdog and reset(), recorded in `made`.
+PWRON_RESET = 1
+HARD_RESET = 2
+WDT_RESET = 3
+DEEPSLEEP_RESET = 4
+SOFT_RESET = 5
+cause = WDT_RESET
+
+
+def reset_cause():
+    return cause
+
+
+class WDT:
+    def __init__(self, id=0, timeout=5000):
+        self.timeout = timeout
+        self.feeds = 0
+        made["wdt"] = self
+
+    def feed(self):
+        self.feeds += 1
+
+
+def reset():
+    made["reset"] = True

@@ -1,0 +1,160 @@
+"""The seat under faults of its own and of the hub's making, with real micropython and
+mosquitto: a burst of hub messages while the link drops loses nothing that matters, and
+a stalled seat is reset by its watchdog and comes back into the game."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from riskproto import messages, topics
+from risktable.palette import seat_colour
+from risktable.service.address import BrokerAddress
+from risktable.service.hub import HubService
+from tests.firmware.hub import AckingHub
+from tests.firmware.seats import SeatProcess, Watcher, write_config
+from tests.support.mosquitto import Mosquitto
+from tests.support.tools import mosquitto_binary
+
+TABLE = "fw-heal"
+FAST = {"broker": {"backoff_ms": 200, "backoff_max_ms": 1000}}
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Mosquitto]:
+    """A broker of the test's own that sends a client any number of QoS 1 messages before
+    their PUBACKs (mosquitto holds back all but 20 by default, and a restart loses them)."""
+    roomy = Mosquitto(mosquitto_binary(), tmp_path / "mosquitto",
+                      extra_config="max_inflight_messages 0\n")
+    with roomy:
+        yield roomy
+
+
+def test_a_burst_of_hub_messages_while_the_link_drops_loses_nothing_that_matters(
+    micropython: str, broker: Mosquitto, tmp_path: Path
+) -> None:
+    # 16 events outstanding; then, while the seat cannot run (SIGSTOP), the hub sends 50
+    # messages (16 acks, 20 views, 14 commands) and the broker restarts. When the seat
+    # runs again it reads the burst and the closed connection at once: every command is
+    # carried out, every event answered (none resent on the next connection), the last
+    # view shown, and the seat sees the link go down and come back (a new birth).
+    hub = AckingHub(broker.host, broker.port, TABLE)
+    hub.ack = False
+    # Resends wait a minute: a second delivery can only come from the reconnect.
+    config = write_config(tmp_path, TABLE, 2, broker.port, retry_ms=60000, **FAST)
+    seat = SeatProcess(micropython, config)
+    try:
+        seat.wait_output(lambda line: line.get("net") == "up")
+        for _ in range(16):
+            seat.send({"encoder": 1})
+        hub.wait_received(16)
+        seqs = sorted({e["seq"] for e in hub.received})
+        assert seqs == list(range(1, 17))
+        os.kill(seat.process.pid, signal.SIGSTOP)
+        try:
+            beeps = []
+            for i in range(50):
+                if i % 3 == 0 and seqs:
+                    hub.publish(2, topics.SEAT_ACK, messages.message("ack", seq=seqs.pop(0)))
+                elif i % 3 == 1 and len(beeps) < 14:
+                    beeps.append(100 + i)
+                    beep = messages.message("cmd", cmd="beep", ms=100 + i, hz=440)
+                    hub.publish(2, topics.SEAT_CMD, beep)
+                else:
+                    view = messages.message("view", seat=2, colour=[i, 0, 100])
+                    hub.publish(2, topics.SEAT_VIEW, view)
+            while seqs:  # the acks the interleaving left over
+                hub.publish(2, topics.SEAT_ACK, messages.message("ack", seq=seqs.pop(0)))
+            assert len(beeps) == 14
+            time.sleep(0.5)  # the broker has written the burst into the seat's socket
+            broker.stop()
+            broker.start()
+        finally:
+            os.kill(seat.process.pid, signal.SIGCONT)
+        for ms in beeps:
+            seat.wait_output(lambda line, ms=ms: line.get("beep") == [ms, 440])
+        seat.wait_output(lambda line: line.get("net") == "down")
+        seat.wait_output(lambda line: line.get("net") == "up", timeout=20)
+        seat.wait_output(lambda line: line.get("ring") == [[49, 0, 100]] * 12)
+        births = Watcher(broker.host, broker.port,
+                         [topics.seat(TABLE, 2, topics.SEAT_STATUS)])
+        try:
+            _, birth, _ = births.wait(lambda t, m, r: m.get("online") is True)
+        finally:
+            births.close()
+        assert birth["session"] == json.loads((tmp_path / "seat2.json.state").read_text())[
+            "session"] == 2
+        time.sleep(1.0)  # any resend after the reconnect would have arrived by now
+        assert all(hub.deliveries(seq) == 1 for seq in range(1, 17)), hub.received
+        assert not any("overflow" in line for line in seat.stderr_lines)
+    finally:
+        seat.stop()
+        hub.close()
+
+
+def test_a_stalled_seat_is_reset_by_its_watchdog_and_comes_back_into_the_game(
+    micropython: str, fresh_mosquitto: Mosquitto, tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # The emulated board's test line {"stall": true} blocks the seat's loop for good;
+    # the watchdog (2 s) resets the seat: the process ends killed by SIGUSR1, with the
+    # cause kept for the next start. The test is the supervisor that starts it again;
+    # the seat's birth names the reset, the hub logs it and sends its view again.
+    hub_dir = tmp_path / "hub"
+    hub_dir.mkdir()
+    hub = HubService(BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port), TABLE, 3,
+                     hub_dir)
+    config = write_config(tmp_path, TABLE, 3, fresh_mosquitto.port, watchdog_ms=2000, **FAST)
+    shown = [list(seat_colour(3).rgb)] * 12  # the hub's view: the seat colour all round
+    with caplog.at_level(logging.INFO, logger="risktable.service.hub"):
+        hub.start()
+        seat = SeatProcess(micropython, config)
+        try:
+            seat.wait_output(lambda line: line.get("ring") == shown)
+            # A healthy seat is fed: three watchdog periods pass without a reset.
+            time.sleep(6)
+            assert seat.process.poll() is None, seat.stderr_lines
+            seat.send({"stall": True})
+            assert seat.process.wait(timeout=15) == -signal.SIGUSR1
+            assert (tmp_path / "seat3.json.reset").read_text() == "watchdog"
+        finally:
+            seat.stop()
+        again = SeatProcess(micropython, config)
+        try:
+            again.wait_output(lambda line: line.get("ring") == shown)
+            deadline = time.monotonic() + 10
+            while "last reset watchdog" not in caplog.text and time.monotonic() < deadline:
+                time.sleep(0.05)
+        finally:
+            again.stop()
+            hub.stop()
+    assert "seat 3 online (session 1, firmware 0.3.0, last reset power)" in caplog.text
+    assert "seat 3 online (session 2, firmware 0.3.0, last reset watchdog)" in caplog.text
+    assert not (tmp_path / "seat3.json.reset").exists(), "the cause is told once"
+    assert any("reset: watchdog" in line for line in seat.stderr_lines)
+
+
+def test_an_error_the_seat_cannot_handle_is_logged_and_resets_it(
+    micropython: str, tmp_path: Path
+) -> None:
+    # A config the parser lets through but the seat cannot be built from (a ring size
+    # that is not a number): main.py logs the error and resets (status 3 on the unix
+    # port, which has no machine.reset()) instead of stopping at a traceback.
+    config = write_config(tmp_path, TABLE, 1, 1, ring_size="twelve")
+    seat = SeatProcess(micropython, config)
+    try:
+        assert seat.process.wait(timeout=10) == 3
+        deadline = time.monotonic() + 5  # the reader thread may still be draining stderr
+        while not any("TypeError" in line for line in seat.stderr_lines):
+            assert time.monotonic() < deadline, seat.stderr_lines
+            time.sleep(0.01)
+    finally:
+        seat.stop()
+    assert "seat: error in main, reset" in seat.stderr_lines
