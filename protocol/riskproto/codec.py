@@ -241,60 +241,23 @@ def validate(msg: "Any", types: "tuple[Any, ...]" = SEAT_BOUND, mtype: "str | No
 # neither keyword: there the plain functions serve, and no call passes a keyword
 # dict (MicroPython copies one onto its heap at every call). The names are untyped:
 # MicroPython's json stub rightly lacks the keywords, and its stubs lack functools.
-_json_loads = json.loads  # type: Any
+_loads = json.loads  # type: Any
 _dumps = json.dumps  # type: Any
 try:
-    _json_loads("0", parse_constant=int)
+    _loads("0", parse_constant=int)
     from functools import partial  # type: ignore[import-not-found, unused-ignore]
 
-    _json_loads = partial(json.loads, parse_constant=int)
+    _loads = partial(json.loads, parse_constant=int)
     _dumps = partial(json.dumps, ensure_ascii=False)
 except TypeError:
     pass
 
 # Deepest nesting of arrays and objects a message may have. The contract's messages
 # nest at most 3 deep (an event's dice: object, list, die); the rest is room for
-# optional fields. CPython's parser recurses once per level and raises RecursionError
-# near 1,000 (which 1,024 bytes of "[" reach), so the depth is checked before parsing.
+# optional fields. Parsing deeper texts is refused: CPython's parser recurses once
+# per level (RecursionError near 1,000, which 1,024 bytes of "[" reach) and
+# MicroPython's keeps a list per level (a MemoryError in a seat's heap).
 MAX_DEPTH = 8
-
-
-def _shallow(data: "bytes | str") -> bool:
-    # True unless the JSON text nests deeper than MAX_DEPTH. Brackets inside strings
-    # do not count, as the parser reads them; a text the parser rejects anyway may
-    # be judged either way.
-    if isinstance(data, str):
-        data = data.encode()
-    if data.count(b"[") + data.count(b"{") <= MAX_DEPTH:
-        return True  # the usual case, decided at C speed on both interpreters
-    depth = 0
-    in_string = False
-    escaped = False
-    for byte in data:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 92:  # backslash
-                escaped = True
-            elif byte == 34:  # quote
-                in_string = False
-        elif byte == 34:
-            in_string = True
-        elif byte == 91 or byte == 123:  # [ {
-            depth += 1
-            if depth > MAX_DEPTH:
-                return False
-        elif byte == 93 or byte == 125:  # ] }
-            depth -= 1
-    return True
-
-
-def _loads(data: "bytes | str") -> "Any":
-    # json.loads that cannot recurse without bound: ValueError (malformed) for a text
-    # nested deeper than MAX_DEPTH.
-    if not _shallow(data):
-        raise ValueError("nested deeper than " + str(MAX_DEPTH))
-    return _json_loads(data)
 
 
 def dumps(msg: "dict[str, Any]") -> bytes:
@@ -313,6 +276,12 @@ def decode(
     if len(data) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", "too_large", None, ("size", len(data)))
     try:
+        # Counting brackets decides the usual case at C speed; only a text with more
+        # than MAX_DEPTH is scanned, by code a seat loads only then.
+        if data.count(b"[") + data.count(b"{") > MAX_DEPTH:
+            from riskproto.depth import check_depth
+
+            check_depth(data, MAX_DEPTH)
         msg = _loads(data)
     except (ValueError, UnicodeError):
         raise ProtocolError("malformed", "malformed", None, ("json", data)) from None

@@ -22,7 +22,7 @@ except ImportError:
     pass
 
 from riskproto import MAX_MESSAGE_BYTES, topics
-from riskproto.codec import _loads
+from riskproto.depth import loads as _loads
 from riskproto.messages import (
     E_DUPLICATE,
     E_MALFORMED,

@@ -107,10 +107,7 @@ def test_a_stalled_seat_is_reset_by_its_watchdog_and_comes_back_into_the_game(
     # the watchdog (2 s) resets the seat: the process ends killed by SIGUSR1, with the
     # cause kept for the next start. The test is the supervisor that starts it again;
     # the seat's birth names the reset, the hub logs it and sends its view again.
-    hub_dir = tmp_path / "hub"
-    hub_dir.mkdir()
-    hub = HubService(BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port), TABLE, 3,
-                     hub_dir)
+    hub = HubService(BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port), TABLE, 3)
     config = write_config(tmp_path, TABLE, 3, fresh_mosquitto.port, watchdog_ms=2000, **FAST)
     shown = [list(seat_colour(3).rgb)] * 12  # the hub's view: the seat colour all round
     with caplog.at_level(logging.INFO, logger="risktable.service.hub"):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from riskproto import codec, messages
+from riskproto import codec, depth, messages
 from riskproto.messages import ProtocolError, encode, message
 from tests.protocol.examples import example_files
 
@@ -42,7 +42,7 @@ def test_a_seat_and_the_hub_give_the_same_verdict(path: Path) -> None:
     hub = _verdict(messages.decode, data)
     seat = _verdict(codec.decode, data)
     try:
-        mtype = codec._loads(data).get("t")  # json.loads would recurse without bound
+        mtype = depth.loads(data).get("t")  # json.loads would recurse without bound
     except (ValueError, AttributeError):
         mtype = None
     if hub is not None and hub[1] == "t":
