@@ -198,9 +198,22 @@ def _common_settings(folder: Path, user: str, passwd: str, acl: str) -> list[str
     ]
 
 
-def render_conf(folder: Path, table: str, bind: str, port: int, user: str) -> str:
-    """The table broker's configuration; file paths inside it are absolute."""
+def render_conf(
+    folder: Path, table: str, bind: str, port: int, user: str, seat_websockets: int | None = None
+) -> str:
+    """The table broker's configuration; file paths inside it are absolute.
+
+    ``seat_websockets``: also a WebSockets listener for seats in a browser, where
+    ids are bound to accounts exactly as on the TCP listener."""
     folder = folder.resolve()
+    websockets: list[str] = []
+    if seat_websockets is not None:
+        websockets = [
+            "# Seats in a browser (MQTT over WebSockets): ids bound to accounts here too.",
+            f"listener {seat_websockets} {bind}",
+            "protocol websockets",
+            "use_username_as_clientid true",
+        ]
     return "\n".join(
         [
             f"# mosquitto configuration for risktable table {table}.",
@@ -216,6 +229,7 @@ def render_conf(folder: Path, table: str, bind: str, port: int, user: str) -> st
             "# take over the hub's or another seat's connection.",
             f"listener {port} {bind}",
             "use_username_as_clientid true",
+            *websockets,
             "",
         ]
     )
@@ -285,13 +299,14 @@ def render_credentials(
     accounts: list[Account],
     guest_port: int | None = None,
     websockets: int | None = None,
+    seat_websockets: int | None = None,
 ) -> str:
     """The owner's copy of every password a client needs, as JSON, for
     provisioning hub, seats and guests (the bridge's stays in guests.conf)."""
     hub = _account(accounts, HUB)
     doc: dict[str, object] = {
         "table": table,
-        "broker": {"host": bind, "port": port},
+        "broker": {"host": bind, "port": port, "websockets": seat_websockets},
         "hub": {"username": hub.username, "password": hub.password},
         "seats": [
             {"seat": a.seat, "username": a.username, "password": a.password}
@@ -337,6 +352,7 @@ def write_config(
     user: str | None = None,
     guest_port: int | None = None,
     websockets: int | None = None,
+    seat_websockets: int | None = None,
 ) -> list[Account]:
     """Write both brokers' configurations, password files and ACLs, and the
     credentials, into ``folder``.
@@ -353,7 +369,7 @@ def write_config(
     bridge = _account(accounts, BRIDGE)
     guest_conf = render_guest_conf(folder, table, bind, port, guest_port, websockets, user, bridge)
     files = [
-        (CONF_FILE, render_conf(folder, table, bind, port, user), 0o644),
+        (CONF_FILE, render_conf(folder, table, bind, port, user, seat_websockets), 0o644),
         (ACL_FILE, render_acl(table, accounts), 0o644),
         (PASSWORD_FILE, render_passwd(table_accounts(accounts)), 0o600),
         (GUEST_CONF_FILE, guest_conf, 0o600),
@@ -361,7 +377,9 @@ def write_config(
         (GUEST_PASSWORD_FILE, render_passwd(guest_accounts(accounts)), 0o600),
         (
             CREDENTIALS_FILE,
-            render_credentials(table, bind, port, accounts, guest_port, websockets),
+            render_credentials(
+                table, bind, port, accounts, guest_port, websockets, seat_websockets
+            ),
             0o600,
         ),
     ]

@@ -131,8 +131,9 @@ def table_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str,
     """Both brokers of the generated configuration on free loopback ports, the
     bridge between them up (a retained board went through it)."""
     out = tmp_path_factory.mktemp("broker")
-    port, guest_port, ws_port = free_port(), free_port(), free_port()
-    ports = ["--port", str(port), "--guest-port", str(guest_port), "--websockets", str(ws_port)]
+    port, guest_port, ws_port, seat_ws = free_port(), free_port(), free_port(), free_port()
+    ports = ["--port", str(port), "--guest-port", str(guest_port), "--websockets", str(ws_port),
+             "--seat-websockets", str(seat_ws)]
     assert _config(out, *ports) == 0
     creds = json.loads((out / "credentials.json").read_text())
     broker = Mosquitto(mosquitto_binary(), out, port=port, config_file=out / "mosquitto.conf")
@@ -278,10 +279,16 @@ def test_no_account_can_take_over_the_hub_or_another_seat(table_broker: dict[str
     assert not hub.publish(status, _hub_status(True, 1), retain=True).is_failure
     seat2.subscribe(status)
     assert seat2.next_message() == (status, _hub_status(True, 1), True)
-    # Seat 1's credentials asking for the hub's and seat 2's ids: the broker lets
-    # seat 1 in under its own id, so neither connection is touched.
+    # Seat 1's credentials asking for the hub's and seat 2's ids, over TCP and over
+    # the seats' WebSockets listener: the broker lets seat 1 in under its own id, so
+    # neither connection is touched.
+    seat1 = table_broker["seats"][0]
     for target in ("den-hub", "den-seat2"):
         intruder = _peer(table_broker, "1", client_id=target)
+        assert not intruder.connect().is_failure
+        intruder.close()
+        intruder = Peer(table_broker["broker"]["websockets"], seat1["username"],
+                        seat1["password"], target, websockets=True)
         assert not intruder.connect().is_failure
         intruder.close()
     # The guests' accounts do not exist on the table's broker at all.

@@ -69,6 +69,12 @@ def register(sub: Any) -> None:
         help="also a WebSockets listener on the guest broker, for browser pages",
     )
     config.add_argument(
+        "--seat-websockets",
+        type=int,
+        metavar="PORT",
+        help="also a WebSockets listener on the table broker, for seats in a browser",
+    )
+    config.add_argument(
         "--user",
         metavar="NAME",
         help="account mosquitto runs as when started by root (default: you); "
@@ -97,11 +103,13 @@ def _config(args: argparse.Namespace) -> int:
     ports = {"--port": args.port, "--guest-port": guest_port}
     if args.websockets is not None:
         ports["--websockets"] = args.websockets
+    if args.seat_websockets is not None:
+        ports["--seat-websockets"] = args.seat_websockets
     for option, port in ports.items():
         if not 1 <= port <= 65535:
             raise CliError(f"{option}: must be 1 to 65535, not {port}", 2)
     if len(set(ports.values())) < len(ports):
-        raise CliError("--port, --guest-port and --websockets must be different ports", 2)
+        raise CliError(f"{', '.join(ports)} must be different ports", 2)
     out: Path = args.out
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -115,6 +123,7 @@ def _config(args: argparse.Namespace) -> int:
             args.user,
             guest_port,
             args.websockets,
+            args.seat_websockets,
         )
     except FileExistsError as exc:
         raise CliError(f"{exc} exists; use --force to replace the configuration", 1) from None
