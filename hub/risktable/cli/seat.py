@@ -29,9 +29,10 @@ def register(sub: Any) -> None:
     config.add_argument("--broker-port", type=int, default=1883)
     config.add_argument("--username", help="broker user name for this seat")
     add_secret_options(config, "password", PASSWORD_ENV, "this seat's broker password")
-    config.add_argument("--wifi-ssid", default="")
+    config.add_argument("--wifi-ssid", default="", help="WiFi network (an esp32 seat needs one)")
     add_secret_options(config, "wifi-password", WIFI_PASSWORD_ENV, "the WiFi password")
-    config.add_argument("--board", choices=BOARDS, default="esp32")
+    config.add_argument("--board", choices=BOARDS, default="emulated",
+                        help="emulated (a seat on a PC, the default) or esp32")
     config.add_argument("--dice", choices=DICE, default="edice")
     config.add_argument("--keepalive", type=int, default=30, help="MQTT keepalive, seconds")
     config.add_argument("--ring-size", type=int, default=12, help="pixels on the LED ring")
