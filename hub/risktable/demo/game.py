@@ -15,7 +15,9 @@ from risktable.leds.scene import Scene
 from risktable.leds.terminal import TerminalBoard
 from risktable.palette import seat_colour
 from risktable.rules import state as st
+from risktable.rules.goals import how_won
 from risktable.rules.state import State
+from risktable.table.prompts import mission_lines
 
 _CLEAR = "\x1b[H\x1b[2J"
 _PROGRESS_TURNS = 10  # turns between progress lines when the view is not live
@@ -38,6 +40,33 @@ def standings(state: State) -> str:
         armies = sum(a for a, o in zip(state.armies, state.owners, strict=True) if o == player)
         parts.append(f"{colour.name}: {state.counts[player]} territories, {armies} armies")
     return " | ".join(parts)
+
+
+def end_reason(state: State) -> str:
+    """Why a finished game ended, as the demo's last line tells it (its winner's
+    mission is no secret any more).
+
+    >>> from risktable.rules import Config
+    >>> from risktable.rules.engine import new_game
+    >>> s = new_game(Config(3))
+    >>> end_reason(s._replace(phase=st.GAME_OVER, winner=1, counts=(0, 42, 0)))
+    'every other player was eliminated'
+    """
+    how = how_won(state)
+    if how == "conquest":
+        return "every other player was eliminated"
+    if how == "capitals":
+        return "it held every capital"
+    if how == "mission":
+        seats = range(1, state.config.players + 1)
+        return "it completed its secret mission (" + " ".join(
+            mission_lines(state, state.winner, list(seats))) + ")"
+    if how == "territories":
+        return (f"it held {state.counts[state.winner]} territories, the goal being "
+                f"{state.config.territory_goal}")
+    if how == "ceasefire":
+        return "the ceasefire card came up: most territories, then most armies, wins"
+    raise ValueError("the game is not over")
 
 
 class Screen:
