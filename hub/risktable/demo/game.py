@@ -7,6 +7,8 @@ with a line of standings every few turns.
 
 from __future__ import annotations
 
+import io
+import os
 import time
 from dataclasses import dataclass
 from typing import TextIO
@@ -20,6 +22,7 @@ from risktable.rules.state import State
 from risktable.table.prompts import mission_lines
 
 _CLEAR = "\x1b[H\x1b[2J"
+_UNLIMITED = 1 << 16
 _PROGRESS_TURNS = 10  # turns between progress lines when the view is not live
 
 
@@ -69,6 +72,15 @@ def end_reason(state: State) -> str:
     raise ValueError("the game is not over")
 
 
+def _columns(out: TextIO) -> int:
+    # A terminal's width, so that a narrow one (80 columns) shows the map unwrapped;
+    # a file or a pipe takes the map at its full width.
+    try:
+        return os.get_terminal_size(out.fileno()).columns if out.isatty() else _UNLIMITED
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return _UNLIMITED
+
+
 class Screen:
     """The terminal LED view, fed by the table service's LED scenes.
 
@@ -78,7 +90,7 @@ class Screen:
 
     def __init__(self, out: TextIO, *, colour: bool, live: bool, delay: float) -> None:
         self.out = out
-        self.board = TerminalBoard.from_led_map()
+        self.board = TerminalBoard.from_led_map().fitted(_columns(out))
         self.colour = colour
         self.live = live
         self.delay = delay if live else 0.0
