@@ -42,6 +42,19 @@ def test_the_map_fits_a_narrow_terminal(columns: int) -> None:
         assert line.split() == [w for label in labels for w in (label, "12")]
 
 
+@pytest.mark.parametrize("columns", [0, 20])
+def test_a_terminal_without_a_size_or_too_narrow_gets_the_full_map(columns: int) -> None:
+    main, side = pty.openpty()
+    try:
+        fcntl.ioctl(side, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+        with os.fdopen(side, "w", closefd=False) as out:
+            screen = Screen(out, colour=False, live=False, delay=0)
+    finally:
+        os.close(side)
+        os.close(main)
+    assert screen.board.width == TerminalBoard.from_led_map().width
+
+
 def test_a_pipe_gets_the_full_map() -> None:
     read, write = os.pipe()
     try:

@@ -75,10 +75,20 @@ def end_reason(state: State) -> str:
 def _columns(out: TextIO) -> int:
     # A terminal's width, so that a narrow one (80 columns) shows the map unwrapped;
     # a file or a pipe takes the map at its full width.
+    # A terminal that gives no size (0 columns, as a fresh pty) is taken as wide.
     try:
-        return os.get_terminal_size(out.fileno()).columns if out.isatty() else _UNLIMITED
+        columns = os.get_terminal_size(out.fileno()).columns if out.isatty() else 0
     except (OSError, ValueError, io.UnsupportedOperation):
-        return _UNLIMITED
+        columns = 0
+    return columns or _UNLIMITED
+
+
+def _board_for(out: TextIO) -> TerminalBoard:
+    board = TerminalBoard.from_led_map()
+    try:
+        return board.fitted(_columns(out))
+    except ValueError:
+        return board  # narrower than any row of the map can be: it wraps
 
 
 class Screen:
@@ -90,7 +100,7 @@ class Screen:
 
     def __init__(self, out: TextIO, *, colour: bool, live: bool, delay: float) -> None:
         self.out = out
-        self.board = TerminalBoard.from_led_map().fitted(_columns(out))
+        self.board = _board_for(out)
         self.colour = colour
         self.live = live
         self.delay = delay if live else 0.0
