@@ -1,10 +1,13 @@
 """Per-die face statistics and a chi-square check for implausible dice.
 
-Every physical die (a smart die, or a seat's electronic dice) reports faces
-under its own id. A fair die's face counts follow a multinomial with p = 1/6;
-Pearson's chi-square statistic over the six faces then has, for enough
-rolls, a chi-square distribution with 5 degrees of freedom. A die whose
-p-value falls below ``alpha`` is flagged for the referee to look at.
+Every physical die reports faces under an id of its own (protocol/README.md,
+the dice event): a smart die under its own id wherever it is rolled, a seat's
+own electronic dice as ``e1``..``e3`` and dice typed in at a seat as
+``m1``..``m3``, ids that only the seat makes unique (:func:`die_identity`).
+A fair die's face counts follow a multinomial with p = 1/6; Pearson's
+chi-square statistic over the six faces then has, for enough rolls, a
+chi-square distribution with 5 degrees of freedom. A die whose p-value falls
+below ``alpha`` is flagged for the referee to look at.
 
 >>> stats = DieStats("godice-1f2a", (10, 10, 10, 10, 10, 10))
 >>> stats.chi_square()
@@ -22,6 +25,34 @@ FACES = 6
 # Pearson's approximation wants at least 5 expected per face.
 MIN_ROLLS = 5 * FACES
 DEFAULT_ALPHA = 0.001
+
+# Where a die's faces came from (:func:`die_kind`).
+SEAT_DICE = "seat"  # the seat's own electronic dice: the seat drew the faces
+MANUAL = "manual"   # plain dice whose faces a player typed in at the seat
+SMART = "smart"     # a smart die that reads its own face
+NAMED = "named"     # a die named with a journalled roll (ActionMeta.dice), not by a seat
+KINDS = (SEAT_DICE, MANUAL, SMART, NAMED)
+_SEAT_PREFIXES = {"e": SEAT_DICE, "m": MANUAL}
+
+
+def die_kind(die_id: str) -> str:
+    """The kind of die a seat's dice event names ``die_id``.
+
+    >>> die_kind("e2"), die_kind("m1"), die_kind("gd-a1b2c3d4e5f6")
+    ('seat', 'manual', 'smart')
+    """
+    kind = _SEAT_PREFIXES.get(die_id[:1])
+    return kind if kind is not None and die_id[1:].isdigit() else SMART
+
+
+def die_identity(seat: int, die_id: str) -> str:
+    """The name one physical die goes by in the statistics: seat 1's ``e1`` and seat
+    2's ``e1`` are different dice, a smart die is itself at any seat.
+
+    >>> die_identity(2, "e1"), die_identity(2, "px-0000002a")
+    ('seat 2 e1', 'px-0000002a')
+    """
+    return die_id if die_kind(die_id) == SMART else f"seat {seat} {die_id}"
 
 
 def chi_square_survival(statistic: float, dof: int) -> float:
@@ -51,14 +82,20 @@ def chi_square_survival(statistic: float, dof: int) -> float:
 
 @dataclass(frozen=True)
 class DieStats:
-    """Face counts of one physical die; ``counts[i]`` is how often face i+1 came up."""
+    """Face counts of one physical die; ``counts[i]`` is how often face i+1 came up.
+
+    ``kind`` tells where the faces came from (:data:`KINDS`).
+    """
 
     die: str
     counts: tuple[int, ...] = (0,) * FACES
+    kind: str = NAMED
 
     def __post_init__(self) -> None:
         if len(self.counts) != FACES or any(c < 0 for c in self.counts):
             raise ValueError(f"die {self.die}: need six non-negative face counts")
+        if self.kind not in KINDS:
+            raise ValueError(f"die {self.die}: kind must be one of {', '.join(KINDS)}")
 
     @property
     def rolls(self) -> int:
@@ -70,7 +107,7 @@ class DieStats:
             raise ValueError(f"die {self.die}: face {face} is not 1 to 6")
         counts = list(self.counts)
         counts[face - 1] += 1
-        return DieStats(self.die, tuple(counts))
+        return DieStats(self.die, tuple(counts), self.kind)
 
     def chi_square(self) -> float:
         """Pearson's statistic against a fair die (0 for no rolls)."""

@@ -26,13 +26,16 @@ def seat_config(
     password: str | None = None,
     wifi_ssid: str = "",
     wifi_password: str = "",
-    board: str = "esp32",
+    board: str = "emulated",
     dice: str = "edice",
     keepalive: int = 30,
     ring_size: int = 12,
     control_port: int = 0,
 ) -> dict[str, Any]:
     """Return the config of one seat; raise ``ValueError`` naming the first bad value.
+
+    The board is the firmware's default, ``emulated`` (a seat on a PC, which needs
+    no WiFi); an ``esp32`` seat needs the WiFi network's ssid.
 
     >>> seat_config("t1", 2, "192.168.4.1", wifi_ssid="risknet")["broker"]
     {'host': '192.168.4.1', 'port': 1883, 'keepalive': 30}

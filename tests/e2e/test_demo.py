@@ -25,5 +25,8 @@ def test_demo_runs_and_exits_zero(micropython: str, rules: str, seats: int) -> N
         assert f"seat {seat}: ring shows" in result.stdout
     # The bots played at the seats, through the firmware, to the end.
     assert " wins after " in result.stdout
+    # ... and it says why the game ended.
+    assert re.search(r" wins after \d+ turns and \d+ actions: every other player was "
+                     r"eliminated\n", result.stdout), result.stdout[-2000:]
     made = re.search(r"the bots made (\d+) seat inputs through the firmware", result.stdout)
     assert made is not None and int(made[1]) > 100, result.stdout[-2000:]

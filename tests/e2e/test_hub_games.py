@@ -20,7 +20,7 @@ import pytest
 from riskproto import messages, topics
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.journal import Journal, journal_path
-from risktable.rules import Commander, Config, Reroll, replay
+from risktable.rules import Commander, Config, OpeningRoll, Reroll, RerollDie, Roll, replay
 from risktable.rules.goals import how_won
 from risktable.rules.record import loads
 from risktable.service.address import BrokerAddress
@@ -184,6 +184,24 @@ def test_a_whole_game_refereed_by_the_hub_matches_the_mirror(
             boot, seqs = journal.input_seqs(game, seat)
             acked = sorted(seq for s, seq in tally.acked if s == seat)
             assert boot == client.boot and seqs == acked
+        # Every face of every roll came from some seat's dice event (the attacker's and
+        # the defender's in separate events), and each one is in the dice statistics.
+        faces = [f for a in actions for f in chance_faces(a)]
+        stats = journal.die_stats()
+        assert [sum(s.counts[f - 1] for s in stats) for f in range(1, 7)] == [
+            faces.count(f) for f in range(1, 7)]
+        assert {s.die.split("-")[0] for s in stats} == {f"seat{n}" for n in seats_of}
+
+
+def chance_faces(action: object) -> tuple[int, ...]:
+    """The die faces an action of the record rolled (none for a decision)."""
+    if isinstance(action, Roll):
+        return (*action.attack, *action.defend)
+    if isinstance(action, OpeningRoll):
+        return action.faces
+    if isinstance(action, RerollDie):
+        return (action.face,)
+    return ()
 
 
 def test_a_seat_that_reboots_or_resyncs_is_armed_again(

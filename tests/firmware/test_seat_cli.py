@@ -26,7 +26,7 @@ def test_config_is_private_and_accepted_by_the_firmware(
     code = main([
         "seat", "config", "--seat", "4", "--table", "hall-2", "--broker-host", "10.0.0.2",
         "--broker-port", "8883", "--username", "seat4", "--password-file", str(secret),
-        "--wifi-ssid", "risk", "--dice", "godice", "--out", str(out),
+        "--board", "esp32", "--wifi-ssid", "risk", "--dice", "godice", "--out", str(out),
     ])
     assert code == 0
     assert "seat 4" in capsys.readouterr().out
@@ -50,6 +50,19 @@ def test_config_is_private_and_accepted_by_the_firmware(
     assert cfg["broker"]["backoff_max_ms"] == 30000  # a firmware default
 
 
+def test_config_defaults_to_the_emulated_board_without_wifi(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # firmware/README.md: the board defaults to emulated, which needs no WiFi.
+    out = tmp_path / "seat1.json"
+    assert main(["seat", "config", "--seat", "1", "--broker-host", "127.0.0.1",
+                 "--out", str(out)]) == 0
+    cfg = json.loads(out.read_text())
+    assert cfg["board"] == "emulated" and "wifi" not in cfg
+    readme = (REPO / "firmware" / "README.md").read_text()
+    assert "| `board` | `emulated` |" in readme
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
@@ -57,7 +70,7 @@ def test_config_is_private_and_accepted_by_the_firmware(
         (["--seat", "1", "--table", "bad id"], "table id"),
         (["--seat", "1", "--password-file", "{password}"], "needs a username"),
         (["--seat", "1", "--broker-port", "0"], "port"),
-        (["--seat", "1", "--wifi-ssid", ""], "WiFi ssid"),
+        (["--seat", "1", "--board", "esp32", "--wifi-ssid", ""], "WiFi ssid"),
     ],
 )
 def test_bad_config_arguments_are_one_line_errors(

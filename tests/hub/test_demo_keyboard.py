@@ -11,6 +11,7 @@ from risktable.demo.keyboard import (
     card_key_line,
     card_label,
     seat_panel,
+    session_card_keys,
     split_keys,
 )
 from risktable.demo.pilot import demo_card_uids
@@ -78,8 +79,8 @@ def test_the_panel_shows_the_seat_and_the_hand() -> None:
 def test_a_key_goes_to_the_seat_as_its_line() -> None:
     session, cards = _session_with_hands()
     sent: list[dict[str, object]] = []
-    keyboard = Keyboard(None, 1, sent.append, lambda look: look(session),  # type: ignore[arg-type]
-                        cards, lambda: None)
+    keys = session_card_keys(lambda look: look(session), 1, cards)
+    keyboard = Keyboard(None, 1, sent.append, keys, lambda: None)  # type: ignore[arg-type]
     assert keyboard.press("\x1b[C") and keyboard.press("1") and not keyboard.press("x")
     assert sent == [{"encoder": 1}, {"card": next(u for u, c in cards.items() if c == 4)}]
     assert keyboard.keys == 2

@@ -141,7 +141,7 @@ def test_dice_stats(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, _ = run(capsys, "dice", "stats", "--data-dir", str(tmp_path))
     lines = out.splitlines()
     assert lines[0].startswith("die") and len(lines) == 4
-    assert lines[1].split()[:8] == ["fair", "60", "10", "10", "10", "10", "10", "10"]
+    assert lines[1].split()[:9] == ["fair", "named", "60", "10", "10", "10", "10", "10", "10"]
     assert lines[2].split()[0] == "loaded" and lines[2].endswith("suspicious")
     (tmp_path / "empty").mkdir()
     Journal(journal_path(tmp_path / "empty")).close()

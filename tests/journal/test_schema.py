@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -92,3 +93,32 @@ def test_a_version_2_file_passes_through_version_3_with_its_inputs(tmp_path: Pat
         assert j.answered_seqs("t1", 2) == {7: 41}
         j.record_answer("t1", 2, 7, 42)
         assert j.answered_seqs("t1", 2) == {7: 42}
+
+
+def test_a_version_3_file_gets_the_die_readings_its_settled_dice_events_hold(
+        tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+
+    def dice(state: str, *faces: tuple[str, int]) -> str:
+        return json.dumps({"kind": "dice", "roll": 9, "dice": [
+            {"id": d, "face": f, "state": state} for d, f in faces]})
+
+    with sqlite3.connect(path) as db:
+        for version, script in enumerate(schema.MIGRATIONS[:3], 1):
+            db.executescript(f"{script}\nPRAGMA user_version = {version};")
+        db.execute("INSERT INTO games (table_id, created, header) VALUES ('t1', 0, '{}')")
+        rows = [(1, dice("settled", ("e1", 6), ("e2", 3))),
+                (2, dice("settled", ("e1", 6))),
+                (2, dice("rolling", ("gd-0a", 1))),  # progress: acknowledged, never read
+                (2, dice("settled", ("gd-0a", 2))),
+                (3, json.dumps({"kind": "encoder", "steps": 1}))]
+        db.executemany("INSERT INTO inputs (game_id, seat, boot, seq, event, ui, after, at)"
+                       " VALUES (1, ?, 7, ?, ?, '{}', 0, 0)",
+                       [(seat, n, event) for n, (seat, event) in enumerate(rows, 1)])
+    with Journal(path) as j:
+        assert pragma(path, "user_version") == schema.latest()
+        stats = {s.die: (s.kind, s.counts) for s in j.die_stats()}
+    assert stats == {"seat 1 e1": ("seat", (0, 0, 0, 0, 0, 1)),
+                     "seat 1 e2": ("seat", (0, 0, 1, 0, 0, 0)),
+                     "seat 2 e1": ("seat", (0, 0, 0, 0, 0, 1)),
+                     "gd-0a": ("smart", (0, 1, 0, 0, 0, 0))}

@@ -361,3 +361,28 @@ def test_answered_seqs_continue_each_boot_across_games_and_refusals(journal: Jou
     assert journal.answered_seqs("t1", 2) == {90: 8}
     assert journal.answered_seqs("t1", 3) == {}
     assert rows(journal.path, "SELECT COUNT(*) FROM seat_answers") == 4
+
+
+def test_die_readings_count_per_seat_whether_or_not_they_settle_a_roll(
+        journal: Journal) -> None:
+    game = journal.create_game(Config(3), "t1")
+
+    def read(seat: int, seq: int, *faces: tuple[str, int]) -> None:
+        event = {"kind": "dice", "roll": 9,
+                 "dice": [{"id": d, "face": f, "state": "settled"} for d, f in faces]}
+        journal.record_input(game, SeatInput(seat, 1, seq, event, {}), [],
+                             dice=tuple(DieFace(d, f) for d, f in faces))
+
+    # The attacker's dice settle nothing yet (the defender's are due); both count.
+    read(1, 1, ("e1", 6), ("e2", 6), ("e3", 1))
+    read(2, 1, ("e1", 2), ("px-0000002a", 5))
+    read(2, 1, ("e1", 2), ("px-0000002a", 5))  # a retransmission: counted once
+    read(3, 1, ("m1", 4))
+    read(3, 2, ("px-0000002a", 3))  # the smart die moved to seat 3: still one die
+    stats = {s.die: (s.kind, s.counts) for s in journal.die_stats()}
+    assert stats == {
+        "seat 1 e1": ("seat", (0, 0, 0, 0, 0, 1)), "seat 1 e2": ("seat", (0, 0, 0, 0, 0, 1)),
+        "seat 1 e3": ("seat", (1, 0, 0, 0, 0, 0)), "seat 2 e1": ("seat", (0, 1, 0, 0, 0, 0)),
+        "seat 3 m1": ("manual", (0, 0, 0, 1, 0, 0)),
+        "px-0000002a": ("smart", (0, 0, 1, 0, 1, 0)),
+    }

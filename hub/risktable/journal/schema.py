@@ -109,7 +109,29 @@ CREATE TABLE seat_answers (
 );
 """
 
-MIGRATIONS: list[str] = [_V1, _V2, _V3]
+# Version 4: every face a seat read from a physical die, from the seat input that
+# carried it (one side's dice: the attacker's and the defender's arrive in separate
+# events, and an opening roll in one event per contender). The seat and the die's
+# id name the die (see risktable.dice_stats.die_identity). The script fills it from
+# the settled dice events the inputs of older files already hold.
+_V4 = """
+CREATE TABLE die_readings (
+    input_id  INTEGER NOT NULL REFERENCES inputs(id),
+    position  INTEGER NOT NULL,
+    die       TEXT    NOT NULL,
+    face      INTEGER NOT NULL CHECK (face BETWEEN 1 AND 6),
+    PRIMARY KEY (input_id, position)
+);
+INSERT INTO die_readings (input_id, position, die, face)
+    SELECT i.id, CAST(d.key AS INTEGER), json_extract(d.value, '$.id'),
+           json_extract(d.value, '$.face')
+    FROM inputs AS i, json_each(i.event, '$.dice') AS d
+    WHERE json_extract(i.event, '$.kind') = 'dice'
+      AND NOT EXISTS (SELECT 1 FROM json_each(i.event, '$.dice') AS s
+                      WHERE json_extract(s.value, '$.state') IS NOT 'settled');
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4]
 
 
 def latest() -> int:

@@ -28,7 +28,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
 
-from risktable.dice_stats import DieStats
+from risktable.dice_stats import NAMED, DieStats, die_identity, die_kind
 from risktable.journal import schema
 from risktable.journal.errors import (
     AppendConflict,
@@ -302,15 +302,17 @@ class Journal:
 
     def record_input(self, game_id: int, seat_input: SeatInput,
                      items: Sequence[tuple[Action, ActionMeta]], *,
-                     retracted: int = 0) -> list[Appended]:
+                     retracted: int = 0, dice: Sequence[DieFace] = ()) -> list[Appended]:
         """Journal one accepted seat input with everything it did, in one transaction.
 
         ``retracted`` actions are first withdrawn from the end (a Back press),
         then ``items`` are appended, then the input itself is recorded with
         the table's choice state after it (``seat_input.ui``), so that a
         restarted hub shows the same cursor and knows the input's sequence
-        number was spent. A repeated (seat, boot, seq) records nothing and
-        returns no entries.
+        number was spent. ``dice`` are the faces the input read from the
+        seat's physical dice (its settled dice event), kept for
+        :meth:`die_stats` whether or not they completed a roll. A repeated
+        (seat, boot, seq) records nothing and returns no entries.
         """
         with self._lock:
             with self._write() as db:
@@ -327,13 +329,17 @@ class Journal:
                     self._undo_rows(db, game_id, meta)
                 live, results = self._append_rows(db, game_id, self._fold(db, game_id), items,
                                                   None)
-                db.execute(
+                cur = db.execute(
                     "INSERT INTO inputs (game_id, seat, boot, seq, event, ui, after, at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (game_id, seat_input.seat, seat_input.boot, seat_input.seq,
                      json.dumps(seat_input.event, separators=(",", ":")),
                      json.dumps(seat_input.ui, separators=(",", ":")), live.count,
                      seat_input.at))
+                db.executemany(
+                    "INSERT INTO die_readings (input_id, position, die, face)"
+                    " VALUES (?, ?, ?, ?)",
+                    [(cur.lastrowid, k, d.die, d.face) for k, d in enumerate(dice)])
             self._live[game_id] = live
         return results
 
@@ -532,17 +538,27 @@ class Journal:
         return [r[0] for r in rows]
 
     def die_stats(self) -> list[DieStats]:
-        """Face counts of every physical die ever journalled, by die id.
+        """Face counts of every physical die ever journalled, by die, sorted by name.
 
-        Rolls that were later undone count too: the die really showed those faces.
+        The faces are those the seats read (every settled dice event accepted,
+        whichever side's dice it carried, named by :func:`die_identity`) and those
+        named with a journalled roll (``ActionMeta.dice``). Rolls that were later
+        undone count too: the die really showed those faces.
         """
         with self._lock:
-            rows = self._db.execute("SELECT die, face, COUNT(*) FROM dice GROUP BY die, face"
-                                    " ORDER BY die").fetchall()
-        counts: dict[str, list[int]] = {}
-        for die, face, n in rows:
-            counts.setdefault(die, [0] * 6)[face - 1] = n
-        return [DieStats(die, tuple(c)) for die, c in counts.items()]
+            read = self._db.execute(
+                "SELECT i.seat, r.die, r.face, COUNT(*) FROM die_readings AS r"
+                " JOIN inputs AS i ON i.id = r.input_id GROUP BY i.seat, r.die, r.face"
+            ).fetchall()
+            named = self._db.execute(
+                "SELECT die, face, COUNT(*) FROM dice GROUP BY die, face").fetchall()
+        counts: dict[tuple[str, str], list[int]] = {}
+        for seat, die, face, n in read:
+            key = (die_identity(seat, die), die_kind(die))
+            counts.setdefault(key, [0] * 6)[face - 1] += n
+        for die, face, n in named:
+            counts.setdefault((die, NAMED), [0] * 6)[face - 1] += n
+        return [DieStats(die, tuple(c), kind) for (die, kind), c in sorted(counts.items())]
 
     # -- internals ----------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from risktable.hardware_data import LedMap, load_led_map
 from risktable.leds.scene import Scene, TerritoryLight
 
 _RESET = "\x1b[0m"
+_CELL = 6  # "ALK 12": a label of three and an army count of up to three
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ class TerminalBoard:
         self.width = width
         self.height = height
         for territory, place in self.placements.items():
-            if not (0 <= place.row < height and 0 <= place.col <= width - 6):
+            if not (0 <= place.row < height and 0 <= place.col <= width - _CELL):
                 raise ValueError(f"{territory} is placed outside the {width}x{height} grid")
 
     @classmethod
@@ -65,6 +66,39 @@ class TerminalBoard:
             width=led_map.grid.width,
             height=led_map.grid.height,
         )
+
+    def fitted(self, columns: int) -> TerminalBoard:
+        """The board drawn within ``columns`` characters (a narrow terminal, 80 wide):
+        itself when it fits, else each row's territories moved west in proportion,
+        in the same order on the same row, a space apart at least.
+
+        >>> board = TerminalBoard({"a": Placement("AAA", 0, 0), "b": Placement("BBB", 50, 0),
+        ...                        "c": Placement("CCC", 94, 0)}, width=100, height=1)
+        >>> [p.col for p in board.fitted(20).placements.values()]
+        [0, 7, 14]
+        """
+        if columns >= self.width:
+            return self
+        rows: dict[int, list[tuple[int, str]]] = {}
+        for territory, place in self.placements.items():
+            rows.setdefault(place.row, []).append((place.col, territory))
+        last = columns - _CELL  # the last column a cell may start at
+        scale = last / (self.width - _CELL)
+        moved: dict[str, Placement] = {}
+        for row, cells in rows.items():
+            cells.sort()
+            if len(cells) * (_CELL + 1) - 1 > columns:
+                raise ValueError(f"row {row} holds {len(cells)} territories: too many for "
+                                 f"{columns} columns")
+            cols = [round(col * scale) for col, _ in cells]
+            for i in range(1, len(cols)):  # west to east: a space after each cell
+                cols[i] = max(cols[i], cols[i - 1] + _CELL + 1)
+            cols[-1] = min(cols[-1], last)
+            for i in range(len(cols) - 2, -1, -1):  # and back, where the east end overran
+                cols[i] = min(cols[i], cols[i + 1] - _CELL - 1)
+            for (_, territory), col in zip(cells, cols, strict=True):
+                moved[territory] = Placement(self.placements[territory].label, col, row)
+        return TerminalBoard({t: moved[t] for t in self.placements}, columns, self.height)
 
     def render(self, scene: Scene, *, colour: bool = True) -> str:
         """Return the board as text; ANSI 24-bit colours when ``colour`` is true."""

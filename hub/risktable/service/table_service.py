@@ -35,7 +35,7 @@ from risktable.journal import (
     journal_path,
 )
 from risktable.leds.scene import Scene
-from risktable.rules import Config, Roll
+from risktable.rules import Config
 from risktable.rules.board import SYMBOLS
 from risktable.rules.bots import BOTS, Bot
 from risktable.rules.decks import with_symbols
@@ -371,13 +371,14 @@ class TableService:
         if outcome.error is not None:
             return outcome.error
         meta = ActionMeta("seat", seat=seat)
-        items = [(action, self._meta(meta, action, outcome)) for action in outcome.actions]
+        items = [(action, meta) for action in outcome.actions]
         with self._journal_or_rollback(before):
             self.journal.record_input(
                 self.game_id,
                 SeatInput(seat, self.hub.gate.tracker(seat).boot, msg["seq"], dict(msg),
                           self.session.ui_state()),
                 items, retracted=outcome.retracted,
+                dice=tuple(DieFace(die, face) for die, face in outcome.dice),
             )
         self._publish(outcome)
         self._run_bots()
@@ -402,14 +403,6 @@ class TableService:
                 log.exception("game %d: the journal refused a write; the table stays as "
                               "journalled", self.game_id)
             raise Unanswered(f"the journal refused the write: {exc}") from exc
-
-    @staticmethod
-    def _meta(meta: ActionMeta, action: object, outcome: Outcome) -> ActionMeta:
-        if isinstance(action, Roll) and outcome.dice:
-            faces = tuple(DieFace(die, face) for die, face in outcome.dice)
-            if len(faces) == len(action.attack) + len(action.defend):
-                return ActionMeta(meta.origin, seat=meta.seat, dice=faces, at=meta.at)
-        return meta
 
     def _run_bots(self) -> None:
         if self._paused:

@@ -1,0 +1,175 @@
+"""A person's seat on a PC: ``risktable seat play --seat N``.
+
+The seat firmware runs under the MicroPython unix port on the emulated board,
+with the seat's own configuration file (``risktable seat config``: table,
+broker address and the seat's broker account), so it joins any hub and broker
+as a seat controller would. The keys of ``risktable demo --play``
+(:mod:`risktable.demo.keyboard`) go in as the emulated board's input lines;
+the terminal shows what the seat shows: its display, its ring, the dice it
+waits for, the reason of its last refusal, and whether the broker and the hub
+are there.
+
+There is no card reader on a PC: with the table's enrolled deck file
+(``--deck``, the ``cards.json`` of the hub's data directory), ``c`` taps an
+enrolled card this seat has not drawn yet, as a person draws the top card of
+the pile (the hub refuses one that is not in the pile, and says so), and
+``1``-``9`` tap again the cards drawn here, to trade them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from risktable.cards.deck_file import FORMAT
+from risktable.demo.keyboard import Keyboard, cbreak
+from risktable.demo.seats import SeatProcess
+
+PLAY_HELP = ("keys: <- -> encoder | Enter confirm | Backspace back | r roll | c draw a card"
+             " | 1-9 tap it | q quit")
+_CLEAR = "\x1b[H\x1b[2J"
+_REDRAW_SECONDS = 0.1  # at most ten redraws a second, however fast the ring animates
+
+
+class SeatPlayError(Exception):
+    """A one-line reason the seat cannot be played (bad file, no terminal)."""
+
+
+def load_seat_file(path: Path, seat: int) -> dict[str, Any]:
+    """The seat configuration at ``path``, checked to be seat ``seat``'s and for the
+    emulated board (the firmware checks the rest as it starts)."""
+    try:
+        cfg = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise SeatPlayError(f"{path}: no such file; write it with risktable seat config "
+                            f"--seat {seat} --out {path}") from None
+    except (OSError, ValueError) as exc:
+        raise SeatPlayError(f"{path}: not a seat configuration: {exc}") from None
+    if not isinstance(cfg, dict):
+        raise SeatPlayError(f"{path}: not a seat configuration (a JSON object)")
+    if cfg.get("seat") != seat:
+        raise SeatPlayError(f"{path} is the configuration of seat {cfg.get('seat')}, "
+                            f"not seat {seat}")
+    if cfg.get("board", "emulated") != "emulated":
+        raise SeatPlayError(f"{path} is for the {cfg['board']} board; a seat on a PC needs "
+                            "one written with --board emulated")
+    return cfg
+
+
+class DeckKeys:
+    """The card keys from an enrolled deck: ``c`` draws, ``1``-``9`` tap a drawn card.
+
+    ``cards`` are ``(uid, name)`` pairs; the draws are in a seeded random order.
+    """
+
+    def __init__(self, cards: list[tuple[str, str]], *, seed: int = 1) -> None:
+        self._pile = list(cards)
+        random.Random(f"{seed}:seat-play").shuffle(self._pile)
+        self.drawn: list[tuple[str, str]] = []
+
+    def __call__(self, key: str) -> dict[str, Any] | None:
+        if key == "c":
+            if not self._pile:
+                self._pile, self.drawn = self.drawn, []  # every card drawn: shuffle again
+            card = self._pile.pop()
+            self.drawn.append(card)
+            return {"card": card[0]}
+        if key.isdigit() and key != "0" and int(key) <= len(self.drawn):
+            return {"card": self.drawn[int(key) - 1][0]}
+        return None
+
+
+def load_deck_keys(path: Path, *, seed: int = 1) -> DeckKeys:
+    """The card keys of the enrolled deck file at ``path`` (``cards.json``)."""
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise SeatPlayError(f"{path}: cannot read the enrolled deck: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(
+            doc.get("cards"), dict) or not doc["cards"]:
+        raise SeatPlayError(f"{path}: not an enrolled deck file (the hub's cards.json)")
+    return DeckKeys([(str(uid).upper(), str(entry.get("card", "?")) if isinstance(
+        entry, dict) else "?") for uid, entry in doc["cards"].items()], seed=seed)
+
+
+def _ring(pixels: object, colour: bool) -> str:
+    if not colour or not isinstance(pixels, list):
+        return ""
+    cells = "".join(f"\x1b[38;2;{r};{g};{b}m\u25cf" for r, g, b in pixels)
+    return f"  ring {cells}\x1b[0m"
+
+
+def play_panel(seat: int, outputs: dict[str, Any], drawn: list[tuple[str, str]], *,
+               colour: bool = False) -> str:
+    """What the person sees of seat ``seat``: the links, its display, its ring (in
+    colour), the dice it waits for, its last refusal, the cards drawn here, the keys.
+
+    >>> print(play_panel(2, {"net": "up", "hub": "up", "oled": ["Seat 1 to play"],
+    ...                      "refused": "not your turn"}, [])[:-len(PLAY_HELP)])
+    Seat 2 | broker up | hub up
+      | Seat 1 to play
+      last refusal: not your turn
+    <BLANKLINE>
+    """
+    links = " | ".join(f"{name} {outputs[key]}" for key, name in (("net", "broker"),
+                                                                 ("hub", "hub"))
+                       if key in outputs)
+    lines = [f"Seat {seat}" + (f" | {links}" if links else "")]
+    lines += [f"  | {text}" for text in outputs.get("oled") or []]
+    ring = _ring(outputs.get("ring"), colour)
+    if ring:
+        lines.append(ring)
+    armed = outputs.get("armed")
+    if isinstance(armed, list) and len(armed) == 2 and armed[1]:
+        lines.append(f"  roll {armed[0]} armed: {armed[1]} dice to roll (press r)")
+    if outputs.get("refused"):
+        lines.append(f"  last refusal: {outputs['refused']}")
+    if drawn:
+        lines.append("  cards drawn here: " + ", ".join(
+            f"{i + 1} {name}" for i, (_, name) in enumerate(drawn[:9])))
+    lines.append(PLAY_HELP)
+    return "\n".join(lines)
+
+
+def _changed_from(seen: dict[str, Any]) -> Callable[[dict[str, Any]], bool]:
+    return lambda outputs: outputs != seen
+
+
+def play_seat(seat: SeatProcess, keyboard: TextIO, out: TextIO, *,
+              deck: DeckKeys | None = None, colour: bool = False) -> int:
+    """Run ``seat`` and play it from ``keyboard`` (a terminal), drawing its panel on
+    ``out`` after each change, until the person presses q (exit status 0) or the
+    firmware ends (its status, with its last lines of stderr)."""
+    if not (keyboard.isatty() and out.isatty()):
+        raise SeatPlayError("seat play needs an interactive terminal (stdin and stdout a tty)")
+    quit = threading.Event()
+    card_keys: Callable[[str], dict[str, Any] | None] = deck or (lambda key: None)
+    seat.start()
+    try:
+        with cbreak(keyboard):
+            Keyboard(keyboard, seat.seat, seat.send, card_keys, quit.set).start()
+            seen: dict[str, Any] | None = None
+            shown = ""
+            while not quit.is_set() and seat.alive():
+                if seen is not None and not seat.wait_until(_changed_from(seen),
+                                                            _REDRAW_SECONDS * 5):
+                    continue
+                seen = dict(seat.outputs)
+                panel = play_panel(seat.seat, seen, deck.drawn if deck else [], colour=colour)
+                if panel != shown:  # without colours, a ring animating changes nothing
+                    shown = panel
+                    print(f"{_CLEAR}{panel}", file=out, flush=True)
+                quit.wait(_REDRAW_SECONDS)
+    finally:
+        seat.stop()
+    if quit.is_set():
+        print("\nYou left the seat.", file=out)
+        return 0
+    assert seat.process is not None
+    tail = "\n".join(seat.stderr_tail)
+    print(f"\nthe seat firmware ended (status {seat.process.returncode}):\n{tail}", file=out)
+    return 1
