@@ -85,3 +85,51 @@ def test_heuristic_beats_random_players() -> None:
         r = play_game(Config(4), bots, random.Random(g), max_turns=300, record=False)
         wins += r.winner == 0
     assert wins >= 7
+
+
+def test_heuristic_bot_cache_agrees_with_a_fresh_look() -> None:
+    # The bot carries its border pairs and target worth from one decision to the next and
+    # patches them after its own conquests; a bot that has never seen the game must agree.
+    from risktable.rules.bots import heuristic
+
+    patched = 0
+    after_conquest = heuristic.HeuristicBot._after_conquest
+
+    def counting(self: HeuristicBot, s: State, taken: int, loser: int) -> None:
+        nonlocal patched
+        patched += 1
+        after_conquest(self, s, taken, loser)
+
+    heuristic.HeuristicBot._after_conquest = counting  # type: ignore[method-assign]
+    try:
+        checked = 0
+        for seed, options in ((3, Options()), (4, Options(card_values="slow"))):
+            rng = random.Random(seed)
+            bots = [HeuristicBot(seed + p) for p in range(4)]
+            s = new_game(Config(4, options))
+            while not s.is_terminal and checked < 4000:
+                actor = current_actor(s)
+                if actor == CHANCE:
+                    a = chance_outcomes(s).sample(rng)
+                else:
+                    a = bots[actor].choose(s)
+                    if s.phase_name == "attack":
+                        kept = bots[actor]._cache
+                        fresh = HeuristicBot(0)._targets(s)
+                        assert kept.pairs == fresh.pairs
+                        assert kept.values == fresh.values
+                        checked += 1
+                s, _ = apply(s, a)
+    finally:
+        heuristic.HeuristicBot._after_conquest = after_conquest  # type: ignore[method-assign]
+    assert checked > 500 and patched > 100
+
+
+def test_heuristic_bot_odds_are_the_exact_whole_battle_odds() -> None:
+    from risktable.rules.bots.heuristic import _odds
+    from risktable.rules.odds import win_probability
+
+    for a, d in ((2, 1), (3, 2), (10, 7), (63, 63), (64, 1), (130, 90), (200, 200)):
+        assert _odds(a, d) == win_probability(a, d)
+    # Bigger battles are asked at the same ratio, scaled down to 200 a side.
+    assert _odds(400, 300) == win_probability(200, 150)

@@ -41,7 +41,7 @@ from risktable.rules.actions import (
     Trade,
     TradeStars,
 )
-from risktable.rules.board import WILD, Board
+from risktable.rules.board import WILD, Board, Continent
 from risktable.rules.cards import sets_in_hand
 from risktable.rules.decks import MISSIONS, STAR_VALUES
 from risktable.rules.engine import setup_seat, trade_actions
@@ -78,29 +78,26 @@ def _odds(attackers: int, defenders: int) -> float:
         scale = _ODDS_LIMIT / max(attackers, defenders)
         attackers = max(2, int(attackers * scale))
         defenders = max(1, int(defenders * scale))
-    return _win_rows()[attackers][defenders]
+    if attackers >= len(_ROWS) or defenders >= len(_ROWS):
+        _grow_rows(max(attackers, defenders) + 1)
+    return _ROWS[attackers][defenders]
 
 
+# _ROWS[a][d]: the win probability of a attackers against d defenders, square, kept for
+# the process. A bot asks about a hundred battles per decision: indexing a list of lists
+# is several times cheaper than a checked call.
 _ROWS: list[list[float]] = []
+_FIRST_ROWS = 64  # most games never see a bigger battle
 
 
-def _win_rows() -> list[list[float]]:
-    """``rows[a][d]``: the win probability of ``a`` attackers against ``d`` defenders, for
-    every battle up to :data:`_ODDS_LIMIT` a side, filled once per process.
-
-    A bot asks about a hundred battles per decision; indexing a list of lists is several
-    times cheaper than a checked call, and filling all of it at once (about 0.1 s) spares
-    the odds table the repeated regrowth that asking ever bigger battles causes.
-    """
-    if not _ROWS:
-        size = _ODDS_LIMIT + 1
-        win_probability(_ODDS_LIMIT, _ODDS_LIMIT)  # grow the shared odds table once, whole
-        # Rows 0 and 1 cannot attack; column 0 (no defender) is never asked.
-        rows = [[0.0] * size, [0.0] * size]
-        rows += [[0.0] + [win_probability(a, d) for d in range(1, size)]
-                 for a in range(2, size)]
-        _ROWS[:] = rows
-    return _ROWS
+def _grow_rows(size: int) -> None:
+    # Doubling: asking ever bigger battles one by one would refill the table each time.
+    size = min(_ODDS_LIMIT + 1, max(size, 2 * len(_ROWS), _FIRST_ROWS))
+    win_probability(size - 1, size - 1)  # grow the shared odds table once, to this size
+    # Rows 0 and 1 cannot attack; column 0 (no defender) is never asked.
+    rows = [[0.0] * size, [0.0] * size]
+    rows += [[0.0] + [win_probability(a, d) for d in range(1, size)] for a in range(2, size)]
+    _ROWS[:] = rows
 
 
 class _Targets:
@@ -111,12 +108,17 @@ class _Targets:
     attack phase of many rolls between the same territories computes them once.
     """
 
-    __slots__ = ("key", "pairs", "values")
+    __slots__ = ("attacked", "base", "holders", "key", "pairs", "values")
 
     def __init__(self) -> None:
         self.key: tuple[object, ...] = ()
         self.pairs: list[tuple[int, int]] = []
         self.values: dict[int, float] = {}
+        # Per continent: a target's worth before the bonuses, and its one owner (-2: shared).
+        self.base: list[float] = []
+        self.holders: list[int] = []
+        # The target of the bot's last attack: the territory a conquest would have changed.
+        self.attacked = -1
 
 
 def _holder(owners: tuple[int, ...], territories: tuple[int, ...]) -> int:
@@ -126,6 +128,11 @@ def _holder(owners: tuple[int, ...], territories: tuple[int, ...]) -> int:
         if owners[t] != first:
             return -2
     return first
+
+
+def _base_worth(continent: Continent, share: float) -> float:
+    """A target's worth before the bonuses: more the more of its continent the player holds."""
+    return 1.0 + continent.bonus * share * 2 / len(continent.territories)
 
 
 class HeuristicBot:
@@ -305,59 +312,106 @@ class HeuristicBot:
         # holds the tuples themselves, which keeps their ids from being reused.
         cache = self._cache
         key = cache.key
-        if (key and s.owners is key[0] and s.hands is key[1] and s.player == key[2]
-                and s.conquered == key[3] and s.capitals is key[4] and s.missions is key[5]
-                and self._goals == key[6]):
-            return cache
-        key = (s.owners, s.hands, s.player, s.conquered, s.capitals, s.missions, self._goals)
+        if (key and s.hands is key[1] and s.player == key[2] and s.conquered == key[3]
+                and s.capitals is key[4] and s.missions is key[5] and self._goals == key[6]):
+            if s.owners is key[0]:
+                return cache
+            # Most changes between two attack decisions are one conquest of the target.
+            old = key[0]
+            assert isinstance(old, tuple)
+            t = cache.attacked
+            owners = s.owners
+            if (s.conquered and not self._goals and 0 <= t < len(owners)
+                    and owners[t] == s.player and old[t] != s.player
+                    and old[:t] == owners[:t] and old[t + 1:] == owners[t + 1:]):
+                self._after_conquest(s, t, old[t])
+                return cache
+        self._rebuild(s)
+        return cache
+
+    def _rebuild(self, s: State) -> None:
+        cache = self._cache
         p = s.player
         owners = s.owners
-        board = s.config.board
-        adjacency = board.adjacency
-        continent_of = board.territory_continent
-        continents = board.continents
+        continents = s.config.board.continents
+        adjacency = s.config.board.adjacency
         share = self._continent_share(s, p)
-        # A target's worth: the continent it helps complete, then the bonuses below.
-        base = [1.0 + c.bonus * share[i] * 2 / len(c.territories)
-                for i, c in enumerate(continents)]
-        holders = [_holder(owners, c.territories) for c in continents]
-        counts = s.counts
-        hands = s.hands
-        first = not s.conquered
-        goals = self._goals
+        cache.base = [_base_worth(c, share[i]) for i, c in enumerate(continents)]
+        cache.holders = [_holder(owners, c.territories) for c in continents]
         pairs = []
         values: dict[int, float] = {}
         for src, o in enumerate(owners):
             if o != p:
                 continue
             for dst in adjacency[src]:
-                defender = owners[dst]
-                if defender == p:
-                    continue
-                pairs.append((src, dst))
-                if dst in values:
-                    continue
-                c = continent_of[dst]
-                value = base[c]
-                if holders[c] == defender:
-                    value += continents[c].bonus / 2  # breaking an enemy bonus
-                if counts[defender] == 1:
-                    value += 2 + 2 * len(hands[defender])  # elimination hands over the cards
-                if first:
-                    value += 1.5  # the first conquest of a turn earns a card
-                if goals:
-                    value += self._goal_value(s, dst)
-                values[dst] = value
-        cache.key, cache.pairs, cache.values = key, pairs, values
-        return cache
+                if owners[dst] != p:
+                    pairs.append((src, dst))
+                    if dst not in values:
+                        values[dst] = self._worth(s, dst)
+        cache.key = (owners, s.hands, p, s.conquered, s.capitals, s.missions, self._goals)
+        cache.pairs, cache.values = pairs, values
+
+    def _after_conquest(self, s: State, taken: int, loser: int) -> None:
+        """Bring the cache up to date after the player took ``taken`` from ``loser`` and
+        nothing else changed: only that continent's worth, the loser's last territory and
+        the new neighbours need a new value; the border pairs keep their source order."""
+        cache = self._cache
+        p = s.player
+        owners = s.owners
+        board = s.config.board
+        adjacency = board.adjacency
+        c = board.territory_continent[taken]
+        continent = board.continents[c]
+        mine = sum(1 for t in continent.territories if owners[t] == p)
+        cache.base[c] = _base_worth(continent, mine / len(continent.territories))
+        cache.holders[c] = _holder(owners, continent.territories)
+        values = cache.values
+        del values[taken]
+        for dst in values:
+            if board.territory_continent[dst] == c or owners[dst] == loser:
+                values[dst] = self._worth(s, dst)
+        front = []
+        for dst in adjacency[taken]:
+            if owners[dst] != p:
+                front.append((taken, dst))
+                if dst not in values:
+                    values[dst] = self._worth(s, dst)
+        pairs = []
+        for pair in cache.pairs:
+            if front and pair[0] > taken:
+                pairs += front
+                front = []
+            if pair[1] != taken:
+                pairs.append(pair)
+        pairs += front
+        cache.key = (owners, *cache.key[1:])
+        cache.pairs = pairs
+
+    def _worth(self, s: State, target: int) -> float:
+        """What taking ``target`` is worth (1 for a plain territory), from the cached
+        continent figures of the current owners."""
+        cache = self._cache
+        board = s.config.board
+        c = board.territory_continent[target]
+        defender = s.owners[target]
+        value = cache.base[c]
+        if cache.holders[c] == defender:
+            value += board.continents[c].bonus / 2  # breaking an enemy bonus
+        if s.counts[defender] == 1:
+            value += 2 + 2 * len(s.hands[defender])  # elimination hands over the cards
+        if not s.conquered:
+            value += 1.5  # the first conquest of a turn earns a card
+        if self._goals:
+            value += self._goal_value(s, target)
+        return value
 
     def _best_attack(self, s: State, extra: int) -> tuple[float, int, int]:
         """(score, source, target) of the best attack with ``extra`` armies added to the source."""
         targets = self._targets(s)
         values = targets.values
         armies = s.armies
-        rows = _win_rows()
-        limit = _ODDS_LIMIT
+        rows = _ROWS
+        size = len(rows)
         rand = self.rng.random
         best_score, best_src, best_dst = -1.0, -1, -1
         for src, dst in targets.pairs:
@@ -365,7 +419,7 @@ class HeuristicBot:
             if attackers < 2:
                 continue
             defenders = armies[dst]
-            if attackers > limit or defenders > limit:
+            if attackers >= size or defenders >= size:
                 chance = _odds(attackers, defenders)
             else:
                 chance = rows[attackers][defenders]
@@ -412,6 +466,7 @@ class HeuristicBot:
             return END_ATTACK
         if score < self._bar(s):
             return END_ATTACK
+        self._cache.attacked = dst
         return Attack(src, dst, min(combat.MAX_ATTACK_DICE, s.armies[src] - 1))
 
     def _occupy(self, s: State) -> Action:
