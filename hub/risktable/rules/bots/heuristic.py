@@ -367,8 +367,10 @@ class HeuristicBot:
         cache.holders[c] = _holder(owners, continent.territories)
         values = cache.values
         del values[taken]
+        continent_of = board.territory_continent
+        last = s.counts[loser] == 1  # the loser's last territory is now worth its cards
         for dst in values:
-            if board.territory_continent[dst] == c or owners[dst] == loser:
+            if continent_of[dst] == c or (last and owners[dst] == loser):
                 values[dst] = self._worth(s, dst)
         front = []
         for dst in adjacency[taken]:
