@@ -29,7 +29,7 @@ from risktable.rules.selfplay import selfplay
 
 def long_log(config: Config, actions: int) -> list[Action]:
     """The first ``actions`` actions of a seeded random-bot game long enough to have them."""
-    for result in selfplay(config, 50, seed=7, bot="random", max_turns=400):
+    for result in selfplay(config, 50, seed=7, bot="uniform", max_turns=400):
         if len(result.log) >= actions:
             return result.log[:actions]
     raise SystemExit(f"no game of {actions} actions found; ask for fewer")

@@ -26,7 +26,7 @@ from risktable.rules import (
     replay,
 )
 from risktable.rules.actions import END_TURN
-from risktable.rules.bots import RandomBot
+from risktable.rules.bots import UniformBot
 from risktable.rules.record import dumps
 
 OPS = st.one_of(
@@ -45,7 +45,7 @@ def test_journal_matches_a_list_model(seed: int, players: int,
                                       ops: list[tuple[str, int]]) -> None:
     config = Config(players)
     rng = random.Random(seed)
-    bot = RandomBot(seed)
+    bot = UniformBot(seed)
     model: list[tuple[Action, int]] = []
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "journal.sqlite3"

@@ -74,7 +74,7 @@ PLAYTHROUGHS = (
     Playthrough("classic_3p_heuristic", 3, Options(), "heuristic", 1, 100_000),
     Playthrough("deal_connected_slow_survivors_4p_random", 4,
                 Options(setup="deal", fortify="connected", card_values="slow",
-                        occupy_min="survivors"), "random", 2, 700),
+                        occupy_min="survivors"), "uniform", 2, 700),
 )
 
 

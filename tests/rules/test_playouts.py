@@ -24,7 +24,7 @@ from risktable.rules import (
     new_game,
     replay,
 )
-from risktable.rules.bots import HeuristicBot, RandomBot
+from risktable.rules.bots import HeuristicBot, UniformBot
 from risktable.rules.state import REINFORCE, UNOWNED
 
 options_strategy = st.builds(
@@ -84,7 +84,7 @@ def check_step(before: State, action: object, after: State) -> None:
 def test_playout_invariants_and_replay(players: int, options: Options, seed: int,
                                        heuristic_seats: set[int]) -> None:
     config = Config(players, options)
-    bots = [HeuristicBot(seed + p) if p in heuristic_seats else RandomBot(seed + p)
+    bots = [HeuristicBot(seed + p) if p in heuristic_seats else UniformBot(seed + p)
             for p in range(players)]
     rng = random.Random(seed)
     s = new_game(config)

@@ -20,7 +20,7 @@ from risktable.rules import (
     new_game,
     replay,
 )
-from risktable.rules.bots import Bot, HeuristicBot, RandomBot
+from risktable.rules.bots import Bot, HeuristicBot, UniformBot
 from risktable.rules.decks import PLACEHOLDER_STARS, ceasefire_card
 from risktable.rules.options import Options
 from risktable.rules.presets import PRESETS
@@ -67,7 +67,7 @@ def test_every_rule_set_keeps_the_invariants_and_replays(data: st.DataObject,
     config = Config(players, options, stars=stars)
     deck = _deck(config)
     heuristic = data.draw(st.sets(st.integers(0, players - 1)))
-    bots: list[Bot] = [HeuristicBot(seed + p) if p in heuristic else RandomBot(seed + p)
+    bots: list[Bot] = [HeuristicBot(seed + p) if p in heuristic else UniformBot(seed + p)
                        for p in range(players)]
     rng = random.Random(seed)
     s = new_game(config)

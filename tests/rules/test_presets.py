@@ -20,7 +20,7 @@ from risktable.rules import (
     new_game,
     replay,
 )
-from risktable.rules.bots import Bot, HeuristicBot, RandomBot
+from risktable.rules.bots import Bot, HeuristicBot, UniformBot
 from risktable.rules.decks import with_symbols
 from risktable.rules.goals import how_won
 from risktable.rules.presets import PRESETS, preset_config
@@ -65,11 +65,11 @@ def test_preset_games_end_by_their_own_goal_and_replay(name: str, players: int) 
         assert replay(log.config, log.actions()) == r.final
 
 
-def test_random_bots_play_every_preset_legally() -> None:
+def test_uniform_bots_play_every_preset_legally() -> None:
     # Uniformly random play reaches corners a heuristic avoids; the turn cap keeps it short.
     for name, preset in PRESETS.items():
         config = preset_config(name, preset.players[-1])
-        for r in selfplay(config, 1, 7, "random", max_turns=60):
+        for r in selfplay(config, 1, 7, "uniform", max_turns=60):
             assert replay(config, r.log) == r.final
 
 
@@ -113,7 +113,7 @@ def test_old_classic_headers_are_unchanged() -> None:
 
 def test_random_bot_indexes_exactly_the_legal_actions_of_every_preset() -> None:
     phases: set[str] = set()
-    bot = RandomBot(0)
+    bot = UniformBot(0)
     for name, preset in PRESETS.items():
         config = preset_config(name, preset.players[0])
         rng = random.Random(1)

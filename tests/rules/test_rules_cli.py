@@ -49,9 +49,9 @@ def test_selfplay_json_counts_and_saved_logs_replay(capsys: pytest.CaptureFixtur
         assert replayed["actions"] == row["actions"] and replayed["turn"] == row["turns"]
 
 
-def test_random_selfplay_reports_its_cap(capsys: pytest.CaptureFixture[str]) -> None:
+def test_uniform_selfplay_reports_its_cap(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules", "selfplay", "--players", "3", "--games", "1",
-                       "--seed", "1", "--bot", "random", "--max-turns", "10")
+                       "--seed", "1", "--bot", "uniform", "--max-turns", "10")
     assert code == 0 and "capped, no winner, 10 turns" in out and "1 game(s) capped" in out
 
 
@@ -126,3 +126,9 @@ def test_replay_of_a_log_made_before_rules_versions_says_version_1(
     code, out, _ = run(capsys, "rules", "replay", str(old), "--json")
     doc = json.loads(out)
     assert code == 0 and doc["valid"] and doc["rules"] == 1 and doc["winner"] == 0
+
+
+def test_random_selfplay_finishes_its_games(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "selfplay", "--players", "4", "--games", "3",
+                       "--seed", "2", "--bot", "random")
+    assert code == 0 and out.count(": winner ") == 3 and "0 game(s) capped" in out

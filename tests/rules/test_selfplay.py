@@ -22,8 +22,8 @@ def test_heuristic_games_end_and_replay(players: int) -> None:
         assert replay(log.config, log.actions()) == r.final
 
 
-def test_random_games_stop_at_the_turn_cap_and_say_so() -> None:
-    results = list(selfplay(Config(3), 2, 5, "random", max_turns=40))
+def test_uniform_games_stop_at_the_turn_cap_and_say_so() -> None:
+    results = list(selfplay(Config(3), 2, 5, "uniform", max_turns=40))
     for r in results:
         assert r.capped == (r.winner is None)
         if r.capped:

@@ -19,8 +19,8 @@ from risktable.rules.presets import PRESETS
 from risktable.rules.record import dumps
 from risktable.rules.selfplay import selfplay
 
-# Uniformly random players rarely finish a game (card sets keep growing the
-# armies), so every run has a turn cap; a capped game is reported as such.
+# Uniform players rarely finish a game (card sets keep growing the armies),
+# so every run has a turn cap; a capped game is reported as such.
 DEFAULT_MAX_TURNS = 1000
 _PROGRESS_EVERY_S = 2.0
 
@@ -36,7 +36,10 @@ def register(sub: Any) -> None:
                         "flags below change single options of it")
     p.add_argument("--games", type=whole_number("games", 1), required=True)
     p.add_argument("--seed", type=whole_number("seed", 0), required=True)
-    p.add_argument("--bot", choices=sorted(BOTS), default="heuristic")
+    p.add_argument("--bot", choices=sorted(BOTS), default="heuristic",
+                   help="heuristic (plays to win, the default), random (random purposeful "
+                        "moves; its games end) or uniform (uniform over the legal actions, "
+                        "for fuzzing; its games seldom end)")
     p.add_argument("--max-turns", type=whole_number("max-turns", 1), default=DEFAULT_MAX_TURNS,
                    help=f"stop a game after this many turns, reported as capped "
                         f"(default {DEFAULT_MAX_TURNS})")

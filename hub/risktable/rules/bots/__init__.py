@@ -1,8 +1,10 @@
 """Seeded, deterministic bots that play the classic game.
 
 A bot is anything with ``choose(state) -> Action`` for a state where a seat
-must act. Both bots here draw all their randomness from their own
-``random.Random(seed)``, so a seed fixes every decision.
+must act. Every bot here draws all its randomness from its own
+``random.Random(seed)``, so a seed fixes every decision: ``uniform`` is uniform
+over the legal actions (for fuzzing; its games seldom end), ``random`` plays
+random purposeful moves and finishes its games, ``heuristic`` plays to win.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Protocol
 from risktable.rules.actions import Action
 from risktable.rules.bots.heuristic import HeuristicBot
 from risktable.rules.bots.random_bot import RandomBot
+from risktable.rules.bots.uniform import UniformBot
 from risktable.rules.state import State
 
 
@@ -21,9 +24,10 @@ class Bot(Protocol):
     def choose(self, state: State) -> Action: ...
 
 
-BOTS: dict[str, type[RandomBot] | type[HeuristicBot]] = {
+BOTS: dict[str, type[UniformBot] | type[HeuristicBot]] = {
+    "uniform": UniformBot,
     "random": RandomBot,
     "heuristic": HeuristicBot,
 }
 
-__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot"]
+__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "UniformBot"]

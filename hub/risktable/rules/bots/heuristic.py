@@ -41,7 +41,7 @@ from risktable.rules.actions import (
     Trade,
     TradeStars,
 )
-from risktable.rules.board import WILD, Board
+from risktable.rules.board import WILD, Board, Continent
 from risktable.rules.cards import sets_in_hand
 from risktable.rules.decks import MISSIONS, STAR_VALUES
 from risktable.rules.engine import setup_seat, trade_actions
@@ -78,7 +78,61 @@ def _odds(attackers: int, defenders: int) -> float:
         scale = _ODDS_LIMIT / max(attackers, defenders)
         attackers = max(2, int(attackers * scale))
         defenders = max(1, int(defenders * scale))
-    return win_probability(attackers, defenders)
+    if attackers >= len(_ROWS) or defenders >= len(_ROWS):
+        _grow_rows(max(attackers, defenders) + 1)
+    return _ROWS[attackers][defenders]
+
+
+# _ROWS[a][d]: the win probability of a attackers against d defenders, square, kept for
+# the process. A bot asks about a hundred battles per decision: indexing a list of lists
+# is several times cheaper than a checked call.
+_ROWS: list[list[float]] = []
+_FIRST_ROWS = 64  # most games never see a bigger battle
+
+
+def _grow_rows(size: int) -> None:
+    # Doubling: asking ever bigger battles one by one would refill the table each time.
+    size = min(_ODDS_LIMIT + 1, max(size, 2 * len(_ROWS), _FIRST_ROWS))
+    win_probability(size - 1, size - 1)  # grow the shared odds table once, to this size
+    # Rows 0 and 1 cannot attack; column 0 (no defender) is never asked.
+    rows = [[0.0] * size, [0.0] * size]
+    rows += [[0.0] + [win_probability(a, d) for d in range(1, size)] for a in range(2, size)]
+    _ROWS[:] = rows
+
+
+class _Targets:
+    """The player's (own, enemy) border pairs and each enemy territory's worth as a target.
+
+    Both stay valid until a territory changes hands, a card changes hands or the turn's
+    first conquest is made, which are the only inputs they read besides the owners; so an
+    attack phase of many rolls between the same territories computes them once.
+    """
+
+    __slots__ = ("attacked", "base", "holders", "key", "pairs", "values")
+
+    def __init__(self) -> None:
+        self.key: tuple[object, ...] = ()
+        self.pairs: list[tuple[int, int]] = []
+        self.values: dict[int, float] = {}
+        # Per continent: a target's worth before the bonuses, and its one owner (-2: shared).
+        self.base: list[float] = []
+        self.holders: list[int] = []
+        # The target of the bot's last attack: the territory a conquest would have changed.
+        self.attacked = -1
+
+
+def _holder(owners: tuple[int, ...], territories: tuple[int, ...]) -> int:
+    """The one owner of all ``territories``, or -2 when they are shared."""
+    first = owners[territories[0]]
+    for t in territories:
+        if owners[t] != first:
+            return -2
+    return first
+
+
+def _base_worth(continent: Continent, share: float) -> float:
+    """A target's worth before the bonuses: more the more of its continent the player holds."""
+    return 1.0 + continent.bonus * share * 2 / len(continent.territories)
 
 
 class HeuristicBot:
@@ -94,6 +148,7 @@ class HeuristicBot:
         self.rng = random.Random(seed)
         # Set on the first decision: whether the rule set's goal changes what a territory is worth.
         self._goals = False
+        self._cache = _Targets()
 
     def choose(self, s: State) -> Action:
         """The bot's action for the seat that must act in ``s``."""
@@ -133,9 +188,13 @@ class HeuristicBot:
     @staticmethod
     def _continent_share(s: State, p: int) -> list[float]:
         """For each continent, the fraction of it player ``p`` owns."""
-        owners = s.owners
-        return [sum(1 for t in c.territories if owners[t] == p) / len(c.territories)
-                for c in s.config.board.continents]
+        board = s.config.board
+        continent_of = board.territory_continent
+        mine = [0] * len(board.continents)
+        for t, o in enumerate(s.owners):
+            if o == p:
+                mine[continent_of[t]] += 1
+        return [n / len(c.territories) for n, c in zip(mine, board.continents, strict=True)]
 
     def _claim(self, s: State) -> Action:
         board: Board = s.config.board
@@ -143,12 +202,18 @@ class HeuristicBot:
         owners = s.owners
         scored = []
         for c in board.continents:
-            mine = sum(1 for t in c.territories if owners[t] == p)
-            theirs = sum(1 for t in c.territories if owners[t] not in (p, UNOWNED))
+            mine = theirs = 0
+            for t in c.territories:
+                o = owners[t]
+                if o == p:
+                    mine += 1
+                elif o != UNOWNED:
+                    theirs += 1
             value = (1 + mine - theirs) / len(c.territories) + c.bonus / (4 * len(c.territories))
+            score = round(value, 6)
             for t in c.territories:
                 if owners[t] == UNOWNED:
-                    scored.append((round(value, 6), t))
+                    scored.append((score, t))
         return Claim(self._pick(scored))
 
     def _threat(self, s: State, t: int) -> int:
@@ -160,17 +225,24 @@ class HeuristicBot:
     def _front(self, s: State) -> int:
         """The own border territory that most needs armies, weighted by continent interest."""
         board = s.config.board
+        continent_of = board.territory_continent
+        adjacency = board.adjacency
         p = s.player
+        owners = s.owners
+        armies = s.armies
         share = self._continent_share(s, p)
         scored = []
-        for t, o in enumerate(s.owners):
+        for t, o in enumerate(owners):
             if o != p:
                 continue
-            threat = self._threat(s, t)
+            threat = 0  # what _threat counts, without a call per territory
+            for n in adjacency[t]:
+                if owners[n] != p:
+                    threat += armies[n]
             if threat == 0:
                 continue
-            interest = 1 + share[board.territory_continent[t]]
-            scored.append((round(interest * (threat + 1) / (s.armies[t] + 1), 6), t))
+            interest = 1 + share[continent_of[t]]
+            scored.append((round(interest * (threat + 1) / (armies[t] + 1), 6), t))
         if not scored:
             return next(t for t, o in enumerate(s.owners) if o == p)
         return self._pick(scored)
@@ -235,14 +307,98 @@ class HeuristicBot:
             return -0.3  # neutrals are in the way, not the enemy
         return 0.0
 
-    def _target_value(self, s: State, target: int, share: list[float]) -> float:
+    def _targets(self, s: State) -> _Targets:
+        # Tuples are replaced, never changed, so identity tells that nothing moved; the key
+        # holds the tuples themselves, which keeps their ids from being reused.
+        cache = self._cache
+        key = cache.key
+        if (key and s.hands is key[1] and s.player == key[2] and s.conquered == key[3]
+                and s.capitals is key[4] and s.missions is key[5] and self._goals == key[6]):
+            if s.owners is key[0]:
+                return cache
+            # Most changes between two attack decisions are one conquest of the target.
+            old = key[0]
+            assert isinstance(old, tuple)
+            t = cache.attacked
+            owners = s.owners
+            if (s.conquered and not self._goals and 0 <= t < len(owners)
+                    and owners[t] == s.player and old[t] != s.player
+                    and old[:t] == owners[:t] and old[t + 1:] == owners[t + 1:]):
+                self._after_conquest(s, t, old[t])
+                return cache
+        self._rebuild(s)
+        return cache
+
+    def _rebuild(self, s: State) -> None:
+        cache = self._cache
+        p = s.player
+        owners = s.owners
+        continents = s.config.board.continents
+        adjacency = s.config.board.adjacency
+        share = self._continent_share(s, p)
+        cache.base = [_base_worth(c, share[i]) for i, c in enumerate(continents)]
+        cache.holders = [_holder(owners, c.territories) for c in continents]
+        pairs = []
+        values: dict[int, float] = {}
+        for src, o in enumerate(owners):
+            if o != p:
+                continue
+            for dst in adjacency[src]:
+                if owners[dst] != p:
+                    pairs.append((src, dst))
+                    if dst not in values:
+                        values[dst] = self._worth(s, dst)
+        cache.key = (owners, s.hands, p, s.conquered, s.capitals, s.missions, self._goals)
+        cache.pairs, cache.values = pairs, values
+
+    def _after_conquest(self, s: State, taken: int, loser: int) -> None:
+        """Bring the cache up to date after the player took ``taken`` from ``loser`` and
+        nothing else changed: only that continent's worth, the loser's last territory and
+        the new neighbours need a new value; the border pairs keep their source order."""
+        cache = self._cache
+        p = s.player
+        owners = s.owners
+        board = s.config.board
+        adjacency = board.adjacency
+        c = board.territory_continent[taken]
+        continent = board.continents[c]
+        mine = sum(1 for t in continent.territories if owners[t] == p)
+        cache.base[c] = _base_worth(continent, mine / len(continent.territories))
+        cache.holders[c] = _holder(owners, continent.territories)
+        values = cache.values
+        del values[taken]
+        continent_of = board.territory_continent
+        last = s.counts[loser] == 1  # the loser's last territory is now worth its cards
+        for dst in values:
+            if continent_of[dst] == c or (last and owners[dst] == loser):
+                values[dst] = self._worth(s, dst)
+        front = []
+        for dst in adjacency[taken]:
+            if owners[dst] != p:
+                front.append((taken, dst))
+                if dst not in values:
+                    values[dst] = self._worth(s, dst)
+        pairs = []
+        for pair in cache.pairs:
+            if front and pair[0] > taken:
+                pairs += front
+                front = []
+            if pair[1] != taken:
+                pairs.append(pair)
+        pairs += front
+        cache.key = (owners, *cache.key[1:])
+        cache.pairs = pairs
+
+    def _worth(self, s: State, target: int) -> float:
+        """What taking ``target`` is worth (1 for a plain territory), from the cached
+        continent figures of the current owners."""
+        cache = self._cache
         board = s.config.board
         c = board.territory_continent[target]
-        continent = board.continents[c]
         defender = s.owners[target]
-        value = 1.0 + continent.bonus * share[c] * 2 / len(continent.territories)
-        if all(s.owners[t] == defender for t in continent.territories):
-            value += continent.bonus / 2  # breaking an enemy bonus
+        value = cache.base[c]
+        if cache.holders[c] == defender:
+            value += board.continents[c].bonus / 2  # breaking an enemy bonus
         if s.counts[defender] == 1:
             value += 2 + 2 * len(s.hands[defender])  # elimination hands over the cards
         if not s.conquered:
@@ -253,23 +409,26 @@ class HeuristicBot:
 
     def _best_attack(self, s: State, extra: int) -> tuple[float, int, int]:
         """(score, source, target) of the best attack with ``extra`` armies added to the source."""
-        p = s.player
-        owners = s.owners
+        targets = self._targets(s)
+        values = targets.values
         armies = s.armies
-        adjacency = s.config.board.adjacency
-        share = self._continent_share(s, p)
-        best = (-1.0, -1, -1)
-        for src, o in enumerate(owners):
-            if o != p or armies[src] + extra < 2:
+        rows = _ROWS
+        size = len(rows)
+        rand = self.rng.random
+        best_score, best_src, best_dst = -1.0, -1, -1
+        for src, dst in targets.pairs:
+            attackers = armies[src] + extra
+            if attackers < 2:
                 continue
-            for dst in adjacency[src]:
-                if owners[dst] == p:
-                    continue
-                chance = _odds(armies[src] + extra, armies[dst])
-                score = chance * self._target_value(s, dst, share)
-                if score > best[0] or (score == best[0] and self.rng.random() < 0.5):
-                    best = (score, src, dst)
-        return best
+            defenders = armies[dst]
+            if attackers >= size or defenders >= size:
+                chance = _odds(attackers, defenders)
+            else:
+                chance = rows[attackers][defenders]
+            score = chance * values[dst]
+            if score > best_score or (score == best_score and rand() < 0.5):
+                best_score, best_src, best_dst = score, src, dst
+        return best_score, best_src, best_dst
 
     def _bar(self, s: State) -> float:
         # Long games lower the bar so that stalemates break up.
@@ -309,6 +468,7 @@ class HeuristicBot:
             return END_ATTACK
         if score < self._bar(s):
             return END_ATTACK
+        self._cache.attacked = dst
         return Attack(src, dst, min(combat.MAX_ATTACK_DICE, s.armies[src] - 1))
 
     def _occupy(self, s: State) -> Action:
