@@ -379,6 +379,8 @@ class TableService:
                           self.session.ui_state()),
                 items, retracted=outcome.retracted,
             )
+        # Committed: the seat may hear so now; what it changed goes out after.
+        self.hub.answer_now()
         self._publish(outcome)
         self._run_bots()
         return None
