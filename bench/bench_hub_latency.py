@@ -241,13 +241,15 @@ def play_game(broker: Mosquitto, data_dir: Path, seed: int, fsync: bool,
             # From the publish on: the autopilot's choice is the bench's time, not the hub's.
             start = time.perf_counter()
             pending = table.send(*nxt)
-            answer = table.settle(pending)
-            if not answer.ack:
-                raise AssertionError(f"the hub refused a legal input: {answer}")
             ack_topic = f"risk/{TABLE}/seat/{pending.seat}/ack"
+            # The watcher times the ack first: the mirror's work in settle() holds this
+            # process's interpreter, and would delay the watcher's thread otherwise.
             watcher.wait_until(lambda got, m=mark, t=ack_topic, q=pending.seq: any(
                 r.topic == t and r.doc is not None and r.doc.get("seq") == q
                 for r in got[m:]), 10)
+            answer = table.settle(pending)
+            if not answer.ack:
+                raise AssertionError(f"the hub refused a legal input: {answer}")
             got = watcher.received[mark:]
             ack = next(r for r in got if r.topic == ack_topic and r.doc is not None
                        and r.doc.get("seq") == pending.seq)
