@@ -9,7 +9,8 @@
    publishing a view until the seat prints the new ring. These include the pipes, the
    broker and paho's network thread, so they are upper bounds for the firmware's share.
 
-Run from the repository root: ``python bench/bench_firmware.py [ROUNDS]``.
+Run from the repository root: ``python bench/bench_firmware.py [ROUNDS | --quick]``
+(``--quick``: 5 rounds, a smoke run).
 """
 
 from __future__ import annotations
@@ -111,8 +112,12 @@ def end_to_end(rounds: int) -> tuple[list[float], list[float]]:
             client.disconnect()
 
 
+QUICK_ROUNDS = 5
+
+
 def main() -> None:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    arg = sys.argv[1] if len(sys.argv) > 1 else "200"
+    rounds = QUICK_ROUNDS if arg == "--quick" else int(arg)
     print(f"seat firmware under {micropython()} (unix port), {os.cpu_count()} CPUs, shared")
     figures = in_process(rounds)
     press = figures["press_to_publish_us"]

@@ -31,10 +31,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -42,9 +44,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "hub"), str(ROOT / "protocol")]
 
+from risktable.journal.store import WAL_CHECKPOINT_PAGES, WAL_SIZE_LIMIT  # noqa: E402
 from risktable.rules.state import GAME_OVER  # noqa: E402
 from risktable.service.table_service import rules_config  # noqa: E402
-from tests.e2e.hub_driver import LedLog, Watcher, seat_clients, start_service  # noqa: E402
+from tests.e2e.hub_driver import (  # noqa: E402
+    LedLog,
+    Watcher,
+    _no_delay,
+    seat_clients,
+    start_service,
+)
 from tests.support.mosquitto import Mosquitto  # noqa: E402
 from tests.support.seat_client import BROKER_NO_DELAY  # noqa: E402
 from tests.support.tools import mosquitto_binary  # noqa: E402
@@ -53,6 +62,10 @@ from tests.support.virtual_table import VirtualTable, mirror_table  # noqa: E402
 TABLE = "bench"
 SEATS = 6
 MAX_INPUTS = 60_000
+FLOOR_TABLE = "floor"  # the echo's topics: apart from the hub's
+FLOOR_SAMPLES = 400
+QUICK_INPUTS = 40
+QUICK_SAMPLES = 30
 
 
 def _percentiles(values: list[float]) -> str:
@@ -81,15 +94,31 @@ def hub_child(port: int, data_dir: Path, fsync: bool, out: Path) -> int:
             journal.append((start, time.perf_counter() - start))
 
     service.journal.record_input = timed_record  # type: ignore[method-assign]
-    handled: list[tuple[float, float]] = []  # (received, done) in the hub's MQTT callback
-    inner = service.hub.link._on_message  # private: the hub's one entry point, timed here
+    # (network thread got it, worker took it, ack published or None, worker done)
+    handled: list[tuple[float, float, float | None, float]] = []
+    hub = service.hub
+    receive, handle, answer_now = hub._receive, hub._handle, hub.answer_now  # private: timed
+    arrived: dict[tuple[str, bytes], float] = {}
+    acked: list[float] = []
+
+    def timed_receive(topic: str, payload: bytes) -> None:
+        arrived[topic, payload] = time.perf_counter()
+        receive(topic, payload)
 
     def timed_handle(topic: str, payload: bytes) -> None:
-        received = time.perf_counter()
-        inner(topic, payload)
-        handled.append((received, time.perf_counter()))
+        began = time.perf_counter()
+        mark = len(acked)
+        handle(topic, payload)
+        ack = acked[mark] if len(acked) > mark else None
+        handled.append((arrived.pop((topic, payload), began), began, ack, time.perf_counter()))
 
-    service.hub.link._on_message = timed_handle
+    def timed_answer_now() -> None:
+        answer_now()
+        acked.append(time.perf_counter())
+
+    hub.link._on_message = timed_receive
+    hub._handle = timed_handle  # type: ignore[method-assign]
+    hub.answer_now = timed_answer_now  # type: ignore[method-assign]
     print("ready", flush=True)
     sys.stdin.read()
     service.stop()
@@ -113,6 +142,80 @@ def _start_hub(broker: Mosquitto, data_dir: Path, fsync: bool,
     return hub
 
 
+def echo_child(port: int) -> int:
+    """The network floor's far end: paho, TCP_NODELAY, every event sent back as an ack."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    client = mqtt.Client(callback_api_version=CallbackAPIVersion.VERSION2,
+                         client_id=f"{FLOOR_TABLE}-echo", protocol=mqtt.MQTTv311)
+    client.on_socket_open = _no_delay
+    subscribed = threading.Event()
+    client.on_subscribe = lambda *args: subscribed.set()
+    client.on_message = lambda c, u, msg: c.publish(
+        f"risk/{FLOOR_TABLE}/seat/1/ack", msg.payload, qos=1)
+    client.connect("127.0.0.1", port, keepalive=30)
+    client.loop_start()
+    client.subscribe(f"risk/{FLOOR_TABLE}/seat/1/event", 1)
+    subscribed.wait(5)
+    print("ready", flush=True)
+    sys.stdin.read()
+    client.disconnect()
+    client.loop_stop()
+    return 0
+
+
+def network_floor(broker: Mosquitto, samples: int) -> list[float]:
+    """Seconds from a QoS 1 publish to the arrival of its echo from another process,
+    through the same broker, one at a time: what any hub's answer costs at least."""
+    echo = subprocess.Popen([sys.executable, __file__, "--echo-child", str(broker.port)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert echo.stdout is not None and echo.stdin is not None
+    watcher = Watcher(broker.host, broker.port, FLOOR_TABLE)
+    times: list[float] = []
+    try:
+        if echo.stdout.readline().strip() != "ready":
+            raise RuntimeError("the echo process did not start")
+        for n in range(samples):
+            mark = len(watcher.received)
+            start = time.perf_counter()
+            watcher.publish(f"risk/{FLOOR_TABLE}/seat/1/event", b'{"n":%d}' % n)
+            watcher.wait_until(lambda got, m=mark: len(got) > m, 10)
+            times.append(watcher.received[mark].at - start)
+    finally:
+        watcher.close()
+        echo.stdin.close()
+        echo.wait(10)
+    return times
+
+
+def disk_floor(directory: Path, samples: int) -> list[float]:
+    """Seconds per bare SQLite commit of one small row, in WAL mode with
+    synchronous=FULL and the WAL limits of the journal, in ``directory`` (the same
+    disk as the hub's journal)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(directory / "floor.sqlite", isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = FULL")
+        # The journal's WAL limits: a WAL that grows on every commit costs the file
+        # system a metadata write per fsync, one the journal does not pay.
+        db.execute(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES}")
+        db.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}")
+        db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)")
+        body = "x" * 200  # about one journalled input
+        times: list[float] = []
+        for _ in range(samples):
+            start = time.perf_counter()
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT INTO t (body) VALUES (?)", (body,))
+            db.execute("COMMIT")
+            times.append(time.perf_counter() - start)
+    finally:
+        db.close()
+    return times
+
+
 def _within(times: list[float], start: float, end: float) -> list[float]:
     return [t for t in times if start <= t <= end]
 
@@ -131,18 +234,22 @@ def play_game(broker: Mosquitto, data_dir: Path, seed: int, fsync: bool,
         for _ in range(limit):
             if table.over:
                 break
-            mark = len(watcher.received)
-            start = time.perf_counter()
-            pending = table.send_next()
-            if pending is None:
+            nxt = table.pilot.next_event()
+            if nxt is None:
                 raise AssertionError(f"nobody can act at {table.mirror.menu}")
-            answer = table.settle(pending)
-            if not answer.ack:
-                raise AssertionError(f"the hub refused a legal input: {answer}")
+            mark = len(watcher.received)
+            # From the publish on: the autopilot's choice is the bench's time, not the hub's.
+            start = time.perf_counter()
+            pending = table.send(*nxt)
             ack_topic = f"risk/{TABLE}/seat/{pending.seat}/ack"
+            # The watcher times the ack first: the mirror's work in settle() holds this
+            # process's interpreter, and would delay the watcher's thread otherwise.
             watcher.wait_until(lambda got, m=mark, t=ack_topic, q=pending.seq: any(
                 r.topic == t and r.doc is not None and r.doc.get("seq") == q
                 for r in got[m:]), 10)
+            answer = table.settle(pending)
+            if not answer.ack:
+                raise AssertionError(f"the hub refused a legal input: {answer}")
             got = watcher.received[mark:]
             ack = next(r for r in got if r.topic == ack_topic and r.doc is not None
                        and r.doc.get("seq") == pending.seq)
@@ -163,20 +270,29 @@ def play_game(broker: Mosquitto, data_dir: Path, seed: int, fsync: bool,
     hub_side = json.loads(out.read_text())
     handled = [tuple(h) for h in hub_side["handled"]]
     journal = [tuple(j) for j in hub_side["journal"]]
-    led_lat, inbound, hub_time, journal_per_input = [], [], [], []
+    led_lat: list[float] = []
+    inbound: list[float] = []
+    queued: list[float] = []
+    to_ack: list[float] = []
+    after_ack: list[float] = []
+    journal_per_input: list[float] = []
     for start, end in windows:
         scenes = _within(hub_side["leds"], start, end)
         if scenes:
             led_lat.append(scenes[-1] - start)
-        mine = [h for h in handled if start <= h[0] <= end]
+        mine = [h for h in handled if start <= h[0] <= end and h[2] is not None]
         if mine:
-            inbound.append(mine[0][0] - start)
-            hub_time.append(mine[0][1] - mine[0][0])
+            received, began, acked, done = mine[0]
+            inbound.append(received - start)
+            queued.append(began - received)
+            to_ack.append(acked - began)
+            after_ack.append(done - acked)
         journal_per_input.append(sum(d for t, d in journal if start <= t <= end))
     return {"inputs": len(windows), "actions": len(table.mirror.log), "elapsed": elapsed,
             "over": table.over and hub_side["over"],
             "view": view_lat, "leds": led_lat, "ack": [e - s for s, e in windows],
-            "journal": journal_per_input, "inbound": inbound, "hub": hub_time}
+            "journal": journal_per_input, "inbound": inbound, "queued": queued,
+            "to_ack": to_ack, "after_ack": after_ack}
 
 
 def report(name: str, result: dict[str, Any]) -> None:
@@ -185,17 +301,43 @@ def report(name: str, result: dict[str, Any]) -> None:
     print(f"  view   (n={len(result['view']):5d})  {_percentiles(result['view'])}")
     print(f"  leds   (n={len(result['leds']):5d})  {_percentiles(result['leds'])}")
     print(f"  ack    (n={len(result['ack']):5d})  {_percentiles(result['ack'])}")
-    print(f"  publish -> hub callback  {_percentiles(result['inbound'])}")
-    print(f"  hub handling (gate, rules, journal, publishing)  {_percentiles(result['hub'])}")
+    print(f"  publish -> hub network thread  {_percentiles(result['inbound'])}")
+    print(f"  waiting for the worker         {_percentiles(result['queued'])}")
+    print(f"  worker to the ack (gate, rules, journal)  {_percentiles(result['to_ack'])}")
+    print(f"  worker after the ack (views, board, LEDs, bots)  "
+          f"{_percentiles(result['after_ack'])}")
     print(f"  journal record_input     {_percentiles(result['journal'])}")
     share = sum(result["journal"]) / sum(result["ack"])
     print(f"  journal share of the time to the ack: {share:.0%}")
+
+
+def _p(values: list[float], q: int) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
+
+
+def report_floors(net: list[float], disk: list[float], ack: list[float]) -> None:
+    """The floors beside the hub's ack, and the issue's two targets against them."""
+    print(f"\n== floors, same broker and disk, half before and half after the games "
+          f"(n={len(net)} and {len(disk)})")
+    print(f"  network: paho echo, TCP_NODELAY  {_percentiles(net)}")
+    print(f"  disk: bare SQLite FULL commit    {_percentiles(disk)}")
+    print(f"  hub ack (fsync on, worker)       {_percentiles(ack)}")
+    p50_limit = _p(net, 50) + _p(disk, 50) + 0.001
+    p99_limit = 8 * _p(net, 99) + _p(disk, 99)
+    for name, got, limit, rule in (
+            ("p50", _p(ack, 50), p50_limit, "net p50 + disk p50 + 1 ms"),
+            ("p99", _p(ack, 99), p99_limit, "8 x net p99 + disk p99")):
+        verdict = "met" if got <= limit else "NOT met"
+        print(f"  target ack {name} <= {rule}: {got * 1000:.2f} <= {limit * 1000:.2f} ms: "
+              f"{verdict}")
 
 
 def main() -> int:
     if len(sys.argv) == 6 and sys.argv[1] == "--hub-child":
         return hub_child(int(sys.argv[2]), Path(sys.argv[3]), sys.argv[4] == "full",
                          Path(sys.argv[5]))
+    if len(sys.argv) == 3 and sys.argv[1] == "--echo-child":
+        return echo_child(int(sys.argv[2]))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=6)
     parser.add_argument("--broker-delay", action="store_true",
@@ -204,7 +346,14 @@ def main() -> int:
                         help="stop after this many inputs (default: the whole game)")
     parser.add_argument("--runs", default="full,nosync",
                         help="comma-separated: full (the hub as it runs), nosync (no fsync)")
+    parser.add_argument("--samples", type=int, default=FLOOR_SAMPLES,
+                        help="round trips and commits measured for each floor")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"a smoke run: {QUICK_INPUTS} inputs, the full run only, "
+                             f"{QUICK_SAMPLES} floor samples")
     args = parser.parse_args()
+    if args.quick:
+        args.inputs, args.runs, args.samples = QUICK_INPUTS, "full", QUICK_SAMPLES
     extra = "" if args.broker_delay else BROKER_NO_DELAY
     results: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as tmp, \
@@ -212,6 +361,11 @@ def main() -> int:
         print(f"mosquitto on 127.0.0.1:{broker.port} "
               f"({'Nagle on' if args.broker_delay else 'set_tcp_nodelay true'}), "
               f"{SEATS} seats, seed {args.seed}")
+        # Half of each floor before the games and half after, pooled: the machine's
+        # load drifts (a shared disk's fsync varies several times over a minute).
+        half = max(2, args.samples // 2)
+        net = network_floor(broker, half)
+        disk = disk_floor(Path(tmp) / "floor-before", half)
         for run in args.runs.split(","):
             if run not in ("full", "nosync"):
                 parser.error(f"unknown run {run!r}")
@@ -219,12 +373,16 @@ def main() -> int:
                                      args.inputs)
             report("journal synchronous=FULL (as the hub runs)" if run == "full"
                    else "journal fsync off (comparison only)", results[run])
+        net += network_floor(broker, half)
+        disk += disk_floor(Path(tmp) / "floor-after", half)
     if "full" in results and "nosync" in results:
         full, nosync = results["full"], results["nosync"]
         p50 = statistics.median(full["ack"]) - statistics.median(nosync["ack"])
         print(f"\nfsync cost: median ack latency {p50 * 1000:+.2f} ms with fsync; journal median "
               f"{statistics.median(full['journal']) * 1000:.2f} ms vs "
               f"{statistics.median(nosync['journal']) * 1000:.2f} ms without")
+    if "full" in results:
+        report_floors(net, disk, results["full"]["ack"])
     return 0
 
 

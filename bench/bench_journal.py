@@ -103,7 +103,11 @@ def main() -> int:
     parser.add_argument("--dir", type=Path, default=None,
                         help="directory for the journal files (default: a temporary one)")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke run: 200 actions, one repeat")
     args = parser.parse_args()
+    if args.quick:
+        args.actions, args.repeats = 200, 1
     config = Config(4)
     log = long_log(config, args.actions)
     meta = metas(config, log)

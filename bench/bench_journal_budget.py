@@ -1,7 +1,7 @@
 """What a whole 6-player game takes on disk: the journal file and its write-ahead log.
 
     .venv/bin/python bench/bench_journal_budget.py [--seed N] [--players 6] [--dir DIR]
-                                                   [--sqlite-defaults]
+                                                   [--sqlite-defaults] [--quick]
 
 Plays one complete classic game through a ``TableService`` (no broker: the
 service's input path is called directly), every seat a heuristic bot typing
@@ -36,6 +36,7 @@ from risktable.table.autopilot import Autopilot  # noqa: E402
 from tests.table.inputs import cards_of, uids_of  # noqa: E402
 
 MAX_INPUTS = 200_000
+QUICK_INPUTS = 300
 
 
 def _size(path: Path) -> int:
@@ -45,7 +46,8 @@ def _size(path: Path) -> int:
         return 0
 
 
-def play(data_dir: Path, players: int, seed: int, sqlite_defaults: bool) -> None:
+def play(data_dir: Path, players: int, seed: int, sqlite_defaults: bool,
+         limit: int = MAX_INPUTS) -> None:
     config = HubConfig(table=TableConfig(seats=players), data_dir=data_dir)
     service = TableService(config, card_uids=cards_of("1993"), seed=seed)
     if sqlite_defaults:
@@ -59,7 +61,7 @@ def play(data_dir: Path, players: int, seed: int, sqlite_defaults: bool) -> None
                       uids_of("1993"), random.Random(seed))
     peak_wal = peak_total = inputs = 0
     started = time.perf_counter()
-    while service.session.state.phase != GAME_OVER and inputs < MAX_INPUTS:
+    while service.session.state.phase != GAME_OVER and inputs < limit:
         step = pilot.next_event()
         if step is None:
             raise SystemExit(f"nobody can act at {service.session.menu}")
@@ -90,13 +92,17 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--dir", type=Path, help="where the journal goes (a temporary folder)")
     parser.add_argument("--sqlite-defaults", action="store_true")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"a smoke run: the first {QUICK_INPUTS} inputs of the game")
     args = parser.parse_args()
+    limit = QUICK_INPUTS if args.quick else MAX_INPUTS
     if args.dir is not None:
         args.dir.mkdir(parents=True, exist_ok=True)
-        play(Path(tempfile.mkdtemp(dir=args.dir)), args.players, args.seed, args.sqlite_defaults)
+        play(Path(tempfile.mkdtemp(dir=args.dir)), args.players, args.seed, args.sqlite_defaults,
+             limit)
         return
     with tempfile.TemporaryDirectory() as tmp:
-        play(Path(tmp), args.players, args.seed, args.sqlite_defaults)
+        play(Path(tmp), args.players, args.seed, args.sqlite_defaults, limit)
 
 
 if __name__ == "__main__":

@@ -62,7 +62,10 @@ def percentile(values: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=300)
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 20 scenes")
     args = parser.parse_args()
+    if args.quick:
+        args.scenes = 20
     led_map = load_led_map()
 
     image = strip_image(scene(1), led_map)

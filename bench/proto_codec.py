@@ -2,7 +2,8 @@
 #   python bench/proto_codec.py        (the hub)
 #   micropython bench/proto_codec.py   (the seat firmware's logic, on the unix port)
 # Prints microseconds per operation for representative messages, the hub gate's
-# throughput, and (MicroPython) bytes allocated per decode.
+# throughput, and (MicroPython) bytes allocated per decode. ``--quick``: 50
+# operations each instead of 2000 (a smoke run).
 import gc
 import sys
 import time
@@ -78,7 +79,7 @@ def alloc_bytes(fn: "object", arg: "object") -> "int | None":
 
 
 def main() -> None:
-    n = 2000
+    n = 50 if "--quick" in sys.argv else 2000
     version = ".".join([str(x) for x in sys.implementation.version[:3]])
     print("interpreter:", sys.implementation.name, version)
     for name, msg in SAMPLES:

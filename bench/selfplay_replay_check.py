@@ -1,6 +1,8 @@
 """Play seeded heuristic games for 3 to 6 players, replay every log, print the tallies.
 
-    python bench/selfplay_replay_check.py [GAMES_PER_COUNT] [SEED]
+    python bench/selfplay_replay_check.py [GAMES_PER_COUNT | --quick] [SEED]
+
+(``--quick``: 2 games per player count, a smoke run.)
 
 Every game must end with a winner and its action log must replay (through the
 JSON Lines format) to the very same final state.
@@ -17,7 +19,8 @@ from risktable.rules.selfplay import selfplay
 
 
 def main() -> int:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    arg = sys.argv[1] if len(sys.argv) > 1 else "1000"
+    games = 2 if arg == "--quick" else int(arg)
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 2026
     failures = 0
     for players in (3, 4, 5, 6):

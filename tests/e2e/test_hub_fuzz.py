@@ -546,6 +546,15 @@ def test_flood_of_hostile_messages_changes_nothing(broker: Mosquitto, tmp_path: 
             r.topic in answer_topics and r.doc is not None and r.doc.get("seq") == last.seq
             for r in got), 10)
         assert service.session.state == table.mirror.state
+        # The views, board and LED scene of that input follow its answer: a resync,
+        # answered after everything the hub sent before it, marks the end of them.
+        flood = Flood(table, played, random.Random(SEED))
+        quiet = flood.resync()
+        quiet_ack = topics.seat(TABLE, quiet.expect[0].seat, topics.SEAT_ACK)
+        watcher.publish(quiet.topic, quiet.payload)
+        watcher.wait_until(lambda got: any(
+            r.topic == quiet_ack and r.doc is not None and r.doc.get("seq") == quiet.expect[0].seq
+            for r in got), 10)
 
         before_journal = _journal_snapshot(service)
         before_state = service.session.state
@@ -555,7 +564,6 @@ def test_flood_of_hostile_messages_changes_nothing(broker: Mosquitto, tmp_path: 
         mark = len(watcher.received)
         views = {r.topic: r.doc for r in watcher.received if r.topic.endswith("/view")}
 
-        flood = Flood(table, played, random.Random(SEED))
         cases = list(flood.cases(FLOOD))
         expected = [e for c in cases for e in c.expect]
         answered_before = watcher.answers

@@ -131,6 +131,27 @@ def test_one_event_numbered_far_ahead_does_not_poison_a_seat(table: Table) -> No
     assert table.service.session.state == table.table.mirror.state
 
 
+def test_an_input_is_acknowledged_before_the_views_and_board_it_changes(table: Table) -> None:
+    # The ack goes out once the input is committed; what the input changed follows it
+    # (one connection, so the watcher gets the hub's messages in the order it sent them).
+    changed_after = 0
+    for _ in range(30):
+        table.resync_sentinel(1)  # everything the hub sent before this point has arrived
+        mark = len(table.watcher.received)
+        pending = table.table.send_next()
+        assert pending is not None
+        ack_topic = topics.seat(TABLE, pending.seat, topics.SEAT_ACK)
+        assert table.table.settle(pending).ack
+        table.resync_sentinel(1)
+        got = table.watcher.received[mark:]
+        first = got[0]
+        assert (first.topic, first.doc and first.doc.get("seq")) == (ack_topic, pending.seq), (
+            [r.topic for r in got])
+        # The second sentinel's view and ack close the list.
+        changed_after += any(not r.topic.endswith("/ack") for r in got[1:-2])
+    assert changed_after > 20  # most inputs change a view, the board or the LEDs
+
+
 def test_events_that_arrive_before_an_earlier_one_are_applied_in_order(table: Table) -> None:
     # Play on until the autopilot's next nine events all come from one seat; send
     # the last eight of them first and the first one last, as a seat does whose

@@ -146,3 +146,10 @@ def test_monte_carlo_agrees_within_sampling_error(
     for armies, q in exact.attacker_left.items():
         seen = sum(1 for won, left in outcomes if won and left == armies)
         assert abs(seen / trials - float(q)) <= 5 * math.sqrt(float(q) * (1 - float(q)) / trials)
+
+
+def test_an_exact_battle_reports_its_progress_rising_to_one() -> None:
+    seen: list[float] = []
+    assert battle(30, 20, exact=True, progress=seen.append) == battle(30, 20, exact=True)
+    assert len(seen) == 29  # one per attacker row that can still attack
+    assert seen == sorted(seen) and seen[-1] == 1.0 and seen[0] > 0

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import select
 import subprocess
 import sys
 from fractions import Fraction
-from typing import Any
+from typing import Any, TextIO
 
 import pytest
 
+from risktable.cli import main, progress
 from tests.support.cli import run
 from tests.support.tools import ROOT, subprocess_env
 
@@ -140,3 +144,69 @@ def test_battle_under_the_three_dice_house_rule(capsys: pytest.CaptureFixture[st
     assert fraction(house["attacker_wins"]) < fraction(standard["attacker_wins"])
     rows = house["attacker_left"] + house["defender_left"]
     assert sum(fraction(row["probability"]) for row in rows) == 1
+
+
+def test_an_exact_battle_too_big_for_two_seconds_asks_for_float(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "rules", "battle", "501", "500")
+    assert (code, out) == (2, "")
+    assert "at most 1000 armies" in err and "--float" in err
+    fast = run_json(capsys, "rules", "battle", "501", "500", "--float")
+    assert 0 < fast["attacker_wins"]["float"] < 1
+
+
+def test_the_largest_exact_battle_prints_its_fractions(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 6 ** 3996 has 3,110 digits: under CPython's limit on int-to-text conversion.
+    data = run_json(capsys, "rules", "battle", "500", "500")
+    assert fraction(data["attacker_wins"]) > Fraction(1, 2)
+    assert sum(fraction(row["probability"]) for key in ("attacker_left", "defender_left")
+               for row in data[key]) == 1
+
+
+def _pty_stderr(monkeypatch: pytest.MonkeyPatch) -> tuple[int, TextIO]:
+    master, slave = os.openpty()
+    stream = os.fdopen(slave, "w")
+    monkeypatch.setattr(sys, "stderr", stream)
+    return master, stream
+
+
+def _read_all(master: int) -> str:
+    chunks = []
+    while select.select([master], [], [], 0.2)[0]:
+        chunks.append(os.read(master, 65536))
+    return b"".join(chunks).decode()
+
+
+def test_an_exact_battle_shows_its_progress_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(progress, "SHOW_AFTER_SECONDS", 0.0)  # shown at once, not after 1 s
+    master, stream = _pty_stderr(monkeypatch)
+    try:
+        assert main(["rules", "battle", "30", "20", "--json"]) == 0  # stdout: capsys
+        stream.flush()
+        shown = _read_all(master)
+    finally:
+        stream.close()
+        os.close(master)
+    assert shown.count("\rexact battle: ") >= 20 and "exact battle: 100 %" in shown
+    assert shown.endswith("\r")  # the line is cleared for the answer
+
+
+def test_progress_stays_off_a_pipe_and_off_quick_work() -> None:
+    piped = io.StringIO()
+    shown = progress.Progress("work", piped, after=0.0)
+    shown(0.5)
+    shown.close()
+    assert piped.getvalue() == ""
+    master, slave = os.openpty()
+    with os.fdopen(slave, "w") as stream:
+        quick = progress.Progress("work", stream, after=3600.0)
+        quick(0.5)
+        quick.close()
+        stream.flush()
+        assert _read_all(master) == ""
+    os.close(master)

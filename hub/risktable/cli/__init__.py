@@ -9,40 +9,48 @@ function ``(args) -> int``. Errors a user can fix are raised as
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
 
 from risktable import __version__
 from risktable.cli.errors import CliError, OneLineParser
+from risktable.cli.lazy import Entry, LazySubcommands
 
-# Command groups, in the order `risktable --help` lists them.
-_GROUPS: tuple[str, ...] = (
-    "demo",
-    "hub",
-    "rules",
-    "broker",
-    "games",
-    "dice",
-    "seat",
-    "cards",
+# Command groups, in the order `risktable --help` lists them: each group's module is
+# imported only when the command line names the group (risktable.cli.lazy).
+_GROUPS: tuple[Entry, ...] = (
+    ("demo", "demo", "play a demo game: embedded broker, hub and seat firmwares, LED view"),
+    ("hub", "hub", "run the hub service for a table (Ctrl-C or SIGTERM stops it)"),
+    ("rules", "rules", "the rules engine: map, odds, battles, self-play, replay, presets"),
+    ("broker", "broker", "the table's MQTT broker: accounts, passwords and ACL for mosquitto"),
+    ("games", "games", "the games in the hub's journal: list, export, resume"),
+    ("dice", "dice", "the physical dice: per-die statistics from the journal"),
+    ("seat", "seat", "seat controllers: per-seat config, firmware build"),
+    ("cards", "cards", "the physical card deck"),
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the top-level parser with every command group registered."""
+def build_parser(*, full: bool = True) -> argparse.ArgumentParser:
+    """Return the top-level parser with every command group registered.
+
+    ``full=False`` registers placeholders instead, each loading its group's module
+    when parsing reaches it (what :func:`main` uses, so a command imports only
+    what it needs)."""
     parser = OneLineParser(prog="risktable", description="Refereed, lit, networked Risk table.")
     parser.add_argument("--version", action="version", version=f"risktable {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser,
+                                action=LazySubcommands)
+    assert isinstance(sub, LazySubcommands)
     sub.required = True
-    for name in _GROUPS:
-        importlib.import_module(f"risktable.cli.{name}").register(sub)
+    sub.add_lazy(_GROUPS)
+    if full:
+        sub.load_all()
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the process exit code."""
-    parser = build_parser()
+    parser = build_parser(full=False)
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args))

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from riskproto import topics
 from risktable.cli.errors import CliError
-from risktable.config import ConfigError, HubConfig, LedConfig, load_config
-from risktable.service.address import BrokerAddress
+
+if TYPE_CHECKING:
+    from risktable.config import HubConfig
+    from risktable.service.address import BrokerAddress
 
 
 def broker_address(text: str) -> BrokerAddress:
     """argparse type for ``HOST:PORT``."""
+    # Imported here, as in hub_config: commands that never meet a broker or the
+    # configuration (the odds) start without them (risktable.cli.lazy).
+    from risktable.service.address import BrokerAddress
+
     try:
         return BrokerAddress.parse(text)
     except ValueError as exc:
@@ -97,6 +102,8 @@ def read_secret(args: argparse.Namespace, option: str, env: str) -> str | None:
 
 def setup_logging(verbose: int) -> None:
     """Structured one-line logs on stderr: time, level, logger, message."""
+    import logging
+
     level = logging.DEBUG if verbose > 1 else logging.INFO if verbose else logging.WARNING
     logging.basicConfig(
         level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True
@@ -107,6 +114,10 @@ def hub_config(args: argparse.Namespace) -> HubConfig:
     """The hub configuration: ``--config FILE`` (or, without one, a development setup
     with no GPIO panel and no LED board) overridden by the connection options given
     (the password by ``--password-file`` or ``RISKTABLE_PASSWORD``)."""
+    import dataclasses
+
+    from risktable.config import ConfigError, HubConfig, LedConfig, load_config
+
     try:
         config = (load_config(args.config) if args.config
                   else HubConfig(leds=LedConfig(enabled=False), panel_enabled=False))

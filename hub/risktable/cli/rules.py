@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 from typing import Any
 
-# Each module registers its own sub-command of `rules`.
-_COMMANDS: tuple[str, ...] = (
-    "rules_map", "rules_odds", "rules_selfplay", "rules_replay", "rules_presets",
+from risktable.cli.lazy import Entry, LazySubcommands
+
+# Each module registers its own sub-commands of `rules`, loaded when named.
+_COMMANDS: tuple[Entry, ...] = (
+    ("map", "rules_map", "territories, continents, bonuses and borders of the classic map"),
+    ("odds", "rules_odds", "exact outcome table of a single roll"),
+    ("battle", "rules_odds", "whole-battle distribution, attacking to the end"),
+    ("selfplay", "rules_selfplay", "bots play complete seeded games; counts and speed"),
+    ("replay", "rules_replay",
+     "check a recorded game (docs/action-log.md); first bad action or summary"),
+    ("presets", "rules_presets", "the rule sets a game can start with, and their options"),
 )
 
 
@@ -17,7 +24,8 @@ def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
         "rules", help="the rules engine: map, odds, battles, self-play, replay, presets"
     )
-    rules_sub = parser.add_subparsers(dest="rules_command", metavar="SUBCOMMAND")
+    rules_sub = parser.add_subparsers(dest="rules_command", metavar="SUBCOMMAND",
+                                      action=LazySubcommands)
+    assert isinstance(rules_sub, LazySubcommands)
     rules_sub.required = True
-    for name in _COMMANDS:
-        importlib.import_module(f"risktable.cli.{name}").register(rules_sub)
+    rules_sub.add_lazy(_COMMANDS)

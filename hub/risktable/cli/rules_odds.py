@@ -10,6 +10,7 @@ from typing import Any
 
 from risktable.cli.common import whole_number
 from risktable.cli.errors import CliError
+from risktable.cli.progress import Progress
 from risktable.rules.odds import (
     MAX_ATTACK_DICE,
     MAX_DEFEND_DICE,
@@ -21,6 +22,12 @@ from risktable.rules.odds import (
 # A battle holds a table of attackers x defenders states; past this the
 # memory and time stop being sensible for a command line (and for a board).
 MAX_ARMIES = 1000
+# Exact fractions grow with attackers + defenders (numbers over 6 ** (4 * that)),
+# and so the time, about 8 times per doubling of both: 500 against 500, the most
+# work this allows, takes about 0.9 s of CPU on the development machine
+# (bench/bench_battle.py), under 2 s with the machine shared. Bigger battles are
+# answered with --float.
+MAX_EXACT_ARMIES = 1000
 # Text output prints a fraction in full only while it stays readable.
 _LONGEST_TEXT_FRACTION = 40
 # Text output hides outcomes rarer than this; --json lists every one.
@@ -148,9 +155,20 @@ def run_battle(args: argparse.Namespace) -> int:
     """Print the distribution of a battle fought to the end."""
     if args.attackers < 2:
         raise CliError("attackers must be at least 2: one army always stays behind", 2)
-    result: Battle[Fraction] | Battle[float] = battle(
-        args.attackers, args.defenders, not args.use_float, defend_limit=args.defence_dice
-    )
+    exact = not args.use_float
+    if exact and args.attackers + args.defenders > MAX_EXACT_ARMIES:
+        raise CliError(
+            f"an exact battle takes at most {MAX_EXACT_ARMIES} armies on both sides together, "
+            f"not {args.attackers + args.defenders}: pass --float for a bigger one", 2)
+    progress = Progress("exact battle") if exact else None
+    try:
+        result: Battle[Fraction] | Battle[float] = battle(
+            args.attackers, args.defenders, exact, defend_limit=args.defence_dice,
+            progress=progress,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
     if args.json:
         print(json.dumps(_battle_json(result), indent=2))
     else:

@@ -19,7 +19,7 @@ and the result is the whole distribution of how that ends.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -42,6 +42,8 @@ MAX_DEFEND_DICE = 3
 _STANDARD_DEFEND_DICE = 2
 
 P = TypeVar("P", Fraction, float)
+# Told the share of an exact battle's work done so far, 0 to 1, now and then.
+Progress = Callable[[float], None]
 
 
 @dataclass(frozen=True)
@@ -146,38 +148,47 @@ _MOST_DICE_PER_ARMY = 4
 
 
 def _flow_exact(
-    attackers: int, defenders: int, defend_limit: int
+    attackers: int, defenders: int, defend_limit: int, progress: Progress | None = None
 ) -> tuple[dict[int, int], dict[int, int], int]:
     """Pour probability mass through the battle, as integers over ``6 ** power``.
 
     Fractions would spend most of the time on gcds of ever larger
     denominators. Every probability here is a whole number over a power of
     6, so whole numbers over one large enough power of 6 stay exact and every
-    division below is even.
+    division below is even. A roll costs the attacker at most as many armies
+    as the defender rolls dice, so only that many rows of states and one more
+    are alive at a time: memory grows with the defenders, not with the whole
+    table of states.
     """
     power = _MOST_DICE_PER_ARMY * (attackers - 1 + defenders)
     steps = {
-        (a, d): tuple(
-            (a_lost, d_lost, ways, 6 ** (a + d)) for a_lost, d_lost, ways in _loss_counts(a, d)
-        )
+        (a, d): tuple((a_lost, d_lost, ways) for a_lost, d_lost, ways in _loss_counts(a, d))
         for a in range(1, MAX_ATTACK_DICE + 1)
         for d in range(1, defend_limit + 1)
     }
-    mass = [[0] * (defenders + 1) for _ in range(attackers + 1)]
-    mass[attackers][defenders] = 6**power
+    # rows[k] is row a - k, for the attacker army counts a roll can reach from a.
+    rows = [[0] * (defenders + 1) for _ in range(min(MAX_ATTACK_DICE, defend_limit) + 1)]
+    rows[0][defenders] = 6**power
+    won: dict[int, int] = {}
     # A roll never adds armies, so rows high to low and, within a row,
     # defenders high to low visits a state only after everything that feeds it.
     for a in range(attackers, 1, -1):
-        row = mass[a]
+        attack_dice = min(MAX_ATTACK_DICE, a - 1)
         for d in range(defenders, 0, -1):
-            here = row[d]
+            here = rows[0][d]
             if not here:
                 continue
-            for a_lost, d_lost, ways, outcomes in steps[_dice(a, d, defend_limit)]:
-                mass[a - a_lost][d - d_lost] += here * ways // outcomes
-    won = {a: mass[a][0] for a in range(2, attackers + 1) if mass[a][0]}
-    lost = {d: mass[1][d] for d in range(1, defenders + 1) if mass[1][d]}
-    return won, lost, power
+            # Even: ``here`` holds the 6 ** dice of every roll still to come, this one's too.
+            share = here // 6 ** (attack_dice + min(defend_limit, d))
+            for a_lost, d_lost, ways in steps[attack_dice, min(defend_limit, d)]:
+                rows[a_lost][d - d_lost] += share * ways
+        if rows[0][0]:
+            won[a] = rows[0][0]
+        rows = [*rows[1:], [0] * (defenders + 1)]
+        if progress is not None:
+            progress((attackers - a + 1) / (attackers - 1))
+    lost = {d: rows[0][d] for d in range(1, defenders + 1) if rows[0][d]}
+    return dict(sorted(won.items())), lost, power  # fewest armies left first, as ever
 
 
 @cache
@@ -215,15 +226,18 @@ def _flow_float(
 
 @overload
 def battle(
-    attackers: int, defenders: int, exact: Literal[True], *, defend_limit: int = ...
+    attackers: int, defenders: int, exact: Literal[True], *, defend_limit: int = ...,
+    progress: Progress | None = ...,
 ) -> Battle[Fraction]: ...
 @overload
 def battle(
-    attackers: int, defenders: int, exact: Literal[False] = ..., *, defend_limit: int = ...
+    attackers: int, defenders: int, exact: Literal[False] = ..., *, defend_limit: int = ...,
+    progress: Progress | None = ...,
 ) -> Battle[float]: ...
 @overload
 def battle(
-    attackers: int, defenders: int, exact: bool, *, defend_limit: int = ...
+    attackers: int, defenders: int, exact: bool, *, defend_limit: int = ...,
+    progress: Progress | None = ...,
 ) -> Battle[Fraction] | Battle[float]: ...
 def battle(
     attackers: int,
@@ -231,6 +245,7 @@ def battle(
     exact: bool = False,
     *,
     defend_limit: int = _STANDARD_DEFEND_DICE,
+    progress: Progress | None = None,
 ) -> Battle[Fraction] | Battle[float]:
     """The distribution of a battle fought until conquest or until the attacker is stopped.
 
@@ -239,7 +254,9 @@ def battle(
     dice and the defender ``min(defend_limit, defenders)``; the battle ends
     when the defender has no armies left or the attacker has one. An attacker
     with a single army cannot attack and so never wins. ``exact=True`` gives
-    :class:`~fractions.Fraction` values, otherwise floats (much faster).
+    :class:`~fractions.Fraction` values, otherwise floats (much faster);
+    an exact battle calls ``progress(done)`` after each attacker row, ``done``
+    rising to 1 (its time grows about 8 times per doubling of both armies).
 
     >>> b = battle(3, 1, exact=True)
     >>> str(b.attacker_wins), {k: str(v) for k, v in b.attacker_left.items()}
@@ -247,7 +264,7 @@ def battle(
     """
     _check_armies(attackers, defenders, defend_limit)
     if exact:
-        won, lost, power = _flow_exact(attackers, defenders, defend_limit)
+        won, lost, power = _flow_exact(attackers, defenders, defend_limit, progress)
         whole = 6**power
         return _summarise(
             attackers,

@@ -60,6 +60,9 @@ class HubService:
     ``on_connection(up)`` whenever the broker connection comes or goes;
     ``on_republish(seat)`` after a seat's birth or ``resync`` republished its
     view, to re-send whatever else still stands for it (an armed roll).
+    An ``on_event`` that has journalled the event may call :meth:`answer_now` to
+    acknowledge it at once, before the views and moves that follow it go out;
+    otherwise the answer goes out when it returns.
     ``on_event``, ``on_change`` and ``on_republish`` run on the service's
     worker thread, one message at a time in arrival order; ``on_connection``
     runs on the network thread and must return at once. A message that finds
@@ -98,6 +101,8 @@ class HubService:
         self.worker = Worker(inbox)
         self._dropping = False
         self._notice: str | None = None
+        # The accepted event on_event is handling, until its ack is out (worker thread only).
+        self._in_hand: tuple[int, int] | None = None
         self.link = HubLink(
             address,
             table,
@@ -156,6 +161,20 @@ class HubService:
             view.update(fields)
         if publish:
             self._publish_view(seat)
+
+    def answer_now(self) -> None:
+        """Acknowledge the event ``on_event`` is handling, now (once it is journalled).
+
+        The seat hears back after the commit alone, not after the views, the board,
+        the LED scene and the bot moves that follow. Nothing happens outside
+        ``on_event`` or when the event was answered already."""
+        in_hand, self._in_hand = self._in_hand, None
+        if in_hand is None:
+            return
+        seat, seq = in_hand
+        with self._lock:
+            reply_topic, reply = self.gate.answered(seat, seq, None)
+        self.link.publish(reply_topic, reply)
 
     def send_command(self, seat: int, command: dict[str, Any]) -> None:
         """Send a ``cmd`` message (arm dice, beep, ...) to ``seat`` (QoS 1, not retained)."""
@@ -277,10 +296,17 @@ class HubService:
                 self._on_republish(seat)
             error = None
         elif self._on_event is not None:
+            self._in_hand = (seat, seq)
             try:
                 error = self._on_event(seat, msg)
             except Unanswered as why:
                 log.info("seat %d: event %d left unanswered: %s", seat, msg["seq"], why)
+                return
+            finally:
+                answered = self._in_hand is None
+                self._in_hand = None
+            if answered:  # acked by answer_now: on_event journalled it
+                log.info("seat %d: accepted event %d (%s)", seat, seq, msg["kind"])
                 return
             journalled = error is None
         else:

@@ -380,6 +380,8 @@ class TableService:
                 items, retracted=outcome.retracted,
                 dice=tuple(DieFace(die, face) for die, face in outcome.dice),
             )
+        # Committed: the seat may hear so now; what it changed goes out after.
+        self.hub.answer_now()
         self._publish(outcome)
         self._run_bots()
         return None
