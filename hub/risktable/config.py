@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +37,14 @@ class BrokerConfig:
 
 @dataclass(frozen=True)
 class TableConfig:
-    """The table: its id, seat count (seats are numbered 1..N), rule set, bot seats."""
+    """The table: its id, seat count (seats are numbered 1..N), rule set, bot seats, and
+    the players' names the screens use (``[seats]``; a seat without one is "Seat n")."""
 
     id: str = "table1"
     seats: int = 4
     rules: str = "classic"
     bots: Mapping[int, str] = field(default_factory=dict)
+    names: Mapping[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,25 @@ def _table(section: _Section) -> TableConfig:
     return config
 
 
+# A name fits "<name> to play" on one 24-character line of a seat's screen, in the
+# display's font (printable ASCII).
+MAX_NAME = 12
+
+
+def _names(section: _Section, seats: int) -> dict[int, str]:
+    names: dict[int, str] = {}
+    for key in list(section.raw):
+        if not key.isdigit() or not 1 <= int(key) <= seats:
+            raise section.error(key, f"is not a seat of this table (1 to {seats})")
+        name = section.get(key, str, "")
+        if not 1 <= len(name) <= MAX_NAME or not all(" " <= c <= "~" for c in name):
+            raise section.error(key, f"a name is 1 to {MAX_NAME} printable ASCII "
+                                f"characters, got {name!r}")
+        names[int(key)] = name
+    section.done()
+    return names
+
+
 def _leds(section: _Section) -> LedConfig:
     config = LedConfig(
         section.get("enabled", bool, True),
@@ -186,6 +207,8 @@ def parse_config(text: str, source: str = "<config>") -> HubConfig:
     root = _Section(source, "top level", raw)
     broker = _broker(_Section(source, "broker", root.get("broker", dict, {})))
     table = _table(_Section(source, "table", root.get("table", dict, {})))
+    names = _names(_Section(source, "seats", root.get("seats", dict, {})), table.seats)
+    table = replace(table, names=names)
     leds = _leds(_Section(source, "leds", root.get("leds", dict, {})))
     panel_enabled, pins = _panel(_Section(source, "panel", root.get("panel", dict, {})))
     data = _Section(source, "data", root.get("data", dict, {}))

@@ -132,7 +132,7 @@ def neutral_defence_by_seat_2(table: TableSession, attack: tuple[int, ...],
     ok(table, 1, confirm(1))
     ok(table, 1, confirm(1))  # 3 dice
     assert table.state.phase == DEFEND and table.menu.player == 1  # player 1, at seat 2
-    refused(table, 1, confirm(1), "may not act")
+    refused(table, 1, confirm(1), "wait for your turn")
     assert table.view(2)["lines"][0] == "Defend Scandinavia"
     out = ok(table, 2, confirm(2))
     assert out.actions == (Defend(2),)

@@ -92,9 +92,9 @@ def test_the_chooser_walks_exactly_the_legal_capitals_and_nobody_else_sees_the_c
 
     # Only the chooser may act; Back has nothing to take back.
     for other in others:
-        refused(table, other, confirm(other), f"seat {seat} is playing")
-        refused(table, other, turn(other, 1), "may not act")
-    refused(table, seat, back(seat), "nothing to take back")
+        refused(table, other, confirm(other), f"Seat {seat} is playing")
+        refused(table, other, turn(other, 1), "wait for your turn")
+    refused(table, seat, back(seat), "Nothing to take back")
 
     capital = table.menu.cursor
     name = CONFIG.board.territory_names[capital]
@@ -112,7 +112,7 @@ def test_the_chooser_walks_exactly_the_legal_capitals_and_nobody_else_sees_the_c
     nxt = table.seats[after.player]
     assert _names(table, nxt)[0] == "Choose your capital:"
     assert table.menu.cursor == table.menu.choices[0]
-    assert all(_names(table, x) == [f"Seat {nxt} to play", "Capital chosen"]
+    assert all(_names(table, x) == [f"Seat {nxt} to play", f"Seat {seat}: Capital chosen"]
                for x in others if x != nxt)
 
 
@@ -157,15 +157,15 @@ def _capitals_at(phase: int, **fields: Any) -> TableSession:
 def test_a_capital_card_tapped_at_a_draw_is_refused_with_its_reason() -> None:
     table = _capitals_at(st.DRAW, conquered=True)
     assert table.menu.stage == menus.CARD and table.menu.player == 0
-    refused(table, 1, tap(1, "kamchatka"), "seat 2's capital card: it lies before its owner")
-    refused(table, 1, tap(1, "alaska"), "seat 1's capital card")
+    refused(table, 1, tap(1, "kamchatka"), "Seat 2's capital card")
+    refused(table, 1, tap(1, "alaska"), "Seat 1's capital card")
     out = ok(table, 1, tap(1, "peru"))
     assert out.actions == (DrawCard(T("peru")),)
 
 
 def test_a_laid_capital_card_is_not_traded_by_its_owner() -> None:
     table = _capitals_at(st.REINFORCE, pool=3, hands={0: ("peru", "brazil")})
-    refused(table, 1, tap(1, "alaska"), "only its captor trades it")
+    refused(table, 1, tap(1, "alaska"), "in no hand")
 
 
 def test_the_captors_seat_says_whose_capital_card_to_take() -> None:
@@ -179,11 +179,11 @@ def test_the_captors_seat_says_whose_capital_card_to_take() -> None:
     out = ok(table, 2, dice(2, armed(table, 2)[0], 1))
     assert CapitalCardPassed(1, 0, T("kamchatka")) in out.events
     assert table.state.hands[0] == (T("kamchatka"),)
-    assert _names(table, 1)[:2] == ["Take seat 2's capital", "card: Kamchatka"]
+    assert _names(table, 1)[:2] == ["Take Seat 2's capital", "card: Kamchatka"]
     assert not any("capital card" in line for x in (2, 3) for line in _names(table, x))
     # Told once: the next choice (how many armies move in) has the seat's lines back.
     ok(table, 1, confirm(1))
-    assert "Take seat 2's capital" not in _names(table, 1)
+    assert "Take Seat 2's capital" not in _names(table, 1)
 
 
 def test_a_bot_choosing_a_capital_shows_it_nowhere() -> None:

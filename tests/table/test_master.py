@@ -99,10 +99,10 @@ def test_the_attacker_walks_exactly_the_legal_choices_of_a_held_roll() -> None:
     for other in others:
         assert table.view(other)["lines"][0] == f"Seat {seat} may change roll"
         assert not table.view(other)["active"]
-        refused(table, other, confirm(other), f"seat {seat} is playing")
-        refused(table, other, turn(other, 1), "may not act")
-        refused(table, other, dice(other, 1, 6), "no dice are armed")
-    refused(table, seat, back(seat), "nothing to take back")
+        refused(table, other, confirm(other), f"Seat {seat} is playing")
+        refused(table, other, turn(other, 1), "wait for your turn")
+        refused(table, other, dice(other, 1, 6), "No dice are wanted")
+    refused(table, seat, back(seat), "The roll stands")
     assert table.state == s
 
     # Choosing a re-roll arms exactly one die on the attacker's seat, with a new number.
@@ -129,9 +129,9 @@ def test_the_attacker_walks_exactly_the_legal_choices_of_a_held_roll() -> None:
     assert seen[2] == shown or (len(shown) > 24 and shown.startswith(seen[2][:-1]))
 
     # Only the armed roll number with exactly one settled die counts.
-    refused(table, seat, dice(seat, roll_number(battle, 1), 4), f"roll {roll} is")
-    refused(table, seat, dice(seat, roll, 4, 4), "roll 1 dice, not 2")
-    refused(table, seat, confirm(seat), "waiting for dice")
+    refused(table, seat, dice(seat, roll_number(battle, 1), 4), "for another roll")
+    refused(table, seat, dice(seat, roll, 4, 4), "Roll 1 die, not 2")
+    refused(table, seat, confirm(seat), "Waiting for the dice")
     assert ok(table, seat, dice(seat, roll, 4, state="rolling")).actions == ()
     out = ok(table, seat, dice(seat, roll, 4))
     assert out.actions == (RerollDie(4),)

@@ -46,16 +46,16 @@ def test_opening_roll_is_applied_when_the_last_die_is_in() -> None:
 def test_refused_dice_readings_keep_the_roll_armed() -> None:
     table = new_session(3)
     roll, _ = armed(table, 1)
-    refused(table, 1, dice(1, roll + 100, 3), "is not armed")
-    refused(table, 1, dice(1, roll, 3, 4), "roll 1 dice, not 2")
+    refused(table, 1, dice(1, roll + 100, 3), "for another roll")
+    refused(table, 1, dice(1, roll, 3, 4), "Roll 1 die, not 2")
     refused(table, 1, dice(1, roll, 3, state="crooked"), "roll again")
-    refused(table, 1, dice(1, armed(table, 2)[0], 3), "is not armed")
+    refused(table, 1, dice(1, armed(table, 2)[0], 3), "for another roll")
     assert armed(table, 1) == (roll, 1)
     # A reading while the die still rolls is acknowledged and changes nothing.
     out = ok(table, 1, dice(1, roll, 3, state="rolling"))
     assert not out.actions and not out.commands and armed(table, 1) == (roll, 1)
     ok(table, 1, dice(1, roll, 3))
-    refused(table, 1, dice(1, roll, 3), "no dice are armed")
+    refused(table, 1, dice(1, roll, 3), "No dice are wanted")
 
 
 def test_a_tie_rearms_only_the_tied_seats_with_new_roll_numbers() -> None:
@@ -67,7 +67,7 @@ def test_a_tie_rearms_only_the_tied_seats_with_new_roll_numbers() -> None:
     assert out.actions == (OpeningRoll((6, 1, 6)),)
     arms = {s: c["roll"] for s, c in out.commands if c["cmd"] == "arm_dice"}
     assert set(arms) == {1, 3} and not set(arms.values()) & set(first.values())
-    refused(table, 1, dice(1, first[1], 5), "is not armed")
+    refused(table, 1, dice(1, first[1], 5), "for another roll")
     ok(table, 3, dice(3, arms[3], 5))
     out = ok(table, 1, dice(1, arms[1], 2))
     assert out.actions == (OpeningRoll((2, 5)),) and table.state.player == 2
@@ -75,8 +75,8 @@ def test_a_tie_rearms_only_the_tied_seats_with_new_roll_numbers() -> None:
 
 def test_inputs_before_the_opening_roll_are_refused() -> None:
     table = new_session(3)
-    refused(table, 1, confirm(1), "waiting for dice")
-    refused(table, 2, turn(2, 1), "waiting for dice")
+    refused(table, 1, confirm(1), "Waiting for the dice")
+    refused(table, 2, turn(2, 1), "Waiting for the dice")
     refused(table, 3, back(3))
 
 
@@ -100,10 +100,10 @@ def test_claim_cursor_walks_the_unclaimed_territories_in_board_order_and_wraps()
 
 def test_a_seat_that_may_not_act_is_refused_and_nothing_changes() -> None:
     table = opened()
-    refused(table, 1, turn(1, 3), "seat 2 is playing")
-    refused(table, 3, confirm(3), "seat 2 is playing")
-    refused(table, 2, back(2), "nothing to take back")
-    refused(table, 2, dice(2, 1, 6), "no dice are armed")
+    refused(table, 1, turn(1, 3), "Seat 2 is playing")
+    refused(table, 3, confirm(3), "Seat 2 is playing")
+    refused(table, 2, back(2), "Nothing to take back")
+    refused(table, 2, dice(2, 1, 6), "No dice are wanted")
     ok(table, 2, turn(2, 1))
     out = table.handle(7, confirm(1))
     assert out.error is not None and out.error.code == "unknown_seat"
@@ -132,11 +132,11 @@ def test_with_dealt_territories_each_seat_taps_its_dealt_card_in_turn() -> None:
         ok(table, seat, dice(seat, armed(table, seat)[0], face))
     assert table.state.phase == st.DEAL and table.state.player == 1
     assert table.view(2)["lines"] == ["Tap your dealt card", "on your reader"]
-    refused(table, 1, tap(1, "alaska"), "seat 2 taps a card now")
-    refused(table, 2, tap(2, "wild1"), "not in the draw pile")
+    refused(table, 1, tap(1, "alaska"), "Seat 2 taps a card now")
+    refused(table, 2, tap(2, "wild1"), "not in the pile")
     out = ok(table, 2, tap(2, "alaska"))
     assert out.actions == (DealCard(T("alaska")),) and table.state.player == 2
-    refused(table, 3, tap(3, "alaska"), "not in the draw pile")
+    refused(table, 3, tap(3, "alaska"), "not in the pile")
     ok(table, 3, tap(3, "peru"))
     assert table.state.owners[T("alaska")] == 1 and table.state.owners[T("peru")] == 2
 

@@ -48,7 +48,7 @@ def test_tapped_cards_show_their_worth_and_confirm_trades_them_for_the_table_val
     assert out.actions == (TradeStars(tuple(sorted(T(c) for c in hand))),)
     assert table.state.pool == 3 + 7 and table.state.hands[0] == ()
     assert table.menu.stage == menus.PLACE and table.pick.cards == ()
-    assert table.view(2)["lines"][1:3] == ["Trade 3 cards", "4 stars: 7 armies"]
+    assert table.view(2)["lines"][1:3] == ["Seat 1: Trade 3 cards", "4 stars: 7 armies"]
     # With no card tapped, Confirm places an army again.
     out = ok(table, 1, confirm(1))
     assert table.state.pool == 9 and len(out.actions) == 1
@@ -71,9 +71,9 @@ def test_a_trade_beyond_ten_stars_is_refused_and_six_cards_must_be_traded() -> N
     assert table.menu.stage == menus.MUST_TRADE
     assert table.view(1)["lines"][:3] == ["You hold 6 cards", "Tap cards, 2-10 stars",
                                           "0 stars: no trade"]
-    refused(table, 1, confirm(1), "tap cards worth 2 to 10 stars")
-    refused(table, 1, turn(1, 1), "nothing to turn")
-    refused(table, 2, tap(2, TWO[0]), "no card is wanted")
+    refused(table, 1, confirm(1), "Tap cards worth 2 to 10 stars")
+    refused(table, 1, turn(1, 1), "Nothing to turn")
+    refused(table, 2, tap(2, TWO[0]), "No card is wanted")
     refused(table, 1, tap(1, ONE[0]), "do not hold")
     for card in hand:
         ok(table, 1, tap(1, card))
@@ -89,7 +89,7 @@ def test_a_trade_beyond_ten_stars_is_refused_and_six_cards_must_be_traded() -> N
 
 def test_after_a_conquest_only_a_forced_trade_is_taken() -> None:
     table = reinforce((ONE[0], ONE[1]), conquered=True)
-    refused(table, 1, tap(1, ONE[0]), "after a conquest")
+    refused(table, 1, tap(1, ONE[0]), "After a conquest")
 
 
 def test_a_whole_classic_2016_game_through_seat_events_replays() -> None:

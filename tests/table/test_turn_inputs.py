@@ -62,7 +62,7 @@ def test_one_army_per_press_and_back_takes_the_last_one_back() -> None:
     assert out.retracted == 1 and not out.actions and len(table.log) == 1
     out = ok(table, 1, back(1))
     assert out.retracted == 1 and table.state == before and table.log == []
-    refused(table, 1, back(1), "nothing to take back")
+    refused(table, 1, back(1), "Nothing to take back")
 
 
 def test_back_after_the_last_army_returns_to_placing() -> None:
@@ -90,7 +90,7 @@ def _mixed() -> tuple[str, str, str]:
 def test_tapping_three_held_cards_trades_them_and_lets_the_player_pick_the_plus_two() -> None:
     table = reinforce(pool=3, hands={0: ("alaska", "ukraine", "wild1")})
     refused(table, 1, tap(1, "brazil"), "do not hold")
-    refused(table, 2, tap(2, "alaska"), "no card is wanted")
+    refused(table, 2, tap(2, "alaska"), "No card is wanted")
     ok(table, 1, tap(1, "alaska"))
     ok(table, 1, tap(1, "alaska"))  # tapped again: taken out of the set
     assert table.pick.cards == ()
@@ -140,8 +140,8 @@ def test_five_cards_must_be_traded_before_placing() -> None:
     table = reinforce(pool=3, hands={0: hand})
     assert table.menu.stage == menus.MUST_TRADE
     assert table.view(1)["lines"][:2] == ["You hold 5 cards", "Tap 3 cards to trade"]
-    refused(table, 1, confirm(1), "tap 3 cards")
-    refused(table, 1, turn(1, 1), "tap 3 cards")
+    refused(table, 1, confirm(1), "Tap 3 cards")
+    refused(table, 1, turn(1, 1), "tap 3 cards to trade")
     for card in ("middle_east", "afghanistan", "wild1"):
         ok(table, 1, tap(1, card))
     assert table.menu.stage == menus.PLACE and table.state.pool == 7
@@ -155,7 +155,7 @@ def test_second_set_forced_asks_for_both_sets_of_six_cards() -> None:
     assert table.view(1)["lines"][:2] == ["Two sets: trade both", "Tap 3 cards to trade"]
     ok(table, 1, tap(1, "alaska"))
     ok(table, 1, tap(1, "alberta"))
-    refused(table, 1, tap(1, "wild1"), "leaves the other whole")
+    refused(table, 1, tap(1, "wild1"), "leaves your other set whole")
     ok(table, 1, back(1))  # alberta untapped: alaska stays
     for card in ("northwest_territory", "greenland"):
         ok(table, 1, tap(1, card))
@@ -214,10 +214,10 @@ def test_dice_are_armed_for_both_sides_and_the_roll_is_applied_when_both_are_in(
     roll_a, count_a = armed(table, 1)
     assert count_a == 3 and table.standing_commands(2) == []
     assert table.menu.stage == menus.DEFEND_DICE and table.view(2)["active"]
-    assert table.view(1)["lines"] == ["Roll 3 dice"]
-    refused(table, 1, turn(1, 1), "seat 2 is playing")
-    refused(table, 2, dice(2, roll_a, 1, 2, 3), "no dice are armed")
-    refused(table, 1, dice(1, roll_a, 6, 6), "roll 3 dice, not 2")
+    assert table.view(1)["lines"] == ["Attack Middle East", "from Ukraine", "Roll 3 dice"]
+    refused(table, 1, turn(1, 1), "Seat 2 is playing")
+    refused(table, 2, dice(2, roll_a, 1, 2, 3), "No dice are wanted")
+    refused(table, 1, dice(1, roll_a, 6, 6), "Roll 3 dice, not 2")
     ok(table, 1, dice(1, roll_a, 6, 5, 6))  # the attacker may roll while the defender chooses
     ok(table, 2, turn(2, -1))
     out = ok(table, 2, confirm(2))
@@ -240,7 +240,10 @@ def test_a_conquest_asks_how_many_move_in_within_the_legal_range() -> None:
     out = ok(table, 1, dice(1, armed(table, 1)[0], 4, 5, 6))
     assert out.actions == (Roll((4, 5, 6), (1, 1)),) and table.state.phase == st.OCCUPY
     assert (table.menu.low, table.menu.high, table.menu.value) == (3, 4, 3)
-    assert out.views[1]["lines"][:2] == ["Move 3 into", "Middle East"]
+    # The attacker reads the battle's result above the question (the defender reads the
+    # dice and the armies to take off).
+    assert out.views[1]["lines"][:3] == ["You lost 0, they lost 2", "Move 3 into", "Middle East"]
+    assert out.views[2]["lines"][1:] == ["Dice 6 5 4 v 1 1", "Conquered Middle East"]
     ok(table, 1, turn(1, 9))
     assert table.menu.value == 4
     out = ok(table, 1, confirm(1))
@@ -278,8 +281,8 @@ def test_end_turn_after_a_conquest_asks_for_the_card_drawn() -> None:
     out = ok(table, 1, confirm(1))
     assert out.actions == (EndTurn(),) and table.state.phase == st.DRAW
     assert table.view(1)["lines"] == ["Draw a card and tap it", "on your reader"]
-    refused(table, 2, tap(2, "peru"), "seat 1 taps a card now")
-    refused(table, 1, tap(1, "brazil"), "not in the draw pile")
+    refused(table, 2, tap(2, "peru"), "Seat 1 taps a card now")
+    refused(table, 1, tap(1, "brazil"), "not in the pile")
     refused(table, 1, confirm(1), "must tap a card")
     out = ok(table, 1, tap(1, "peru"))
     assert out.actions == (DrawCard(T("peru")),)

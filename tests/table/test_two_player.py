@@ -50,7 +50,7 @@ def test_the_first_player_taps_the_cards_dealt_to_the_neutral() -> None:
     assert table.menu.stage == menus.CARD and table.menu.player == first
     assert table.view(tapper)["lines"] == ["Deal the neutral a card", "tap it on your reader"]
     card = table.state.draw_pile[0]
-    refused(table, other, {"kind": "card", "uid": UIDS[card]}, f"seat {tapper} taps")
+    refused(table, other, {"kind": "card", "uid": UIDS[card]}, f"Seat {tapper} taps")
     out = ok(table, tapper, {"kind": "card", "uid": UIDS[card]})
     assert out.actions == (DealCard(card),) and table.state.owners[card] == NEUTRAL
 

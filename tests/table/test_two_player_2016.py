@@ -85,15 +85,15 @@ def test_the_first_player_taps_the_cards_set_aside_for_each_neutral() -> None:
     assert table.view(tapper)["lines"] == ["Set aside a card for", "neutral 1: tap it on",
                                            "your reader, face down"]
     card = table.state.draw_pile[5]
-    refused(table, other, _card(card), f"seat {tapper} taps a card now")
-    refused(table, other, confirm(other), f"seat {tapper} must tap a card first")
+    refused(table, other, _card(card), f"Seat {tapper} taps a card now")
+    refused(table, other, confirm(other), f"Seat {tapper} must tap a card first")
     # The ceasefire card is out of this game: not a card to set aside.
-    refused(table, tapper, _card(ceasefire_card(BOARD)), "not in the draw pile")
+    refused(table, tapper, _card(ceasefire_card(BOARD)), "not in the pile")
     out = ok(table, tapper, _card(card))
     assert out.actions == (DealCard(card),) and out.events == (CardSetAside(NEUTRALS[0]),)
     assert table.state.hands[NEUTRALS[0]] == (card,)
     # A card already set aside is no longer in the pile.
-    refused(table, tapper, _card(card), "not in the draw pile")
+    refused(table, tapper, _card(card), "not in the pile")
     for neutral in NEUTRALS:
         while table.state.phase == st.ASIDE and table.state.player == neutral:
             assert table.view(tapper)["lines"][1].startswith(f"neutral {neutral - 1}:")
@@ -116,12 +116,12 @@ def test_the_neutral_placement_walks_exactly_the_legal_territories() -> None:
     assert table.view(1)["lines"] == ["Place 1 neutral army on", "Peru", "owner: neutral 2",
                                       "3 left, all on 1 neutral"]
     assert table.highlight == {"peru"}
-    refused(table, 2, confirm(2), "seat 1 is playing; seat 2 may not act now")
-    refused(table, 1, back(1), "nothing to take back")
+    refused(table, 2, confirm(2), "Seat 1 is playing: wait for your turn")
+    refused(table, 1, back(1), "Nothing to take back")
     go_to(table, 1, "ukraine")
     out = ok(table, 1, confirm(1))
     assert out.actions == (Place(T("ukraine")),)
-    assert out.views[2]["lines"][1:] == ["Place 1 army of", "neutral 1", "on Ukraine"]
+    assert out.views[2]["lines"][1:] == ["Seat 1: Place 1 army of", "neutral 1", "on Ukraine"]
     # The first army chose the neutral: the other two go to neutral 1 only.
     assert table.menu.choices == tuple(sorted((T("ural"), T("ukraine"))))
     assert table.view(1)["lines"][2:] == ["owner: neutral 1", "2 left for neutral 1"]

@@ -203,7 +203,7 @@ class TableService:
             username=config.broker.username, password=config.broker.password,
             keepalive=config.broker.keepalive, on_event=self._on_event,
             record_answer=self._record_answer, on_connection=on_connection,
-            on_republish=self._resend_commands,
+            on_republish=self._resend_commands, on_change=self._presence_changed,
         )
         self._restore_sequences()
         self._storage_ok(publish=False)
@@ -237,7 +237,8 @@ class TableService:
         # deterministically (what was dealt before is in the journal, never dealt again).
         dice = chance_rng(self._seed, self.game_id, len(actions))
         session = TableSession(config, list(range(1, config.players + 1)), card_uids,
-                               bots=bots, dice=dice, actions=actions)
+                               bots=bots, dice=dice, actions=actions,
+                               names=self.config.table.names)
         last = self.journal.last_input(self.game_id)
         if last is not None and last[0] == len(actions):
             session.restore_ui(last[1])
@@ -360,9 +361,9 @@ class TableService:
     def _answer(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
         # Under _on_event's lock.
         if self.session.state.phase == GAME_OVER:
-            return ProtocolError("not_allowed", "the game is over")
+            return ProtocolError("not_allowed", "The game is over")
         if self._paused:
-            return ProtocolError("not_allowed", "the referee has paused the game")
+            return ProtocolError("not_allowed", "The referee has paused the game")
         if not self._storage_ok():
             raise Unanswered(f"{STORAGE_NOTICE}: {self.storage.free // 1024} KiB free, "
                              f"{self.storage.min_free // 1024} KiB needed")
@@ -425,6 +426,13 @@ class TableService:
                 return
             self._publish(outcome)
         log.error("game %d: bots did not yield after %d steps", self.game_id, _MAX_BOT_STEPS)
+
+    def _presence_changed(self) -> None:
+        # A seat came or went: the other seats' screens say who is offline.
+        with self._lock:
+            session = self.session
+            offline = set(session.seats) - self.hub.online_seats()
+            self._publish(session.set_offline(offline))
 
     # -- outputs --------------------------------------------------------------
 

@@ -18,8 +18,10 @@ from risktable.rules.actions import (
     ChooseCapital,
     Claim,
     Commander,
+    DealCard,
     DealMission,
     Defend,
+    DrawCard,
     EndAttack,
     EndTurn,
     Fortify,
@@ -43,8 +45,9 @@ from risktable.table.menus import Menu, Pick
 LINE = 24
 
 
-def _fit(text: str) -> str:
-    # Keep the start of the text: territory names are recognisable from it.
+def fit(text: str) -> str:
+    """``text`` cut to one display line; the start is kept (territory names are
+    recognisable from it)."""
     return text if len(text) <= LINE else text[: LINE - 1] + "."
 
 
@@ -52,8 +55,21 @@ def _name(state: State, territory: int) -> str:
     return state.config.board.territory_names[territory]
 
 
+def count(n: int, one: str, many: str) -> str:
+    """``n`` and the noun in the right number: ``count(1, "die", "dice")`` is "1 die"."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def _armies(n: int) -> str:
-    return f"{n} army" if n == 1 else f"{n} armies"
+    return count(n, "army", "armies")
+
+
+def _cards(n: int) -> str:
+    return count(n, "card", "cards")
+
+
+def _dice(n: int) -> str:
+    return count(n, "die", "dice")
 
 
 def neutral_name(state: State, seat: int) -> str:
@@ -79,13 +95,13 @@ def describe(before: State, action: Action) -> list[str]:
         lines = ["Trade 3 cards"]
     elif isinstance(action, TradeStars):
         total = _stars(before, action.cards)
-        lines = [f"Trade {len(action.cards)} cards",
+        lines = [f"Trade {_cards(len(action.cards))}",
                  f"{total} stars: {_armies(STAR_VALUES[total])}"]
     elif isinstance(action, Attack):
         lines = ["Attack " + _name(before, action.target),
-                 "from " + _name(before, action.source), f"with {action.dice} dice"]
+                 "from " + _name(before, action.source), f"with {_dice(action.dice)}"]
     elif isinstance(action, Defend):
-        lines = [f"Defend with {action.dice} dice"]
+        lines = [f"Defend with {_dice(action.dice)}"]
     elif isinstance(action, Occupy):
         moved = action.armies - before.occupy_min
         lines = [f"Move {_armies(moved)} more" if moved else "Keep the armies",
@@ -112,7 +128,7 @@ def describe(before: State, action: Action) -> list[str]:
             lines += ["Capitals revealed:", "they blink on the board"]
     else:
         lines = []
-    return [_fit(line) for line in lines]
+    return [fit(line) for line in lines]
 
 
 def _stars(state: State, cards: tuple[int, ...]) -> int:
@@ -144,17 +160,17 @@ def held_dice(state: State) -> str:
     """A held roll as it stands: attack dice in the order read (a choice names them by
     position), the defence highest first."""
     att, dfn = state.pending
-    return _fit("Dice " + " ".join(str(f) for f in att) + " v "
+    return fit("Dice " + " ".join(str(f) for f in att) + " v "
                 + " ".join(str(f) for f in sorted(dfn, reverse=True)))
 
 
-def held_head(state: State, seat: int) -> str:
-    """What the other seats read while seat ``seat`` may change its held roll."""
+def held_head(state: State, who: str) -> str:
+    """What the other seats read while the player called ``who`` may change its held roll."""
     if state.rerolls and commander_ready(state, state.pending[0]):
-        return f"Seat {seat} may change roll"
+        return fit(f"{who} may change roll")
     if state.rerolls:
-        return f"Seat {seat} may re-roll"
-    return f"Seat {seat} may use commander"
+        return fit(f"{who} may re-roll")
+    return fit(f"{who} may use commander")
 
 
 def reroll_lines(state: State) -> list[str]:
@@ -187,11 +203,12 @@ def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[
         lines = ["Place 1 army on", here, f"{state.to_place[menu.player]} left to place"]
     elif stage == menus.PLACE:
         held = len(state.hands[menu.player])
-        lines = ["Place 1 army on", here, f"{state.pool} to place", f"{held} cards, Back: undo"]
+        lines = ["Place 1 army on", here, f"{state.pool} to place",
+                 f"{_cards(held)}, Back: undo"]
         if pick.cards and state.config.stars is not None:
             # Confirm trades while cards are tapped, so the lines say so.
             lines = [star_worth(state, pick.cards), "Press: trade them",
-                     f"{len(pick.cards)} cards tapped", "Back: untap last"]
+                     f"{_cards(len(pick.cards))} tapped", "Back: untap last"]
         elif pick.cards:
             lines[3] = f"{len(pick.cards)} of 3 cards tapped"
     elif stage == menus.MUST_TRADE and state.config.stars is not None:
@@ -215,10 +232,10 @@ def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[
                  f"({state.armies[menu.cursor]} defending)", "Back: other source"]
     elif stage == menus.ATTACK_DICE:
         lines = ["Attack " + _name(state, pick.target), "from " + _name(state, pick.source),
-                 f"Roll {menu.value} dice?", "Battle odds " + _percent(win or 0.0)]
+                 f"Roll {_dice(menu.value)}?", "Battle odds " + _percent(win or 0.0)]
     elif stage == menus.DEFEND_DICE:
         lines = ["Defend " + _name(state, state.target),
-                 "from " + _name(state, state.source), f"Roll {menu.value} dice?"]
+                 "from " + _name(state, state.source), f"Roll {_dice(menu.value)}?"]
     elif stage == menus.OCCUPY_ARMIES:
         lines = [f"Move {menu.value} into", _name(state, state.target),
                  f"from {_name(state, state.source)}", f"({menu.low} to {menu.high})"]
@@ -256,7 +273,7 @@ def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[
             lines = ["Tap your dealt card", "on your reader"]
     else:
         lines = []
-    return [_fit(line) for line in lines]
+    return [fit(line) for line in lines]
 
 
 def own_capital(state: State, player: int) -> list[str]:
@@ -264,7 +281,7 @@ def own_capital(state: State, player: int) -> list[str]:
     (shown on that player's seat only: the capitals are secret until all are chosen)."""
     if state.phase != st.CAPITAL or state.capitals[player] < 0:
         return []
-    return ["Your capital:", _fit(_name(state, state.capitals[player]))]
+    return ["Your capital:", fit(_name(state, state.capitals[player]))]
 
 
 def lay_capital_card(state: State, player: int, acting: bool) -> list[str]:
@@ -274,15 +291,16 @@ def lay_capital_card(state: State, player: int, acting: bool) -> list[str]:
     public by then, so a bot's display may show them too."""
     if not state.laid or state.laid[player] < 0:
         return []
-    name = _fit(_name(state, state.laid[player]))
+    name = fit(_name(state, state.laid[player]))
     if acting:
         return ["Lay capital card down:", name]
     return ["Take from the pile,", "lay face down by you:", name]
 
 
-def take_capital_card(state: State, owner_seat: int, card: int) -> list[str]:
-    """Two lines telling a captor whose capital card to take (it joins their hand)."""
-    return [_fit(f"Take seat {owner_seat}'s capital"), _fit("card: " + _name(state, card))]
+def take_capital_card(state: State, owner: str, card: int) -> list[str]:
+    """Two lines telling a captor whose capital card to take (it joins their hand):
+    ``owner`` is how the seats call its owner ("Seat 2", or a player's name)."""
+    return [fit(f"Take {owner}'s capital"), fit("card: " + _name(state, card))]
 
 
 def mission_lines(state: State, player: int, seats: Sequence[int]) -> list[str]:
@@ -312,7 +330,7 @@ def mission_lines(state: State, player: int, seats: Sequence[int]) -> list[str]:
         first, *rest = (names[c] for c in mission.continents)
         third = " and a third" if mission.extra_continents else ""
         lines = [f"Mission: {first} and", " and ".join(rest) + third]
-    return [_fit(line) for line in lines]
+    return [fit(line) for line in lines]
 
 
 def _short_continent(name: str) -> str:
@@ -329,11 +347,40 @@ def own_mission(state: State, player: int, seats: Sequence[int]) -> list[str]:
     return mission_lines(state, player, seats)
 
 
-def roll_lines(count: int, opening: bool) -> list[str]:
-    """Lines asking a seat to roll its armed dice."""
-    if opening:
+def roll_lines(state: State, player: int, dice: int) -> list[str]:
+    """Lines asking ``player`` to roll ``dice`` armed dice: for a battle, which territory
+    they attack or defend (a defender with one army is asked to roll without choosing)."""
+    if state.phase == st.OPENING:
         return ["Roll 1 die", "for the first turn"]
-    return [f"Roll {count} {'die' if count == 1 else 'dice'}"]
+    roll = f"Roll {_dice(dice)}"
+    if state.phase not in (st.ROLL, st.DEFEND) or state.target < 0:
+        return [roll]
+    verb = "Attack " if player == state.player else "Defend "
+    return [fit(verb + _name(state, state.target)), fit("from " + _name(state, state.source)),
+            roll]
+
+
+def battle_result(roll: Roll) -> str:
+    """The attacker's line for the battle ``roll`` just decided (the defender reads
+    :func:`outcome_lines`)."""
+    attacker, defender = _roll_losses(roll)
+    return f"You lost {attacker}, they lost {defender}"
+
+
+def chance_head(state: State, tapper: str) -> str:
+    """What the seats not acting read while the game waits on chance: a card drawn,
+    dealt or set aside by the player called ``tapper``, or dice being rolled."""
+    if state.phase == st.DRAW:
+        return fit(f"{tapper} draws a card")
+    if state.phase == st.DEAL:
+        return fit(f"{tapper}: deal a card")
+    if state.phase == st.ASIDE:
+        return fit(f"{tapper} sets a card aside")
+    if state.phase == st.OPENING:
+        return "Opening roll"
+    if state.phase == st.MISSION_DEAL:
+        return "Dealing missions"
+    return "Dice are rolling"
 
 
 def outcome_lines(before: State, action: Action) -> list[str]:
@@ -349,13 +396,20 @@ def outcome_lines(before: State, action: Action) -> list[str]:
                 lines.append(f"Take {lost} off {_name(before, territory)}")
         if won[1] == survivors:
             lines.append("Conquered " + _name(before, before.target))
-        return [_fit(line) for line in lines]
+        return [fit(line) for line in lines]
     if isinstance(action, OpeningRoll):
-        return [_fit("Opening " + " ".join(str(f) for f in action.faces))]
+        return [fit("Opening " + " ".join(str(f) for f in action.faces))]
     if isinstance(action, RerollDie):
-        return [_fit(f"Re-rolled die {before.reroll_die + 1}: {action.face}")]
+        return [fit(f"Re-rolled die {before.reroll_die + 1}: {action.face}")]
     if isinstance(action, DealMission):
         return ["Missions dealt"]  # everyone reads this: never which one
+    if isinstance(action, DrawCard):
+        return ["Drew a card"]  # never which one
+    if isinstance(action, DealCard) and before.phase == st.ASIDE:
+        return ["Set a card aside"]
+    if isinstance(action, DealCard) and action.card < before.config.board.size:
+        # A dealt territory card is public: the territory becomes the receiver's.
+        return [fit("Was dealt " + _name(before, action.card))]
     return []
 
 

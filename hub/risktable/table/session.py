@@ -67,7 +67,6 @@ from risktable.rules.state import (
     MISSION_DEAL,
     MODIFY,
     NEUTRAL,
-    OPENING,
     REINFORCE,
     REROLL,
     ROLL,
@@ -88,6 +87,11 @@ _TURN_BEEP_MS = 120
 # Chance phases whose card is a DealCard (a dealt territory, a 2016 neutral's card set aside).
 _DEALT = frozenset({DEAL, ASIDE})
 _MAX_DETAIL = 120
+# The attacker's questions that follow a roll: they begin with the battle's result.
+_AFTER_ROLL = frozenset({menus.ATTACK_FROM, menus.ATTACK_TO, menus.ATTACK_DICE,
+                         menus.OCCUPY_ARMIES})
+# Their line naming the source, dropped for the result's line (the LED board shows it).
+_SOURCE_LINE = {menus.ATTACK_DICE: 1, menus.OCCUPY_ARMIES: 2}
 
 
 @dataclass(frozen=True)
@@ -127,6 +131,8 @@ class Checkpoint:
     faces: tuple[tuple[int, tuple[int, ...]], ...]
     battle_at: int
     last: tuple[str, ...]
+    last_by: int
+    result: str
     marks: frozenset[int]
     handed: tuple[tuple[int, int, int], ...]
     views: tuple[tuple[int, dict[str, Any]], ...]
@@ -155,7 +161,9 @@ class TableSession:
     to bots the session plays for, with their dice drawn from ``dice``, as are
     the secret missions the session deals (``goal = missions``).
     ``actions`` is a journal to replay (a restart); ``start`` a position to
-    begin from instead of a new game (scenario tests).
+    begin from instead of a new game (scenario tests). ``names`` maps seat
+    numbers to players' names for the screens ("Ana to play"); a seat without
+    one is "Seat n".
 
     >>> from risktable.rules import Config
     >>> table = TableSession(Config(players=3), [1, 2, 3], {})
@@ -173,9 +181,13 @@ class TableSession:
         dice: random.Random | None = None,
         actions: Iterable[Action] = (),
         start: State | None = None,
+        names: Mapping[int, str] | None = None,
     ) -> None:
         self.config = config
         self.seats = tuple(seats)
+        # How the screens call each seat's player: its name, or "Seat n".
+        self._names = {seat: (names or {}).get(seat) or f"Seat {seat}" for seat in self.seats}
+        self._offline: frozenset[int] = frozenset()
         if len(self.seats) != config.players or len(set(self.seats)) != len(self.seats) \
                 or not all(1 <= s <= 6 for s in self.seats):
             raise ValueError(f"{config.players} distinct seats 1..6 are needed, not {seats!r}")
@@ -198,6 +210,10 @@ class TableSession:
         self._pick = Pick()
         self._faces: dict[int, tuple[int, ...]] = {}
         self._last: list[str] = []
+        # Who did what _last describes (a player; -1: no one, e.g. dice), and the line the
+        # attacker reads about the roll just decided (until their next decision).
+        self._last_by = -1
+        self._result = ""
         # Capital cards the last action handed to a captor: (captor, owner, card).
         self._handed: tuple[tuple[int, int, int], ...] = ()
         self._marks: frozenset[int] = frozenset()
@@ -246,6 +262,19 @@ class TableSession:
         """Commands still in force for ``seat`` (its armed roll), to re-send after a resync."""
         return [(s, self._arm(side)) for s, side in self._armed() if s == seat]
 
+    def name(self, seat: int) -> str:
+        """How the screens call the player at ``seat``: its name, or "Seat n"."""
+        return self._names[seat]
+
+    def set_offline(self, seats: Iterable[int]) -> Outcome:
+        """Tell the session which of its seats are offline now (bots never are): the
+        other seats' screens say so. Returns the views that changed, nothing else."""
+        offline = frozenset(s for s in seats if s in self._player_of and not self.is_bot(s))
+        if offline == self._offline:
+            return Outcome(highlight=self._highlight)
+        self._offline = offline
+        return self._finish([], [], [], 0)
+
     def is_bot(self, seat: int) -> bool:
         """True when the session plays ``seat`` itself."""
         return self._player_of.get(seat, -1) in self._bots
@@ -278,8 +307,8 @@ class TableSession:
         game's log), so it can be taken before every input."""
         return Checkpoint(self._state, len(self._log), tuple(self._undo), self._pick,
                           tuple(self._faces.items()), self._battle_at, tuple(self._last),
-                          self._marks, self._handed, tuple(self._views.items()),
-                          self._highlight,
+                          self._last_by, self._result, self._marks, self._handed,
+                          tuple(self._views.items()), self._highlight,
                           self._dice.getstate())
 
     def rollback(self, checkpoint: Checkpoint) -> None:
@@ -293,6 +322,7 @@ class TableSession:
         self._undo = list(c.undo)
         self._faces = dict(c.faces)
         self._last = list(c.last)
+        self._last_by, self._result = c.last_by, c.result
         self._views = dict(c.views)
         self._highlight = c.highlight
         self._dice.setstate(c.dice)
@@ -368,20 +398,20 @@ class TableSession:
     def _dispatch(self, seat: int, event: Mapping[str, Any], actions: list[Action],
                   events: list[Event]) -> int:
         if seat not in self._player_of:
-            raise _Refused(f"seat {seat} is not at this table", messages.E_UNKNOWN_SEAT)
+            raise _Refused(f"Seat {seat} does not play in this game", messages.E_UNKNOWN_SEAT)
         kind = event.get("kind")
         if kind == "resync":
             return 0
         player = self._player_of[seat]
         if player in self._bots:
-            raise _Refused(f"seat {seat} is played by a bot")
+            raise _Refused("A bot plays this seat: it takes no input")
         if kind == "dice":
             self._dice_event(player, event, actions, events)
             return 0
         if kind == "card":
             uid = event.get("uid")
             if not isinstance(uid, str):
-                raise _Refused("a card event needs a uid", messages.E_SCHEMA)
+                raise _Refused("The card was not read: tap it again", messages.E_SCHEMA)
             self._card_event(player, uid.upper(), actions, events)
             return 0
         menu = self.menu
@@ -390,7 +420,7 @@ class TableSession:
         if kind == "encoder":
             steps = event.get("steps")
             if type(steps) is not int:
-                raise _Refused("an encoder event needs integer steps", messages.E_SCHEMA)
+                raise _Refused("The knob was misread: turn it again", messages.E_SCHEMA)
             self._turn(menu, steps)
             return 0
         if kind == "button":
@@ -401,22 +431,22 @@ class TableSession:
             if button == "back":
                 return self._back(menu)
             if button == "roll":
-                raise _Refused("the Roll button rolls the seat's own dice; none are armed")
-            raise _Refused(f"unknown button {button!r}", messages.E_SCHEMA)
-        raise _Refused(f"unknown event kind {kind!r}", messages.E_SCHEMA)
+                raise _Refused("No dice to roll now: the Roll button waits for a battle")
+            raise _Refused("This seat sent an unknown button", messages.E_SCHEMA)
+        raise _Refused("This seat sent an unknown input", messages.E_SCHEMA)
 
     def _not_now(self, seat: int) -> str:
         menu = self.menu
         if menu.stage == menus.OVER:
-            return "the game is over"
+            return "The game is over"
         if menu.stage == menus.DICE:
-            return "waiting for dice: nothing to choose now"
+            return "Waiting for the dice: nothing to choose now"
         if menu.stage == menus.MISSIONS_STAGE:
-            return "the hub is dealing the missions"
-        acting = self.seats[menu.player]
+            return "The hub is dealing the missions: wait"
+        acting = self._names[self.seats[menu.player]]
         if menu.stage == menus.CARD:
-            return f"seat {acting} must tap a card first"
-        return f"seat {acting} is playing; seat {seat} may not act now"
+            return f"{acting} must tap a card first"
+        return f"{acting} is playing: wait for your turn"
 
     def _turn(self, menu: Menu, steps: int) -> None:
         if menu.is_territory:
@@ -429,9 +459,9 @@ class TableSession:
         elif menu.is_choice:
             self._pick = replace(self._pick, number=(menu.value + steps) % len(menu.options))
         elif self._state.config.stars is not None:
-            raise _Refused("tap cards worth 2 to 10 stars to trade; there is nothing to turn")
+            raise _Refused("Nothing to turn: tap cards worth 2 to 10 stars to trade")
         else:
-            raise _Refused("tap 3 cards to trade; there is nothing to turn through")
+            raise _Refused("Nothing to turn: tap 3 cards to trade")
 
     def _confirm(self, menu: Menu, actions: list[Action], events: list[Event]) -> None:
         stage = menu.stage
@@ -471,7 +501,7 @@ class TableSession:
         elif stage == menus.MODIFY_STAGE:
             action = menu.options[menu.value]
         else:
-            raise _Refused("tap 3 cards that form a set before placing armies")
+            raise _Refused("Tap 3 cards that form a set first")
         self._apply(action, actions, events)
 
     def _back(self, menu: Menu) -> int:
@@ -490,41 +520,41 @@ class TableSession:
             self._state = self._undo.pop()
             self._log.pop()
             self._last = ["Army taken back"]
+            self._last_by = menu.player
             return 1
         elif stage == menus.MODIFY_STAGE:
             # The dice are read and the attack declared: only the choices change the roll.
-            raise _Refused("nothing to take back: the roll stands; accept or change it")
+            raise _Refused("The roll stands: accept it or change it")
         else:
-            raise _Refused("nothing to take back now")
+            raise _Refused("Nothing to take back now")
         return 0
 
     def _card_event(self, player: int, uid: str, actions: list[Action],
                     events: list[Event]) -> None:
         card = self._cards.get(uid)
         if card is None:
-            raise _Refused(f"card {uid} is not enrolled at this table")
+            raise _Refused("This card is not enrolled at this table")
         s = self._state
         menu = self.menu
         if menu.stage == menus.CARD:
             if menu.player != player:
-                raise _Refused(f"seat {self.seats[menu.player]} taps a card now, not this seat")
+                raise _Refused(f"{self._names[self.seats[menu.player]]} taps a card now, "
+                               "not you")
             if card in s.laid:
-                owner = self.seats[s.laid.index(card)]
-                raise _Refused(f"that is seat {owner}'s capital card: it lies before its "
-                               "owner, never in the pile; draw from the deck")
+                owner = self._names[self.seats[s.laid.index(card)]]
+                raise _Refused(f"That is {owner}'s capital card: draw from the pile")
             if card not in s.draw_pile:
-                raise _Refused("that card is not in the draw pile: draw from the deck")
+                raise _Refused("That card is not in the pile: draw from the pile")
             self._apply(DealCard(card) if s.phase in _DEALT else DrawCard(card), actions, events)
             return
         if s.phase != REINFORCE or menu.player != player or menu.stage == menus.BONUS:
-            raise _Refused("no card is wanted now")
+            raise _Refused("No card is wanted now")
         if not turn.trade_allowed(s):
-            raise _Refused("after a conquest, cards are traded only to get down to 4")
+            raise _Refused("After a conquest, trade only to get down to 4 cards")
         if card in s.laid:
-            raise _Refused("a capital card lying before its owner is not in a hand: only "
-                           "its captor trades it")
+            raise _Refused("A capital card lying by its owner is in no hand: keep it there")
         if card not in s.hands[player]:
-            raise _Refused("you do not hold that card")
+            raise _Refused("You do not hold that card")
         pick = self._pick
         if card in pick.cards:
             self._pick = replace(pick, cards=tuple(c for c in pick.cards if c != card))
@@ -532,7 +562,7 @@ class TableSession:
         chosen = (*pick.cards, card)
         if s.config.stars is not None:
             if card >= s.config.board.size:
-                raise _Refused("only territory cards are traded for stars")
+                raise _Refused("Only territory cards are traded for stars")
             self._pick = replace(pick, cards=chosen)
             return
         if len(chosen) < 3:
@@ -540,12 +570,12 @@ class TableSession:
             return
         symbols = s.config.board.card_symbols
         if not is_set((symbols[chosen[0]], symbols[chosen[1]], symbols[chosen[2]])):
-            raise _Refused("these 3 cards are not a set: tap another card")
+            raise _Refused("These 3 cards are not a set: tap another card")
         a, b, c = sorted(chosen)
         trio = (a, b, c)
         if not turn.keeps_second_set(s, trio):
             # Said at the third tap, before any +2 territory is asked for.
-            raise _Refused(turn.SECOND_SET_REFUSAL)
+            raise _Refused("Trade a set that leaves your other set whole")
         choices = turn.bonus_choices(s, trio)
         if len(choices) > 1:
             # The rules let the player choose which pictured territory gets the +2.
@@ -555,31 +585,32 @@ class TableSession:
 
     def _star_trade(self, cards: tuple[int, ...]) -> TradeStars:
         if not cards:
-            raise _Refused("tap cards worth 2 to 10 stars, then press to trade")
+            raise _Refused("Tap cards worth 2 to 10 stars, then press to trade")
         total = turn.stars_of(self._state, cards)
         if total not in STAR_VALUES:
-            raise _Refused(f"{prompts.star_worth(self._state, cards)}: tap cards worth 2 to 10 "
-                           "stars")
+            raise _Refused(f"{prompts.star_worth(self._state, cards)}: tap cards worth 2 to "
+                           "10 stars")
         return TradeStars(tuple(sorted(cards)))
 
     def _dice_event(self, player: int, event: Mapping[str, Any], actions: list[Action],
                     events: list[Event]) -> None:
         side = next((x for x in self._sides() if x.player == player), None)
         if side is None:
-            raise _Refused("no dice are armed for this seat")
+            raise _Refused("No dice are wanted from you now")
         roll = event.get("roll")
         if roll != side.roll or type(roll) is not int:
-            raise _Refused(f"roll {roll} is not armed: roll {side.roll} is")
+            raise _Refused("Those dice were for another roll: roll again")
         dice = event.get("dice")
         if not isinstance(dice, list) or not all(
                 isinstance(d, Mapping) and type(d.get("face")) is int and 1 <= d["face"] <= 6
                 for d in dice):
-            raise _Refused("dice must be a list of faces 1..6", messages.E_SCHEMA)
+            raise _Refused("A die was misread: roll again", messages.E_SCHEMA)
         if len(dice) != side.count:
-            raise _Refused(f"roll {side.count} dice, not {len(dice)}")
+            raise _Refused(f"Roll {prompts.count(side.count, 'die', 'dice')}, not "
+                           f"{len(dice)}")
         states = [d.get("state") for d in dice]
         if "crooked" in states:
-            raise _Refused("a die landed crooked: roll again")
+            raise _Refused("A die landed crooked: roll again")
         if any(x != "settled" for x in states):
             return  # a progress reading: acknowledged, never applied
         self._faces[player] = tuple(int(d["face"]) for d in dice)
@@ -637,10 +668,19 @@ class TableSession:
             self._battle_at = position
         if before.phase in CHANCE_PHASES:
             self._faces = {}
-            self._last = prompts.outcome_lines(before, action) or self._last
+            told = prompts.outcome_lines(before, action)
+            if told:
+                # A card names its receiver; dice name their territories.
+                self._last = told
+                self._last_by = before.player if isinstance(action, DrawCard | DealCard) else -1
+            if isinstance(action, Roll):
+                self._result = prompts.battle_result(action)
         else:
             self._last = prompts.describe(before, action)
+            # A held roll's choices are the attacker's alone and their lines are full.
+            self._last_by = -1 if before.phase == MODIFY else current_actor(before)
             self._marks = _marks(before, action)
+            self._result = ""
         if after.phase == MODIFY:
             # A held roll costs nothing yet: show the dice, not the losses they would mean.
             done = self._last if before.phase != ROLL else []
@@ -648,8 +688,10 @@ class TableSession:
         elif before.phase in (MODIFY, REROLL):
             rolled = next((e for e in new_events if isinstance(e, DiceRolled)), None)
             if rolled is not None:
-                outcome = prompts.outcome_lines(before, Roll(rolled.attack, rolled.defend))
+                roll = Roll(rolled.attack, rolled.defend)
+                outcome = prompts.outcome_lines(before, roll)
                 self._last = [*self._last[:1], *outcome][-3:]
+                self._result = prompts.battle_result(roll)
         # The cursor stays where it was for the next choice, except after a capital:
         # the secret must not linger in the UI state (journalled, restored) or the next menu.
         pick = Pick() if isinstance(action, ChooseCapital) else Pick(at=self._pick.at)
@@ -710,7 +752,7 @@ class TableSession:
         are revealed, or take the card of the capital they just captured."""
         for captor, owner, card in self._handed:
             if captor == player:
-                return prompts.take_capital_card(self._state, self.seats[owner], card)
+                return prompts.take_capital_card(self._state, self._who(owner), card)
         if self._revealing():
             return prompts.lay_capital_card(self._state, player, acting)
         return []
@@ -721,6 +763,40 @@ class TableSession:
         log = self._log
         return bool(log) and isinstance(log[-1], ChooseCapital) and self._state.phase != CAPITAL
 
+    def _who(self, player: int, viewer: int = -1) -> str:
+        """How ``viewer``'s screen calls ``player``: "You", their name, or the neutral's."""
+        if player == viewer:
+            return "You"
+        if player >= len(self.seats):
+            return prompts.neutral_name(self._state, player).capitalize()
+        return self._names[self.seats[player]]
+
+    def _told(self, player: int) -> list[str]:
+        """What happened last as ``player``'s screen tells it, its first line naming who
+        did it."""
+        last = self._last
+        if not last or self._last_by < 0:
+            return list(last)
+        return [prompts.fit(f"{self._who(self._last_by, player)}: {last[0]}"), *last[1:]]
+
+    def _waiting_head(self, player: int) -> str:
+        """The first line of a seat that is not asked anything: whose turn it is."""
+        s = self._state
+        mover = current_actor(s)
+        if s.phase == MODIFY:
+            return prompts.held_head(s, self._who(mover))
+        if mover < 0:
+            return prompts.chance_head(s, self._who(menus.card_tapper(s), player))
+        seat = self.seats[mover]
+        if seat in self._offline:
+            head = f"{self._names[seat]} to play (offline)"
+            return head if len(head) <= prompts.LINE else f"{self._names[seat]} is offline"
+        return prompts.fit(f"{self._names[seat]} to play")
+
+    def _mover_seat(self) -> int:
+        mover = current_actor(self._state)
+        return self.seats[mover] if 0 <= mover < len(self.seats) else 0
+
     def _view(self, seat: int) -> dict[str, Any]:
         s = self._state
         player = self._player_of[seat]
@@ -729,9 +805,8 @@ class TableSession:
         if s.phase == GAME_OVER:
             won = s.winner == player
             # The winner's mission is revealed to everyone, as the engine's views do.
-            fields.update(active=False, lines=["You won!" if won else f"Seat "
-                                               f"{self.seats[s.winner]} won",
-                                               *prompts.own_mission(s, s.winner, self.seats)],
+            fields.update(active=False, lines=["You won!" if won else prompts.fit(
+                f"{self._who(s.winner)} won"), *prompts.own_mission(s, s.winner, self.seats)],
                           ring={"mode": "pulse" if won else "off"})
             return fields
         rolling = {x.player: x for x in self._sides()}
@@ -742,7 +817,7 @@ class TableSession:
         if player in rolling and player not in self._bots:
             side = rolling[player]
             lines = (prompts.reroll_lines(s) if s.phase == REROLL
-                     else prompts.roll_lines(side.count, s.phase == OPENING))
+                     else prompts.roll_lines(s, player, side.count))
             ring = {"mode": "spin"}
         elif acting and player not in self._bots:
             win = None
@@ -752,16 +827,16 @@ class TableSession:
             elif menu.is_number:
                 ring = {"mode": "count", "value": min(99, menu.value)}
             lines = prompts.ask(s, menu, self._pick, win)
+            if self._result and menu.stage in _AFTER_ROLL:
+                # The attacker learns the battle's result on their next question.
+                drop = _SOURCE_LINE.get(menu.stage, 4)
+                keep = lines[:drop] + lines[drop + 1:]
+                lines = [self._result, *keep][:4]
             told = self._capital_card_lines(player, acting=True)
             if told:
                 lines = [*told, *lines[:2]]
         else:
-            mover = current_actor(s)
-            head = f"Seat {self.seats[mover]} to play" if mover >= 0 else "Rolling..."
-            if s.phase == MODIFY:
-                head = prompts.held_head(s, self.seats[mover])
-            elif s.phase == MISSION_DEAL:
-                head = "Dealing missions"
+            head = self._waiting_head(player)
             told = self._capital_card_lines(player, acting=False)
             if player in self._bots:
                 # Everyone reads a bot's display: its capital and mission stay off it
@@ -772,7 +847,11 @@ class TableSession:
                 lines = [head, *told][:4]
             else:
                 lines = [head, *prompts.own_capital(s, player),
-                         *prompts.own_mission(s, player, self.seats), *self._last][:4]
+                         *prompts.own_mission(s, player, self.seats), *self._told(player)][:4]
+            away = [self._names[x] for x in sorted(self._offline)
+                    if x != seat and x != self._mover_seat()]
+            if away and player not in self._bots:
+                lines = [*lines[:3], prompts.fit("Offline: " + ", ".join(away))]
         if menu.stage in (menus.CLAIM_STAGE, menus.SETUP_PLACE_STAGE) and not menu.is_number:
             ring = {"mode": "count", "value": min(99, s.to_place[player])}
         elif s.phase == REINFORCE and s.player == player and menu.stage != menus.BONUS:
