@@ -37,6 +37,8 @@ EXCLUDED: dict[str, str] = {
     "bench_firmware_mp.py": "MicroPython's half of bench_firmware.py, which runs it",
     "bench_fault_sweep.py": "its shortest run (--runs 1) black-holes a seat for 45 s or "
                             "more, 78 s in all; tests/faults runs the same fault replay",
+    "bench_bot_match.py": "plays today's bots against the heuristic bot of commit 3d84832, "
+                          "read with git show: a clone without that history cannot run it",
     "peers.py": "runs the peer engines (a Java one among them) from their checkouts; "
                 "issue 17 keeps it out of the test command",
 }

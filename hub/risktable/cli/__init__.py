@@ -25,7 +25,7 @@ _GROUPS: tuple[Entry, ...] = (
     ("broker", "broker", "the table's MQTT broker: accounts, passwords and ACL for mosquitto"),
     ("games", "games", "the games in the hub's journal: list, export, resume"),
     ("dice", "dice", "the physical dice: per-die statistics from the journal"),
-    ("seat", "seat", "seat controllers: per-seat config, firmware build"),
+    ("seat", "seat", "seat controllers: per-seat config, firmware build, a seat on this PC"),
     ("cards", "cards", "the physical card deck"),
 )
 
