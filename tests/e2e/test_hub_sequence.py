@@ -51,6 +51,10 @@ class Table:
         self.watcher = Watcher(broker.host, broker.port, TABLE)
         self.clients: dict[int, SeatClient] = {}
         self.clients.update(seat_clients(broker.host, broker.port, TABLE, SEATS))
+        # Each birth makes the hub republish that seat's view and armed roll: wait until
+        # it has heard them all, so that what it sends for them comes before anything a
+        # test sends afterwards (a sentinel's ack would otherwise overtake them).
+        assert self.service.hub.wait_for_seats(list(self.clients), 10)
         self.table = VirtualTable(*mirror_table(self.service.rules, SEED), self.clients)
 
     def play(self, events: int) -> None:
