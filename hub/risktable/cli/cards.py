@@ -26,11 +26,11 @@ from risktable.cli.common import (
 )
 from risktable.cli.errors import CliError
 from risktable.cli.hub import open_leds
+from risktable.game_rules import RulesUnknown, rules_config
 from risktable.leds.scene import CURSOR, TerritoryLight
 from risktable.rules.board import classic_board
 from risktable.service.hub import HubService
 from risktable.service.mqtt_link import BrokerUnavailable
-from risktable.service.table_service import RulesUnknown, rules_config
 
 
 def register(sub: Any) -> None:
@@ -65,7 +65,8 @@ def run_enroll(args: argparse.Namespace) -> int:
         raise CliError(f"--seat {args.seat}: the table has seats 1 to {config.table.seats}", 2)
     board = classic_board()
     try:
-        deck = args.deck or rules_config(config.table.rules, config.table.seats).options.deck
+        deck = args.deck or rules_config(config.table.rules, config.table.seats,
+                                         config.table.house).options.deck
     except RulesUnknown as exc:
         raise CliError(f"{exc} (or name the deck with --deck)", 2) from exc
     path = deck_path(config.data_dir, deck)

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from risktable.cli.journal_args import data_dir_parent, journal_errors, open_journal
+from risktable.cli.journal_args import data_dir, data_dir_parent, journal_errors, open_journal
 from risktable.dice_stats import DEFAULT_ALPHA
 
 
@@ -24,7 +24,7 @@ def register(sub: Any) -> None:
 
 def run_stats(args: argparse.Namespace) -> int:
     """One line (or JSON object) per die, with its verdict at the default alpha."""
-    with open_journal(args.data_dir) as journal, journal_errors():
+    with open_journal(data_dir(args)) as journal, journal_errors():
         stats = journal.die_stats()
     rows: list[dict[str, Any]] = [{"die": s.die, "rolls": s.rolls, "faces": list(s.counts),
              "chi_square": round(s.chi_square(), 4), "p_value": s.p_value(),

@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from risktable.cli.errors import CliError
-from risktable.cli.journal_args import data_dir_parent, game_id, journal_errors, open_journal
+from risktable.cli.journal_args import (
+    data_dir,
+    data_dir_parent,
+    game_id,
+    journal_errors,
+    open_journal,
+)
 from risktable.journal import GameInfo
 from risktable.rules.render import summary
 
@@ -54,7 +60,7 @@ def _as_json(g: GameInfo) -> dict[str, Any]:
 
 def run_list(args: argparse.Namespace) -> int:
     """Print one line (or JSON object) per game."""
-    with open_journal(args.data_dir) as journal, journal_errors():
+    with open_journal(data_dir(args)) as journal, journal_errors():
         games = journal.list_games()
     if args.json:
         print(json.dumps([_as_json(g) for g in games], indent=1))
@@ -74,7 +80,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     """Write the game's action log to ``--out`` or standard output."""
-    with open_journal(args.data_dir) as journal, journal_errors():
+    with open_journal(data_dir(args)) as journal, journal_errors():
         text = journal.export(args.id)
     if args.out is None:
         sys.stdout.write(text)
@@ -88,7 +94,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_resume(args: argparse.Namespace) -> int:
     """Replay the game, make it its table's current game, print where it stands."""
-    with open_journal(args.data_dir) as journal, journal_errors():
+    with open_journal(data_dir(args)) as journal, journal_errors():
         table = journal.game(args.id).table
         state = journal.set_current_game(table, args.id)
         count = len(journal.actions(args.id))

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from riskproto.messages import ProtocolError
 from risktable.cards.deck_file import DeckFileError, deck_path, load_deck
 from risktable.config import HubConfig
+from risktable.game_rules import rules_config
 from risktable.journal import (
     ActionMeta,
     DieFace,
@@ -39,7 +40,6 @@ from risktable.rules import Config, Roll
 from risktable.rules.board import SYMBOLS
 from risktable.rules.bots import BOTS, Bot
 from risktable.rules.decks import with_symbols
-from risktable.rules.presets import PRESETS, preset_config
 from risktable.rules.state import GAME_OVER
 from risktable.service.hub import HubService, Unanswered
 from risktable.service.storage import StorageGuard
@@ -64,24 +64,6 @@ def _out_of_space(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.Error) and (
         getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
         or "disk is full" in str(exc))
-
-
-class RulesUnknown(ValueError):
-    """The configuration names a rule set this hub does not have."""
-
-
-def rules_config(name: str, players: int) -> Config:
-    """The rules configuration for rule set ``name`` (a preset of ``risktable rules
-    presets``; ``classic`` is the 1993 classic game) with ``players`` players."""
-    preset = "classic_1993" if name == "classic" else name
-    if preset not in PRESETS:
-        raise RulesUnknown(
-            f"unknown rule set {name!r}; the presets are: {', '.join(sorted(PRESETS))}")
-    try:
-        config = preset_config(preset, players)
-    except ValueError as exc:  # a player count the preset does not allow
-        raise RulesUnknown(f"rule set {name!r}: {exc}") from exc
-    return config
 
 
 def load_card_uids(data_dir: Path, config: Config) -> dict[str, int]:
@@ -179,7 +161,8 @@ class TableService:
     ) -> None:
         self.config = config
         seats = config.table.seats
-        self.rules = rules if rules is not None else rules_config(config.table.rules, seats)
+        self.rules = rules if rules is not None else rules_config(
+            config.table.rules, seats, config.table.house)
         config.data_dir.mkdir(parents=True, exist_ok=True)
         self.journal = journal if journal is not None else Journal(journal_path(config.data_dir))
         self._lock = threading.RLock()
