@@ -97,3 +97,15 @@ def rules_config(name: str, players: int, house: Mapping[str, str] | None = None
     except ValueError as exc:  # house rules that contradict the rule set or each other
         described = ", ".join(f"{k}={v}" for k, v in house.items())
         raise RulesUnknown(f"rule set {name!r} with {described}: {exc}") from exc
+
+
+def describe(config: Config, name: str | None = None) -> str:
+    """One phrase for a game's rules: the rule set's name when known, the seats, and
+    every option not at the engine's default (what a journal's game records).
+
+    >>> describe(rules_config("classic", 3, {"defence_dice": "3"}), "classic")
+    'classic, 3 seats, defence_dice=3'
+    """
+    defaults = Options().full_dict()
+    changed = [f"{k}={v}" for k, v in config.options.full_dict().items() if defaults[k] != v]
+    return ", ".join([*([name] if name else []), f"{config.players} seats", *changed])

@@ -23,6 +23,7 @@ _GROUPS: tuple[str, ...] = (
     "rules",
     "broker",
     "games",
+    "table",
     "dice",
     "seat",
     "cards",

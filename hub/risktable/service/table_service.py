@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from riskproto.messages import ProtocolError
 from risktable.cards.deck_file import DeckFileError, deck_path, load_deck
 from risktable.config import HubConfig
-from risktable.game_rules import rules_config
+from risktable.game_rules import RulesUnknown, default_seats, describe, rules_config
 from risktable.journal import (
     ActionMeta,
     DieFace,
@@ -42,6 +42,7 @@ from risktable.rules.bots import BOTS, Bot
 from risktable.rules.decks import with_symbols
 from risktable.rules.state import GAME_OVER
 from risktable.service.hub import HubService, Unanswered
+from risktable.service.referee import referee_answer
 from risktable.service.storage import StorageGuard
 from risktable.table.public import board_message, led_scene
 from risktable.table.session import Checkpoint, Outcome, TableSession
@@ -56,6 +57,8 @@ _MAX_BOT_STEPS = 100_000
 # while no input comes (so that the table notices it filling up, and recovers, alone).
 STORAGE_NOTICE = "hub storage full"
 STORAGE_POLL_SECONDS = 2.0
+# What a seat the current game does not seat shows.
+OUT_OF_GAME = "Not in this game"
 
 
 def _out_of_space(exc: BaseException) -> bool:
@@ -180,19 +183,23 @@ class TableService:
         self._card_uids = dict(
             card_uids if card_uids is not None else load_card_uids(config.data_dir, self.rules)
         )
+        self._fixed_uids = card_uids is not None
         self.session = self._rebuild(self._card_uids)
+        # The hub serves the table's seats, and every seat of a game carried on from a
+        # configuration with more; a game may seat fewer (`games new --seats`).
+        served = max(seats, self.session.config.players)
         self.hub = HubService(
-            config.broker.address, config.table.id, seats,
+            config.broker.address, config.table.id, served,
             username=config.broker.username, password=config.broker.password,
             keepalive=config.broker.keepalive, on_event=self._on_event,
             record_answer=self._record_answer, on_connection=on_connection,
             on_republish=self._resend_commands,
+            on_referee=lambda request: referee_answer(self, request),
         )
         self._restore_sequences()
         self._storage_ok(publish=False)
         # What the seats and spectators must see is in place before the hub's birth.
-        for seat in self.session.seats:
-            self.hub.update_view(seat, publish=False, **self.session.view(seat))
+        self._show_views(publish=False)
         self.hub.publish_board(board_message(self.session.state), publish=False)
 
     # -- start-up -------------------------------------------------------------
@@ -201,6 +208,7 @@ class TableService:
         table = self.config.table.id
         game = self.journal.current_game(table)
         if game is not None and self.journal.game(game).status == "running":
+            self._say_if_configured_otherwise(game)
             return game
         game = self.journal.create_game(
             # The journal's header then records the printed deck for every replay.
@@ -209,12 +217,24 @@ class TableService:
         log.info("table %s: new game %d (%s)", table, game, self.config.table.rules)
         return game
 
+    def _say_if_configured_otherwise(self, game: int) -> None:
+        # Restarting the hub never throws a game away; a changed configuration only
+        # applies to the next game, and the log says so and how to start it.
+        running = self.journal.config(game)
+        table = self.config.table
+        if (running.players, running.options) == (self.rules.players, self.rules.options):
+            return
+        log.warning("table %s carries on game %d (%s); the configuration asks for %s: "
+                    "`risktable games new` starts a game as configured", table.id, game,
+                    describe(running), describe(self.rules, table.rules))
+
     def _rebuild(self, card_uids: Mapping[str, int]) -> TableSession:
         config, actions = self.journal.load(self.game_id)
         bots: dict[int, Bot] = {
             seat: BOTS[name](random.Random(f"{self._seed}:{self.game_id}:bot{seat}")
                              .getrandbits(64))
             for seat, name in self.config.table.bots.items()
+            if seat <= config.players  # a game of fewer players seats no bot beyond them
         }
         # Bot dice and the mission deal: seeded by the position, so a restart rolls on
         # deterministically (what was dealt before is in the journal, never dealt again).
@@ -231,7 +251,7 @@ class TableService:
         # Each seat's events continue from the number after the last one answered:
         # under the boot of its latest input until its birth names another boot.
         table = self.config.table.id
-        for seat in range(1, self.config.table.seats + 1):
+        for seat in range(1, self.hub.seats + 1):
             boot, _ = self.journal.input_seqs(self.game_id, seat)
             self.hub.gate.tracker(seat).restore(boot, self.journal.answered_seqs(table, seat))
 
@@ -306,11 +326,65 @@ class TableService:
     def toggle_pause(self) -> bool:
         """Pause or resume the game (the panel's start/pause button); returns paused."""
         with self._lock:
-            self._paused = not self._paused
-            log.info("game %d %s by the referee", self.game_id,
-                     "paused" if self._paused else "resumed")
+            return self.set_paused(not self._paused)
+
+    def set_paused(self, paused: bool) -> bool:
+        """Pause or resume the game (``risktable table pause | resume``); returns paused."""
+        with self._lock:
+            if paused != self._paused:
+                self._paused = paused
+                log.info("game %d %s by the referee", self.game_id,
+                         "paused" if paused else "resumed")
             self._run_bots()
             return self._paused
+
+    def new_game(self, rules: str | None = None, seats: int | None = None,
+                 house: Mapping[str, str] | None = None) -> int:
+        """Start a new game at this table and make it current; returns its id.
+
+        ``rules``, ``seats`` and ``house`` default to the configuration's (a rule
+        set given without seats takes :func:`~risktable.game_rules.default_seats`).
+        A running game is kept in the journal as abandoned (its export stays valid;
+        ``games resume`` brings it back). Raises :class:`RulesUnknown` for rules the
+        hub cannot start, with the game in hand untouched."""
+        table = self.config.table
+        name = rules if rules is not None else table.rules
+        if seats is None:
+            seats = table.seats if rules is None else default_seats(name)
+        if seats > self.hub.seats:
+            raise RulesUnknown(
+                f"this hub serves seats 1 to {self.hub.seats}; for {seats} seats set "
+                f"[table] seats = {seats} in its configuration and restart it")
+        chosen = rules_config(name, seats, table.house if house is None else house)
+        with self._lock:
+            if self.journal.game(self.game_id).status == "running":
+                self.journal.abandon(self.game_id)
+                log.info("game %d abandoned by the referee", self.game_id)
+            self.rules = chosen
+            if not self._fixed_uids:
+                self._card_uids = load_card_uids(self.config.data_dir, chosen)
+            self.game_id = self.journal.create_game(
+                with_enrolled_deck(chosen, self.config.data_dir), table.id)
+            self.journal.set_current_game(table.id, self.game_id)
+            log.info("table %s: new game %d (%s)", table.id, self.game_id,
+                     describe(chosen, name))
+            self.session = self._rebuild(self._card_uids)
+            self._paused = False
+            self._show_views()
+            self._publish_public()
+            for seat in self.session.seats:
+                for target, command in self.session.standing_commands(seat):
+                    self.hub.send_command(target, command)
+            self._run_bots()
+            return self.game_id
+
+    def new_game_if_over(self) -> int | None:
+        """The panel's start button held: a new game as configured when none is running
+        (the last one was won); None, and nothing changes, while one is."""
+        with self._lock:
+            if self.session.state.phase != GAME_OVER:
+                return None
+            return self.new_game()
 
     def referee_undo(self) -> bool:
         """Take back the last decision and the chance outcomes that answered it (the
@@ -321,8 +395,7 @@ class TableService:
             except NothingToUndo:
                 return False
             self.session = self._rebuild(self._card_uids)
-            for seat in self.session.seats:
-                self.hub.update_view(seat, **self.session.view(seat))
+            self._show_views()
             self._publish_public()
             return True
 
@@ -342,6 +415,8 @@ class TableService:
 
     def _answer(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
         # Under _on_event's lock.
+        if seat not in self.session.seats:
+            return ProtocolError("not_allowed", f"seat {seat} does not play in this game")
         if self.session.state.phase == GAME_OVER:
             return ProtocolError("not_allowed", "the game is over")
         if self._paused:
@@ -415,6 +490,13 @@ class TableService:
         log.error("game %d: bots did not yield after %d steps", self.game_id, _MAX_BOT_STEPS)
 
     # -- outputs --------------------------------------------------------------
+
+    def _show_views(self, *, publish: bool = True) -> None:
+        # Every seat's whole view; a seat the game does not seat says so.
+        for seat in range(1, self.hub.seats + 1):
+            fields = (self.session.view(seat) if seat in self.session.seats
+                      else {"lines": [OUT_OF_GAME], "active": False, "ring": {"mode": "off"}})
+            self.hub.update_view(seat, publish=publish, **fields)
 
     def _publish(self, outcome: Outcome) -> None:
         for seat, fields in outcome.views.items():
