@@ -15,12 +15,15 @@ from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.journal import Journal, journal_path
 from risktable.service.address import BrokerAddress
 from risktable.service.table_service import OUT_OF_GAME, TableService
+from tests.e2e.hub_driver import LedLog
 from tests.support.cli import run
 from tests.support.mosquitto import Mosquitto
 from tests.support.seat_client import SeatClient
 from tests.table.inputs import CARDS, dice
 
 TABLE = "ref"
+# Every LED scene the hub of the `hub` fixture showed.
+LEDS = LedLog()
 
 
 def _config(broker: Mosquitto, data_dir: Path, **table: object) -> HubConfig:
@@ -36,7 +39,7 @@ def hub(mosquitto: Mosquitto, tmp_path: Path) -> Iterator[TableService]:
     must act, so the journal holds actions to undo."""
     config = _config(mosquitto, tmp_path / "data", seats=4,
                      bots={1: "heuristic", 2: "heuristic", 3: "heuristic"})
-    service = TableService(config, card_uids=CARDS, seed=5)
+    service = TableService(config, card_uids=CARDS, seed=5, show_leds=LEDS)
     service.start()
     yield service
     service.stop()
@@ -84,6 +87,7 @@ def test_undo_withdraws_the_last_actions(capsys: pytest.CaptureFixture[str],
     _ask(capsys, mosquitto, hub_toml, "table", "pause")
     before = hub.inspect(lambda session: len(session.log))
     assert before > 2
+    board_before = hub.inspect(lambda session: session.state)
     code, out, _ = _ask(capsys, mosquitto, hub_toml, "table", "undo", "2", "--json")
     reply = json.loads(out)
     assert code == 0 and reply["detail"].startswith("undid 2 actions; game 1 ")
@@ -92,6 +96,15 @@ def test_undo_withdraws_the_last_actions(capsys: pytest.CaptureFixture[str],
     with Journal(journal_path(hub.config.data_dir), create=False) as journal:
         undone = [e for e in journal.actions(1, include_undone=True) if e.undone]
     assert len(undone) >= 2
+    # The territories whose armies go back blink on the LED board, and only they.
+    after = hub.inspect(lambda session: session.state)
+    ids = after.config.board.territory_ids
+    moved = {ids[t] for t in range(len(ids))
+             if (board_before.owners[t], board_before.armies[t]) != (after.owners[t],
+                                                                     after.armies[t])}
+    assert moved and {t for t, light in LEDS.scenes[-1][1].items() if light.blink} == moved
+    with SeatClient(mosquitto.host, mosquitto.port, TABLE, 1) as seat:
+        assert seat.wait_for_view(lambda v: True)["lines"][0] == "Referee undid a move"
     code, out, _ = _ask(capsys, mosquitto, hub_toml, "table", "undo", "0")
     assert code == 2
 

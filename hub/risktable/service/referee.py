@@ -38,9 +38,7 @@ def status_line(service: TableService) -> str:
 
 
 def _undo(service: TableService, count: int) -> str:
-    done = 0
-    while done < count and service.referee_undo():
-        done += 1
+    done = service.referee_undo(count)
     if done == 0:
         return f"nothing to undo in game {service.game_id}"
     said = f"undid {done} action{'s' if done != 1 else ''}"

@@ -29,6 +29,7 @@ from risktable.game_rules import RulesUnknown, default_seats, describe, rules_co
 from risktable.journal import (
     ActionMeta,
     DieFace,
+    Entry,
     Journal,
     JournalError,
     NothingToUndo,
@@ -44,6 +45,7 @@ from risktable.rules.state import GAME_OVER
 from risktable.service.hub import HubService, Unanswered
 from risktable.service.referee import referee_answer
 from risktable.service.storage import StorageGuard
+from risktable.service.undo_notes import undo_notes
 from risktable.table.public import board_message, led_scene
 from risktable.table.session import Checkpoint, Outcome, TableSession
 
@@ -386,18 +388,41 @@ class TableService:
                 return None
             return self.new_game()
 
-    def referee_undo(self) -> bool:
-        """Take back the last decision and the chance outcomes that answered it (the
-        panel's long press); False when there is nothing to undo."""
+    def referee_undo(self, count: int = 1) -> int:
+        """Take back the last ``count`` decisions and the chance outcomes that answered
+        each (the panel's long press: one); returns how many were taken back (0 when
+        there was nothing to undo). The seats are told what to do by hand: put a
+        withdrawn card back, roll withdrawn dice again; the LED board lights the
+        territories whose pieces move back (:mod:`risktable.service.undo_notes`)."""
         with self._lock:
-            try:
-                self.journal.undo_last(self.game_id, ActionMeta("referee"))
-            except NothingToUndo:
-                return False
+            before = self.session.state
+            withdrawn: list[Entry] = []
+            done = 0
+            while done < count:
+                try:
+                    withdrawn += self.journal.undo_last(self.game_id,
+                                                        ActionMeta("referee")).entries
+                except NothingToUndo:
+                    break
+                done += 1
+            if not done:
+                return 0
             self.session = self._rebuild(self._card_uids)
+            seats = self.session.seats
+            armed = frozenset(target for seat in seats
+                              for target, _ in self.session.standing_commands(seat))
+            notes = undo_notes(before, self.session.state, withdrawn, seats, armed)
             self._show_views()
-            self._publish_public()
-            return True
+            for seat, lines in notes.lines.items():
+                view = self.session.view(seat)
+                self.hub.update_view(seat, lines=[*lines, *view.get("lines", [])][:4])
+            for seat in armed:
+                for target, command in self.session.standing_commands(seat):
+                    self.hub.send_command(target, command)
+            self._publish_public(highlight=notes.moved)
+            log.info("game %d: the referee undid %d decision%s", self.game_id, done,
+                     "" if done == 1 else "s")
+            return done
 
     # -- inputs ---------------------------------------------------------------
 
@@ -508,11 +533,12 @@ class TableService:
         elif self._show_leds is not None:
             self._show_leds(led_scene(self.session.state, outcome.highlight))
 
-    def _publish_public(self) -> None:
+    def _publish_public(self, highlight: frozenset[str] | None = None) -> None:
         state = self.session.state
         self.hub.publish_board(board_message(state))
         if self._show_leds is not None:
-            self._show_leds(led_scene(state, self.session.highlight))
+            self._show_leds(led_scene(
+                state, self.session.highlight if highlight is None else highlight))
         if state.phase == GAME_OVER:
             game = self.journal.game(self.game_id)
             if game.status == "running":
