@@ -187,3 +187,38 @@ def test_a_hub_configured_otherwise_says_so_and_carries_on(
         TableService(_config(mosquitto, tmp_path / "data", seats=4),
                      card_uids=CARDS).journal.close()
     assert "carries on" not in caplog.text
+
+
+def test_the_panels_held_start_button_starts_a_game_only_when_none_runs(
+        mosquitto: Mosquitto, tmp_path: Path) -> None:
+    bots = {1: "heuristic", 2: "heuristic", 3: "heuristic"}
+    service = TableService(_config(mosquitto, tmp_path / "bots", seats=3, bots=bots),
+                           card_uids=CARDS, seed=2)
+    service.start()  # the bots play game 1 to its end at once
+    try:
+        assert service.inspect(lambda session: session.state.is_terminal)
+        assert service.new_game_if_over() == 2
+        with Journal(journal_path(tmp_path / "bots"), create=False) as journal:
+            assert journal.game(1).status == "finished" and journal.current_game(TABLE) == 2
+    finally:
+        service.stop()
+    waiting = TableService(_config(mosquitto, tmp_path / "people", seats=3), card_uids=CARDS)
+    waiting.start()
+    try:
+        assert waiting.new_game_if_over() is None and waiting.game_id == 1
+    finally:
+        waiting.stop()
+
+
+def test_a_game_whose_deck_is_not_enrolled_is_said_at_its_start(
+        mosquitto: Mosquitto, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING):
+        bare = TableService(_config(mosquitto, tmp_path / "bare", seats=3))
+    bare.journal.close()
+    assert ("game 1: the 1993 deck is not enrolled (0 of 44 cards): taps of the others are "
+            "refused; run risktable cards enroll --deck 1993") in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        TableService(_config(mosquitto, tmp_path / "known", seats=3),
+                     card_uids=CARDS).journal.close()
+    assert "not enrolled" not in caplog.text

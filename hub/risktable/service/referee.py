@@ -50,8 +50,9 @@ def _new_game(service: TableService, request: dict[str, Any]) -> str:
     house = dict(parse_house_pair(pair) for pair in request.get("house", []))
     game = service.new_game(request.get("rules"), request.get("seats"),
                             house if "house" in request else None)
-    return f"game {game} started ({describe(service.rules, request.get('rules'))}); " \
-           f"game {before} kept as abandoned"
+    problem = service.deck_problem()
+    return (f"game {game} started ({describe(service.rules, request.get('rules'))}); "
+            f"game {before} kept as abandoned{'; ' + problem if problem else ''}")
 
 
 def referee_answer(service: TableService, request: dict[str, Any]) -> dict[str, Any]:

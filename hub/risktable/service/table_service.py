@@ -40,7 +40,7 @@ from risktable.leds.scene import Scene
 from risktable.rules import Config, Roll
 from risktable.rules.board import SYMBOLS
 from risktable.rules.bots import BOTS, Bot
-from risktable.rules.decks import with_symbols
+from risktable.rules.decks import deck_cards, with_symbols
 from risktable.rules.state import GAME_OVER
 from risktable.service.hub import HubService, Unanswered
 from risktable.service.referee import referee_answer
@@ -187,6 +187,7 @@ class TableService:
         )
         self._fixed_uids = card_uids is not None
         self.session = self._rebuild(self._card_uids)
+        self._warn_unenrolled()
         # The hub serves the table's seats, and every seat of a game carried on from a
         # configuration with more; a game may seat fewer (`games new --seats`).
         served = max(seats, self.session.config.players)
@@ -218,6 +219,23 @@ class TableService:
         self.journal.set_current_game(table, game)
         log.info("table %s: new game %d (%s)", table, game, self.config.table.rules)
         return game
+
+    def deck_problem(self) -> str | None:
+        """Why the game in hand cannot take its physical cards (its deck is not wholly
+        enrolled, so the taps of the missing cards are refused), or None."""
+        deck = self.session.config.options.deck
+        wanted = set(deck_cards(self.session.config.board, deck))
+        known = wanted & set(self._card_uids.values())
+        if known == wanted:
+            return None
+        return (f"the {deck} deck is not enrolled ({len(known)} of {len(wanted)} cards): "
+                f"taps of the others are refused; run risktable cards enroll --deck {deck}")
+
+    def _warn_unenrolled(self) -> None:
+        # The first card draw of a game must not be where a table learns this.
+        problem = self.deck_problem()
+        if problem is not None:
+            log.warning("game %d: %s", self.game_id, problem)
 
     def _say_if_configured_otherwise(self, game: int) -> None:
         # Restarting the hub never throws a game away; a changed configuration only
@@ -371,6 +389,7 @@ class TableService:
             log.info("table %s: new game %d (%s)", table.id, self.game_id,
                      describe(chosen, name))
             self.session = self._rebuild(self._card_uids)
+            self._warn_unenrolled()
             self._paused = False
             self._show_views()
             self._publish_public()
