@@ -66,7 +66,8 @@ BUTTONS = ("confirm", "back", "encoder", "roll")
 PRESSES = ("short", "long")
 DIE_STATES = ("rolling", "settled", "crooked")
 # What the referee may ask of the hub (on referee/request), and the longest reply text.
-REFEREE_OPS = ("status", "pause", "resume", "undo", "new_game")
+REFEREE_OPS = ("status", "pause", "resume", "undo", "new_game", "enroll")
+DECKS = ("1993", "2016")
 MAX_REFEREE_UNDO = 50
 MAX_REPLY_DETAIL = 200
 # A seat's last reset cause, carried in its births (seat_status `reset`).
@@ -203,6 +204,7 @@ _TYPES = SEAT_BOUND + (  # noqa: RUF005
             "seats", OPT, "i", 1, 6,
             "house", OPT, "l", 0, 17, "s", 3, 48,
         ),
+        "enroll", ("seat", OPT, "i", 1, 6, "deck", OPT, "e", DECKS, "restart", OPT, "b"),
     ),
     (
         "referee_reply",

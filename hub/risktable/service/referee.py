@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from riskproto.messages import MAX_REPLY_DETAIL
-from risktable.game_rules import RulesUnknown, describe, parse_house_pair
+from risktable.game_rules import describe, parse_house_pair
 from risktable.journal import JournalError
 from risktable.rules.state import GAME_OVER
 
@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 def status_line(service: TableService) -> str:
     """Where the table's game stands, in one line."""
     def look(_: object) -> str:
+        enrolling = service.enrolling
+        if enrolling is not None:
+            return (f"game {service.game_id} waits: seat {enrolling.seat} enrolls the "
+                    f"{enrolling.deck} deck, {enrolling.progress()} so far")
         state = service.session.state
         head = f"game {service.game_id} ({describe(state.config)})"
         if state.phase == GAME_OVER:
@@ -70,11 +74,14 @@ def referee_answer(service: TableService, request: dict[str, Any]) -> dict[str, 
             accepted = not detail.startswith("nothing")
         elif op == "new_game":
             detail = _new_game(service, request)
+        elif op == "enroll":
+            detail = service.start_enrollment(request.get("seat", 1), request.get("deck"),
+                                              request.get("restart", False))
         else:
             detail = ""
         line = status_line(service)
         detail = f"{detail}; {line}" if detail else line
-    except (RulesUnknown, JournalError) as exc:
+    except (ValueError, JournalError) as exc:  # RulesUnknown, DeckFileError, a bad seat
         accepted, detail = False, str(exc)
     if len(detail) > MAX_REPLY_DETAIL:
         detail = detail[: MAX_REPLY_DETAIL - 3] + "..."

@@ -42,6 +42,7 @@ from risktable.rules.board import SYMBOLS
 from risktable.rules.bots import BOTS, Bot
 from risktable.rules.decks import deck_cards, with_symbols
 from risktable.rules.state import GAME_OVER
+from risktable.service.enrolling import TableEnrollment
 from risktable.service.hub import HubService, Unanswered
 from risktable.service.referee import referee_answer
 from risktable.service.storage import StorageGuard
@@ -180,6 +181,7 @@ class TableService:
         self._poller = threading.Thread(target=self._poll_storage, name="hub-storage",
                                         daemon=True)
         self._paused = paused
+        self._enrolling: TableEnrollment | None = None
         self._seed = seed if seed is not None else _table_seed(config.data_dir)
         self.game_id = self._current_game()
         self._card_uids = dict(
@@ -399,6 +401,70 @@ class TableService:
             self._run_bots()
             return self.game_id
 
+    @property
+    def enrolling(self) -> TableEnrollment | None:
+        """The card enrollment in progress, or None."""
+        return self._enrolling
+
+    def start_enrollment(self, seat: int, deck: str | None = None,
+                         restart: bool = False) -> str:
+        """Enroll the physical deck (``deck``, default the game's) at ``seat``'s reader
+        (:mod:`risktable.service.enrolling`); the game waits until every card is in.
+        Returns one line saying what is enrolled where."""
+        if not 1 <= seat <= self.hub.seats:
+            raise ValueError(f"seat {seat}: this hub serves seats 1 to {self.hub.seats}")
+        with self._lock:
+            chosen = deck or self.session.config.options.deck
+            self._enrolling = TableEnrollment(self.config.data_dir, self.session.config.board,
+                                              chosen, seat, restart)
+            said = (f"enrolling the {chosen} deck at seat {seat}: "
+                    f"{self._enrolling.progress()} known; saved after each card")
+            log.info("table %s: %s", self.config.table.id, said)
+            if self._enrolling.done:
+                self._finish_enrollment()
+            else:
+                self._show_enrolling()
+            return said
+
+    def _show_enrolling(self) -> None:
+        enrolling = self._enrolling
+        assert enrolling is not None
+        for seat in range(1, self.hub.seats + 1):
+            self.hub.update_view(seat, **enrolling.view(seat))
+        if self._show_leds is not None:
+            self._show_leds(enrolling.scene())
+
+    def _finish_enrollment(self) -> None:
+        enrolling = self._enrolling
+        assert enrolling is not None
+        self._enrolling = None
+        log.info("table %s: the %s deck is enrolled (%s)", self.config.table.id,
+                 enrolling.deck, enrolling.progress())
+        if not self._fixed_uids:
+            self._card_uids = load_card_uids(self.config.data_dir, self.rules)
+        self.session = self._rebuild(self._card_uids)
+        self._show_views()
+        self._publish_public()
+        for seat in self.session.seats:
+            for target, command in self.session.standing_commands(seat):
+                self.hub.send_command(target, command)
+        self._run_bots()
+
+    def _enroll_input(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
+        # Under _on_event's lock. An accepted input leaves no journalled action, so its
+        # number is journalled here (HubService records only refusals itself).
+        enrolling = self._enrolling
+        assert enrolling is not None
+        step = enrolling.input(seat, msg)
+        if not step.accepted:
+            return ProtocolError("not_allowed", step.detail)
+        self._record_answer(seat, self.hub.gate.tracker(seat).boot, msg["seq"])
+        if enrolling.done:
+            self._finish_enrollment()
+        else:
+            self._show_enrolling()
+        return None
+
     def new_game_if_over(self) -> int | None:
         """The panel's start button held: a new game as configured when none is running
         (the last one was won); None, and nothing changes, while one is."""
@@ -459,6 +525,8 @@ class TableService:
 
     def _answer(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
         # Under _on_event's lock.
+        if self._enrolling is not None:
+            return self._enroll_input(seat, msg)
         if seat not in self.session.seats:
             return ProtocolError("not_allowed", f"seat {seat} does not play in this game")
         if self.session.state.phase == GAME_OVER:
@@ -514,7 +582,7 @@ class TableService:
         return meta
 
     def _run_bots(self) -> None:
-        if self._paused:
+        if self._paused or self._enrolling is not None:
             return
         for _ in range(_MAX_BOT_STEPS):
             if not self._storage_ok():
