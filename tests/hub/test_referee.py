@@ -214,11 +214,13 @@ def test_a_game_whose_deck_is_not_enrolled_is_said_at_its_start(
         mosquitto: Mosquitto, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING):
         bare = TableService(_config(mosquitto, tmp_path / "bare", seats=3))
-    bare.journal.close()
+        bare.start()
+    bare.stop()
     assert ("game 1: the 1993 deck is not enrolled (0 of 44 cards): taps of the others are "
             "refused; run risktable cards enroll --deck 1993") in caplog.text
     caplog.clear()
     with caplog.at_level(logging.WARNING):
-        TableService(_config(mosquitto, tmp_path / "known", seats=3),
-                     card_uids=CARDS).journal.close()
+        known = TableService(_config(mosquitto, tmp_path / "known", seats=3), card_uids=CARDS)
+        known.start()
+    known.stop()
     assert "not enrolled" not in caplog.text

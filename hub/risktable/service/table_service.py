@@ -189,7 +189,6 @@ class TableService:
         )
         self._fixed_uids = card_uids is not None
         self.session = self._rebuild(self._card_uids)
-        self._warn_unenrolled()
         # The hub serves the table's seats, and every seat of a game carried on from a
         # configuration with more; a game may seat fewer (`games new --seats`).
         served = max(seats, self.session.config.players)
@@ -296,6 +295,8 @@ class TableService:
     def start(self) -> None:
         """Connect, republish everything a seat and the LED board need, let bots move."""
         self.hub.start()
+        # Once connected: a hub that cannot start says only why (one line).
+        self._warn_unenrolled()
         with self._lock:
             for seat in self.session.seats:
                 for target, command in self.session.standing_commands(seat):
