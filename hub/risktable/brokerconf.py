@@ -134,8 +134,8 @@ def _public_reads(table: str) -> list[str]:
 
 
 def _referee_lines(table: str) -> list[str]:
-    return [f"topic write {topics.referee_request(table)}",
-            f"topic read {topics.referee_reply(table)}"]
+    return [f"topic write {topics.referee(table, 'request')}",
+            f"topic read {topics.referee(table, 'reply')}"]
 
 
 def render_acl(table: str, accounts: list[Account]) -> str:
@@ -281,8 +281,8 @@ def render_guest_conf(
         "try_private true",
         f"topic {topics.hub_status(table)} in 1",
         f"topic {topics.board(table)} in 1",
-        f"topic {topics.referee_request(table)} out 1",
-        f"topic {topics.referee_reply(table)} in 1",
+        f"topic {topics.referee(table, 'request')} out 1",
+        f"topic {topics.referee(table, 'reply')} in 1",
         "",
     ]
     return "\n".join(lines)

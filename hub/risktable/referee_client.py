@@ -50,7 +50,7 @@ def ask(address: BrokerAddress, table: str, op: str, *, username: str | None = N
             events.put(f"the broker at {address} refused the referee: {reason} "
                        "(check the referee account and its password)")
         else:
-            c.subscribe(topics.referee_reply(table), qos=1)
+            c.subscribe(topics.referee(table, "reply"), qos=1)
 
     def subscribed(_c: Any, _u: Any, _mid: Any, reasons: Any, _p: Any) -> None:
         events.put("" if not any(r.is_failure for r in reasons)
@@ -80,7 +80,7 @@ def ask(address: BrokerAddress, table: str, op: str, *, username: str | None = N
                                     f"in within {timeout:g} s") from None
         if problem:
             raise RefereeUnanswered(problem)
-        client.publish(topics.referee_request(table), payload, qos=1)
+        client.publish(topics.referee(table, "request"), payload, qos=1)
         try:
             return replies.get(timeout=timeout)
         except queue.Empty:

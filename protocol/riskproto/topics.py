@@ -54,14 +54,10 @@ def board(table: str) -> str:
     return ROOT + "/" + check_table(table) + "/board"
 
 
-def referee_request(table: str) -> str:
-    # The referee account writes here (through the guest broker's bridge); the hub reads.
-    return ROOT + "/" + check_table(table) + "/referee/request"
-
-
-def referee_reply(table: str) -> str:
-    # The hub answers every referee request here; the referee account reads.
-    return ROOT + "/" + check_table(table) + "/referee/reply"
+def referee(table: str, leaf: str) -> str:
+    # "request": the referee writes (through the guest bridge), the hub reads;
+    # "reply": the hub answers. One function: the seat loads this module, and its heap is small.
+    return ROOT + "/" + check_table(table) + "/referee/" + leaf
 
 
 def seat_prefix(table: str, seat_no: int) -> str:

@@ -359,27 +359,27 @@ def test_the_spectator_only_reads_the_referee_writes_only_its_own_topics(
         topics.board(TABLE),
         topics.hub_status(TABLE),
         topics.seat(TABLE, 1, topics.SEAT_EVENT),
-        topics.referee_request(TABLE),
+        topics.referee(TABLE, "request"),
     ):
         assert spectator.publish(topic, fake).getName() == "Not authorized", topic
     for topic in (topics.board(TABLE), topics.seat(TABLE, 1, topics.SEAT_EVENT),
-                  topics.referee_reply(TABLE), f"risk/{TABLE}/referee/other"):
+                  topics.referee(TABLE, "reply"), f"risk/{TABLE}/referee/other"):
         assert referee.publish(topic, fake).getName() == "Not authorized", topic
-    assert not referee.publish(topics.referee_request(TABLE), undo).is_failure
+    assert not referee.publish(topics.referee(TABLE, "request"), undo).is_failure
     # Retained public topics may come first; the referee's message comes through the
     # bridge, and nothing the guests were refused comes at all.
     topic, payload, _ = hub.next_message()
-    while topic != topics.referee_request(TABLE):
+    while topic != topics.referee(TABLE, "request"):
         assert payload != fake
         topic, payload, _ = hub.next_message()
     assert payload == undo
     # The hub's reply comes back through the bridge to the referee, and only to it.
-    referee.subscribe(topics.referee_reply(TABLE))
-    spectator.subscribe(topics.referee_reply(TABLE))
+    referee.subscribe(topics.referee(TABLE, "reply"))
+    spectator.subscribe(topics.referee(TABLE, "reply"))
     reply = encode(message("referee_reply", id="r", accepted=True, detail="undone"))
-    assert not hub.publish(topics.referee_reply(TABLE), reply).is_failure
+    assert not hub.publish(topics.referee(TABLE, "reply"), reply).is_failure
     topic, payload, _ = referee.next_message()
-    while topic != topics.referee_reply(TABLE):
+    while topic != topics.referee(TABLE, "reply"):
         topic, payload, _ = referee.next_message()
     assert payload == reply
     assert spectator.inbox.empty()

@@ -101,7 +101,7 @@ class HubService:
         self._on_change = on_change
         self._on_republish = on_republish
         self._on_referee = on_referee
-        self._referee_topic = topics.referee_request(table)
+        self._referee_topic = topics.referee(table, "request")
         self.worker = Worker(inbox)
         self._dropping = False
         self._notice: str | None = None
@@ -266,7 +266,7 @@ class HubService:
                       "detail": f"the hub failed: {exc}"[: messages.MAX_REPLY_DETAIL]}
         reply = messages.message("referee_reply", **fields)
         log.info("referee: %s", reply["detail"])
-        self.link.publish(topics.referee_reply(self.table), reply)
+        self.link.publish(topics.referee(self.table, "reply"), reply)
 
     def _apply_in_order(self, inbound: Inbound | None) -> None:
         # Each answer may make a held event of the same seat next: it is applied
