@@ -14,8 +14,9 @@ of their own choosing, which mosquitto 2.0 cannot keep apart from the hub's on
 one broker (``clientid_prefixes`` is global and checks the id before the user
 name replaces it; the dynamic-security plugin binds an account to an id but not
 an id to an account). So they log in to a second mosquitto, the guest broker,
-whose ids live in another namespace; it bridges the public topics in and the
-referee's topics out over one account of the table's broker. See docs/broker.md.
+whose ids live in another namespace; it bridges the public topics and the hub's
+replies to the referee in, and the referee's requests out, over one account of the
+table's broker. See docs/broker.md.
 
 Passwords are stored in mosquitto's own ``$7$`` format (PBKDF2-HMAC-SHA512, 101
 iterations and a 12-byte salt, exactly what ``mosquitto_passwd`` writes), so no
@@ -132,6 +133,11 @@ def _public_reads(table: str) -> list[str]:
     return [f"topic read {topics.hub_status(table)}", f"topic read {topics.board(table)}"]
 
 
+def _referee_lines(table: str) -> list[str]:
+    return [f"topic write {topics.referee(table, 'request')}",
+            f"topic read {topics.referee(table, 'reply')}"]
+
+
 def render_acl(table: str, accounts: list[Account]) -> str:
     """The table broker's ACL file for ``accounts`` of ``table``."""
     lines = [
@@ -143,9 +149,10 @@ def render_acl(table: str, accounts: list[Account]) -> str:
         if account.role == HUB:
             lines.append(f"topic readwrite {topics.ROOT}/{table}/#")
         elif account.role == BRIDGE:
-            lines.append("# The guest broker's bridge: public topics in, the referee's out.")
+            lines.append("# The guest broker's bridge: public topics and the hub's replies to")
+            lines.append("# the referee in, the referee's requests out.")
             lines += _public_reads(table)
-            lines.append(f"topic write {topics.referee_filter(table)}")
+            lines += _referee_lines(table)
         else:
             assert account.seat is not None
             lines += [
@@ -162,12 +169,13 @@ def render_acl(table: str, accounts: list[Account]) -> str:
 
 def render_guest_acl(table: str, accounts: list[Account]) -> str:
     """The guest broker's ACL: both read the public topics; only the referee
-    writes, and only under ``risk/<table>/referee/``."""
+    writes, and only its requests (``risk/<table>/referee/request``), and reads
+    the hub's replies (``risk/<table>/referee/reply``)."""
     lines = [f"# risktable guest ACL for table {table}."]
     for account in guest_accounts(accounts):
         lines += ["", f"user {account.username}", *_public_reads(table)]
         if account.role == REFEREE:
-            lines.append(f"topic write {topics.referee_filter(table)}")
+            lines += _referee_lines(table)
     return "\n".join(lines) + "\n"
 
 
@@ -274,7 +282,8 @@ def render_guest_conf(
         lines += ["# For browser pages.", f"listener {websockets} {bind}", "protocol websockets"]
     lines += [
         "# One connection to the table's broker as the bridge account: the public",
-        "# topics come in (retained ones included), the referee's go out.",
+        "# topics (retained ones included) and the hub's replies to the referee come",
+        "# in, the referee's requests go out.",
         f"connection {bridge.username}",
         f"address {table_host}:{port}",
         f"remote_username {bridge.username}",
@@ -286,7 +295,8 @@ def render_guest_conf(
         "try_private true",
         f"topic {topics.hub_status(table)} in 1",
         f"topic {topics.board(table)} in 1",
-        f"topic {topics.referee_filter(table)} out 1",
+        f"topic {topics.referee(table, 'request')} out 1",
+        f"topic {topics.referee(table, 'reply')} in 1",
         "",
     ]
     return "\n".join(lines)

@@ -15,10 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from riskproto import topics
+from risktable.game_rules import RulesUnknown, default_seats, house_rules, rules_config
 from risktable.panel_pins import PanelPins
 from risktable.service.address import BrokerAddress
 
 BOTS = ("random", "heuristic")
+# Where the hub, and the commands that look at its journal or talk to it, find the
+# configuration when no --config is given.
+DEFAULT_CONFIG = Path("/etc/risktable/hub.toml")
 
 
 class ConfigError(ValueError):
@@ -37,14 +41,16 @@ class BrokerConfig:
 
 @dataclass(frozen=True)
 class TableConfig:
-    """The table: its id, seat count (seats are numbered 1..N), rule set, bot seats, and
-    the players' names the screens use (``[seats]``; a seat without one is "Seat n")."""
+    """The table: its id, seat count (seats are numbered 1..N), rule set, bot seats, the
+    players' names the screens use (``[seats]``; a seat without one is "Seat n"), and the
+    house rules (options of ``risktable rules presets``) its games start with."""
 
     id: str = "table1"
     seats: int = 4
     rules: str = "classic"
     bots: Mapping[int, str] = field(default_factory=dict)
     names: Mapping[int, str] = field(default_factory=dict)
+    house: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -127,7 +133,9 @@ def _table(section: _Section) -> TableConfig:
         topics.check_table(table_id)
     except ValueError as exc:
         raise section.error("id", str(exc)) from exc
-    seats = section.get("seats", int, 4)
+    rules = section.get("rules", str, "classic")
+    # A two-player rule set needs no seat count spelled out.
+    seats = section.get("seats", int, default_seats(rules))
     if not 1 <= seats <= topics.MAX_SEATS:
         raise section.error("seats", f"must be 1 to {topics.MAX_SEATS}, got {seats}")
     bots_raw = section.get("bots", dict, {})
@@ -138,7 +146,15 @@ def _table(section: _Section) -> TableConfig:
         if bot not in BOTS:
             raise section.error("bots", f"seat {key}: bot must be one of {', '.join(BOTS)}")
         bots[int(key)] = bot
-    config = TableConfig(table_id, seats, section.get("rules", str, "classic"), bots)
+    try:
+        house = house_rules(section.get("house", dict, {}))
+    except RulesUnknown as exc:
+        raise section.error("house", str(exc)) from exc
+    try:  # the rule set, its seat count and the house rules must make one game
+        rules_config(rules, seats, house)
+    except RulesUnknown as exc:
+        raise section.error("rules", str(exc)) from exc
+    config = TableConfig(table_id, seats, rules, bots, house)
     section.done()
     return config
 

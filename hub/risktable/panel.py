@@ -53,7 +53,9 @@ class Panel:
         on_undo: Callable[[], None] | None = None,
     ) -> None:
         self.pins = pins
-        self._start = Button(pins.start_pause, pull_up=True, bounce_time=None)
+        # Held as long as undo is, the start button starts a new game (none running).
+        self._start = Button(pins.start_pause, pull_up=True, bounce_time=None,
+                             hold_time=pins.undo_hold_seconds)
         self._undo = Button(pins.undo, pull_up=True, hold_time=pins.undo_hold_seconds)
         self._led = LED(pins.status_led)
         # A passive piezo: it sounds while driven with a square wave at its resonance.
@@ -68,6 +70,10 @@ class Panel:
     def on_start_pause(self, callback: Callable[[], object]) -> None:
         """Call ``callback`` when the start/pause button is pressed."""
         self._start.when_pressed = lambda: callback()
+
+    def on_start_hold(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` when the start/pause button is held (new game)."""
+        self._start.when_held = lambda: callback()
 
     def on_undo(self, callback: Callable[[], object]) -> None:
         """Call ``callback`` when the referee undo button is held."""

@@ -43,8 +43,8 @@ __all__ = [
     "BUTTONS", "COMMANDS", "DIE_STATES", "ERROR_CODES", "EVENT_KINDS", "E_DUPLICATE",
     "E_MALFORMED", "E_NOT_ALLOWED", "E_SCHEMA", "E_STALE", "E_TOO_LARGE", "E_UNKNOWN_SEAT",
     "E_VERSION", "MAX_COUNTER", "MAX_DETAIL", "MAX_MESSAGE_BYTES", "MESSAGE_TYPES", "PHASES",
-    "PRESSES", "PROTOCOL_VERSION", "RING_MODES", "TERRITORY_COUNT", "ProtocolError", "decode",
-    "encode", "error_reply", "message", "text", "validate",
+    "PRESSES", "PROTOCOL_VERSION", "REFEREE_OPS", "RING_MODES", "TERRITORY_COUNT",
+    "ProtocolError", "decode", "encode", "error_reply", "message", "text", "validate",
 ]
 
 # Error codes (also used in error replies on seat/<n>/error), in the order of
@@ -65,6 +65,11 @@ EVENT_KINDS = ("encoder", "button", "dice", "card", "resync")
 BUTTONS = ("confirm", "back", "encoder", "roll")
 PRESSES = ("short", "long")
 DIE_STATES = ("rolling", "settled", "crooked")
+# What the referee may ask of the hub (on referee/request), and the longest reply text.
+REFEREE_OPS = ("status", "pause", "resume", "undo", "new_game", "enroll")
+DECKS = ("1993", "2016")
+MAX_REFEREE_UNDO = 50
+MAX_REPLY_DETAIL = 200
 # A seat's last reset cause, carried in its births (seat_status `reset`).
 RESET_CAUSES = ("power", "hard", "watchdog", "soft", "error", "deepsleep", "unknown")
 
@@ -185,6 +190,32 @@ _TYPES = SEAT_BOUND + (  # noqa: RUF005
         "dice", ("roll", REQ, "i", 0, MAX_COUNTER, "dice", REQ, "l", 1, 3, "o", _DIE),
         "card", ("uid", REQ, _hex, 8, 20),
         "resync", (),
+    ),
+    (
+        "referee",
+        ("id", REQ, "s", 1, 32, "op", REQ, "e", REFEREE_OPS),
+        "op",
+        "status", (),
+        "pause", (),
+        "resume", (),
+        "undo", ("count", OPT, "i", 1, MAX_REFEREE_UNDO),
+        "new_game", (
+            "rules", OPT, "s", 1, 32,
+            "seats", OPT, "i", 1, 6,
+            "house", OPT, "l", 0, 17, "s", 3, 48,
+        ),
+        "enroll", ("seat", OPT, "i", 1, 6, "deck", OPT, "e", DECKS, "restart", OPT, "b"),
+    ),
+    (
+        "referee_reply",
+        (
+            "id", REQ, "s", 1, 32,
+            "accepted", REQ, "b",
+            "detail", REQ, "s", 0, MAX_REPLY_DETAIL,
+            "game", OPT, "i", 1, MAX_COUNTER,
+            "paused", OPT, "b",
+            "actions", OPT, "i", 0, MAX_COUNTER,
+        ),
     ),
     (
         "board",

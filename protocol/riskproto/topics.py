@@ -7,7 +7,8 @@
 #   risk/<table>/seat/<n>/ack        acknowledgements by sequence
 #   risk/<table>/seat/<n>/error      error replies
 #   risk/<table>/seat/<n>/cmd        hub commands to the seat
-#   risk/<table>/referee/#           reserved for the referee's messages to the hub
+#   risk/<table>/referee/request     referee requests to the hub (pause, undo, new game)
+#   risk/<table>/referee/reply       the hub's replies to them
 
 ROOT = "risk"
 MAX_SEATS = 6
@@ -53,9 +54,10 @@ def board(table: str) -> str:
     return ROOT + "/" + check_table(table) + "/board"
 
 
-def referee_filter(table: str) -> str:
-    # Everything under it is reserved for the referee account (undo, enrollment).
-    return ROOT + "/" + check_table(table) + "/referee/#"
+def referee(table: str, leaf: str) -> str:
+    # "request": the referee writes (through the guest bridge), the hub reads;
+    # "reply": the hub answers. One function: the seat loads this module, and its heap is small.
+    return ROOT + "/" + check_table(table) + "/referee/" + leaf
 
 
 def seat_prefix(table: str, seat_no: int) -> str:

@@ -1,10 +1,9 @@
-"""Card enrollment end to end: mosquitto, `risktable cards enroll`, a seat tapping cards."""
+"""Card enrollment end to end: mosquitto, the running hub put in enrollment by
+`risktable cards enroll`, a seat tapping cards."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,12 +11,16 @@ import pytest
 from riskproto import messages, topics
 from risktable.cards.deck_file import DeckFileError, EnrolledCard, load_deck, save_deck
 from risktable.cards.enroll import Enrollment
+from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.rules import classic_board
 from risktable.rules.board import SYMBOLS, WILD
 from risktable.rules.decks import PLACEHOLDER_STARS, ceasefire_card
+from risktable.service.address import BrokerAddress
+from risktable.service.table_service import TableService
+from tests.e2e.hub_driver import LedLog
+from tests.support.cli import run
 from tests.support.mosquitto import Mosquitto
 from tests.support.mqtt_client import Recorder
-from tests.support.tools import subprocess_env
 
 TABLE = "enroll"
 
@@ -43,52 +46,79 @@ class Seat:
         return answer
 
 
-def enroll(broker: Mosquitto, data_dir: Path, *extra: str) -> subprocess.Popen[str]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "risktable", "cards", "enroll", "--broker",
-         f"{broker.host}:{broker.port}", "--table", TABLE, "--seats", "3", "--seat", "2",
-         "--data-dir", str(data_dir), *extra],
-        env=subprocess_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert process.stdout is not None
-    first = process.stdout.readline()  # the hub is online once it says what it enrolls
-    assert "at seat 2" in first, first + (process.stderr.read() if process.stderr else "")
-    return process
+def start_hub(broker: Mosquitto, data_dir: Path, leds: LedLog) -> TableService:
+    """A 3-seat classic hub with no deck enrolled."""
+    service = TableService(HubConfig(
+        broker=BrokerConfig(BrokerAddress(broker.host, broker.port)),
+        table=TableConfig(id=TABLE, seats=3), leds=LedConfig(enabled=False),
+        panel_enabled=False, data_dir=data_dir), show_leds=leds)
+    service.start()
+    return service
+
+
+def referee(capsys: pytest.CaptureFixture[str], broker: Mosquitto, data_dir: Path,
+            *argv: str) -> str:
+    """Run a referee command against the hub; its output, which must say it succeeded."""
+    config = data_dir.parent / "hub.toml"
+    config.write_text(f'[table]\nid = "{TABLE}"\n[data]\ndir = "{data_dir}"\n')
+    code, out, err = run(capsys, *argv, "--config", str(config),
+                         "--broker", f"{broker.host}:{broker.port}")
+    assert code == 0, out + err
+    return out
 
 
 def uid(card: int) -> str:
     return f"04{card:02X}A1B2C3D4E5"
 
 
-def test_whole_deck_with_refusals_and_a_restart(fresh_mosquitto: Mosquitto, tmp_path: Path) -> None:
+def test_the_running_hub_enrolls_the_deck_with_refusals_and_a_restart(
+        fresh_mosquitto: Mosquitto, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     board = classic_board()
-    process = enroll(fresh_mosquitto, tmp_path)
+    data = tmp_path / "data"
+    leds = LedLog()
+    hub = start_hub(fresh_mosquitto, data, leds)
+    assert hub.deck_problem() is not None
+    out = referee(capsys, fresh_mosquitto, data, "cards", "enroll", "--seat", "2")
+    assert out.startswith("enrolling the 1993 deck at seat 2: 0 of 44 cards known; saved "
+                          "after each card; game 1 waits: seat 2 enrolls the 1993 deck")
     seat = Seat(fresh_mosquitto)
+    other = Seat(fresh_mosquitto, seat=3)
     # Five cards, the second one with its symbol turned one step on.
     for card in range(5):
         assert seat.send("card", uid=uid(card))["t"] == "ack"
         if card == 1:
             assert seat.send("encoder", steps=1)["t"] == "ack"
         assert seat.send("button", button="confirm", press="short")["t"] == "ack"
+    # The LED board lights the next card's territory; the other seats show the progress.
+    assert {t for t, light in leds.scenes[-1][1].items() if light.blink} == {
+        board.territory_ids[5]}
+    other.client.wait_for(lambda t, m, r: t.endswith("/3/view") and m is not None
+                          and m.get("lines") == ["Seat 2 enrolls cards", "5 of 44 cards"])
     # A tag already on card 0 cannot become card 5; another seat may not take part.
     refused = seat.send("card", uid=uid(0))
     assert refused["code"] == "not_allowed" and "already" in str(refused["detail"])
-    other = Seat(fresh_mosquitto, seat=3)
-    assert other.send("card", uid=uid(9))["code"] == "not_allowed"
-    process.terminate()
-    assert process.wait(timeout=10) == 1  # interrupted before the end
-    seat.client.close()
-    other.client.close()
+    assert other.send("card", uid=uid(9))["detail"] == "cards are being enrolled at seat 2"
+    assert referee(capsys, fresh_mosquitto, data, "table", "status") == (
+        "game 1 waits: seat 2 enrolls the 1993 deck, 5 of 44 cards so far\n")
+    hub.stop()  # interrupted before the end
 
-    # Progress survived: the next run starts at card 6 and finishes the deck.
-    process = enroll(fresh_mosquitto, tmp_path)
-    seat = Seat(fresh_mosquitto)
+    # Progress survived: the enrollment carries on at card 6 and finishes the deck, and
+    # the restarted hub expects each seat's next event number.
+    hub = start_hub(fresh_mosquitto, data, leds)
+    assert "5 of 44 cards known" in referee(capsys, fresh_mosquitto, data, "cards", "enroll",
+                                            "--seat", "2")
     for card in range(5, board.deck_size):
         assert seat.send("card", uid=uid(card))["t"] == "ack", card
         assert seat.send("button", button="confirm", press="short")["t"] == "ack"
-    assert process.wait(timeout=10) == 0
+    # The game takes its cards now.
+    assert hub.enrolling is None and hub.deck_problem() is None
+    assert referee(capsys, fresh_mosquitto, data, "table", "status").startswith(
+        "game 1 (3 seats): ")
+    hub.stop()
     seat.client.close()
+    other.client.close()
 
-    deck = load_deck(tmp_path / "cards.json", board)
+    deck = load_deck(data / "cards.json", board)
     assert len(deck) == board.deck_size
     assert {c.card for c in deck.values()} == set(range(board.deck_size))
     placeholder = board.card_symbols
@@ -96,7 +126,7 @@ def test_whole_deck_with_refusals_and_a_restart(fresh_mosquitto: Mosquitto, tmp_
     assert deck[uid(1)].printed == turned
     assert all(deck[uid(c)].printed == placeholder[c] for c in range(board.deck_size) if c != 1)
     assert all(deck[uid(c)].printed == WILD for c in range(board.size, board.deck_size))
-    doc = json.loads((tmp_path / "cards.json").read_text())
+    doc = json.loads((data / "cards.json").read_text())
     assert doc["cards"][uid(1)] == {"card": "northwest_territory", "symbol": SYMBOLS[turned]}
 
 
@@ -111,10 +141,13 @@ def test_back_and_retap_replace_a_card() -> None:
 
 
 def test_the_2016_deck_records_stars_and_the_ceasefire_card(
-    fresh_mosquitto: Mosquitto, tmp_path: Path
+    fresh_mosquitto: Mosquitto, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     board = classic_board()
-    process = enroll(fresh_mosquitto, tmp_path, "--deck", "2016")
+    data = tmp_path / "data"
+    hub = start_hub(fresh_mosquitto, data, LedLog())
+    assert referee(capsys, fresh_mosquitto, data, "cards", "enroll", "--seat", "2", "--deck",
+                   "2016").startswith("enrolling the 2016 deck at seat 2: 0 of 43 cards known")
     seat = Seat(fresh_mosquitto)
     # Card 0 turned away from its placeholder stars; the ceasefire card has none to turn.
     for card in range(board.size):
@@ -126,18 +159,19 @@ def test_the_2016_deck_records_stars_and_the_ceasefire_card(
     refused = seat.send("encoder", steps=1)
     assert refused["code"] == "not_allowed" and "nothing to choose" in str(refused["detail"])
     assert seat.send("button", button="confirm", press="short")["t"] == "ack"
-    assert process.wait(timeout=10) == 0
+    assert hub.enrolling is None  # the whole deck is in: back to the game
+    hub.stop()
     seat.client.close()
 
-    deck = load_deck(tmp_path / "cards-2016.json", board, "2016")
+    deck = load_deck(data / "cards-2016.json", board, "2016")
     assert len(deck) == board.size + 1
     assert deck[uid(0)].printed == 3 - PLACEHOLDER_STARS[0]
     assert all(deck[uid(c)].printed == PLACEHOLDER_STARS[c] for c in range(1, board.size))
     assert deck[uid(99)] == EnrolledCard(ceasefire_card(board), 0)
-    doc = json.loads((tmp_path / "cards-2016.json").read_text())
+    doc = json.loads((data / "cards-2016.json").read_text())
     assert doc["deck"] == "2016" and doc["cards"][uid(99)] == {"card": "ceasefire", "stars": 0}
     # The 1993 deck's file is another file: nothing was written there.
-    assert not (tmp_path / "cards.json").exists()
+    assert not (data / "cards.json").exists()
 
 
 def test_a_deck_file_of_the_other_edition_is_refused(tmp_path: Path) -> None:

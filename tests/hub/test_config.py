@@ -65,6 +65,13 @@ def test_values_are_read(tmp_path: Path) -> None:
         ("[nonsense]\nx = 1", ["top level", "nonsense"]),
         ("[broker\nport=1", ["not valid TOML"]),
         ("[broker]\npassword = 'a'\npassword_file = '/x'", ["not both"]),
+        ("[table]\nrules = 'chess'", ["[table] rules", "unknown rule set 'chess'"]),
+        ("[table]\nrules = 'two_player_2016'\nseats = 3", ["rules", "2 players, not 3"]),
+        ("[table]\nhouse = { defence_dice = 4 }", ["[table] house", "defence_dice", "2, 3"]),
+        ("[table]\nhouse = { dice = 3 }", ["house", "unknown house rule 'dice'"]),
+        ("[table]\nhouse = { reroll = true }", ["house", "reroll", "off, on"]),
+        ("[table]\nrules = 'classic_2016'\nhouse = { second_set = 'forced' }",
+         ["rules", "second_set", "deck = 1993"]),
     ],
 )
 def test_errors_name_file_section_and_key(text: str, words: list[str]) -> None:
@@ -75,6 +82,17 @@ def test_errors_name_file_section_and_key(text: str, words: list[str]) -> None:
     assert "\n" not in message
     for word in words:
         assert word in message
+
+
+def test_two_player_rule_sets_imply_two_seats() -> None:
+    for rules in ("two_player_1993", "two_player_1993_plain_50", "two_player_2016"):
+        assert parse_config(f"[table]\nrules = '{rules}'").table.seats == 2
+    assert parse_config("[table]\nrules = 'capital_1993'").table.seats == 4
+
+
+def test_house_rules_are_read_as_option_values() -> None:
+    table = parse_config("[table]\nhouse = { defence_dice = 3, second_set = 'forced' }").table
+    assert table.house == {"defence_dice": "3", "second_set": "forced"}
 
 
 def test_missing_file(tmp_path: Path) -> None:

@@ -107,3 +107,18 @@ def test_storage_full_flashes_and_sounds_the_alarm(factory: MockFactory) -> None
     assert wait_until(lambda: sum(1 for s in led.states if s.state) >= 2)
     assert wait_until(lambda: sum(1 for s in buzzer.states if s.state == 0.5) >= 3)
     panel.close()
+
+
+def test_holding_start_calls_the_new_game_callback_a_tap_does_not(
+        factory: MockFactory) -> None:
+    calls: list[str] = []
+    panel = Panel(PINS, on_start_pause=lambda: calls.append("start"))
+    panel.on_start_hold(lambda: calls.append("new game"))
+    button = pin(factory, PINS.start_pause)
+    button.drive_low()
+    button.drive_high()  # a tap: start/pause only
+    assert calls == ["start"]
+    button.drive_low()
+    assert wait_until(lambda: calls == ["start", "start", "new game"])
+    button.drive_high()
+    panel.close()

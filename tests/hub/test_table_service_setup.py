@@ -9,15 +9,11 @@ import pytest
 
 from risktable.cards.deck_file import EnrolledCard, deck_path, save_deck
 from risktable.config import HubConfig, TableConfig
+from risktable.game_rules import RulesUnknown, rules_config
 from risktable.rules import classic_board
 from risktable.rules.decks import PLACEHOLDER_STARS, ceasefire_card
 from risktable.rules.presets import PRESETS, preset_config
-from risktable.service.table_service import (
-    RulesUnknown,
-    TableService,
-    load_card_uids,
-    rules_config,
-)
+from risktable.service.table_service import TableService, load_card_uids
 
 
 def test_rule_sets_are_the_presets() -> None:

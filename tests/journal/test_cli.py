@@ -85,7 +85,7 @@ def test_missing_database_is_one_line(capsys: pytest.CaptureFixture[str], tmp_pa
     code, out, err = run(capsys, *argv, "--data-dir", str(tmp_path / "nowhere"))
     assert code == 1 and out == ""
     assert err == (f"risktable: no journal in {tmp_path / 'nowhere'} (is this the hub's data "
-                   "directory? pass --data-dir)\n")
+                   "directory? pass --config or --data-dir)\n")
     assert not (tmp_path / "nowhere").exists()
 
 
@@ -159,3 +159,26 @@ def test_damaged_pages_are_one_line(capsys: pytest.CaptureFixture[str], data_dir
         code, out, err = run(capsys, *argv, "--data-dir", str(data_dir))
         assert code == 1 and out == "" and len(err.splitlines()) == 1, err
         assert "malformed" in err or "not a database" in err or "corrupt" in err, err
+
+
+def test_the_data_directory_comes_from_the_hub_configuration(
+        capsys: pytest.CaptureFixture[str], data_dir: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "hub.toml"
+    config.write_text(f'[data]\ndir = "{data_dir}"\n')
+    code, out, _ = run(capsys, "games", "list", "--config", str(config))
+    assert code == 0 and out.splitlines()[1].split()[:2] == ["1", "t1"]
+    code, out, _ = run(capsys, "dice", "stats", "--config", str(config))
+    assert code == 0 and out.splitlines()[1].split()[:2] == ["opening1", "2"]
+    # Without --config, the hub's default file is read when it exists.
+    monkeypatch.setattr("risktable.cli.journal_args.DEFAULT_CONFIG", config)
+    code, out, _ = run(capsys, "games", "export", "2")
+    assert code == 0 and out == dumps(Config(4, Options(setup="deal")),
+                                      next(selfplay(Config(4, Options(setup="deal")), 1, 3))
+                                      .log[:150])
+    # --data-dir still wins over the configuration's directory.
+    code, _, err = run(capsys, "games", "list", "--config", str(config),
+                       "--data-dir", str(tmp_path / "elsewhere"))
+    assert code == 1 and f"no journal in {tmp_path / 'elsewhere'}" in err
+    code, _, err = run(capsys, "games", "list", "--config", str(tmp_path / "none.toml"))
+    assert code == 1 and err.startswith("risktable: cannot read configuration ")

@@ -366,18 +366,64 @@ def test_the_spectator_only_reads_the_referee_writes_only_its_own_topics(
         topics.board(TABLE),
         topics.hub_status(TABLE),
         topics.seat(TABLE, 1, topics.SEAT_EVENT),
-        f"risk/{TABLE}/referee/undo",
+        topics.referee(TABLE, "request"),
     ):
         assert spectator.publish(topic, fake).getName() == "Not authorized", topic
-    for topic in (topics.board(TABLE), topics.seat(TABLE, 1, topics.SEAT_EVENT)):
+    for topic in (topics.board(TABLE), topics.seat(TABLE, 1, topics.SEAT_EVENT),
+                  topics.referee(TABLE, "reply"), f"risk/{TABLE}/referee/other"):
         assert referee.publish(topic, fake).getName() == "Not authorized", topic
-    assert not referee.publish(f"risk/{TABLE}/referee/undo", undo).is_failure
+    assert not referee.publish(topics.referee(TABLE, "request"), undo).is_failure
     # Retained public topics may come first; the referee's message comes through the
     # bridge, and nothing the guests were refused comes at all.
     topic, payload, _ = hub.next_message()
-    while topic != f"risk/{TABLE}/referee/undo":
+    while topic != topics.referee(TABLE, "request"):
         assert payload != fake
         topic, payload, _ = hub.next_message()
     assert payload == undo
+    # The hub's reply comes back through the bridge to the referee, and only to it.
+    referee.subscribe(topics.referee(TABLE, "reply"))
+    spectator.subscribe(topics.referee(TABLE, "reply"))
+    reply = encode(message("referee_reply", id="r", accepted=True, detail="undone"))
+    assert not hub.publish(topics.referee(TABLE, "reply"), reply).is_failure
+    topic, payload, _ = referee.next_message()
+    while topic != topics.referee(TABLE, "reply"):
+        topic, payload, _ = referee.next_message()
+    assert payload == reply
+    assert spectator.inbox.empty()
     for peer in (spectator, referee, hub):
         peer.close()
+
+
+def test_the_referee_commands_reach_the_hub_through_the_guest_broker(
+    table_broker: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
+    from risktable.service.address import BrokerAddress
+    from risktable.service.table_service import TableService
+    from tests.table.inputs import CARDS
+
+    hub_account = table_broker["hub"]
+    config = HubConfig(
+        broker=BrokerConfig(BrokerAddress("127.0.0.1", table_broker["port"]),
+                            hub_account["username"], hub_account["password"]),
+        table=TableConfig(id=TABLE, seats=3), leds=LedConfig(enabled=False),
+        panel_enabled=False, data_dir=tmp_path / "data")
+    (tmp_path / "hub.toml").write_text(f'[table]\nid = "{TABLE}"\n')
+    creds = tmp_path / "credentials.json"
+    creds.write_text(json.dumps(table_broker))
+    service = TableService(config, card_uids=CARDS)
+    service.start()
+    try:
+        argv = ["--config", str(tmp_path / "hub.toml"), "--credentials", str(creds)]
+        assert main(["table", "pause", *argv]) == 0
+        assert capsys.readouterr().out.startswith("paused; game 1 (3 seats): ")
+        assert service.paused
+        # The spectator's account may not send the hub a request.
+        spectator = ["--username", table_broker["spectator"]["username"]]
+        with pytest.MonkeyPatch.context() as env:
+            env.setenv("RISKTABLE_PASSWORD", table_broker["spectator"]["password"])
+            assert main(["table", "resume", *argv, *spectator, "--timeout", "1"]) == 1
+        assert "no answer from the hub of table den" in capsys.readouterr().err
+        assert service.paused
+    finally:
+        service.stop()

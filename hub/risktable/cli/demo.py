@@ -11,6 +11,7 @@ from risktable.cli.common import broker_address, setup_logging, whole_number
 from risktable.cli.errors import CliError
 from risktable.demo.broker import EmbeddedBrokerError
 from risktable.demo.runner import DemoError, DemoOptions, run_demo
+from risktable.game_rules import default_seats
 from risktable.paths import MissingPart
 from risktable.rules.presets import PRESETS
 from risktable.service.mqtt_link import BrokerUnavailable
@@ -20,8 +21,9 @@ def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
         "demo", help="play a demo game: embedded broker, hub and seat firmwares, LED view"
     )
-    parser.add_argument("--seats", type=whole_number("seats", 2, 6), default=4,
-                        help="players, 2 to 6 as the rule set allows (default 4)")
+    parser.add_argument("--seats", type=whole_number("seats", 2, 6),
+                        help="players, 2 to 6 as the rule set allows (default 4; 2 for a "
+                        "two-player rule set)")
     parser.add_argument("--rules", choices=("classic", *PRESETS), default="classic",
                         metavar="RULES",
                         help="the rule set: classic (default) or one of " + ", ".join(PRESETS))
@@ -46,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     setup_logging(args.verbose)
     colour = not args.no_colour and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     options = DemoOptions(
-        seats=args.seats,
+        seats=args.seats or default_seats(args.rules),
         rules=args.rules,
         broker=args.broker,
         port=args.port,

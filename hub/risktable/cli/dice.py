@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from risktable.cli.journal_args import data_dir_parent, journal_errors, open_journal
+from risktable.cli.journal_args import data_dir, data_dir_parent, journal_errors, open_journal
 from risktable.dice_stats import DEFAULT_ALPHA, MANUAL, NAMED, SEAT_DICE, SMART
 
 # How the table tells the kinds of dice apart.
@@ -30,7 +30,7 @@ def run_stats(args: argparse.Namespace) -> int:
     """One line (or JSON object) per die, with its kind and its verdict at the default
     alpha: a seat's own dice, faces typed in at a seat, a smart die, or a die named
     with a journalled roll."""
-    with open_journal(args.data_dir) as journal, journal_errors():
+    with open_journal(data_dir(args)) as journal, journal_errors():
         stats = journal.die_stats()
     rows: list[dict[str, Any]] = [{"die": s.die, "kind": s.kind, "rolls": s.rolls,
              "faces": list(s.counts), "chi_square": round(s.chi_square(), 4),

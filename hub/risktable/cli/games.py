@@ -1,4 +1,5 @@
-"""``risktable games ...``: list, export and resume the games in the hub's journal."""
+"""``risktable games ...``: list, export and resume the games in the hub's journal, and
+start a new game on the running hub."""
 
 from __future__ import annotations
 
@@ -9,9 +10,19 @@ import time
 from pathlib import Path
 from typing import Any
 
+from risktable.cli.common import seat_count
 from risktable.cli.errors import CliError
-from risktable.cli.journal_args import data_dir_parent, game_id, journal_errors, open_journal
+from risktable.cli.journal_args import (
+    data_dir,
+    data_dir_parent,
+    game_id,
+    journal_errors,
+    open_journal,
+)
+from risktable.cli.referee_args import referee_parent, send
+from risktable.game_rules import RulesUnknown, parse_house_pair
 from risktable.journal import GameInfo
+from risktable.rules.presets import PRESETS
 from risktable.rules.render import summary
 
 
@@ -40,6 +51,47 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(handler=run_resume)
 
+    p = games_sub.add_parser(
+        "new", parents=[referee_parent()],
+        help="start a new game on the running hub (the one in hand is kept as abandoned)")
+    p.add_argument("--rules", type=_rule_set, metavar="RULES",
+                   help="the rule set (default: the configuration's): classic or one of "
+                   + ", ".join(PRESETS))
+    p.add_argument("--seats", type=seat_count,
+                   help="players (default: the configuration's; 2 for a two-player set)")
+    p.add_argument("--house", type=_house, action="append", default=[],
+                   metavar="OPTION=VALUE",
+                   help="a house rule on top of the rule set (any option of `risktable "
+                   "rules presets`, e.g. defence_dice=3); repeat for more")
+    p.set_defaults(handler=run_new)
+
+
+def _rule_set(text: str) -> str:
+    if text != "classic" and text not in PRESETS:
+        raise argparse.ArgumentTypeError(
+            f"unknown rule set {text!r}; the presets are: {', '.join(sorted(PRESETS))}")
+    return text
+
+
+def _house(text: str) -> str:
+    try:
+        option, value = parse_house_pair(text)
+    except RulesUnknown as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return f"{option}={value}"
+
+
+def run_new(args: argparse.Namespace) -> int:
+    """Ask the running hub for a new game; print what it did."""
+    fields: dict[str, Any] = {}
+    if args.rules is not None:
+        fields["rules"] = args.rules
+    if args.seats is not None:
+        fields["seats"] = args.seats
+    if args.house:
+        fields["house"] = args.house
+    return send(args, "new_game", **fields)
+
 
 def _when(t: float | None) -> str:
     return "-" if t is None else time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(t))
@@ -54,7 +106,7 @@ def _as_json(g: GameInfo) -> dict[str, Any]:
 
 def run_list(args: argparse.Namespace) -> int:
     """Print one line (or JSON object) per game."""
-    with open_journal(args.data_dir) as journal, journal_errors():
+    with open_journal(data_dir(args)) as journal, journal_errors():
         games = journal.list_games()
     if args.json:
         print(json.dumps([_as_json(g) for g in games], indent=1))
@@ -74,7 +126,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     """Write the game's action log to ``--out`` or standard output."""
-    with open_journal(args.data_dir) as journal, journal_errors():
+    with open_journal(data_dir(args)) as journal, journal_errors():
         text = journal.export(args.id)
     if args.out is None:
         sys.stdout.write(text)
@@ -88,7 +140,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_resume(args: argparse.Namespace) -> int:
     """Replay the game, make it its table's current game, print where it stands."""
-    with open_journal(args.data_dir) as journal, journal_errors():
+    with open_journal(data_dir(args)) as journal, journal_errors():
         table = journal.game(args.id).table
         state = journal.set_current_game(table, args.id)
         count = len(journal.actions(args.id))

@@ -133,6 +133,11 @@ def run(args: argparse.Namespace) -> int:
         ) from exc
     if panel is not None:
         panel.on_start_pause(service.toggle_pause)
+        def new_game() -> None:
+            service.new_game_if_over()
+
+        # On the worker, in turn with the inputs, like every other change of game.
+        panel.on_start_hold(lambda: service.hub.worker.submit(new_game))
         panel.on_undo(service.referee_undo)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

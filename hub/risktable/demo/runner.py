@@ -21,13 +21,14 @@ from risktable.demo.game import GameSummary, Screen, end_reason
 from risktable.demo.keyboard import Keyboard, Painter, cbreak, seat_panel, session_card_keys
 from risktable.demo.pilot import PilotError, SeatPilot, demo_card_uids
 from risktable.demo.seats import SeatProcess, ring_shows
+from risktable.game_rules import RulesUnknown, rules_config
 from risktable.leds.scene import Scene
 from risktable.palette import seat_colour
 from risktable.paths import find_micropython
 from risktable.rules.state import GAME_OVER, State
 from risktable.service.address import BrokerAddress
 from risktable.service.hub import HubService
-from risktable.service.table_service import RulesUnknown, TableService, rules_config
+from risktable.service.table_service import TableService
 from risktable.table.public import led_scene
 
 _PERSON_PACE = 0.05  # seconds after each bot input while a person plays: to follow the game

@@ -35,6 +35,7 @@ INBOX_CAPACITY = 1024
 MAX_VIEW_LINES = 4  # the contract's view.lines
 
 EventHandler = Callable[[int, dict[str, Any]], "messages.ProtocolError | None"]
+RefereeHandler = Callable[[dict[str, Any]], dict[str, Any]]
 AnswerRecorder = Callable[[int, "int | None", int], None]
 
 
@@ -67,6 +68,9 @@ class HubService:
     worker thread, one message at a time in arrival order; ``on_connection``
     runs on the network thread and must return at once. A message that finds
     the worker's queue (``inbox`` messages) full is dropped and logged.
+    ``on_referee(request)`` carries out a valid ``referee`` request (on the
+    worker too) and returns the fields of its ``referee_reply``; without it the
+    hub does not listen to the referee.
     """
 
     def __init__(
@@ -83,6 +87,7 @@ class HubService:
         on_change: Callable[[], None] | None = None,
         on_connection: Callable[[bool], None] | None = None,
         on_republish: Callable[[int], None] | None = None,
+        on_referee: RefereeHandler | None = None,
         inbox: int = INBOX_CAPACITY,
     ) -> None:
         self.table = topics.check_table(table)
@@ -98,6 +103,8 @@ class HubService:
         self._record_answer = record_answer
         self._on_change = on_change
         self._on_republish = on_republish
+        self._on_referee = on_referee
+        self._referee_topic = topics.referee(table, "request")
         self.worker = Worker(inbox)
         self._dropping = False
         self._notice: str | None = None
@@ -109,6 +116,7 @@ class HubService:
             [
                 (topics.seat_filter(table, topics.SEAT_STATUS), 1),
                 (topics.seat_filter(table, topics.SEAT_EVENT), 1),
+                *([(self._referee_topic, 1)] if on_referee is not None else []),
             ],
             self._receive,
             username=username,
@@ -234,6 +242,9 @@ class HubService:
                         self.worker.capacity, topic)
 
     def _handle(self, topic: str, payload: bytes) -> None:
+        if topic == self._referee_topic:
+            self._referee(payload)
+            return
         with self._lock:
             inbound = self.gate.receive(topic, payload)
         for reply_topic, reply in inbound.replies:
@@ -253,6 +264,28 @@ class HubService:
                       "is held already" if inbound.repeat else "held")
         elif inbound.action == APPLY:
             self._apply_in_order(inbound)
+
+    def _referee(self, payload: bytes) -> None:
+        # Only the referee account can write here (the ACL); still, a request that is
+        # not one is logged and left: there is no id to answer it under.
+        try:
+            request = messages.decode(payload)
+        except messages.ProtocolError as exc:
+            log.warning("referee: a request refused (%s): %s", exc.code, exc.message)
+            return
+        if request["t"] != "referee" or self._on_referee is None:
+            log.warning("referee: a %s message is no request; ignored", request["t"])
+            return
+        log.info("referee: %s (request %s)", request["op"], request["id"])
+        try:
+            fields = self._on_referee(request)
+        except Exception as exc:  # the referee hears of it too, not only the log
+            log.exception("referee: %s failed", request["op"])
+            fields = {"id": request["id"], "accepted": False,
+                      "detail": f"the hub failed: {exc}"[: messages.MAX_REPLY_DETAIL]}
+        reply = messages.message("referee_reply", **fields)
+        log.info("referee: %s", reply["detail"])
+        self.link.publish(topics.referee(self.table, "reply"), reply)
 
     def _apply_in_order(self, inbound: Inbound | None) -> None:
         # Each answer may make a held event of the same seat next: it is applied

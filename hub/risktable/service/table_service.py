@@ -25,9 +25,11 @@ from typing import Any, TypeVar
 from riskproto.messages import ProtocolError
 from risktable.cards.deck_file import DeckFileError, deck_path, load_deck
 from risktable.config import HubConfig
+from risktable.game_rules import RulesUnknown, default_seats, describe, rules_config
 from risktable.journal import (
     ActionMeta,
     DieFace,
+    Entry,
     Journal,
     JournalError,
     NothingToUndo,
@@ -38,11 +40,13 @@ from risktable.leds.scene import Scene
 from risktable.rules import Config
 from risktable.rules.board import SYMBOLS
 from risktable.rules.bots import BOTS, Bot
-from risktable.rules.decks import with_symbols
-from risktable.rules.presets import PRESETS, preset_config
+from risktable.rules.decks import deck_cards, with_symbols
 from risktable.rules.state import GAME_OVER
+from risktable.service.enrolling import TableEnrollment
 from risktable.service.hub import HubService, Unanswered
+from risktable.service.referee import referee_answer
 from risktable.service.storage import StorageGuard
+from risktable.service.undo_notes import undo_notes
 from risktable.table.public import board_message, led_scene
 from risktable.table.session import Checkpoint, Outcome, TableSession
 
@@ -56,6 +60,8 @@ _MAX_BOT_STEPS = 100_000
 # while no input comes (so that the table notices it filling up, and recovers, alone).
 STORAGE_NOTICE = "hub storage full"
 STORAGE_POLL_SECONDS = 2.0
+# What a seat the current game does not seat shows.
+OUT_OF_GAME = "Not in this game"
 
 
 def _out_of_space(exc: BaseException) -> bool:
@@ -64,24 +70,6 @@ def _out_of_space(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.Error) and (
         getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
         or "disk is full" in str(exc))
-
-
-class RulesUnknown(ValueError):
-    """The configuration names a rule set this hub does not have."""
-
-
-def rules_config(name: str, players: int) -> Config:
-    """The rules configuration for rule set ``name`` (a preset of ``risktable rules
-    presets``; ``classic`` is the 1993 classic game) with ``players`` players."""
-    preset = "classic_1993" if name == "classic" else name
-    if preset not in PRESETS:
-        raise RulesUnknown(
-            f"unknown rule set {name!r}; the presets are: {', '.join(sorted(PRESETS))}")
-    try:
-        config = preset_config(preset, players)
-    except ValueError as exc:  # a player count the preset does not allow
-        raise RulesUnknown(f"rule set {name!r}: {exc}") from exc
-    return config
 
 
 def load_card_uids(data_dir: Path, config: Config) -> dict[str, int]:
@@ -179,7 +167,8 @@ class TableService:
     ) -> None:
         self.config = config
         seats = config.table.seats
-        self.rules = rules if rules is not None else rules_config(config.table.rules, seats)
+        self.rules = rules if rules is not None else rules_config(
+            config.table.rules, seats, config.table.house)
         config.data_dir.mkdir(parents=True, exist_ok=True)
         self.journal = journal if journal is not None else Journal(journal_path(config.data_dir))
         self._lock = threading.RLock()
@@ -192,24 +181,29 @@ class TableService:
         self._poller = threading.Thread(target=self._poll_storage, name="hub-storage",
                                         daemon=True)
         self._paused = paused
+        self._enrolling: TableEnrollment | None = None
         self._seed = seed if seed is not None else _table_seed(config.data_dir)
         self.game_id = self._current_game()
         self._card_uids = dict(
             card_uids if card_uids is not None else load_card_uids(config.data_dir, self.rules)
         )
+        self._fixed_uids = card_uids is not None
         self.session = self._rebuild(self._card_uids)
+        # The hub serves the table's seats, and every seat of a game carried on from a
+        # configuration with more; a game may seat fewer (`games new --seats`).
+        served = max(seats, self.session.config.players)
         self.hub = HubService(
-            config.broker.address, config.table.id, seats,
+            config.broker.address, config.table.id, served,
             username=config.broker.username, password=config.broker.password,
             keepalive=config.broker.keepalive, on_event=self._on_event,
             record_answer=self._record_answer, on_connection=on_connection,
             on_republish=self._resend_commands, on_change=self._presence_changed,
+            on_referee=lambda request: referee_answer(self, request),
         )
         self._restore_sequences()
         self._storage_ok(publish=False)
         # What the seats and spectators must see is in place before the hub's birth.
-        for seat in self.session.seats:
-            self.hub.update_view(seat, publish=False, **self.session.view(seat))
+        self._show_views(publish=False)
         self.hub.publish_board(board_message(self.session.state), publish=False)
 
     # -- start-up -------------------------------------------------------------
@@ -218,6 +212,7 @@ class TableService:
         table = self.config.table.id
         game = self.journal.current_game(table)
         if game is not None and self.journal.game(game).status == "running":
+            self._say_if_configured_otherwise(game)
             return game
         game = self.journal.create_game(
             # The journal's header then records the printed deck for every replay.
@@ -226,12 +221,41 @@ class TableService:
         log.info("table %s: new game %d (%s)", table, game, self.config.table.rules)
         return game
 
+    def deck_problem(self) -> str | None:
+        """Why the game in hand cannot take its physical cards (its deck is not wholly
+        enrolled, so the taps of the missing cards are refused), or None."""
+        deck = self.session.config.options.deck
+        wanted = set(deck_cards(self.session.config.board, deck))
+        known = wanted & set(self._card_uids.values())
+        if known == wanted:
+            return None
+        return (f"the {deck} deck is not enrolled ({len(known)} of {len(wanted)} cards): "
+                f"taps of the others are refused; run risktable cards enroll --deck {deck}")
+
+    def _warn_unenrolled(self) -> None:
+        # The first card draw of a game must not be where a table learns this.
+        problem = self.deck_problem()
+        if problem is not None:
+            log.warning("game %d: %s", self.game_id, problem)
+
+    def _say_if_configured_otherwise(self, game: int) -> None:
+        # Restarting the hub never throws a game away; a changed configuration only
+        # applies to the next game, and the log says so and how to start it.
+        running = self.journal.config(game)
+        table = self.config.table
+        if (running.players, running.options) == (self.rules.players, self.rules.options):
+            return
+        log.warning("table %s carries on game %d (%s); the configuration asks for %s: "
+                    "`risktable games new` starts a game as configured", table.id, game,
+                    describe(running), describe(self.rules, table.rules))
+
     def _rebuild(self, card_uids: Mapping[str, int]) -> TableSession:
         config, actions = self.journal.load(self.game_id)
         bots: dict[int, Bot] = {
             seat: BOTS[name](random.Random(f"{self._seed}:{self.game_id}:bot{seat}")
                              .getrandbits(64))
             for seat, name in self.config.table.bots.items()
+            if seat <= config.players  # a game of fewer players seats no bot beyond them
         }
         # Bot dice and the mission deal: seeded by the position, so a restart rolls on
         # deterministically (what was dealt before is in the journal, never dealt again).
@@ -249,7 +273,7 @@ class TableService:
         # Each seat's events continue from the number after the last one answered:
         # under the boot of its latest input until its birth names another boot.
         table = self.config.table.id
-        for seat in range(1, self.config.table.seats + 1):
+        for seat in range(1, self.hub.seats + 1):
             boot, _ = self.journal.input_seqs(self.game_id, seat)
             self.hub.gate.tracker(seat).restore(boot, self.journal.answered_seqs(table, seat))
 
@@ -272,6 +296,8 @@ class TableService:
     def start(self) -> None:
         """Connect, republish everything a seat and the LED board need, let bots move."""
         self.hub.start()
+        # Once connected: a hub that cannot start says only why (one line).
+        self._warn_unenrolled()
         with self._lock:
             for seat in self.session.seats:
                 for target, command in self.session.standing_commands(seat):
@@ -324,25 +350,166 @@ class TableService:
     def toggle_pause(self) -> bool:
         """Pause or resume the game (the panel's start/pause button); returns paused."""
         with self._lock:
-            self._paused = not self._paused
-            log.info("game %d %s by the referee", self.game_id,
-                     "paused" if self._paused else "resumed")
+            return self.set_paused(not self._paused)
+
+    def set_paused(self, paused: bool) -> bool:
+        """Pause or resume the game (``risktable table pause | resume``); returns paused."""
+        with self._lock:
+            if paused != self._paused:
+                self._paused = paused
+                log.info("game %d %s by the referee", self.game_id,
+                         "paused" if paused else "resumed")
             self._run_bots()
             return self._paused
 
-    def referee_undo(self) -> bool:
-        """Take back the last decision and the chance outcomes that answered it (the
-        panel's long press); False when there is nothing to undo."""
+    def new_game(self, rules: str | None = None, seats: int | None = None,
+                 house: Mapping[str, str] | None = None) -> int:
+        """Start a new game at this table and make it current; returns its id.
+
+        ``rules``, ``seats`` and ``house`` default to the configuration's (a rule
+        set given without seats takes :func:`~risktable.game_rules.default_seats`).
+        A running game is kept in the journal as abandoned (its export stays valid;
+        ``games resume`` brings it back). Raises :class:`RulesUnknown` for rules the
+        hub cannot start, with the game in hand untouched."""
+        table = self.config.table
+        name = rules if rules is not None else table.rules
+        if seats is None:
+            seats = table.seats if rules is None else default_seats(name)
+        if seats > self.hub.seats:
+            raise RulesUnknown(
+                f"this hub serves seats 1 to {self.hub.seats}; for {seats} seats set "
+                f"[table] seats = {seats} in its configuration and restart it")
+        chosen = rules_config(name, seats, table.house if house is None else house)
         with self._lock:
-            try:
-                self.journal.undo_last(self.game_id, ActionMeta("referee"))
-            except NothingToUndo:
-                return False
+            if self.journal.game(self.game_id).status == "running":
+                self.journal.abandon(self.game_id)
+                log.info("game %d abandoned by the referee", self.game_id)
+            self.rules = chosen
+            if not self._fixed_uids:
+                self._card_uids = load_card_uids(self.config.data_dir, chosen)
+            self.game_id = self.journal.create_game(
+                with_enrolled_deck(chosen, self.config.data_dir), table.id)
+            self.journal.set_current_game(table.id, self.game_id)
+            log.info("table %s: new game %d (%s)", table.id, self.game_id,
+                     describe(chosen, name))
             self.session = self._rebuild(self._card_uids)
-            for seat in self.session.seats:
-                self.hub.update_view(seat, **self.session.view(seat))
+            self._warn_unenrolled()
+            self._paused = False
+            self._show_views()
             self._publish_public()
-            return True
+            for seat in self.session.seats:
+                for target, command in self.session.standing_commands(seat):
+                    self.hub.send_command(target, command)
+            self._run_bots()
+            return self.game_id
+
+    @property
+    def enrolling(self) -> TableEnrollment | None:
+        """The card enrollment in progress, or None."""
+        return self._enrolling
+
+    def start_enrollment(self, seat: int, deck: str | None = None,
+                         restart: bool = False) -> str:
+        """Enroll the physical deck (``deck``, default the game's) at ``seat``'s reader
+        (:mod:`risktable.service.enrolling`); the game waits until every card is in.
+        Returns one line saying what is enrolled where."""
+        if not 1 <= seat <= self.hub.seats:
+            raise ValueError(f"seat {seat}: this hub serves seats 1 to {self.hub.seats}")
+        with self._lock:
+            chosen = deck or self.session.config.options.deck
+            self._enrolling = TableEnrollment(self.config.data_dir, self.session.config.board,
+                                              chosen, seat, restart)
+            said = (f"enrolling the {chosen} deck at seat {seat}: "
+                    f"{self._enrolling.progress()} known; saved after each card")
+            log.info("table %s: %s", self.config.table.id, said)
+            if self._enrolling.done:
+                self._finish_enrollment()
+            else:
+                self._show_enrolling()
+            return said
+
+    def _show_enrolling(self) -> None:
+        enrolling = self._enrolling
+        assert enrolling is not None
+        for seat in range(1, self.hub.seats + 1):
+            self.hub.update_view(seat, **enrolling.view(seat))
+        if self._show_leds is not None:
+            self._show_leds(enrolling.scene())
+
+    def _finish_enrollment(self) -> None:
+        enrolling = self._enrolling
+        assert enrolling is not None
+        self._enrolling = None
+        log.info("table %s: the %s deck is enrolled (%s)", self.config.table.id,
+                 enrolling.deck, enrolling.progress())
+        if not self._fixed_uids:
+            self._card_uids = load_card_uids(self.config.data_dir, self.rules)
+        self.session = self._rebuild(self._card_uids)
+        self._show_views()
+        self._publish_public()
+        for seat in self.session.seats:
+            for target, command in self.session.standing_commands(seat):
+                self.hub.send_command(target, command)
+        self._run_bots()
+
+    def _enroll_input(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
+        # Under _on_event's lock. An accepted input leaves no journalled action, so its
+        # number is journalled here (HubService records only refusals itself).
+        enrolling = self._enrolling
+        assert enrolling is not None
+        step = enrolling.input(seat, msg)
+        if not step.accepted:
+            return ProtocolError("not_allowed", step.detail)
+        self._record_answer(seat, self.hub.gate.tracker(seat).boot, msg["seq"])
+        if enrolling.done:
+            self._finish_enrollment()
+        else:
+            self._show_enrolling()
+        return None
+
+    def new_game_if_over(self) -> int | None:
+        """The panel's start button held: a new game as configured when none is running
+        (the last one was won); None, and nothing changes, while one is."""
+        with self._lock:
+            if self.session.state.phase != GAME_OVER:
+                return None
+            return self.new_game()
+
+    def referee_undo(self, count: int = 1) -> int:
+        """Take back the last ``count`` decisions and the chance outcomes that answered
+        each (the panel's long press: one); returns how many were taken back (0 when
+        there was nothing to undo). The seats are told what to do by hand: put a
+        withdrawn card back, roll withdrawn dice again; the LED board lights the
+        territories whose pieces move back (:mod:`risktable.service.undo_notes`)."""
+        with self._lock:
+            before = self.session.state
+            withdrawn: list[Entry] = []
+            done = 0
+            while done < count:
+                try:
+                    withdrawn += self.journal.undo_last(self.game_id,
+                                                        ActionMeta("referee")).entries
+                except NothingToUndo:
+                    break
+                done += 1
+            if not done:
+                return 0
+            self.session = self._rebuild(self._card_uids)
+            seats = self.session.seats
+            armed = frozenset(target for seat in seats
+                              for target, _ in self.session.standing_commands(seat))
+            notes = undo_notes(before, self.session.state, withdrawn, seats, armed)
+            self._show_views()
+            for seat, lines in notes.lines.items():
+                view = self.session.view(seat)
+                self.hub.update_view(seat, lines=[*lines, *view.get("lines", [])][:4])
+            for seat in armed:
+                for target, command in self.session.standing_commands(seat):
+                    self.hub.send_command(target, command)
+            self._publish_public(highlight=notes.moved)
+            log.info("game %d: the referee undid %d decision%s", self.game_id, done,
+                     "" if done == 1 else "s")
+            return done
 
     # -- inputs ---------------------------------------------------------------
 
@@ -360,6 +527,10 @@ class TableService:
 
     def _answer(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
         # Under _on_event's lock.
+        if self._enrolling is not None:
+            return self._enroll_input(seat, msg)
+        if seat not in self.session.seats:
+            return ProtocolError("not_allowed", f"seat {seat} does not play in this game")
         if self.session.state.phase == GAME_OVER:
             return ProtocolError("not_allowed", "The game is over")
         if self._paused:
@@ -408,7 +579,7 @@ class TableService:
             raise Unanswered(f"the journal refused the write: {exc}") from exc
 
     def _run_bots(self) -> None:
-        if self._paused:
+        if self._paused or self._enrolling is not None:
             return
         for _ in range(_MAX_BOT_STEPS):
             if not self._storage_ok():
@@ -436,6 +607,13 @@ class TableService:
 
     # -- outputs --------------------------------------------------------------
 
+    def _show_views(self, *, publish: bool = True) -> None:
+        # Every seat's whole view; a seat the game does not seat says so.
+        for seat in range(1, self.hub.seats + 1):
+            fields = (self.session.view(seat) if seat in self.session.seats
+                      else {"lines": [OUT_OF_GAME], "active": False, "ring": {"mode": "off"}})
+            self.hub.update_view(seat, publish=publish, **fields)
+
     def _publish(self, outcome: Outcome) -> None:
         for seat, fields in outcome.views.items():
             self.hub.update_view(seat, **fields)
@@ -446,11 +624,12 @@ class TableService:
         elif self._show_leds is not None:
             self._show_leds(led_scene(self.session.state, outcome.highlight))
 
-    def _publish_public(self) -> None:
+    def _publish_public(self, highlight: frozenset[str] | None = None) -> None:
         state = self.session.state
         self.hub.publish_board(board_message(state))
         if self._show_leds is not None:
-            self._show_leds(led_scene(state, self.session.highlight))
+            self._show_leds(led_scene(
+                state, self.session.highlight if highlight is None else highlight))
         if state.phase == GAME_OVER:
             game = self.journal.game(self.game_id)
             if game.status == "running":

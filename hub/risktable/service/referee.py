@@ -1,0 +1,90 @@
+"""The referee's requests to a running hub (``risktable table ...``, ``games new``).
+
+A request arrives on ``risk/<table>/referee/request`` (protocol/README.md,
+"Referee requests"), written only by the referee account through the guest
+broker; :func:`referee_answer` carries it out on the hub's worker thread, in
+turn with the seats' inputs, and returns the fields of the ``referee_reply``
+that goes back on ``risk/<table>/referee/reply``. Every answer says in one
+line what happened or why nothing did.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from riskproto.messages import MAX_REPLY_DETAIL
+from risktable.game_rules import describe, parse_house_pair
+from risktable.journal import JournalError
+from risktable.rules.state import GAME_OVER
+
+if TYPE_CHECKING:
+    from risktable.service.table_service import TableService
+
+
+def status_line(service: TableService) -> str:
+    """Where the table's game stands, in one line."""
+    def look(_: object) -> str:
+        enrolling = service.enrolling
+        if enrolling is not None:
+            return (f"game {service.game_id} waits: seat {enrolling.seat} enrolls the "
+                    f"{enrolling.deck} deck, {enrolling.progress()} so far")
+        state = service.session.state
+        head = f"game {service.game_id} ({describe(state.config)})"
+        if state.phase == GAME_OVER:
+            where = f"won by seat {service.session.seats[state.winner]}"
+        else:
+            mover = state.player
+            turn = (f", seat {service.session.seats[mover]} to play"
+                    if 0 <= mover < len(service.session.seats) else "")
+            where = f"{state.phase_name}{turn}"
+        return f"{head}: {where}{', paused' if service.paused else ''}"
+    return service.inspect(look)
+
+
+def _undo(service: TableService, count: int) -> str:
+    done = service.referee_undo(count)
+    if done == 0:
+        return f"nothing to undo in game {service.game_id}"
+    said = f"undid {done} action{'s' if done != 1 else ''}"
+    return said if done == count else f"{said}; nothing more to undo"
+
+
+def _new_game(service: TableService, request: dict[str, Any]) -> str:
+    before = service.game_id
+    house = dict(parse_house_pair(pair) for pair in request.get("house", []))
+    game = service.new_game(request.get("rules"), request.get("seats"),
+                            house if "house" in request else None)
+    problem = service.deck_problem()
+    return (f"game {game} started ({describe(service.rules, request.get('rules'))}); "
+            f"game {before} kept as abandoned{'; ' + problem if problem else ''}")
+
+
+def referee_answer(service: TableService, request: dict[str, Any]) -> dict[str, Any]:
+    """Carry out one validated ``referee`` request; the reply's fields (without
+    ``v`` and ``t``)."""
+    op = request["op"]
+    accepted = True
+    try:
+        if op == "pause":
+            detail = "paused" if service.set_paused(True) else "running"
+        elif op == "resume":
+            detail = "paused" if service.set_paused(False) else "resumed"
+        elif op == "undo":
+            detail = _undo(service, request.get("count", 1))
+            accepted = not detail.startswith("nothing")
+        elif op == "new_game":
+            detail = _new_game(service, request)
+        elif op == "enroll":
+            detail = service.start_enrollment(request.get("seat", 1), request.get("deck"),
+                                              request.get("restart", False))
+        else:
+            detail = ""
+        line = status_line(service)
+        detail = f"{detail}; {line}" if detail else line
+    except (ValueError, JournalError) as exc:  # RulesUnknown, DeckFileError, a bad seat
+        accepted, detail = False, str(exc)
+    if len(detail) > MAX_REPLY_DETAIL:
+        detail = detail[: MAX_REPLY_DETAIL - 3] + "..."
+    return {"id": request["id"], "accepted": accepted, "detail": detail,
+            "game": service.game_id, "paused": service.paused,
+            "actions": service.inspect(lambda session: len(session.log))}

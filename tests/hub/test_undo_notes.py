@@ -1,0 +1,52 @@
+"""After a referee undo, the seats are told what to do by hand, and no secret leaks."""
+
+from __future__ import annotations
+
+from risktable.journal import ActionMeta, Entry
+from risktable.rules import Config, Roll, apply, new_game
+from risktable.rules.actions import Action, DrawCard
+from risktable.rules.selfplay import selfplay
+from risktable.rules.state import State
+from risktable.service.undo_notes import PUT_BACK, ROLL_AGAIN, UNDONE, undo_notes
+
+CONFIG = Config(3)
+SEATS = (1, 2, 3)
+
+
+def _states(log: list[Action], upto: int) -> tuple[State, State]:
+    """The state before ``log[upto]`` and the state after it."""
+    state = new_game(CONFIG)
+    for action in log[:upto]:
+        state, _ = apply(state, action)
+    return state, apply(state, log[upto])[0]
+
+
+def _entry(action: Action) -> Entry:
+    return Entry(0, action, {}, 0, ActionMeta("seat"))
+
+
+def test_a_withdrawn_card_draw_is_put_back_by_its_drawer_only() -> None:
+    log = next(selfplay(CONFIG, 1, 4)).log
+    at = next(i for i, a in enumerate(log) if isinstance(a, DrawCard))
+    undone_to, drawn = _states(log, at)
+    card = log[at].card  # type: ignore[union-attr]
+    name = CONFIG.board.territory_names[card] if card < CONFIG.board.size else "a wild card"
+    notes = undo_notes(drawn, undone_to, [_entry(log[at])], SEATS, frozenset())
+    drawer = SEATS[undone_to.player]
+    assert notes.lines[drawer] == [UNDONE, PUT_BACK, name]
+    for seat in SEATS:
+        if seat != drawer:
+            assert notes.lines[seat] == [UNDONE]  # another player's card stays secret
+    assert notes.moved == frozenset()  # a draw moves no army
+
+
+def test_a_withdrawn_roll_is_rolled_again_and_its_territories_light() -> None:
+    log = next(selfplay(CONFIG, 1, 4)).log
+    at = next(i for i, a in enumerate(log) if isinstance(a, Roll) and a.defend)
+    before, after = _states(log, at)
+    notes = undo_notes(after, before, [_entry(log[at])], SEATS, frozenset({2}))
+    assert notes.lines[2] == [UNDONE, ROLL_AGAIN]
+    assert notes.lines[1] == [UNDONE] and notes.lines[3] == [UNDONE]
+    changed = {CONFIG.board.territory_ids[t] for t in range(CONFIG.board.size)
+               if before.armies[t] != after.armies[t]}
+    assert notes.moved == changed and 1 <= len(changed) <= 2
