@@ -154,7 +154,7 @@ def _table(section: _Section) -> TableConfig:
         rules_config(rules, seats, house)
     except RulesUnknown as exc:
         raise section.error("rules", str(exc)) from exc
-    config = TableConfig(table_id, seats, rules, bots, house)
+    config = TableConfig(table_id, seats, rules, bots, house=house)
     section.done()
     return config
 

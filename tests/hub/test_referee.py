@@ -68,7 +68,7 @@ def test_status_pause_and_resume(capsys: pytest.CaptureFixture[str], mosquitto: 
     assert hub.paused
     with SeatClient(mosquitto.host, mosquitto.port, TABLE, 4) as seat:
         answer = seat.request({"kind": "button", "button": "confirm", "press": "short"})
-        assert (answer.code, answer.detail) == ("not_allowed", "the referee has paused the game")
+        assert (answer.code, answer.detail) == ("not_allowed", "The referee has paused the game")
     code, out, _ = _ask(capsys, mosquitto, hub_toml, "table", "resume", "--json")
     reply = json.loads(out)
     assert code == 0 and reply["accepted"] and reply["paused"] is False

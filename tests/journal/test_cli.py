@@ -169,7 +169,7 @@ def test_the_data_directory_comes_from_the_hub_configuration(
     code, out, _ = run(capsys, "games", "list", "--config", str(config))
     assert code == 0 and out.splitlines()[1].split()[:2] == ["1", "t1"]
     code, out, _ = run(capsys, "dice", "stats", "--config", str(config))
-    assert code == 0 and out.splitlines()[1].split()[:2] == ["opening1", "2"]
+    assert code == 0 and out.splitlines()[1].split()[:3] == ["opening1", "named", "2"]
     # Without --config, the hub's default file is read when it exists.
     monkeypatch.setattr("risktable.cli.journal_args.DEFAULT_CONFIG", config)
     code, out, _ = run(capsys, "games", "export", "2")
