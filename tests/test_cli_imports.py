@@ -77,7 +77,7 @@ def _subcommands(parser: object) -> LazySubcommands:
 def test_the_placeholders_help_lines_are_those_the_modules_register() -> None:
     lazy, full = _subcommands(build_parser(full=False)), _subcommands(build_parser())
     assert _listing(lazy) == _listing(full)
-    assert len(_listing(full)) == 9
+    assert len(_listing(full)) == 11
     rules_full = _subcommands(full._name_parser_map["rules"])
     lazy.load("rules")
     rules_lazy = _subcommands(lazy._name_parser_map["rules"])

@@ -231,14 +231,39 @@ def render_conf(
             "# Retained births, views and the board survive a broker restart.",
             "persistence true",
             f"persistence_location {folder / DATA_DIR}/",
-            "# Loopback only unless --bind said otherwise: seats on Wi-Fi need the",
-            "# hub's LAN address (or 0.0.0.0) here.",
-            "# Whatever id a client asks for, its id is its user name: no account can",
-            "# take over the hub's or another seat's connection.",
-            f"listener {port} {bind}",
-            "use_username_as_clientid true",
-            *websockets,
-            "",
+            *_table_listeners(bind, port, websockets),
+        ]
+    )
+
+
+def _table_listeners(bind: str, port: int, websockets: list[str]) -> list[str]:
+    return [
+        "# Loopback only unless --bind said otherwise: seats on Wi-Fi need the",
+        "# hub's LAN address (or 0.0.0.0) here.",
+        "# Whatever id a client asks for, its id is its user name: no account can",
+        "# take over the hub's or another seat's connection.",
+        f"listener {port} {bind}",
+        "use_username_as_clientid true",
+        *websockets,
+        "",
+    ]
+
+
+def render_dropin(folder: Path, table: str, bind: str, port: int, user: str) -> str:
+    """The table broker as a drop-in for Debian's own mosquitto service
+    (``/etc/mosquitto/conf.d/``), using the accounts and ACL in ``folder``.
+
+    Debian's ``mosquitto.conf`` already sets ``pid_file``, ``persistence``,
+    ``persistence_location`` and ``log_dest`` before it includes ``conf.d``, and
+    mosquitto refuses a second ``persistence_location``: the drop-in sets none of
+    them (retained messages persist in Debian's ``/var/lib/mosquitto``)."""
+    return "\n".join(
+        [
+            f"# risktable table {table}: the table broker, as a drop-in for Debian's",
+            "# mosquitto service. Written by `risktable install`; accounts and ACL from",
+            f"# `risktable broker config` in {folder}.",
+            *_common_settings(folder, user, PASSWORD_FILE, ACL_FILE),
+            *_table_listeners(bind, port, []),
         ]
     )
 
@@ -363,9 +388,14 @@ def write_config(
     guest_port: int | None = None,
     websockets: int | None = None,
     seat_websockets: int | None = None,
+    at: Path | None = None,
 ) -> list[Account]:
     """Write both brokers' configurations, password files and ACLs, and the
     credentials, into ``folder``.
+
+    ``at`` is where ``folder`` will be when the broker reads it (the paths
+    inside the configurations), when that differs from where it is written now
+    (an installer writing into a target root); default ``folder`` itself.
 
     Raises FileExistsError, before writing anything, when one of the files exists
     and ``force`` is false: regenerating would lock out seats already provisioned.
@@ -377,9 +407,10 @@ def write_config(
     user = user or current_user()
     guest_port = default_guest_port(port) if guest_port is None else guest_port
     bridge = _account(accounts, BRIDGE)
-    guest_conf = render_guest_conf(folder, table, bind, port, guest_port, websockets, user, bridge)
+    seen = folder if at is None else at
+    guest_conf = render_guest_conf(seen, table, bind, port, guest_port, websockets, user, bridge)
     files = [
-        (CONF_FILE, render_conf(folder, table, bind, port, user, seat_websockets), 0o644),
+        (CONF_FILE, render_conf(seen, table, bind, port, user, seat_websockets), 0o644),
         (ACL_FILE, render_acl(table, accounts), 0o644),
         (PASSWORD_FILE, render_passwd(table_accounts(accounts)), 0o600),
         (GUEST_CONF_FILE, guest_conf, 0o600),

@@ -1,0 +1,101 @@
+"""``risktable install`` and ``risktable uninstall``: the hub on a Raspberry Pi."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+from pathlib import Path
+from typing import Any
+
+from riskproto import topics
+from risktable.cli.errors import CliError
+
+INSTALL_HELP = "put the hub on this Raspberry Pi (or upgrade it): broker, units, udev rule"
+UNINSTALL_HELP = "remove the hub from this Pi, keeping its configuration, journal and cards"
+
+
+def register(sub: Any) -> None:
+    """Add ``install`` and ``uninstall`` to the top-level sub-parsers."""
+    install: argparse.ArgumentParser = sub.add_parser(
+        "install", help=INSTALL_HELP,
+        description="Install risktable on Raspberry Pi OS (bookworm): a virtual environment "
+        "in /opt/risktable with the Pi's GPIO backend, Debian's mosquitto as the table "
+        "broker (a drop-in in /etc/mosquitto/conf.d), /etc/risktable/hub.toml (kept if "
+        "present), systemd units and a udev rule for the LED controller. Run it again to "
+        "upgrade: configuration, broker accounts, journal and enrolled cards are kept.",
+    )
+    _common(install)
+    install.add_argument("--source", type=Path, metavar="PATH",
+                         help="the checkout or wheel to install (default: the checkout this "
+                         "command runs from)")
+    install.add_argument("--no-apt", action="store_true",
+                         help="do not run apt-get (mosquitto and python3-venv)")
+    install.add_argument("--no-pip", action="store_true",
+                         help="do not create or fill the virtual environment")
+    install.add_argument("--table", default="table1", metavar="ID",
+                         help="table id of a first install (default: table1)")
+    install.add_argument("--seats", type=int, default=4, choices=range(1, topics.MAX_SEATS + 1),
+                         metavar="N", help="seat accounts of a first install (default: 4)")
+    install.add_argument("--bind", default="0.0.0.0", metavar="ADDR",
+                         help="address the table broker listens on (default 0.0.0.0: the "
+                         "seats reach it over Wi-Fi)")
+    install.set_defaults(handler=_install)
+    uninstall: argparse.ArgumentParser = sub.add_parser(
+        "uninstall", help=UNINSTALL_HELP,
+        description="Remove the virtual environment, the units, the udev rule, the mosquitto "
+        "drop-in and the risktable command; keep /etc/risktable and /var/lib/risktable.",
+    )
+    _common(uninstall)
+    uninstall.set_defaults(handler=_uninstall)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--root", type=Path, default=Path("/"), metavar="DIR",
+                        help="the target system's root (default /); another root needs "
+                        "--no-apt and --no-pip")
+    parser.add_argument("--no-systemctl", action="store_true",
+                        help="do not run systemctl, systemd-sysusers or udevadm")
+
+
+def _default_source() -> Path | None:
+    # hub/risktable/cli/install.py: the checkout is three folders up from the package.
+    checkout = Path(__file__).resolve().parents[3]
+    return checkout if (checkout / "pyproject.toml").is_file() else None
+
+
+def _install(args: argparse.Namespace) -> int:
+    from risktable.provision.installer import Installer, InstallError, Options
+
+    try:
+        topics.check_table(args.table)
+    except topics.TopicError as exc:
+        raise CliError(f"--table: {exc}", 2) from None
+    try:
+        ipaddress.ip_address(args.bind)
+    except ValueError:
+        raise CliError(f"--bind: not an IP address: {args.bind}", 2) from None
+    options = Options(
+        root=args.root, source=args.source or _default_source(), apt=not args.no_apt,
+        pip=not args.no_pip, systemctl=not args.no_systemctl, table=args.table,
+        seats=args.seats, bind=args.bind,
+    )
+    try:
+        Installer(options).install()
+    except InstallError as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"cannot write {exc.filename}: {exc.strerror}") from None
+    return 0
+
+
+def _uninstall(args: argparse.Namespace) -> int:
+    from risktable.provision.installer import Installer, InstallError, Options
+
+    options = Options(root=args.root, apt=False, pip=False, systemctl=not args.no_systemctl)
+    try:
+        Installer(options).uninstall()
+    except InstallError as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"cannot remove {exc.filename}: {exc.strerror}") from None
+    return 0

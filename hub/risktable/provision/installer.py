@@ -1,0 +1,329 @@
+"""Install, upgrade and uninstall the hub on Raspberry Pi OS (Debian bookworm).
+
+What an install puts where (paths as seen on the target; ``Options.root`` is
+prefixed to each, so tests install into a scratch tree):
+
+- ``/opt/risktable``: a virtual environment with risktable and the Pi's GPIO
+  backend (:mod:`risktable.provision.pi_model`), and ``/usr/local/bin/risktable``
+  linked to its command, so ``risktable`` is on PATH.
+- ``/etc/risktable/broker``: ``risktable broker config``'s accounts, ACL and
+  credentials, and ``/etc/mosquitto/conf.d/risktable.conf``, a drop-in that makes
+  Debian's own mosquitto service the table broker (a second mosquitto on 1883
+  would fail with "Address already in use").
+- ``/etc/risktable/hub.toml`` and ``/etc/risktable/hub.password``.
+- the systemd units, the sysusers file and the udev rule of ``files/``.
+
+An upgrade is an install over an existing one: the environment is reinstalled,
+the units, rule and drop-in rewritten, and the configuration, the broker's
+accounts (seats stay provisioned) and the data directory ``/var/lib/risktable``
+(journal, enrolled decks) are kept. Uninstall removes what install put outside
+``/etc/risktable`` and ``/var/lib/risktable``, and keeps those two.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from risktable import brokerconf
+from risktable.provision.pi_model import Board, detect_board
+
+PREFIX = Path("/opt/risktable")
+COMMAND_LINK = Path("/usr/local/bin/risktable")
+CONFIG_DIR = Path("/etc/risktable")
+HUB_CONFIG = CONFIG_DIR / "hub.toml"
+HUB_PASSWORD = CONFIG_DIR / "hub.password"
+BROKER_DIR = CONFIG_DIR / "broker"
+DATA_DIR = Path("/var/lib/risktable")
+DROPIN = Path("/etc/mosquitto/conf.d/risktable.conf")
+UNIT_DIR = Path("/etc/systemd/system")
+UDEV_RULE = Path("/etc/udev/rules.d/99-risktable-leds.rules")
+SYSUSERS = Path("/etc/sysusers.d/risktable.conf")
+LED_DEVICE = "/dev/risktable-leds"
+HUB_UNIT = "risktable-hub.service"
+GUEST_UNIT = "risktable-guests.service"
+UNITS = (HUB_UNIT, GUEST_UNIT)
+APT_PACKAGES = ("mosquitto", "python3-venv")
+MOSQUITTO_USER = "mosquitto"
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+# Files of files/ and where they go.
+_SHIPPED = {
+    HUB_UNIT: UNIT_DIR / HUB_UNIT,
+    GUEST_UNIT: UNIT_DIR / GUEST_UNIT,
+    "99-risktable-leds.rules": UDEV_RULE,
+    "risktable.sysusers": SYSUSERS,
+}
+
+Runner = Callable[[Sequence[str]], None]
+Say = Callable[[str], None]
+
+
+class InstallError(Exception):
+    """The install cannot go on; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """What to install where. ``source`` is what pip installs (a checkout or a
+    wheel); ``apt``, ``pip`` and ``systemctl`` off skip those programs, saying what
+    they would have run. ``table``, ``seats``, ``bind`` and ``port`` shape a first
+    install's broker accounts and configuration; an upgrade keeps the existing ones."""
+
+    root: Path = Path("/")
+    source: Path | None = None
+    apt: bool = True
+    pip: bool = True
+    systemctl: bool = True
+    table: str = "table1"
+    seats: int = 4
+    bind: str = "0.0.0.0"
+    port: int = 1883
+
+
+def shipped_file(name: str) -> str:
+    """The text of one of the unit, rule and sysusers files in ``files/``."""
+    return resources.files("risktable.provision").joinpath("files", name).read_text()
+
+
+def run_command(argv: Sequence[str]) -> None:
+    """Run ``argv``, its output going to ours; raise InstallError when it fails."""
+    try:
+        subprocess.run(list(argv), check=True)
+    except FileNotFoundError:
+        raise InstallError(f"{argv[0]} not found (is this Raspberry Pi OS?)") from None
+    except subprocess.CalledProcessError as exc:
+        raise InstallError(f"`{' '.join(argv)}` failed with status {exc.returncode}") from None
+
+
+class Installer:
+    """Carries out :class:`Options`; ``run`` runs a program, ``say`` reports a step."""
+
+    def __init__(self, options: Options, run: Runner = run_command, say: Say = print) -> None:
+        self.options = options
+        self._run = run
+        self._say = say
+        self.live = options.root.resolve() == Path("/")
+
+    def target(self, path: Path) -> Path:
+        """``path`` of the target system, under the root."""
+        return self.options.root / path.relative_to("/")
+
+    def _program(self, switch: str, argv: Sequence[str]) -> None:
+        if getattr(self.options, switch):
+            self._say(f"running: {' '.join(argv)}")
+            self._run(argv)
+        else:
+            self._say(f"skipped (--no-{switch}): {' '.join(argv)}")
+
+    def _check(self) -> None:
+        if not self.live and (self.options.apt or self.options.pip):
+            raise InstallError(
+                "--root installs into a system that is not running here: add --no-apt and "
+                "--no-pip (apt-get and the virtual environment only work on the live system)"
+            )
+        if self.live and os.geteuid() != 0:
+            raise InstallError("installing writes /etc, /opt and /usr/local: run it as root "
+                               "(sudo)")
+
+    def install(self) -> Board:
+        """Install, or upgrade an existing install; return the board found."""
+        self._check()
+        board = detect_board(self.options.root)
+        upgrade = self.target(PREFIX).exists() or self.target(HUB_CONFIG).exists()
+        self._say(f"{'upgrading' if upgrade else 'installing'} risktable in {self.options.root}")
+        if board.is_pi:
+            self._say(f"board: {board.model}; GPIO backend: {', '.join(board.gpio_packages)}")
+        else:
+            self._say(f"board: {board.model or 'no device tree model'}, not a Raspberry Pi: "
+                      "no GPIO backend, the hub panel is disabled in a new hub.toml")
+        self._program("apt", ["apt-get", "update"])
+        self._program("apt", ["apt-get", "install", "-y", *APT_PACKAGES])
+        self._environment(board)
+        self._broker()
+        self._hub_config(board)
+        self._shipped()
+        self._enable(upgrade)
+        self._say("done: the hub runs as risktable-hub.service (journalctl -u risktable-hub)")
+        return board
+
+    def _environment(self, board: Board) -> None:
+        prefix = self.target(PREFIX)
+        if not (prefix / "bin" / "python").exists():
+            self._program("pip", [SYSTEM_PYTHON, "-m", "venv", str(prefix)])
+        source = self.options.source
+        if source is None and self.options.pip:
+            raise InstallError("nothing to install: give --source (a checkout or a wheel)")
+        self._program("pip", [str(prefix / "bin" / "pip"), "install", "--upgrade",
+                              str(source or "SOURCE"), *board.gpio_packages])
+        link = self.target(COMMAND_LINK)
+        link.parent.mkdir(parents=True, exist_ok=True)
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(PREFIX / "bin" / "risktable")
+
+    def _broker(self) -> None:
+        folder = self.target(BROKER_DIR)
+        credentials = folder / brokerconf.CREDENTIALS_FILE
+        if credentials.exists():
+            self._say(f"kept: {BROKER_DIR} (the seats' accounts stay as provisioned)")
+        else:
+            folder.mkdir(parents=True, exist_ok=True)
+            accounts = brokerconf.write_config(
+                folder, self.options.table, self.options.seats, self.options.bind,
+                self.options.port, user=MOSQUITTO_USER, at=BROKER_DIR,
+            )
+            hub = next(a for a in accounts if a.role == brokerconf.HUB)
+            _write_private(self.target(HUB_PASSWORD), hub.password + "\n")
+            self._say(f"wrote: {BROKER_DIR} ({self.options.seats} seat accounts; passwords in "
+                      f"{BROKER_DIR / brokerconf.CREDENTIALS_FILE})")
+        self._own_broker_files(folder)
+        # The drop-in follows the broker's own credentials, so an upgrade run with other
+        # options still matches the accounts the seats were given.
+        doc = json.loads(credentials.read_text())
+        dropin = brokerconf.render_dropin(
+            BROKER_DIR, doc["table"], doc["broker"]["host"], doc["broker"]["port"],
+            MOSQUITTO_USER,
+        )
+        _write_file(self.target(DROPIN), dropin, 0o644)
+        self._say(f"wrote: {DROPIN} (Debian's mosquitto is the table broker on port "
+                  f"{doc['broker']['port']})")
+
+    def _own_broker_files(self, folder: Path) -> None:
+        # mosquitto 2 reads the password files after dropping to its own account.
+        ids = _account_ids(self.target(Path("/etc/passwd")), MOSQUITTO_USER)
+        if ids is None:
+            self._say(f"not changed: owner of {BROKER_DIR} (no {MOSQUITTO_USER} account in "
+                      f"{self.target(Path('/etc/passwd'))}; apt-get install mosquitto adds it)")
+            return
+        for path in [folder, *folder.rglob("*")]:
+            os.chown(path, *ids)
+
+    def _hub_config(self, board: Board) -> None:
+        path = self.target(HUB_CONFIG)
+        if path.exists():
+            self._say(f"kept: {HUB_CONFIG}")
+            return
+        doc = json.loads((self.target(BROKER_DIR) / brokerconf.CREDENTIALS_FILE).read_text())
+        _write_file(path, render_hub_config(doc["table"], len(doc["seats"]),
+                                            doc["broker"]["port"], board.is_pi), 0o644)
+        self._say(f"wrote: {HUB_CONFIG}")
+
+    def _shipped(self) -> None:
+        for name, destination in _SHIPPED.items():
+            _write_file(self.target(destination), shipped_file(name), 0o644)
+            self._say(f"wrote: {destination}")
+
+    def _enable(self, upgrade: bool) -> None:
+        if not self.live:
+            root = f"--root={self.options.root}"
+            self._program("systemctl", ["systemd-sysusers", root])
+            self._program("systemctl", ["systemctl", root, "enable", *UNITS])
+            return
+        self._program("systemctl", ["systemd-sysusers"])
+        self._program("systemctl", ["systemctl", "daemon-reload"])
+        self._program("systemctl", ["udevadm", "control", "--reload-rules"])
+        self._program("systemctl", ["udevadm", "trigger", "--subsystem-match=tty",
+                                    "--action=add"])
+        self._program("systemctl", ["systemctl", "enable", *UNITS])
+        # mosquitto reads the drop-in only when it starts; restart also starts what
+        # is stopped and makes an upgraded hub run the new code.
+        self._program("systemctl", ["systemctl", "restart", "mosquitto.service", *UNITS])
+        if upgrade:
+            self._say("the hub resumes the game in hand from its journal")
+
+    def uninstall(self) -> None:
+        """Remove the environment, units, rule, drop-in and command link; keep the
+        configuration and the data directory."""
+        self._check_uninstall()
+        if self.live:
+            self._program("systemctl", ["systemctl", "disable", "--now", *UNITS])
+        else:
+            self._program("systemctl", ["systemctl", f"--root={self.options.root}",
+                                        "disable", *UNITS])
+        for path in [*_SHIPPED.values(), DROPIN, COMMAND_LINK]:
+            target = self.target(path)
+            if target.is_symlink() or target.exists():
+                target.unlink()
+                self._say(f"removed: {path}")
+        if self.target(PREFIX).exists():
+            shutil.rmtree(self.target(PREFIX))
+            self._say(f"removed: {PREFIX}")
+        if self.live:
+            self._program("systemctl", ["systemctl", "daemon-reload"])
+            self._program("systemctl", ["udevadm", "control", "--reload-rules"])
+            # Back to Debian's own configuration, without the table's listener.
+            self._program("systemctl", ["systemctl", "restart", "mosquitto.service"])
+        self._say(f"kept: {CONFIG_DIR} (configuration, broker accounts) and {DATA_DIR} "
+                  "(journal, enrolled decks); remove them by hand to forget the table")
+
+    def _check_uninstall(self) -> None:
+        if self.live and os.geteuid() != 0:
+            raise InstallError("uninstalling removes files from /etc and /opt: run it as root "
+                               "(sudo)")
+
+
+def render_hub_config(table: str, seats: int, port: int, panel: bool) -> str:
+    """A first install's ``hub.toml``: the table broker on this Pi, the hub's account,
+    the LED controller by its udev name, the panel on when the board is a Pi."""
+    return "\n".join([
+        "# risktable hub configuration, written by `risktable install` (an upgrade keeps",
+        "# it). Every key is described in docs/hub.example.toml. The password comes from",
+        f"# {HUB_PASSWORD}, which the service reads through systemd's LoadCredential.",
+        "",
+        "[broker]",
+        'host = "127.0.0.1"',
+        f"port = {port}",
+        f'username = "{table}-hub"',
+        "",
+        "[table]",
+        f'id = "{table}"',
+        f"seats = {seats}",
+        "",
+        "[leds]",
+        f'port = "{LED_DEVICE}"       # the Pico, named by {UDEV_RULE.name}',
+        "",
+        "[panel]",
+        f"enabled = {'true' if panel else 'false'}",
+        "",
+        "[data]",
+        f'dir = "{DATA_DIR}"',
+        "",
+    ])
+
+
+def _account_ids(passwd: Path, name: str) -> tuple[int, int] | None:
+    # The target's own account database, not this machine's: the root may be a tree.
+    try:
+        lines = passwd.read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        fields = line.split(":")
+        if len(fields) >= 4 and fields[0] == name:
+            return int(fields[2]), int(fields[3])
+    return None
+
+
+def _write_file(path: Path, text: str, mode: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".new")
+    temporary.write_text(text)
+    temporary.chmod(mode)
+    temporary.replace(path)
+
+
+def _write_private(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)

@@ -1,0 +1,285 @@
+"""risktable install / uninstall into a scratch root: the tree, the units (checked by
+systemd-analyze verify), the drop-in in Debian's real mosquitto, upgrade and uninstall
+keeping the data, and the Pi model read from fake device-tree files."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from risktable.config import parse_config
+from risktable.provision import installer
+from risktable.provision.installer import Installer, InstallError, Options
+from risktable.provision.pi_model import MODEL_FILES, detect_board
+from tests.protocol.mqtt_peer import Peer
+from tests.support.cli import run
+from tests.support.mosquitto import Mosquitto, free_port
+from tests.support.tools import ROOT, mosquitto_binary, require_tool
+
+PI4 = "Raspberry Pi 4 Model B Rev 1.5"
+PI5 = "Raspberry Pi 5 Model B Rev 1.0"
+
+
+def fake_model(root: Path, model: str, where: str = MODEL_FILES[0]) -> None:
+    path = root / where
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(model.encode() + b"\0")  # the kernel NUL-terminates it
+
+
+def offline(root: Path, systemctl: bool = False, **kw: object) -> Options:
+    return Options(root=root, source=ROOT, apt=False, pip=False, systemctl=systemctl,
+                   **kw)  # type: ignore[arg-type]
+
+
+def install(root: Path, **kw: object) -> list[str]:
+    said: list[str] = []
+    Installer(offline(root, **kw), say=said.append).install()  # type: ignore[arg-type]
+    return said
+
+
+def unit(text: str) -> dict[str, dict[str, list[str]]]:
+    """A systemd unit file as section -> key -> values (our own reader, for the values
+    the tests look at; systemd-analyze checks the syntax)."""
+    sections: dict[str, dict[str, list[str]]] = {}
+    current: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            current = sections.setdefault(line.strip("[]"), {})
+            continue
+        key, _, value = line.partition("=")
+        current.setdefault(key, []).append(value)
+    return sections
+
+
+def test_pi_models_from_fake_device_tree_files(tmp_path: Path) -> None:
+    pi4, pi5, pi400, other, bare = (tmp_path / n for n in ("pi4", "pi5", "pi400", "pc", "bare"))
+    fake_model(pi4, PI4)
+    fake_model(pi5, PI5, MODEL_FILES[1])
+    fake_model(pi400, "Raspberry Pi 400 Rev 1.0")
+    fake_model(other, "QEMU Virtual Machine")
+    bare.mkdir()
+    assert (detect_board(pi4).model, detect_board(pi4).family) == (PI4, 4)
+    assert (detect_board(pi5).model, detect_board(pi5).family) == (PI5, 5)
+    assert detect_board(pi400).family == 4
+    for root in (pi4, pi5, pi400):
+        assert detect_board(root).is_pi and detect_board(root).gpio_packages == ("lgpio",)
+    for root in (other, bare):
+        assert not detect_board(root).is_pi and detect_board(root).gpio_packages == ()
+
+
+@pytest.mark.parametrize("model, panel", [(PI5, True), (PI4, True), (None, False)])
+def test_install_tree(tmp_path: Path, model: str | None, panel: bool) -> None:
+    if model:
+        fake_model(tmp_path, model)
+    said = install(tmp_path, table="den", seats=3)
+    pip = [line for line in said if "bin/pip install" in line]
+    assert len(pip) == 1 and pip[0].startswith("skipped (--no-pip)")
+    assert pip[0].endswith(f"--upgrade {ROOT} lgpio" if model else f"--upgrade {ROOT}")
+    assert any("apt-get install -y mosquitto python3-venv" in line for line in said)
+
+    config = parse_config((tmp_path / "etc/risktable/hub.toml").read_text())
+    assert (config.table.id, config.table.seats) == ("den", 3)
+    assert config.broker.username == "den-hub" and config.broker.password is None
+    assert config.leds.port == installer.LED_DEVICE
+    assert config.data_dir == installer.DATA_DIR and config.panel_enabled is panel
+
+    creds = json.loads((tmp_path / "etc/risktable/broker/credentials.json").read_text())
+    password = tmp_path / "etc/risktable/hub.password"
+    assert password.read_text().strip() == creds["hub"]["password"]
+    assert stat.S_IMODE(password.stat().st_mode) == 0o600
+    assert [s["username"] for s in creds["seats"]] == ["den-seat1", "den-seat2", "den-seat3"]
+
+    dropin = (tmp_path / "etc/mosquitto/conf.d/risktable.conf").read_text()
+    # Paths as the Pi's mosquitto sees them, not the scratch root's.
+    assert "password_file /etc/risktable/broker/passwd\n" in dropin
+    assert "listener 1883 0.0.0.0\n" in dropin and "persistence" not in dropin
+    guests = (tmp_path / "etc/risktable/broker/guests.conf").read_text()
+    assert "password_file /etc/risktable/broker/guests-passwd\n" in guests
+    assert "user mosquitto\n" in guests
+
+    hub = unit((tmp_path / "etc/systemd/system/risktable-hub.service").read_text())
+    assert hub["Unit"]["Requires"] == ["mosquitto.service"]
+    assert "mosquitto.service" in hub["Unit"]["After"][0].split()
+    service = hub["Service"]
+    assert service["Restart"] == ["on-failure"] and service["User"] == ["risktable"]
+    assert service["StateDirectory"] == ["risktable"]
+    assert service["ExecStart"][0].startswith(
+        "/opt/risktable/bin/risktable hub --config /etc/risktable/hub.toml ")
+    assert service["LoadCredential"] == ["hub.password:/etc/risktable/hub.password"]
+    assert hub["Install"]["WantedBy"] == ["multi-user.target"]
+    guest = unit((tmp_path / "etc/systemd/system/risktable-guests.service").read_text())
+    assert guest["Service"]["ExecStart"] == [
+        "/usr/sbin/mosquitto -c /etc/risktable/broker/guests.conf"]
+
+    rule = (tmp_path / "etc/udev/rules.d/99-risktable-leds.rules").read_text()
+    assert 'ATTRS{idVendor}=="2e8a", ATTRS{idProduct}=="0005"' in rule
+    assert 'SYMLINK+="risktable-leds"' in rule
+    link = tmp_path / "usr/local/bin/risktable"
+    assert os.readlink(link) == "/opt/risktable/bin/risktable"
+
+
+def _verify_root(root: Path) -> None:
+    """Lay into ``root`` what Raspberry Pi OS has and the scratch install does not: the
+    system's units (mosquitto.service, the targets), the programs the units run, and a
+    stand-in for the venv's risktable (pip was off)."""
+    lib = root / "usr/lib/systemd"
+    lib.mkdir(parents=True)
+    shutil.copytree("/usr/lib/systemd/system", lib / "system", symlinks=True)
+    for program in ("/usr/sbin/mosquitto", "/usr/bin/kill"):
+        (root / program[1:]).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(program, root / program[1:])
+    for top in ("bin", "lib", "sbin"):
+        (root / top).symlink_to(f"usr/{top}")
+    command = root / "opt/risktable/bin/risktable"
+    command.parent.mkdir(parents=True)
+    command.write_text("#!/bin/sh\n")
+    command.chmod(0o755)
+
+
+def test_units_pass_systemd_analyze_verify(tmp_path: Path) -> None:
+    analyze = require_tool("systemd-analyze", "the Debian package systemd")
+    require_tool("mosquitto", "the Debian package mosquitto")
+    if not Path("/usr/lib/systemd/system/mosquitto.service").is_file():
+        pytest.fail("mosquitto.service is not installed (apt-get install mosquitto)")
+    fake_model(tmp_path, PI5)
+    install(tmp_path)
+    _verify_root(tmp_path)
+    units = [str(tmp_path / "etc/systemd/system" / name) for name in installer.UNITS]
+    done = subprocess.run([analyze, "verify", f"--root={tmp_path}", *units],
+                          capture_output=True, text=True)
+    # verify only warns (status 0) about a setting it ignores: no line may name our units.
+    complaints = [line for line in (done.stdout + done.stderr).splitlines()
+                  if "risktable" in line]
+    assert done.returncode == 0 and complaints == [], done.stdout + done.stderr
+
+
+def test_a_broken_unit_fails_the_verify_check(tmp_path: Path) -> None:
+    # The check above can fail: a unit with a setting systemd ignores is caught.
+    analyze = require_tool("systemd-analyze", "the Debian package systemd")
+    install(tmp_path)
+    _verify_root(tmp_path)
+    path = tmp_path / "etc/systemd/system" / installer.HUB_UNIT
+    path.write_text(path.read_text().replace("Restart=on-failure", "Restart=sometimes"))
+    done = subprocess.run([analyze, "verify", f"--root={tmp_path}", str(path)],
+                          capture_output=True, text=True)
+    assert any("risktable" in line for line in (done.stdout + done.stderr).splitlines())
+
+
+def test_systemd_tools_enable_the_units_and_create_the_account(tmp_path: Path) -> None:
+    require_tool("systemctl", "the Debian package systemd")
+    require_tool("systemd-sysusers", "the Debian package systemd")
+    said = install(tmp_path, systemctl=True)
+    wants = tmp_path / "etc/systemd/system/multi-user.target.wants"
+    for name in installer.UNITS:
+        assert os.readlink(wants / name) == f"/etc/systemd/system/{name}"
+    passwd = (tmp_path / "etc/passwd").read_text()
+    assert passwd.startswith("risktable:") or "\nrisktable:" in passwd
+    group = (tmp_path / "etc/group").read_text().splitlines()
+    members = {line.split(":")[0]: line.split(":")[3] for line in group}
+    assert "risktable" in members["dialout"] and "risktable" in members["gpio"]
+    assert f"running: systemd-sysusers --root={tmp_path}" in said
+
+
+def test_the_dropin_loads_in_debians_mosquitto(tmp_path: Path) -> None:
+    """Debian's mosquitto.conf, as bookworm ships it (pid file, persistence, log, then
+    conf.d), with the drop-in: the broker starts, seats log in, anonymous is refused.
+    Only the scratch root's prefix and the account are changed for the test."""
+    binary = mosquitto_binary()
+    install(tmp_path)
+    port = free_port()
+    conf_d = tmp_path / "conf.d"
+    conf_d.mkdir()
+    dropin = (tmp_path / "etc/mosquitto/conf.d/risktable.conf").read_text()
+    dropin = dropin.replace("/etc/risktable/", f"{tmp_path}/etc/risktable/")
+    dropin = dropin.replace("user mosquitto", "user root").replace(
+        "listener 1883 0.0.0.0", f"listener {port} 127.0.0.1")
+    (conf_d / "risktable.conf").write_text(dropin)
+    main = tmp_path / "mosquitto.conf"
+    main.write_text(
+        f"pid_file {tmp_path}/mosquitto.pid\n\npersistence true\n"
+        f"persistence_location {tmp_path}/\n\nlog_dest file {tmp_path}/mosquitto.log\n\n"
+        f"include_dir {conf_d}\n"
+    )
+    creds = json.loads((tmp_path / "etc/risktable/broker/credentials.json").read_text())
+    with Mosquitto(binary, tmp_path / "run", port=port, config_file=main):
+        seat = creds["seats"][0]
+        peer = Peer(port, seat["username"], seat["password"], seat["username"])
+        assert not peer.connect().is_failure
+        peer.close()
+        assert Peer(port, "nobody", "guess", "nobody").connect().is_failure
+
+
+def test_upgrade_keeps_configuration_accounts_and_data(tmp_path: Path) -> None:
+    fake_model(tmp_path, PI4)
+    install(tmp_path, table="den")
+    config = tmp_path / "etc/risktable/hub.toml"
+    config.write_text(config.read_text() + '\n[seats]\n1 = "Ana"\n')
+    passwd = (tmp_path / "etc/risktable/broker/passwd").read_text()
+    data = tmp_path / "var/lib/risktable"
+    data.mkdir(parents=True)
+    (data / "journal.sqlite3").write_bytes(b"journal")
+    (data / "cards.json").write_text("{}")
+    unit_path = tmp_path / "etc/systemd/system" / installer.HUB_UNIT
+    unit_path.write_text("stale")
+    said = install(tmp_path, table="other", seats=2)
+    assert said[0].startswith("upgrading")
+    assert config.read_text().endswith('1 = "Ana"\n')
+    assert (tmp_path / "etc/risktable/broker/passwd").read_text() == passwd
+    # The drop-in follows the accounts the seats have, not the upgrade's options.
+    assert "risktable table den:" in (tmp_path / "etc/mosquitto/conf.d/risktable.conf").read_text()
+    assert (data / "journal.sqlite3").read_bytes() == b"journal"
+    assert (data / "cards.json").read_text() == "{}"
+    assert unit_path.read_text() == installer.shipped_file(installer.HUB_UNIT)
+
+
+def test_uninstall_removes_what_install_put_and_keeps_data(tmp_path: Path) -> None:
+    install(tmp_path)
+    data = tmp_path / "var/lib/risktable"
+    data.mkdir(parents=True)
+    (data / "journal.sqlite3").write_bytes(b"journal")
+    (tmp_path / "opt/risktable/bin").mkdir(parents=True)
+    said: list[str] = []
+    Installer(offline(tmp_path), say=said.append).uninstall()
+    for path in [installer.DROPIN, installer.UDEV_RULE, installer.SYSUSERS,
+                 installer.COMMAND_LINK, installer.PREFIX,
+                 *(installer.UNIT_DIR / name for name in installer.UNITS)]:
+        assert not os.path.lexists(tmp_path / path.relative_to("/")), path
+    assert (data / "journal.sqlite3").read_bytes() == b"journal"
+    assert (tmp_path / "etc/risktable/hub.toml").is_file()
+    assert (tmp_path / "etc/risktable/broker/credentials.json").is_file()
+    assert said[-1].startswith("kept: /etc/risktable")
+
+
+def test_broker_files_belong_to_the_targets_mosquitto_account(tmp_path: Path) -> None:
+    # mosquitto reads its password files after dropping to its own account.
+    (tmp_path / "etc").mkdir()
+    uid, gid = os.getuid(), os.getgid()
+    account = f"mosquitto:x:{uid}:{gid}::/var/lib/mosquitto:/bin/false\n"
+    (tmp_path / "etc/passwd").write_text(account)
+    said = install(tmp_path)
+    assert not any("not changed: owner" in line for line in said)
+    owner = (tmp_path / "etc/risktable/broker/passwd").stat()
+    assert (owner.st_uid, owner.st_gid) == (uid, gid)
+
+
+def test_a_scratch_root_needs_apt_and_pip_off(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(InstallError, match="--no-apt and --no-pip"):
+        Installer(Options(root=tmp_path, source=ROOT, pip=False), say=print).install()
+    code, _, err = run(capsys, "install", "--root", str(tmp_path), "--no-apt")
+    assert code == 1 and "--no-apt and --no-pip" in err and err.count("\n") == 1
+    assert not (tmp_path / "etc").exists()
+    code, out, _ = run(capsys, "install", "--root", str(tmp_path), "--no-apt", "--no-pip",
+                       "--no-systemctl", "--seats", "2")
+    assert code == 0 and "wrote: /etc/risktable/hub.toml" in out
+    code, out, _ = run(capsys, "uninstall", "--root", str(tmp_path), "--no-systemctl")
+    assert code == 0 and "removed: /etc/systemd/system/risktable-hub.service" in out
