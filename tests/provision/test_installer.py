@@ -9,6 +9,7 @@ import os
 import shutil
 import stat
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from risktable.provision.pi_model import MODEL_FILES, detect_board
 from tests.protocol.mqtt_peer import Peer
 from tests.support.cli import run
 from tests.support.mosquitto import Mosquitto, free_port
-from tests.support.tools import ROOT, mosquitto_binary, require_tool
+from tests.support.tools import ROOT, mosquitto_binary, require_tool, subprocess_env
 
 PI4 = "Raspberry Pi 4 Model B Rev 1.5"
 PI5 = "Raspberry Pi 5 Model B Rev 1.0"
@@ -283,3 +284,15 @@ def test_a_scratch_root_needs_apt_and_pip_off(tmp_path: Path,
     assert code == 0 and "wrote: /etc/risktable/hub.toml" in out
     code, out, _ = run(capsys, "uninstall", "--root", str(tmp_path), "--no-systemctl")
     assert code == 0 and "removed: /etc/systemd/system/risktable-hub.service" in out
+
+
+def test_the_installer_runs_on_the_standard_library_alone(tmp_path: Path) -> None:
+    # `./run install` runs it with the Pi's system python3, before any venv exists:
+    # -S leaves out every site-packages, so an import of paho or gpiozero would fail.
+    done = subprocess.run(
+        [sys.executable, "-S", "-m", "risktable", "install", "--root", str(tmp_path),
+         "--no-apt", "--no-pip", "--no-systemctl"],
+        capture_output=True, text=True, env=subprocess_env(), cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "etc/risktable/hub.toml").is_file()
