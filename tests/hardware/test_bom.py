@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import csv
+import json
 import re
 from decimal import Decimal
 
+from risktable.cards.deck_file import DECK_FILES
 from risktable.hardware_data import load_led_map
+from risktable.rules import classic_board
+from risktable.rules.decks import deck_cards
 from tests.support.tools import ROOT
 
 BOM = ROOT / "hardware" / "bom.csv"
@@ -50,3 +54,42 @@ def test_the_led_strip_covers_the_map() -> None:
     assert found, strip["item"]
     per_metre, metres = (int(n) for n in found.groups())
     assert per_metre * metres * int(strip["quantity"]) >= load_led_map().led_count
+
+
+# The pinout files and the board whose BOM rows their parts are in.
+PINOUT_BOARDS = {"seat-pinout.json": "seat", "hub-panel.json": "hub"}
+# Logic-chip names (74-series), the kind of part number that slips between documents.
+CHIP = re.compile(r"\b(?:SN)?74[A-Z]{1,6}\d[A-Z0-9]*\b")
+
+
+def _bom_parts(board: str) -> set[str]:
+    return {row["part_number"] for row in rows() if row["board"] == board}
+
+
+def test_every_device_of_the_pinouts_names_its_parts_as_the_bom_does() -> None:
+    for name, board in PINOUT_BOARDS.items():
+        devices = json.loads((ROOT / "hardware" / name).read_text())["devices"]
+        for device, entry in devices.items():
+            assert entry["parts"], (name, device)
+            missing = set(entry["parts"]) - _bom_parts(board)
+            assert not missing, f"{name} {device}: {missing} not in the {board} BOM"
+    controller = json.loads((ROOT / "hardware" / "led-map.json").read_text())["controller"]
+    assert set(controller["parts"]) <= _bom_parts("led_board"), controller["parts"]
+
+
+def test_one_name_per_chip_across_pinouts_bom_and_docs() -> None:
+    known = {row["part_number"] for row in rows()}
+    texts = [*(ROOT / "hardware").glob("*.json"), ROOT / "hardware" / "README.md",
+             ROOT / "README.md", ROOT / "firmware" / "README.md", *(ROOT / "docs").glob("*.md")]
+    for path in texts:
+        named = set(CHIP.findall(path.read_text(encoding="utf-8")))
+        assert named <= known, f"{path.name} names {named - known}, not in bom.csv"
+
+
+def test_nfc_tags_cover_the_largest_enrolled_deck() -> None:
+    decks = {deck: len(deck_cards(classic_board(), deck)) for deck in DECK_FILES}
+    assert decks == {"1993": 44, "2016": 43}
+    tags = next(r for r in rows() if r["board"] == "cards" and "NTAG213" in r["part_number"])
+    assert int(tags["quantity"]) >= max(decks.values())
+    assert f"{decks['1993']} in the 1993 deck" in tags["note"]
+    assert f"takes {decks['2016']} more" in tags["note"]
