@@ -263,13 +263,17 @@ def test_uninstall_removes_what_install_put_and_keeps_data(tmp_path: Path) -> No
 def test_broker_files_belong_to_the_targets_mosquitto_account(tmp_path: Path) -> None:
     # mosquitto reads its password files after dropping to its own account.
     (tmp_path / "etc").mkdir()
-    uid, gid = os.getuid(), os.getgid()
+    me = os.geteuid()
+    # As root any account will do; otherwise only our own can be given the files.
+    uid, gid = (4242, 4242) if me == 0 else (me, os.getegid())
     account = f"mosquitto:x:{uid}:{gid}::/var/lib/mosquitto:/bin/false\n"
     (tmp_path / "etc/passwd").write_text(account)
     said = install(tmp_path)
     assert not any("not changed: owner" in line for line in said)
-    owner = (tmp_path / "etc/risktable/broker/passwd").stat()
-    assert (owner.st_uid, owner.st_gid) == (uid, gid)
+    for name in ("passwd", "acl", "guests.conf", "guests-passwd", "guests-acl"):
+        owner = (tmp_path / "etc/risktable/broker" / name).stat()
+        assert (owner.st_uid, owner.st_gid) == (uid, gid), name
+    assert (tmp_path / "etc/risktable/broker/credentials.json").stat().st_uid == me
 
 
 def test_a_scratch_root_needs_apt_and_pip_off(tmp_path: Path,

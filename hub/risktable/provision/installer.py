@@ -196,14 +196,16 @@ class Installer:
                   f"{doc['broker']['port']})")
 
     def _own_broker_files(self, folder: Path) -> None:
-        # mosquitto 2 reads the password files after dropping to its own account.
+        # mosquitto 2 reads the password files after dropping to its own account; the
+        # passwords in clear (credentials.json) stay root's.
         ids = _account_ids(self.target(Path("/etc/passwd")), MOSQUITTO_USER)
         if ids is None:
             self._say(f"not changed: owner of {BROKER_DIR} (no {MOSQUITTO_USER} account in "
                       f"{self.target(Path('/etc/passwd'))}; apt-get install mosquitto adds it)")
             return
         for path in [folder, *folder.rglob("*")]:
-            os.chown(path, *ids)
+            if path.name != brokerconf.CREDENTIALS_FILE:
+                os.chown(path, *ids)
 
     def _hub_config(self, board: Board) -> None:
         path = self.target(HUB_CONFIG)
