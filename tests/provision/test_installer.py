@@ -14,7 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from riskproto import topics
+from riskproto.messages import decode
 from risktable.config import parse_config
+from risktable.processes import end_process
 from risktable.provision import installer
 from risktable.provision.installer import Installer, InstallError, Options
 from risktable.provision.pi_model import MODEL_FILES, detect_board
@@ -192,8 +195,9 @@ def test_systemd_tools_enable_the_units_and_create_the_account(tmp_path: Path) -
 
 def test_the_dropin_loads_in_debians_mosquitto(tmp_path: Path) -> None:
     """Debian's mosquitto.conf, as bookworm ships it (pid file, persistence, log, then
-    conf.d), with the drop-in: the broker starts, seats log in, anonymous is refused.
-    Only the scratch root's prefix and the account are changed for the test."""
+    conf.d), with the drop-in: the broker starts, anonymous is refused, a seat logs in
+    and hears the installed hub come online. Only the scratch root's prefix, the port
+    and the account mosquitto runs as are changed for the test."""
     binary = mosquitto_binary()
     install(tmp_path)
     port = free_port()
@@ -212,11 +216,28 @@ def test_the_dropin_loads_in_debians_mosquitto(tmp_path: Path) -> None:
     )
     creds = json.loads((tmp_path / "etc/risktable/broker/credentials.json").read_text())
     with Mosquitto(binary, tmp_path / "run", port=port, config_file=main):
+        assert Peer(port, "nobody", "guess", "nobody").connect().is_failure
         seat = creds["seats"][0]
         peer = Peer(port, seat["username"], seat["password"], seat["username"])
         assert not peer.connect().is_failure
-        peer.close()
-        assert Peer(port, "nobody", "guess", "nobody").connect().is_failure
+        peer.subscribe(topics.hub_status(creds["table"]))
+        # The hub as its unit starts it: the installed hub.toml and password file (only
+        # the broker's test port, the data directory and the absent panel differ).
+        hub = subprocess.Popen(
+            [sys.executable, "-m", "risktable", "hub",
+             "--config", str(tmp_path / "etc/risktable/hub.toml"),
+             "--password-file", str(tmp_path / "etc/risktable/hub.password"),
+             "--broker", f"127.0.0.1:{port}", "--data-dir", str(tmp_path / "data"),
+             "--no-panel"],
+            env=subprocess_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        try:
+            topic, payload, _ = peer.next_message()
+            assert topic == topics.hub_status(creds["table"])
+            assert decode(payload)["online"] is True
+        finally:
+            end_process(hub)
+            peer.close()
 
 
 def test_upgrade_keeps_configuration_accounts_and_data(tmp_path: Path) -> None:
