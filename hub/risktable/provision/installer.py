@@ -109,11 +109,12 @@ class Installer:
         self.options = options
         self._run = run
         self._say = say
-        self.live = options.root.resolve() == Path("/")
+        self.root = options.root.resolve()
+        self.live = self.root == Path("/")
 
     def target(self, path: Path) -> Path:
         """``path`` of the target system, under the root."""
-        return self.options.root / path.relative_to("/")
+        return self.root / path.relative_to("/")
 
     def _program(self, switch: str, argv: Sequence[str]) -> None:
         if getattr(self.options, switch):
@@ -135,9 +136,9 @@ class Installer:
     def install(self) -> Board:
         """Install, or upgrade an existing install; return the board found."""
         self._check()
-        board = detect_board(self.options.root)
+        board = detect_board(self.root)
         upgrade = self.target(PREFIX).exists() or self.target(HUB_CONFIG).exists()
-        self._say(f"{'upgrading' if upgrade else 'installing'} risktable in {self.options.root}")
+        self._say(f"{'upgrading' if upgrade else 'installing'} risktable in {self.root}")
         if board.is_pi:
             self._say(f"board: {board.model}; GPIO backend: {', '.join(board.gpio_packages)}")
         else:
@@ -224,7 +225,7 @@ class Installer:
 
     def _enable(self, upgrade: bool) -> None:
         if not self.live:
-            root = f"--root={self.options.root}"
+            root = f"--root={self.root}"
             self._program("systemctl", ["systemd-sysusers", root])
             self._program("systemctl", ["systemctl", root, "enable", *UNITS])
             return
@@ -247,7 +248,7 @@ class Installer:
         if self.live:
             self._program("systemctl", ["systemctl", "disable", "--now", *UNITS])
         else:
-            self._program("systemctl", ["systemctl", f"--root={self.options.root}",
+            self._program("systemctl", ["systemctl", f"--root={self.root}",
                                         "disable", *UNITS])
         for path in [*_SHIPPED.values(), DROPIN, COMMAND_LINK]:
             target = self.target(path)
