@@ -181,7 +181,7 @@ class Installer:
                 self.options.port, user=MOSQUITTO_USER, at=BROKER_DIR,
             )
             hub = next(a for a in accounts if a.role == brokerconf.HUB)
-            _write_private(self.target(HUB_PASSWORD), hub.password + "\n")
+            _write_file(self.target(HUB_PASSWORD), hub.password + "\n", 0o600)
             self._say(f"wrote: {BROKER_DIR} ({self.options.seats} seat accounts; passwords in "
                       f"{BROKER_DIR / brokerconf.CREDENTIALS_FILE})")
         self._own_broker_files(folder)
@@ -315,18 +315,14 @@ def _account_ids(passwd: Path, name: str) -> tuple[int, int] | None:
 
 
 def _write_file(path: Path, text: str, mode: int) -> None:
+    # Written beside and renamed over: a reader sees the old file or the new one, and a
+    # private file is never readable by others, not even while it is written.
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".new")
-    temporary.write_text(text)
-    temporary.chmod(mode)
-    temporary.replace(path)
-
-
-def _write_private(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     try:
-        os.fchmod(fd, 0o600)
+        os.fchmod(fd, mode)
         os.write(fd, text.encode())
     finally:
         os.close(fd)
+    temporary.replace(path)
