@@ -45,10 +45,11 @@ ERROR_ROW = re.compile(r"^\| `(\w+)` \|", re.MULTILINE)
 
 
 def protocol_codes() -> set[str]:
-    """The refusal codes of protocol/README.md's "Error replies" table."""
+    """The refusal codes of protocol/README.md's "Error replies" table (code, when)."""
     text = (ROOT / "protocol" / "README.md").read_text()
     section = text.split("## Error replies", 1)[1].split("\n## ", 1)[0]
-    return set(ERROR_ROW.findall(section))
+    table = section.split("| code | when |", 1)[1].split("\n\n", 1)[0]
+    return set(ERROR_ROW.findall(table))
 
 
 @dataclass
