@@ -15,11 +15,14 @@ from typing import Any
 import pytest
 
 from riskproto import OUTBOX_CAPACITY, messages, topics
+from risktable.rules import state as st
+from risktable.service.address import BrokerAddress
+from risktable.service.hub import HubService
 from risktable.service.table_service import TableService
 from tests.e2e.hub_driver import LedLog, Watcher, start_service
 from tests.support.mosquitto import Mosquitto
 from tests.support.oled_text import ROWS, drawn, layout, refusal_lines, shown_text
-from tests.table.inputs import new_session
+from tests.table.inputs import new_session, session_at
 from tests.table.test_screen_catalogue import protocol_codes
 
 TABLE = "refuse"
@@ -132,6 +135,30 @@ def test_the_games_refusals_show_the_hubs_words(table: Table) -> None:
     roll = {"kind": "button", "button": "roll", "press": "short"}
     read_on_screen(table.event(2, roll), messages.E_NOT_ALLOWED,
                    "Tap the card, turn to what it shows, press Confirm")
+
+
+def test_a_hub_without_a_game_says_so(mosquitto: Mosquitto) -> None:
+    hub = HubService(BrokerAddress(mosquitto.host, mosquitto.port), TABLE + "-idle", 2)
+    hub.start()
+    watcher = Watcher(mosquitto.host, mosquitto.port, TABLE + "-idle")
+    try:
+        msg = messages.message("event", seat=1, seq=1, **CONFIRM)
+        watcher.publish(topics.seat(TABLE + "-idle", 1, topics.SEAT_EVENT),
+                        json.dumps(msg).encode())
+        watcher.wait_answers(1, timeout=20)
+        (answer,) = [r.doc for r in watcher.received if r.topic.endswith("/error")]
+        assert answer is not None
+        read_on_screen(answer, messages.E_NOT_ALLOWED, "No game is running at this table")
+    finally:
+        watcher.close()
+        hub.stop()
+
+
+def test_a_finished_game_refuses_in_the_sessions_words() -> None:
+    over = new_session(3).state._replace(phase=st.GAME_OVER, winner=0)
+    out = session_at(over).handle(2, dict(CONFIRM))
+    assert out.error is not None
+    read_on_screen(messages.error_reply(out.error), messages.E_NOT_ALLOWED, "The game is over")
 
 
 def test_inputs_the_protocol_cannot_carry_are_refused_by_the_session() -> None:
