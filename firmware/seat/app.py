@@ -1,6 +1,7 @@
 # The seat application: birth and Last Will, input events numbered and resent until the
 # hub answers them (riskproto.outbox.Outbox), the retained view rendered on the ring
-# (drivers/ring.py) and display, an error flash on refusals, hub commands, and the
+# (drivers/ring.py) and display, a refusal's reason on the display (seat/refusal.py)
+# with the ring's error flash, hub commands, and the
 # armed dice roll read from the seat's dice (seat/dice.py, imported at the first
 # arm_dice). It knows nothing of the rules: it reports what the player did and shows
 # what the hub says. protocol/README.md is the contract this follows.
@@ -36,6 +37,7 @@ from net import mqtt
 from riskproto import OUTBOX_CAPACITY, PROTOCOL_VERSION, codec
 from riskproto.outbox import Outbox
 from drivers import ring
+from seat import refusal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,6 +52,7 @@ _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30; the ring wants non-n
 _POLL_MS = const(100)  # the loop wakes at least this often, to resend on time
 _GC_EVERY = const(256)  # bytes allocated between collections (run() says why)
 _WAIT_MS = const(2000)  # no answer this long: "waiting for the hub", Confirm held
+_REASON_MS = const(4000)  # a refusal's reason stays this long (or to the next view, input)
 _CMD_ROOM = const(16)  # hub commands waiting for the loop; beyond: resync
 _WATCH_MS = const(1000)  # the supervisor's period
 _BEATS = const(3)  # every loop has checked in: _serve 1, _tick 2
@@ -101,6 +104,8 @@ class Seat:
         self._linked = -1
         self._since = None  # when the oldest unanswered event last saw progress
         self.notice = None  # "outbox full" or "waiting for the hub" on the display
+        # The last refusal's (ticks, display lines) while its reason is shown, else None.
+        self.refusal = None
         self._beats = 0  # the loops' check-ins since the supervisor last looked
         self.pixels = bytearray(3 * board.ring_size)
         self.ring = ring.RingView()
@@ -258,6 +263,10 @@ class Seat:
                     if not (dice.take(item) if dice is not None
                             else item["kind"] == "reading"):
                         self.add_event(item)
+                    if kind != "reading" and self.refusal is not None:
+                        # The player acts again: the reason has been read.
+                        self.refusal = None
+                        self._show()
                 if self._linked >= 0 and client.connected:
                     # One due event at a time, oldest first: no list of them in the heap.
                     payload = self.outbox.due(now)
@@ -268,6 +277,10 @@ class Seat:
                           "waiting for the hub" if waiting else None)
                 if notice != self.notice:
                     self.notice = notice
+                    self._show()
+                shown = self.refusal
+                if shown is not None and time.ticks_diff(now, shown[0]) >= _REASON_MS:
+                    self.refusal = None
                     self._show()
                 if self._frame:
                     self._frame = False
@@ -345,6 +358,7 @@ class Seat:
                 r.max = spec.get("max", 0)
             else:
                 r.mode = ring.MODE_NONE
+            self.refusal = None  # the hub has something new to show
             self._show()
         elif leaf == "cmd":
             cmd = msg["cmd"]
@@ -372,28 +386,42 @@ class Seat:
                 log("unknown command", cmd)
         else:
             # An answer: ack, or error. Either closes its event.
-            if leaf == "error":
-                code = msg["code"]
-                log("hub refused:", code, msg["detail"])
-                # Refusals of a resend the hub had already answered say nothing about
-                # the player's input: they close the event quietly.
-                if code != "duplicate" and code != "stale":
-                    self.flash(255, 0, 0, ring.ERROR_MS)
-            if self.outbox.answered(msg.get("seq", 0)):
+            seq = msg.get("seq")
+            answered = self.outbox.answered(seq or 0)
+            if answered:
                 # Answers flow: the wait for the next one starts now.
                 self._since = self._ticks() if len(self.outbox) else None
                 self._kick.set()
+            if leaf == "error":
+                code = msg["code"]
+                detail = msg["detail"]
+                log("hub refused:", code, detail)
+                # Refusals of a resend the hub had already answered say nothing against
+                # the player's input: no red flash for them.
+                if code != "duplicate" and code != "stale":
+                    self.flash(255, 0, 0, ring.ERROR_MS)
+                # The reason is shown for an event still waiting here, or for a message
+                # the hub could not tie to one; not for an event closed already.
+                if answered or seq is None:
+                    self.refusal = (self._ticks(), refusal.lines(code, detail,
+                                                                 msg.get("field")))
+                    self._show()
 
     # ---- outputs
 
     def _show(self):
-        # The ring, and the view's text on the display unless dice are shown there;
-        # a notice (outbox full, waiting for the hub) goes above the view's lines.
+        # The ring, and on the display a refusal's reason while it is shown, else the
+        # view's text unless dice are shown there; a notice (outbox full, waiting for
+        # the hub) goes above the first three lines.
         self._draw()
         text = self.text
+        shown = self.refusal
+        if shown is not None:
+            text = shown[1]
         if self.notice is not None:
             text = [self.notice] + (text[:3] if text else [])
-        if self.ring.dice_n == 0 and text is not None:  # seat/dice.py shows dice
+        # seat/dice.py shows dice, but a reason comes first.
+        if (self.ring.dice_n == 0 or shown is not None) and text is not None:
             self.board.show_text(text)
 
     def flash(self, r, g, b, ms):

@@ -144,6 +144,53 @@ def test_error_reply_flashes_the_ring_then_restores_the_view(
     seat.wait_output(lambda line: line.get("ring") == BLUE_SEAT)
 
 
+def test_a_refusals_reason_stays_until_the_next_view_or_input(
+    seat: SeatProcess, hub: AckingHub
+) -> None:
+    # The order of the seat's outputs tells what ended the reason: a beep sent after a
+    # view (or after the hub got an input) comes out after the view is back on the
+    # display only if the view (the input) ended the reason, not its few seconds.
+    def view(text: str) -> None:
+        hub.publish(3, topics.SEAT_VIEW, messages.message("view", seat=3, colour=[0, 0, 200],
+                                                          lines=[text]))
+
+    def refuse(seq: int | None = None) -> None:
+        fields: dict[str, Any] = {} if seq is None else {"seq": seq}
+        hub.publish(3, topics.SEAT_ERROR, messages.message(
+            "error", code="not_allowed", detail="Seat 1 is playing: wait for your turn",
+            **fields))
+
+    def next_shown() -> dict[str, Any]:
+        hub.publish(3, topics.SEAT_CMD, messages.message("cmd", cmd="beep", ms=10, hz=440))
+        return seat.wait_output(lambda line: "oled" in line or "beep" in line)
+
+    reason = {"oled": ["Seat 1 is playing: wait for your turn"]}
+    view("Your armies")
+    seat.wait_output(lambda line: line.get("oled") == ["Your armies"])
+    refuse()
+    assert seat.wait_output(lambda line: "oled" in line) == reason
+    view("Attack from?")
+    assert next_shown() == {"oled": ["Attack from?"]}
+    assert seat.wait_output(lambda line: "beep" in line)
+    refuse()
+    assert seat.wait_output(lambda line: "oled" in line) == reason
+    seat.send({"encoder": 1})
+    (turned,) = hub.wait_inputs(1)
+    assert turned == {"kind": "encoder", "steps": 1}
+    assert next_shown() == {"oled": ["Attack from?"]}
+    assert seat.wait_output(lambda line: "beep" in line)
+    # An error for an event this seat closed already (its ack came first) shows nothing.
+    refuse(seq=1)
+    assert next_shown() == {"beep": [10, 440]}
+    # A reason goes over the faces of a roll on the display.
+    hub.publish(3, topics.SEAT_CMD, messages.message("cmd", cmd="arm_dice", roll=5, count=2))
+    seat.wait_output(lambda line: line.get("armed") == [5, 2])
+    seat.send({"button": "roll"})
+    seat.wait_output(lambda line: line.get("oled", [""])[0] == "Rolled")
+    refuse()
+    assert next_shown() == reason
+
+
 def test_pin_lines_go_through_the_drivers(seat: SeatProcess, hub: AckingHub) -> None:
     def pins(*moves: tuple[str, int], pause: float = 0.0) -> None:
         for name, value in moves:

@@ -97,7 +97,7 @@ def test_the_running_hub_enrolls_the_deck_with_refusals_and_a_restart(
     # A tag already on card 0 cannot become card 5; another seat may not take part.
     refused = seat.send("card", uid=uid(0))
     assert refused["code"] == "not_allowed" and "already" in str(refused["detail"])
-    assert other.send("card", uid=uid(9))["detail"] == "cards are being enrolled at seat 2"
+    assert other.send("card", uid=uid(9))["detail"] == "Cards are being enrolled at seat 2"
     assert referee(capsys, fresh_mosquitto, data, "table", "status") == (
         "game 1 waits: seat 2 enrolls the 1993 deck, 5 of 44 cards so far\n")
     hub.stop()  # interrupted before the end

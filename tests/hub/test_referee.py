@@ -145,7 +145,7 @@ def test_games_new_abandons_the_game_in_hand_and_starts_one_with_house_rules(
     with SeatClient(mosquitto.host, mosquitto.port, TABLE, 4) as seat:
         assert seat.wait_for_view(lambda v: v.get("lines") == [OUT_OF_GAME])["active"] is False
         answer = seat.request({"kind": "button", "button": "confirm", "press": "short"})
-        assert answer.detail == "seat 4 does not play in this game"
+        assert answer.detail == "Seat 4 does not play in this game"
 
     # Refusals are one line, and the game in hand stays.
     for argv, says in ((["--seats", "5"], "this hub serves seats 1 to 4; for 5 seats set "

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 import types
+from collections.abc import Mapping
 from typing import Any
 
 from tests.support.tools import ROOT
@@ -70,6 +71,7 @@ def _firmware() -> tuple[types.ModuleType, types.ModuleType]:
 
 
 _SSD1306, _OLED = _firmware()
+_REFUSAL = _load("_fw_refusal", "seat/refusal.py")
 
 
 class _Bus:
@@ -108,3 +110,16 @@ def boxed(rows: list[str]) -> list[str]:
     """``rows`` framed as the 128x64 glass: 16 columns, 8 rows."""
     edge = "+" + "-" * COLUMNS + "+"
     return [edge, *("|" + row.ljust(COLUMNS) + "|" for row in rows), edge]
+
+
+def refusal_lines(error: Mapping[str, Any]) -> list[str]:
+    """The lines the seat puts on its display for the hub's ``error`` message
+    (``seat/refusal.py``: the hub's detail, or the seat's words for the code)."""
+    lines: list[str] = _REFUSAL.lines(error["code"], error["detail"], error.get("field"))
+    return lines
+
+
+def shown_text(rows: list[str]) -> str:
+    """The words on the display's ``rows``, one space between rows (to compare a
+    wrapped sentence with the one that was laid out)."""
+    return " ".join(row.strip() for row in rows if row.strip())

@@ -5,24 +5,30 @@ tests/support/oled_text.py), with the situation that first produced it.
 The test fails when a screen changed and the catalogue was not regenerated:
 ``RISKTABLE_REGENERATE_SCREENS=1 .venv/bin/python -m pytest tests/table/test_screen_catalogue.py``
 writes it again. A coverage check fails when a menu stage, the waiting screen, an offline
-seat or a refusal code the session answers was never rendered.
+seat or a refusal code of protocol/README.md ("Error replies") was never rendered. The
+refusals of the games come from their table sessions; those of the protocol (unreadable,
+too large, another version, out of order) from the hub's gate (riskproto.gate), fed the
+payloads that earn them. A refusal is shown as the seat shows it (seat/refusal.py).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
-from riskproto import messages
+from riskproto import OUTBOX_CAPACITY, messages, topics
+from riskproto.gate import APPLY, REFUSED, HubGate
 from risktable.rules import state as st
 from risktable.rules.bots.heuristic import HeuristicBot
 from risktable.rules.presets import PRESETS, preset_config
 from risktable.table import menus
 from risktable.table.autopilot import Autopilot
 from risktable.table.session import Outcome, TableSession
-from tests.support.oled_text import ROWS, boxed, drawn, layout
+from tests.support.oled_text import ROWS, boxed, drawn, layout, refusal_lines
 from tests.support.tools import ROOT
 from tests.table.inputs import cards_of, uids_of
 
@@ -35,14 +41,23 @@ STAGES = {value for name, value in vars(menus).items()
 # Games stop after EVENTS inputs, mostly before anyone wins (tests/table/test_games.py
 # plays games to the end).
 UNSEEN = {menus.MISSIONS_STAGE, menus.OVER}
-SESSION_CODES = {messages.E_NOT_ALLOWED, messages.E_SCHEMA, messages.E_UNKNOWN_SEAT}
+ERROR_ROW = re.compile(r"^\| `(\w+)` \|", re.MULTILINE)
+
+
+def protocol_codes() -> set[str]:
+    """The refusal codes of protocol/README.md's "Error replies" table (code, when)."""
+    text = (ROOT / "protocol" / "README.md").read_text()
+    section = text.split("## Error replies", 1)[1].split("\n## ", 1)[0]
+    table = section.split("| code | when |", 1)[1].split("\n\n", 1)[0]
+    return set(ERROR_ROW.findall(table))
 
 
 @dataclass
 class Catalogue:
     screens: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
     stages: set[str] = field(default_factory=set)
-    refusals: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # "code: detail with # for digits" -> (situation, the hub's error message)
+    refusals: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     offline: bool = False
 
     def view(self, rules: str, table: TableSession, seat: int, lines: list[str]) -> None:
@@ -59,10 +74,9 @@ class Catalogue:
             role = "asked" if asked else "rolling" if menu.stage == menus.DICE else "waiting"
             self.screens[key] = (f"{rules}, {menu.stage}, seat {seat} {role}", lines)
 
-    def refusal(self, rules: str, out: Outcome) -> None:
-        assert out.error is not None
-        key = f"{out.error.code}: {_digits(out.error.message)}"
-        self.refusals.setdefault(key, (rules, out.error.message))
+    def refusal(self, situation: str, error: dict[str, Any]) -> None:
+        key = f"{error['code']}: {_digits(error['detail'])}"
+        self.refusals.setdefault(key, (situation, error))
 
 
 def _digits(text: str) -> str:
@@ -104,12 +118,49 @@ def _game(rules: str, seed: int, catalogue: Catalogue) -> None:
                                 (idle, {"kind": "card"}), (6, {"kind": "resync"})):
                 out = table.handle(seat, event)
                 assert out.error is not None, event
-                catalogue.refusal(rules, out)
+                catalogue.refusal(rules, messages.error_reply(out.error))
         nxt = pilot.next_event()
         assert nxt is not None, table.menu
         out = table.handle(*nxt)
         assert out.error is None, (nxt, out.error)
         shown(out)
+
+
+def _event(seq: int, **fields: Any) -> bytes:
+    return json.dumps(messages.message("event", seat=2, seq=seq, **fields)).encode()
+
+
+def _gate_refusals(catalogue: Catalogue) -> None:
+    """The protocol's refusals, as the hub's gate answers them to seat 2 of 3."""
+    gate = HubGate("cat", 3)
+    gate.tracker(2).birth(7)
+    resync = {"kind": "resync"}
+
+    def send(situation: str, payload: bytes, seat: int = 2) -> None:
+        inbound = gate.receive(topics.seat("cat", seat, topics.SEAT_EVENT), payload)
+        if inbound.action == APPLY:
+            assert inbound.seq is not None
+            reply = gate.answered(seat, inbound.seq, inbound.error)[1]
+        else:
+            assert inbound.action == REFUSED, (situation, inbound.action)
+            reply = inbound.replies[0][1]
+        if reply["t"] == "error":
+            catalogue.refusal(situation, reply)
+        else:
+            assert situation == "", (situation, reply)
+
+    send("protocol, a payload that is not JSON", b"{not json")
+    send("protocol, a payload over 1 KiB", b'{"pad": "' + b"x" * 1100 + b'"}')
+    version = messages.message("event", seat=2, seq=1, kind="resync")
+    version["v"] = messages.PROTOCOL_VERSION + 1
+    send("protocol, another protocol version", json.dumps(version).encode())
+    send("protocol, an event kind the hub does not know", _event(2, kind="dance"))
+    send("protocol, a seat beyond the table's", _event(1, **resync), seat=3 + 1)
+    for seq in range(3, 70):
+        send("", _event(seq, **resync))
+    send("protocol, an event answered already", _event(69, **resync))
+    send("protocol, an event older than the hub remembers", _event(2, **resync))
+    send("protocol, an event too far ahead", _event(70 + OUTBOX_CAPACITY, **resync))
 
 
 def render(catalogue: Catalogue) -> str:
@@ -123,13 +174,15 @@ def render(catalogue: Catalogue) -> str:
     for key in sorted(catalogue.screens, key=lambda k: catalogue.screens[k][0]):
         situation, lines = catalogue.screens[key]
         out += [f"## {situation}", "", "```", *boxed(layout(lines)), "```", ""]
-    out += ["# Refusal reasons", "",
-            "Each reason the hub's table session gives, laid out at the display's width",
-            "(the seat firmware does not yet show it: see docs/table.md).", ""]
+    out += ["# Refusal screens", "",
+            "Each refusal the hub answered, as the seat shows it for a few seconds (or to",
+            "the next view or input): the hub's detail when it is written for the player,",
+            "else the seat's words for the code (seat/refusal.py, protocol/README.md).",
+            "The hub's detail is quoted under the heading.", ""]
     for key in sorted(catalogue.refusals):
-        rules, reason = catalogue.refusals[key]
-        code = key.split(":")[0]
-        out += [f"## `{code}` ({rules})", "", "```", *boxed(layout([reason])), "```", ""]
+        situation, error = catalogue.refusals[key]
+        out += [f"## `{error['code']}` ({situation})", "", f"Hub: \"{error['detail']}\"", "",
+                "```", *boxed(layout(refusal_lines(error))), "```", ""]
     return "\n".join(out)
 
 
@@ -137,6 +190,7 @@ def test_the_screen_catalogue_is_current_and_covers_every_screen() -> None:
     catalogue = Catalogue()
     for seed, rules in enumerate(PRESETS, start=1):
         _game(rules, seed, catalogue)
+    _gate_refusals(catalogue)
     text = render(catalogue)
     if os.environ.get(REGENERATE):
         CATALOGUE.write_text(text)
@@ -145,9 +199,10 @@ def test_the_screen_catalogue_is_current_and_covers_every_screen() -> None:
     assert STAGES - UNSEEN - catalogue.stages == set(), "never rendered"
     assert catalogue.offline, "no screen showed an offline seat"
     codes = {key.split(":")[0] for key in catalogue.refusals}
-    assert codes == SESSION_CODES
+    assert protocol_codes() - codes == set(), "refusal codes never rendered"
+    assert codes - protocol_codes() == set(), "refusal codes protocol/README.md lacks"
     # Every screen and every reason fits the glass: nothing is cut off at the bottom.
     for situation, lines in catalogue.screens.values():
         assert drawn(lines) <= ROWS, (situation, lines)
-    for rules, reason in catalogue.refusals.values():
-        assert drawn([reason]) <= ROWS, (rules, reason)
+    for situation, error in catalogue.refusals.values():
+        assert drawn(refusal_lines(error)) <= ROWS, (situation, error)

@@ -122,11 +122,11 @@ class Enrollment:
         uid = uid.upper()
         card = self.card
         if card is None:
-            return Step(False, "every card is enrolled already")
+            return Step(False, "Every card is enrolled already")
         owner = self.enrolled.get(uid)
         if owner is not None and owner.card != card:
             taken = self.cards.index(owner.card) + 1
-            return Step(False, f"this tag is already card {taken}: tap another")
+            return Step(False, f"This tag is already card {taken}: tap another")
         self._tapped = uid
         self._printed = self._placeholder(card)
         return Step(True)
@@ -134,8 +134,8 @@ class Enrollment:
     def turn(self, steps: int) -> Step:
         card = self.card
         if self._tapped is None or card is None or card >= self.board.size:
-            return Step(False, "tap the card first" if self._tapped is None
-                        else "this card has nothing to choose")
+            return Step(False, "Tap the card first" if self._tapped is None
+                        else "This card has nothing to choose")
         choices = self._choices()
         i = choices.index(self._printed)
         self._printed = choices[(i + steps) % len(choices)]
@@ -144,7 +144,7 @@ class Enrollment:
     def confirm(self) -> Step:
         card = self.card
         if self._tapped is None or card is None:
-            return Step(False, "tap the card first")
+            return Step(False, "Tap the card first")
         # A re-enrolled card drops the tag it had before.
         for uid, old in list(self.enrolled.items()):
             if old.card == card:
@@ -159,6 +159,6 @@ class Enrollment:
             self._tapped = None
             return Step(True)
         if self.position == 0:
-            return Step(False, "this is the first card")
+            return Step(False, "This is the first card")
         self.position -= 1
         return Step(True)

@@ -44,7 +44,7 @@ class TableEnrollment:
     def input(self, seat: int, msg: Mapping[str, Any]) -> Step:
         """Apply one seat event; the deck file is saved after each stored card."""
         if seat != self.seat:
-            return Step(False, f"cards are being enrolled at seat {self.seat}")
+            return Step(False, f"Cards are being enrolled at seat {self.seat}")
         kind, e = msg["kind"], self.enrollment
         if kind == "card":
             return e.tap(msg["uid"])
@@ -57,7 +57,7 @@ class TableEnrollment:
             return step
         if kind == "button" and msg["button"] == "back":
             return e.back()
-        return Step(False, "tap the card, turn to what it shows, press Confirm")
+        return Step(False, "Tap the card, turn to what it shows, press Confirm")
 
     def view(self, seat: int) -> dict[str, Any]:
         """The view fields of ``seat`` while the enrollment lasts."""

@@ -344,7 +344,7 @@ class HubService:
             journalled = error is None
         else:
             error = messages.ProtocolError(
-                messages.E_NOT_ALLOWED, "no game is running at this table", "kind"
+                messages.E_NOT_ALLOWED, "No game is running at this table"
             )
         if not journalled and self._record_answer is not None:
             try:

@@ -530,7 +530,7 @@ class TableService:
         if self._enrolling is not None:
             return self._enroll_input(seat, msg)
         if seat not in self.session.seats:
-            return ProtocolError("not_allowed", f"seat {seat} does not play in this game")
+            return ProtocolError("not_allowed", f"Seat {seat} does not play in this game")
         if self.session.state.phase == GAME_OVER:
             return ProtocolError("not_allowed", "The game is over")
         if self._paused:
