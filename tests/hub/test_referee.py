@@ -224,3 +224,20 @@ def test_a_game_whose_deck_is_not_enrolled_is_said_at_its_start(
         known.start()
     known.stop()
     assert "not enrolled" not in caplog.text
+
+
+def test_credentials_alone_name_the_table(
+        capsys: pytest.CaptureFixture[str], mosquitto: Mosquitto, tmp_path: Path,
+        hub: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A referee's machine with credentials.json and no hub configuration.
+    monkeypatch.setattr("risktable.cli.referee_args.DEFAULT_CONFIG", tmp_path / "none.toml",
+                        raising=False)
+    monkeypatch.setattr("risktable.cli.journal_args.DEFAULT_CONFIG", tmp_path / "none.toml")
+    creds = tmp_path / "credentials.json"
+    creds.write_text(json.dumps({
+        "table": TABLE, "guests": {"host": mosquitto.host, "port": mosquitto.port},
+        "referee": {"username": f"{TABLE}-referee", "password": "unused"}}))
+    code, out, err = run(capsys, "table", "status", "--credentials", str(creds),
+                         "--timeout", "5")
+    assert code == 0 and out.startswith("game 1 (4 seats): "), out + err
+
