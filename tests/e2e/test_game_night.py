@@ -147,6 +147,9 @@ class GameNight:
         process = self.seats[seat]
         for card in range(size):
             self.wait(seat, shows(process, f"card {card + 1} of {size}"))
+            if card == 1:
+                # The other seats follow the progress, the player named.
+                self.wait(2, shows(self.seats[2], f"{NAMES[seat]} enrolls cards | 1 of {size}"))
             process.send({"card": uid(card)})
             self.wait(seat, shows(process, "Confirm"))
             process.send({"button": "confirm"})

@@ -418,7 +418,8 @@ class TableService:
         with self._lock:
             chosen = deck or self.session.config.options.deck
             self._enrolling = TableEnrollment(self.config.data_dir, self.session.config.board,
-                                              chosen, seat, restart)
+                                              chosen, seat, restart,
+                                              self.config.table.names.get(seat))
             said = (f"enrolling the {chosen} deck at seat {seat}: "
                     f"{self._enrolling.progress()} known; saved after each card")
             log.info("table %s: %s", self.config.table.id, said)
