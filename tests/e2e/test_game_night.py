@@ -236,11 +236,15 @@ class Players:
             self.done.append(" ".join(words))
         if words == ["cards", "enroll"]:
             assert out.startswith("enrolling the 1993 deck at seat 1: 0 of 44 cards"), out
+            # The hub said so at its start, once connected.
+            assert "the 1993 deck is not enrolled (0 of 44 cards)" in night.hub_log.read_text()
             night.enroll(1)
         elif words == ["games", "new"]:
-            assert out.startswith("game 2 started"), out
+            assert out.startswith("game 2 started") and "not enrolled" not in out, out
             self.first = night.opening_roll()
             self.second = night.claim(self.first)
+            for seat in set(NAMES) - {self.second}:
+                night.wait(seat, shows(night.seats[seat], f"{NAMES[self.second]} to play"))
             # The seat that just claimed presses again: not its turn, and it is told why.
             night.seats[self.first].send({"button": "confirm"})
             self.told(self.first, f"{NAMES[self.second]} is playing: wait for your turn")
