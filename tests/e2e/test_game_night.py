@@ -65,7 +65,8 @@ def uid(card: int) -> str:
     return f"04{card:02X}5EA7C0FFEE"
 
 
-def shows(seat: SeatProcess, words: str) -> Callable[[dict[str, Any]], bool]:
+def shows(words: str) -> Callable[[dict[str, Any]], bool]:
+    """Whether a seat's display holds ``words`` (its lines joined by " | ")."""
     return lambda outputs: words in " | ".join(outputs.get("oled") or [])
 
 
@@ -89,9 +90,10 @@ class GameNight:
 
     def put(self, text: str) -> str:
         """The checklist's text with this run's folders and ports in."""
+        # Ports first: the scratch folder's path may hold those digits.
+        text = text.replace("1883", str(self.port)).replace("1884", str(self.guest_port))
         return (text.replace("/etc/risktable", str(self.etc))
-                .replace("/var/lib/risktable", str(self.root / "data"))
-                .replace("1883", str(self.port)).replace("1884", str(self.guest_port)))
+                .replace("/var/lib/risktable", str(self.root / "data")))
 
     def run(self, line: str) -> None:
         """One checklist line: started (brokers, hub, seats) or run to its end."""
@@ -146,12 +148,12 @@ class GameNight:
         size = classic_board().deck_size
         process = self.seats[seat]
         for card in range(size):
-            self.wait(seat, shows(process, f"card {card + 1} of {size}"))
+            self.wait(seat, shows(f"card {card + 1} of {size}"))
             if card == 1:
                 # The other seats follow the progress, the player named.
-                self.wait(2, shows(self.seats[2], f"{NAMES[seat]} enrolls cards | 1 of {size}"))
+                self.wait(2, shows(f"{NAMES[seat]} enrolls cards | 1 of {size}"))
             process.send({"card": uid(card)})
-            self.wait(seat, shows(process, "Confirm"))
+            self.wait(seat, shows("Confirm"))
             process.send({"button": "confirm"})
         deck = self.root / "data" / "cards.json"
         self.wait(seat, lambda _: deck.exists()
@@ -244,7 +246,7 @@ class Players:
             self.first = night.opening_roll()
             self.second = night.claim(self.first)
             for seat in set(NAMES) - {self.second}:
-                night.wait(seat, shows(night.seats[seat], f"{NAMES[self.second]} to play"))
+                night.wait(seat, shows(f"{NAMES[self.second]} to play"))
             # The seat that just claimed presses again: not its turn, and it is told why.
             night.seats[self.first].send({"button": "confirm"})
             self.told(self.first, f"{NAMES[self.second]} is playing: wait for your turn")
@@ -259,7 +261,7 @@ class Players:
             assert out == (f"undid 1 action; game 2 (3 seats, defence_dice=3): claim, "
                            f"{NAMES[self.first]} to play\n"), out
             # The claim is withdrawn: the first seat is to claim again.
-            night.wait(self.first, shows(night.seats[self.first], "Claim a territory"))
+            night.wait(self.first, shows("Claim a territory"))
 
 
 def test_a_game_night_by_the_readme_checklist(night: GameNight) -> None:
