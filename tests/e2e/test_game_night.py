@@ -170,7 +170,10 @@ class GameNight:
         # A new game numbers its rolls afresh.
         self.rolled.clear()
         deadline = time.monotonic() + WAIT
-        while (first := self.claimer()) is None:
+        # Until a seat is to claim, once every seat rolled in this game (the screens may
+        # still show the game before for a moment).
+        while (first := self.claimer()) is None or {s for s, _ in self.rolled} != set(
+                self.seats):
             assert time.monotonic() < deadline, [self.tail(s) for s in self.seats]
             for seat, process in self.seats.items():
                 armed = process.outputs.get("armed")
