@@ -42,7 +42,8 @@ SETUP = ROOT / "docs" / "setup.md"
 SECTION = "## From an empty table to the first game"
 NAMES = {1: "Ana", 2: "Ben", 3: "Cleo"}
 # The checklist's steps that people at the table follow up, in the checklist's order.
-STEPS = ["cards enroll", "games new", "table status", "table pause", "table undo"]
+STEPS = ["cards enroll", "games new", "table status", "table pause", "table resume",
+         "table undo"]
 WAIT = 30.0  # seconds for anything the hub or a seat does
 
 
@@ -257,9 +258,14 @@ class Players:
             assert out.startswith("game 2 (3 seats, defence_dice=3): claim, "
                                   f"{NAMES[self.second]} to play"), out
         elif words == ["table", "pause"]:
-            # The seats' screens do not change on a pause: a press says why nothing moves.
+            for seat in NAMES:
+                night.wait(seat, shows("Paused by the referee"))
+            # The player to claim presses anyway, and is told why nothing happens.
             night.seats[self.second].send({"button": "confirm"})
             self.told(self.second, "The referee has paused the game")
+        elif words == ["table", "resume"]:
+            night.wait(self.second, lambda o: "Paused" not in " ".join(o.get("oled") or [])
+                       and "Claim a territory" in " ".join(o.get("oled") or []))
         elif words == ["table", "undo"]:
             assert out == (f"undid 1 action; game 2 (3 seats, defence_dice=3): claim, "
                            f"{NAMES[self.first]} to play\n"), out

@@ -104,7 +104,9 @@ def test_undo_withdraws_the_last_actions(capsys: pytest.CaptureFixture[str],
                                                                      after.armies[t])}
     assert moved and {t for t, light in LEDS.scenes[-1][1].items() if light.blink} == moved
     with SeatClient(mosquitto.host, mosquitto.port, TABLE, 1) as seat:
-        assert seat.wait_for_view(lambda v: True)["lines"][0] == "Referee undid a move"
+        # Paused still: the pause's notice heads every screen.
+        assert seat.wait_for_view(lambda v: True)["lines"][:2] == [
+            "Paused by the referee", "Referee undid a move"]
     code, out, _ = _ask(capsys, mosquitto, hub_toml, "table", "undo", "0")
     assert code == 2
 
