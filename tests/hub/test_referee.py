@@ -69,11 +69,14 @@ def test_status_pause_and_resume(capsys: pytest.CaptureFixture[str], mosquitto: 
     with SeatClient(mosquitto.host, mosquitto.port, TABLE, 4) as seat:
         answer = seat.request({"kind": "button", "button": "confirm", "press": "short"})
         assert (answer.code, answer.detail) == ("not_allowed", "The referee has paused the game")
+        assert seat.wait_for_view(lambda v: True)["lines"][0] == "Paused by the referee"
     code, out, _ = _ask(capsys, mosquitto, hub_toml, "table", "resume", "--json")
     reply = json.loads(out)
     assert code == 0 and reply["accepted"] and reply["paused"] is False
     assert reply["detail"].startswith("resumed; game 1 ") and reply["game"] == 1
     assert not hub.paused
+    with SeatClient(mosquitto.host, mosquitto.port, TABLE, 4) as seat:
+        assert "Paused by the referee" not in seat.wait_for_view(lambda v: True)["lines"]
 
 
 def test_undo_withdraws_the_last_actions(capsys: pytest.CaptureFixture[str],
