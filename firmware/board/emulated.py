@@ -204,7 +204,9 @@ class Board:
                     if isinstance(die, dict):
                         dice.append(die)
                     elif isinstance(die, int) and 1 <= die <= 6:
-                        dice.append({"id": "emulated-%d" % (i + 1), "face": die,
+                        # Faces typed for the seat's own dice: their ids are seat/dice.py's,
+                        # which the hub's dice statistics tell apart by seat.
+                        dice.append({"id": "e%d" % (i + 1), "face": die,
                                      "state": "settled"})
                     else:
                         raise ValueError("dice")

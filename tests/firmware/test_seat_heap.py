@@ -25,7 +25,7 @@ FAST = {"retry_ms": 400, "broker": {"backoff_ms": 200, "backoff_max_ms": 1000}}
 
 
 def dice_event(faces: list[int]) -> dict[str, Any]:
-    dice = [{"id": f"emulated-{i + 1}", "face": f, "state": "settled"} for i, f in enumerate(faces)]
+    dice = [{"id": f"e{i + 1}", "face": f, "state": "settled"} for i, f in enumerate(faces)]
     # Typed dice lines name the roll armed last (7, below).
     return {"kind": "dice", "roll": ROLL, "dice": dice}
 

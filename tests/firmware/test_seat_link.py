@@ -64,8 +64,8 @@ def test_every_input_is_applied_once_in_order(seat: SeatProcess, hub: AckingHub)
                 "kind": "dice",
                 "roll": 0,
                 "dice": [
-                    {"id": "emulated-1", "face": 6, "state": "settled"},
-                    {"id": "emulated-2", "face": 2, "state": "settled"},
+                    {"id": "e1", "face": 6, "state": "settled"},
+                    {"id": "e2", "face": 2, "state": "settled"},
                 ],
             },
         ),

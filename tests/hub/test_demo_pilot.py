@@ -63,7 +63,7 @@ class BoardsAndHub:
             msg = _event(seat, self.seq, kind="card", uid=line["card"])
         else:
             (roll,) = [cmd["roll"] for _, cmd in self.session.standing_commands(seat)]
-            dice = [{"id": f"emulated-{i + 1}", "face": f, "state": "settled"}
+            dice = [{"id": f"e{i + 1}", "face": f, "state": "settled"}
                     for i, f in enumerate(line["dice"])]
             msg = _event(seat, self.seq, kind="dice", roll=roll, dice=dice)
         messages.validate(msg)

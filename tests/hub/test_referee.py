@@ -69,11 +69,14 @@ def test_status_pause_and_resume(capsys: pytest.CaptureFixture[str], mosquitto: 
     with SeatClient(mosquitto.host, mosquitto.port, TABLE, 4) as seat:
         answer = seat.request({"kind": "button", "button": "confirm", "press": "short"})
         assert (answer.code, answer.detail) == ("not_allowed", "The referee has paused the game")
+        assert seat.wait_for_view(lambda v: True)["lines"][0] == "Paused by the referee"
     code, out, _ = _ask(capsys, mosquitto, hub_toml, "table", "resume", "--json")
     reply = json.loads(out)
     assert code == 0 and reply["accepted"] and reply["paused"] is False
     assert reply["detail"].startswith("resumed; game 1 ") and reply["game"] == 1
     assert not hub.paused
+    with SeatClient(mosquitto.host, mosquitto.port, TABLE, 4) as seat:
+        assert "Paused by the referee" not in seat.wait_for_view(lambda v: True)["lines"]
 
 
 def test_undo_withdraws_the_last_actions(capsys: pytest.CaptureFixture[str],
@@ -104,7 +107,9 @@ def test_undo_withdraws_the_last_actions(capsys: pytest.CaptureFixture[str],
                                                                      after.armies[t])}
     assert moved and {t for t, light in LEDS.scenes[-1][1].items() if light.blink} == moved
     with SeatClient(mosquitto.host, mosquitto.port, TABLE, 1) as seat:
-        assert seat.wait_for_view(lambda v: True)["lines"][0] == "Referee undid a move"
+        # Paused still: the pause's notice heads every screen.
+        assert seat.wait_for_view(lambda v: True)["lines"][:2] == [
+            "Paused by the referee", "Referee undid a move"]
     code, out, _ = _ask(capsys, mosquitto, hub_toml, "table", "undo", "0")
     assert code == 2
 
@@ -224,3 +229,20 @@ def test_a_game_whose_deck_is_not_enrolled_is_said_at_its_start(
         known.start()
     known.stop()
     assert "not enrolled" not in caplog.text
+
+
+def test_credentials_alone_name_the_table(
+        capsys: pytest.CaptureFixture[str], mosquitto: Mosquitto, tmp_path: Path,
+        hub: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A referee's machine with credentials.json and no hub configuration.
+    monkeypatch.setattr("risktable.cli.referee_args.DEFAULT_CONFIG", tmp_path / "none.toml",
+                        raising=False)
+    monkeypatch.setattr("risktable.cli.journal_args.DEFAULT_CONFIG", tmp_path / "none.toml")
+    creds = tmp_path / "credentials.json"
+    creds.write_text(json.dumps({
+        "table": TABLE, "guests": {"host": mosquitto.host, "port": mosquitto.port},
+        "referee": {"username": f"{TABLE}-referee", "password": "unused"}}))
+    code, out, err = run(capsys, "table", "status", "--credentials", str(creds),
+                         "--timeout", "5")
+    assert code == 0 and out.startswith("game 1 (4 seats): "), out + err
+

@@ -13,6 +13,7 @@ from risktable.brokerconf import default_guest_port
 from risktable.cli.common import PASSWORD_ENV, add_secret_options, broker_address, read_secret
 from risktable.cli.errors import CliError
 from risktable.cli.journal_args import configured, data_dir_parent
+from risktable.config import DEFAULT_CONFIG
 from risktable.referee_client import REPLY_SECONDS, RefereeUnanswered, ask
 from risktable.service.address import BrokerAddress
 
@@ -40,7 +41,8 @@ def _credentials(path: Path) -> dict[str, Any]:
         doc = json.loads(path.read_text())
         guests, referee = doc["guests"], doc["referee"]
         return {"host": guests["host"], "port": int(guests["port"]),
-                "username": referee["username"], "password": referee["password"]}
+                "username": referee["username"], "password": referee["password"],
+                "table": str(doc["table"])}
     except OSError as exc:
         raise CliError(f"cannot read --credentials {path}: {exc.strerror}") from None
     except (ValueError, KeyError, TypeError):
@@ -59,6 +61,10 @@ def send(args: argparse.Namespace, op: str, **fields: Any) -> int:
     password = read_secret(args, "password", PASSWORD_ENV)
     if args.credentials is not None:
         found = _credentials(args.credentials)
+        if args.config is None and not DEFAULT_CONFIG.is_file():
+            # A referee's machine may hold credentials.json and no hub configuration:
+            # the table is then the one the credentials were made for.
+            table = found["table"]
         address = args.broker or BrokerAddress(found["host"], found["port"])
         username = args.username or found["username"]
         password = password if password is not None else found["password"]

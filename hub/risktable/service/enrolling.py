@@ -17,15 +17,18 @@ from risktable.cards.deck_file import deck_path, load_deck, save_deck
 from risktable.cards.enroll import Enrollment, Step
 from risktable.leds.scene import CURSOR, Scene, TerritoryLight
 from risktable.rules.board import Board
+from risktable.table.prompts import fit
 
 
 class TableEnrollment:
     """The enrollment of ``deck`` at ``seat``, saved in ``data_dir``; ``restart``
-    forgets the cards enrolled before."""
+    forgets the cards enrolled before. ``name`` is the player at that seat as the
+    other seats' screens call them (default "Seat n")."""
 
     def __init__(self, data_dir: Path, board: Board, deck: str, seat: int,
-                 restart: bool = False) -> None:
+                 restart: bool = False, name: str | None = None) -> None:
         self.seat = seat
+        self.name = name or f"Seat {seat}"
         self.deck = deck
         self.board = board
         self.path = deck_path(data_dir, deck)
@@ -66,7 +69,7 @@ class TableEnrollment:
         if seat == self.seat:
             return {"active": True, "phase": "setup", "lines": e.lines(), "ring": ring}
         return {"active": False, "phase": "setup", "ring": ring,
-                "lines": [f"Seat {self.seat} enrolls cards", self.progress()]}
+                "lines": [fit(f"{self.name} enrolls cards"), self.progress()]}
 
     def scene(self) -> Scene:
         """The LED board: the territory of the card to tap, blinking."""

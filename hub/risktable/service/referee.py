@@ -28,14 +28,16 @@ def status_line(service: TableService) -> str:
         if enrolling is not None:
             return (f"game {service.game_id} waits: seat {enrolling.seat} enrolls the "
                     f"{enrolling.deck} deck, {enrolling.progress()} so far")
-        state = service.session.state
+        session = service.session
+        state = session.state
         head = f"game {service.game_id} ({describe(state.config)})"
+        # The players' names, as the seats' screens give them ("Ana to play").
         if state.phase == GAME_OVER:
-            where = f"won by seat {service.session.seats[state.winner]}"
+            where = f"won by {session.name(session.seats[state.winner])}"
         else:
             mover = state.player
-            turn = (f", seat {service.session.seats[mover]} to play"
-                    if 0 <= mover < len(service.session.seats) else "")
+            turn = (f", {session.name(session.seats[mover])} to play"
+                    if 0 <= mover < len(session.seats) else "")
             where = f"{state.phase_name}{turn}"
         return f"{head}: {where}{', paused' if service.paused else ''}"
     return service.inspect(look)

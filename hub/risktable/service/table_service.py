@@ -59,6 +59,8 @@ _MAX_BOT_STEPS = 100_000
 # What every seat shows while the journal has no room; how often the room is measured
 # while no input comes (so that the table notices it filling up, and recovers, alone).
 STORAGE_NOTICE = "hub storage full"
+# What every seat shows while the referee has paused the game.
+PAUSED_NOTICE = "Paused by the referee"
 STORAGE_POLL_SECONDS = 2.0
 # What a seat the current game does not seat shows.
 OUT_OF_GAME = "Not in this game"
@@ -202,6 +204,7 @@ class TableService:
         )
         self._restore_sequences()
         self._storage_ok(publish=False)
+        self._show_notice(publish=False)
         # What the seats and spectators must see is in place before the hub's birth.
         self._show_views(publish=False)
         self.hub.publish_board(board_message(self.session.state), publish=False)
@@ -326,9 +329,16 @@ class TableService:
 
     def _storage_changed(self, *, publish: bool = True) -> None:
         full = self.storage.full
-        self.hub.set_notice(STORAGE_NOTICE if full else None, publish=publish)
+        self._show_notice(publish=publish)
         if self._on_storage is not None:
             self._on_storage(full)
+
+    def _show_notice(self, *, publish: bool = True) -> None:
+        # One notice line above every seat's view: a full disk first, since it holds
+        # the game even once the referee resumes it.
+        notice = (STORAGE_NOTICE if self.storage.full
+                  else PAUSED_NOTICE if self._paused else None)
+        self.hub.set_notice(notice, publish=publish)
 
     def _poll_storage(self) -> None:
         while not self._stopping.wait(STORAGE_POLL_SECONDS):
@@ -359,6 +369,7 @@ class TableService:
                 self._paused = paused
                 log.info("game %d %s by the referee", self.game_id,
                          "paused" if paused else "resumed")
+                self._show_notice()
             self._run_bots()
             return self._paused
 
@@ -395,6 +406,7 @@ class TableService:
             self.session = self._rebuild(self._card_uids)
             self._warn_unenrolled()
             self._paused = False
+            self._show_notice()
             self._show_views()
             self._publish_public()
             for seat in self.session.seats:
@@ -418,7 +430,8 @@ class TableService:
         with self._lock:
             chosen = deck or self.session.config.options.deck
             self._enrolling = TableEnrollment(self.config.data_dir, self.session.config.board,
-                                              chosen, seat, restart)
+                                              chosen, seat, restart,
+                                              self.config.table.names.get(seat))
             said = (f"enrolling the {chosen} deck at seat {seat}: "
                     f"{self._enrolling.progress()} known; saved after each card")
             log.info("table %s: %s", self.config.table.id, said)
