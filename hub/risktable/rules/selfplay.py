@@ -36,6 +36,23 @@ class GameResult:
     log: list[Action] = field(default_factory=list)
 
 
+class _RollDice:
+    """One count of attack and defence dice: its ordered faces and the losses of each roll."""
+
+    __slots__ = ("attack", "attack_outcomes", "defend", "defend_outcomes", "losses")
+
+    def __init__(self, attack_dice: int, defend_dice: int) -> None:
+        self.attack = FACES[attack_dice]
+        self.defend = FACES[defend_dice]
+        self.attack_outcomes = len(self.attack)
+        self.defend_outcomes = len(self.defend)
+        self.losses = loss_table(attack_dice, defend_dice)
+
+
+# _ROLLS[attack dice][defence dice], filled on first use.
+_ROLLS: list[list[_RollDice | None]] = [[None] * 4 for _ in range(4)]
+
+
 def play_game(config: Config, bots: list[Bot], rng: random.Random, *, game: int = 0,
               max_turns: int | None = None, record: bool = True) -> GameResult:
     """Play one game to the end (or to ``max_turns``); chance comes from ``rng``."""
@@ -60,13 +77,15 @@ def play_game(config: Config, bots: list[Bot], rng: random.Random, *, game: int 
             rolls += 1
             actions += 1
             if quick:
-                att = FACES[s.attack_dice]
-                dfn = FACES[s.defend_dice]
-                i = int(r() * len(att))
-                j = int(r() * len(dfn))
-                s = take_losses(s, *loss_table(s.attack_dice, s.defend_dice)[i * len(dfn) + j])
+                by_dice = _ROLLS[s.attack_dice]
+                dice = by_dice[s.defend_dice]
+                if dice is None:
+                    dice = by_dice[s.defend_dice] = _RollDice(s.attack_dice, s.defend_dice)
+                i = int(r() * dice.attack_outcomes)
+                j = int(r() * dice.defend_outcomes)
+                s = take_losses(s, *dice.losses[i * dice.defend_outcomes + j])
                 if record:
-                    append(Roll(att[i], dfn[j]))
+                    append(Roll(dice.attack[i], dice.defend[j]))
                 continue
             a = sample_roll(rng, s.attack_dice, s.defend_dice)
             s, _ = apply(s, a)
