@@ -9,7 +9,10 @@ measures, from the moment the seat client publishes the event:
 - ``view``: arrival at a separate subscriber of the last view the input caused
   (seats' views are retained QoS 1 messages, through the broker);
 - ``leds``: the last LED scene handed to ``show_leds`` in the hub process;
-- ``ack``: arrival of the acknowledgement, which the hub sends after everything else;
+- ``ack``: arrival of the acknowledgement (sent once the input is journalled, before its
+  views), timed by a subscriber in a process of its own that listens to acks only, as a
+  seat is a device of its own: in this process the ack's arrival would wait for the
+  interpreter behind the seven clients' threads busy with the views the input caused;
 - ``journal``: time spent in ``Journal.record_input`` (one SQLite transaction,
   synchronous=FULL, so its fsyncs are in there).
 
@@ -142,6 +145,78 @@ def _start_hub(broker: Mosquitto, data_dir: Path, fsync: bool,
     return hub
 
 
+def ack_child(port: int) -> int:
+    """The ack timer: prints ``topic seq arrival`` for every ack of either table, at once."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    client = mqtt.Client(callback_api_version=CallbackAPIVersion.VERSION2,
+                         client_id="bench-ack-timer", protocol=mqtt.MQTTv311)
+    client.on_socket_open = _no_delay
+    subscribed = threading.Event()
+    client.on_subscribe = lambda *args: subscribed.set()
+
+    def arrived(c: Any, u: Any, msg: Any) -> None:
+        at = time.perf_counter()  # before decoding: the arrival is what is timed
+        seq = json.loads(msg.payload).get("seq", -1)
+        sys.stdout.write(f"{msg.topic} {seq} {at!r}\n")
+        sys.stdout.flush()
+
+    client.on_message = arrived
+    client.connect("127.0.0.1", port, keepalive=30)
+    client.loop_start()
+    client.subscribe([(f"risk/{TABLE}/seat/+/ack", 1), (f"risk/{FLOOR_TABLE}/seat/+/ack", 1)])
+    subscribed.wait(5)
+    print("ready", flush=True)
+    sys.stdin.read()
+    client.disconnect()
+    client.loop_stop()
+    return 0
+
+
+class AckTimer:
+    """The far end of :func:`ack_child`: when each ack (topic, seq) arrived there."""
+
+    def __init__(self, broker: Mosquitto) -> None:
+        self._child = subprocess.Popen(
+            [sys.executable, __file__, "--ack-child", str(broker.port)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self._child.stdout is not None
+        if self._child.stdout.readline().strip() != "ready":
+            self._child.kill()
+            raise RuntimeError("the ack timer process did not start")
+        self._arrived: dict[tuple[str, int], list[float]] = {}
+        self._cond = threading.Condition()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self._child.stdout is not None
+        for line in self._child.stdout:
+            topic, seq, at = line.split()
+            with self._cond:
+                self._arrived.setdefault((topic, int(seq)), []).append(float(at))
+                self._cond.notify_all()
+
+    def arrival(self, topic: str, seq: int, since: float, timeout: float = 10) -> float:
+        """When the ack ``seq`` on ``topic`` first reached the timer after ``since`` (a
+        second game numbers its seats' events from 1 again); waits for its line."""
+        def seen() -> float | None:
+            return next((t for t in self._arrived.get((topic, seq), ()) if t >= since), None)
+
+        with self._cond:
+            if not self._cond.wait_for(lambda: seen() is not None, timeout):
+                raise AssertionError(f"the ack timer never saw {topic} {seq}")
+            at = seen()
+            assert at is not None
+            return at
+
+    def close(self) -> None:
+        assert self._child.stdin is not None
+        self._child.stdin.close()
+        self._child.wait(10)
+
+
 def echo_child(port: int) -> int:
     """The network floor's far end: paho, TCP_NODELAY, every event sent back as an ack."""
     import paho.mqtt.client as mqtt
@@ -165,9 +240,10 @@ def echo_child(port: int) -> int:
     return 0
 
 
-def network_floor(broker: Mosquitto, samples: int) -> list[float]:
+def network_floor(broker: Mosquitto, acks: AckTimer, samples: int) -> list[float]:
     """Seconds from a QoS 1 publish to the arrival of its echo from another process,
-    through the same broker, one at a time: what any hub's answer costs at least."""
+    through the same broker, at the ack timer, one at a time: what any hub's answer
+    costs at least."""
     echo = subprocess.Popen([sys.executable, __file__, "--echo-child", str(broker.port)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert echo.stdout is not None and echo.stdin is not None
@@ -179,9 +255,9 @@ def network_floor(broker: Mosquitto, samples: int) -> list[float]:
         for n in range(samples):
             mark = len(watcher.received)
             start = time.perf_counter()
-            watcher.publish(f"risk/{FLOOR_TABLE}/seat/1/event", b'{"n":%d}' % n)
+            watcher.publish(f"risk/{FLOOR_TABLE}/seat/1/event", b'{"seq":%d}' % n)
             watcher.wait_until(lambda got, m=mark: len(got) > m, 10)
-            times.append(watcher.received[mark].at - start)
+            times.append(acks.arrival(f"risk/{FLOOR_TABLE}/seat/1/ack", n, start) - start)
     finally:
         watcher.close()
         echo.stdin.close()
@@ -220,7 +296,7 @@ def _within(times: list[float], start: float, end: float) -> list[float]:
     return [t for t in times if start <= t <= end]
 
 
-def play_game(broker: Mosquitto, data_dir: Path, seed: int, fsync: bool,
+def play_game(broker: Mosquitto, acks: AckTimer, data_dir: Path, seed: int, fsync: bool,
               limit: int = MAX_INPUTS) -> dict[str, Any]:
     out = data_dir.with_suffix(".json")
     hub = _start_hub(broker, data_dir, fsync, out)
@@ -253,7 +329,8 @@ def play_game(broker: Mosquitto, data_dir: Path, seed: int, fsync: bool,
             got = watcher.received[mark:]
             ack = next(r for r in got if r.topic == ack_topic and r.doc is not None
                        and r.doc.get("seq") == pending.seq)
-            windows.append((start, ack.at))
+            windows.append((start, acks.arrival(ack_topic, pending.seq, start)))
+            # Views are timed by the watcher, here: the views up to its own copy of the ack.
             views = [r.at for r in got if r.topic.endswith("/view") and r.at <= ack.at]
             if views:
                 view_lat.append(max(views) - start)
@@ -338,6 +415,8 @@ def main() -> int:
                          Path(sys.argv[5]))
     if len(sys.argv) == 3 and sys.argv[1] == "--echo-child":
         return echo_child(int(sys.argv[2]))
+    if len(sys.argv) == 3 and sys.argv[1] == "--ack-child":
+        return ack_child(int(sys.argv[2]))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=6)
     parser.add_argument("--broker-delay", action="store_true",
@@ -364,17 +443,21 @@ def main() -> int:
         # Half of each floor before the games and half after, pooled: the machine's
         # load drifts (a shared disk's fsync varies several times over a minute).
         half = max(2, args.samples // 2)
-        net = network_floor(broker, half)
-        disk = disk_floor(Path(tmp) / "floor-before", half)
-        for run in args.runs.split(","):
-            if run not in ("full", "nosync"):
-                parser.error(f"unknown run {run!r}")
-            results[run] = play_game(broker, Path(tmp) / run, args.seed, run == "full",
-                                     args.inputs)
-            report("journal synchronous=FULL (as the hub runs)" if run == "full"
-                   else "journal fsync off (comparison only)", results[run])
-        net += network_floor(broker, half)
-        disk += disk_floor(Path(tmp) / "floor-after", half)
+        acks = AckTimer(broker)
+        try:
+            net = network_floor(broker, acks, half)
+            disk = disk_floor(Path(tmp) / "floor-before", half)
+            for run in args.runs.split(","):
+                if run not in ("full", "nosync"):
+                    parser.error(f"unknown run {run!r}")
+                results[run] = play_game(broker, acks, Path(tmp) / run, args.seed,
+                                         run == "full", args.inputs)
+                report("journal synchronous=FULL (as the hub runs)" if run == "full"
+                       else "journal fsync off (comparison only)", results[run])
+            net += network_floor(broker, acks, half)
+            disk += disk_floor(Path(tmp) / "floor-after", half)
+        finally:
+            acks.close()
     if "full" in results and "nosync" in results:
         full, nosync = results["full"], results["nosync"]
         p50 = statistics.median(full["ack"]) - statistics.median(nosync["ack"])

@@ -12,6 +12,7 @@ from riskproto import messages, topics
 from risktable.palette import seat_colour
 from risktable.service.address import BrokerAddress
 from risktable.service.hub import HubService
+from risktable.service.mqtt_link import HubLink
 from tests.support.mosquitto import Mosquitto
 from tests.support.mqtt_client import Recorder
 
@@ -152,3 +153,19 @@ def test_event_answered_and_bad_messages_refused(
     seat.wait_for(lambda t, m, r: t.endswith("/5/error") and m is not None
                   and m["code"] == "unknown_seat")
     seat.close()
+
+
+def test_a_flushed_publish_has_left_paho_when_it_returns(fresh_mosquitto: Mosquitto) -> None:
+    # The ack is published flushed: the worker goes on only once the packet is on the
+    # socket, so the views it computes next cannot hold the ack back in paho's queue.
+    link = HubLink(BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port), TABLE, [],
+                   lambda topic, payload: None)
+    link.start()
+    try:
+        for n in range(50):
+            link.publish(topics.seat(TABLE, 1, topics.SEAT_VIEW),
+                         messages.message("view", seat=1, colour=[n, 0, 0], name="red"),
+                         flush=True)
+            assert not link._client.want_write(), f"publish {n} was still queued"  # private
+    finally:
+        link.stop()

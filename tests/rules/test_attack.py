@@ -22,6 +22,8 @@ from risktable.rules import (
     current_actor,
     legal_actions,
 )
+from risktable.rules.chance import FACES
+from risktable.rules.combat import loss_table, take_losses
 from risktable.rules.odds import single_roll
 from risktable.rules.state import ATTACK, FORTIFY, GAME_OVER, OCCUPY, REINFORCE, ROLL
 from tests.rules.scenario import T, position
@@ -114,6 +116,25 @@ def test_engine_resolution_matches_the_exact_odds_table() -> None:
                         for o in single_roll(a_dice, d_dice)}
             got = {k: Fraction(v, len(node)) for k, v in tally.items()}
             assert got == expected
+
+
+@pytest.mark.parametrize(("defenders", "options"), [
+    (5, Options()), (2, Options()), (1, Options()), (3, Options(defence_dice="3")),
+], ids=["battle_goes_on", "two_can_fall", "one_defender", "three_defence_dice"])
+def test_take_losses_is_the_state_apply_gives_for_every_roll(defenders: int,
+                                                             options: Options) -> None:
+    # Self-play's fast path looks the losses up instead of applying a Roll: the same state.
+    for a_dice in (1, 2, 3):
+        for d_dice in range(1, min(defenders, 3 if options.defence_dice == "3" else 2) + 1):
+            s, _ = apply(battle(4, defenders, options=options), Attack(A, K, a_dice))
+            if s.phase != ROLL:
+                s, _ = apply(s, Defend(d_dice))
+            table = loss_table(a_dice, d_dice)
+            att, dfn = FACES[a_dice], FACES[d_dice]
+            assert len(table) == len(att) * len(dfn)
+            for i, a in enumerate(att):
+                for j, d in enumerate(dfn):
+                    assert take_losses(s, *table[i * len(dfn) + j]) == apply(s, Roll(a, d))[0]
 
 
 def test_conquest_moves_the_dice_count_in_then_occupy_range() -> None:

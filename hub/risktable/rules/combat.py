@@ -14,6 +14,7 @@ from risktable.rules.actions import (
     RerollDie,
     Roll,
 )
+from risktable.rules.chance import FACES
 from risktable.rules.errors import MalformedActionError
 from risktable.rules.events import (
     ArmiesMoved,
@@ -213,34 +214,71 @@ def accept_roll(s: State, a: AcceptRoll) -> Result:
     return _resolve(s._replace(pending=((), ()), rerolls=0), att, dfn)
 
 
-def _resolve(s: State, att: tuple[int, ...], dfn: tuple[int, ...]) -> Result:
+def losses(att: tuple[int, ...], dfn: tuple[int, ...]) -> tuple[int, int]:
+    """(attacker losses, defender losses) of the faces ``att`` against ``dfn``."""
     # Highest against highest, ties to the defender; at most two pairs (three with
     # the three-defence-dice house rule).
     if len(dfn) == 1 or len(att) == 1:
         attacker_losses = 1 if max(att) <= max(dfn) else 0
-        defender_losses = 1 - attacker_losses
-    else:
-        sa = sorted(att, reverse=True)
-        sd = sorted(dfn, reverse=True)
-        if len(sd) == 2 or len(sa) == 2:
-            attacker_losses = (sa[0] <= sd[0]) + (sa[1] <= sd[1])
-            defender_losses = 2 - attacker_losses
-        else:
-            attacker_losses = (sa[0] <= sd[0]) + (sa[1] <= sd[1]) + (sa[2] <= sd[2])
-            defender_losses = 3 - attacker_losses
+        return attacker_losses, 1 - attacker_losses
+    sa = sorted(att, reverse=True)
+    sd = sorted(dfn, reverse=True)
+    if len(sd) == 2 or len(sa) == 2:
+        attacker_losses = (sa[0] <= sd[0]) + (sa[1] <= sd[1])
+        return attacker_losses, 2 - attacker_losses
+    attacker_losses = (sa[0] <= sd[0]) + (sa[1] <= sd[1]) + (sa[2] <= sd[2])
+    return attacker_losses, 3 - attacker_losses
+
+
+_LOSS_TABLES: dict[tuple[int, int], list[tuple[int, int]]] = {}
+
+
+def loss_table(attack_dice: int, defend_dice: int) -> list[tuple[int, int]]:
+    """:func:`losses` of every roll of this many dice: entry ``i * 6 ** defend_dice + j``
+    is that of ``FACES[attack_dice][i]`` against ``FACES[defend_dice][j]``
+    (:data:`~risktable.rules.chance.FACES`); built once per process and dice counts."""
+    table = _LOSS_TABLES.get((attack_dice, defend_dice))
+    if table is None:
+        table = [losses(a, d) for a in FACES[attack_dice] for d in FACES[defend_dice]]
+        _LOSS_TABLES[attack_dice, defend_dice] = table
+    return table
+
+
+def _resolve(s: State, att: tuple[int, ...], dfn: tuple[int, ...]) -> Result:
+    attacker_losses, defender_losses = losses(att, dfn)
     src, dst = s.source, s.target
     armies = list(s.armies)
     armies[src] -= attacker_losses
     armies[dst] -= defender_losses
     events: list[Event] = [DiceRolled(att, dfn, attacker_losses, defender_losses)]
     if armies[dst]:
-        f = list(s)
-        f[F_PHASE] = ATTACK
-        f[F_ARMIES] = tuple(armies)
-        f[F_SOURCE] = f[F_TARGET] = NO_TERRITORY
-        f[F_ATTACK_DICE] = f[F_DEFEND_DICE] = 0
-        return rebuild(f), events
+        return _battle_goes_on(s, armies), events
     return _conquer(s, armies, len(att) - attacker_losses, events)
+
+
+def _battle_goes_on(s: State, armies: list[int]) -> State:
+    f = list(s)
+    f[F_PHASE] = ATTACK
+    f[F_ARMIES] = tuple(armies)
+    f[F_SOURCE] = f[F_TARGET] = NO_TERRITORY
+    f[F_ATTACK_DICE] = f[F_DEFEND_DICE] = 0
+    return rebuild(f)
+
+
+def take_losses(s: State, attacker_losses: int, defender_losses: int) -> State:
+    """The state after a roll that cost each side this many armies, without its events.
+
+    For self-play's hot path only: ``s`` is in the ROLL phase of a game with neither roll
+    modifiers nor missions (whose checks read the events), and the losses are those of a
+    valid roll (:func:`loss_table`); then this is ``apply(s, Roll(...))[0]``, the same state.
+    """
+    src, dst = s.source, s.target
+    armies = list(s.armies)
+    armies[src] -= attacker_losses
+    armies[dst] -= defender_losses
+    if armies[dst]:
+        return _battle_goes_on(s, armies)
+    return _conquer(s, armies, s.attack_dice - attacker_losses, [])[0]
 
 
 def _conquer(s: State, armies: list[int], survivors: int, events: list[Event]) -> Result:

@@ -182,7 +182,8 @@ class HubService:
         seat, seq = in_hand
         with self._lock:
             reply_topic, reply = self.gate.answered(seat, seq, None)
-        self.link.publish(reply_topic, reply)
+        # Flushed: what the worker does next would otherwise hold the ack back.
+        self.link.publish(reply_topic, reply, flush=True)
 
     def send_command(self, seat: int, command: dict[str, Any]) -> None:
         """Send a ``cmd`` message (arm dice, beep, ...) to ``seat`` (QoS 1, not retained)."""

@@ -69,6 +69,9 @@ _LOW_DIE = 3
 # Battles beyond this many armies a side are scaled down before asking for the odds:
 # the odds table grows with the largest battle asked, and at that size the ratio decides.
 _ODDS_LIMIT = 200
+# Defend(n) at n: a defence is asked for in most battles, and one is as good as another.
+_DEFENCES = (Defend(1), Defend(1), Defend(2), Defend(3))
+
 # Attack while (win probability x target worth) is at least this (worth is 1 for a plain territory).
 BAR = 0.6
 
@@ -157,7 +160,7 @@ class HeuristicBot:
         if phase == ATTACK:
             return self._attack(s)
         if phase == DEFEND:
-            return Defend(min(combat.defend_limit(s), s.armies[s.target]))
+            return _DEFENCES[min(combat.defend_limit(s), s.armies[s.target])]
         if phase == OCCUPY:
             return self._occupy(s)
         if phase == REINFORCE:
@@ -413,7 +416,6 @@ class HeuristicBot:
         values = targets.values
         armies = s.armies
         rows = _ROWS
-        size = len(rows)
         rand = self.rng.random
         best_score, best_src, best_dst = -1.0, -1, -1
         for src, dst in targets.pairs:
@@ -421,10 +423,10 @@ class HeuristicBot:
             if attackers < 2:
                 continue
             defenders = armies[dst]
-            if attackers >= size or defenders >= size:
-                chance = _odds(attackers, defenders)
-            else:
+            try:  # rows is square and both counts are positive: past its edge is an IndexError
                 chance = rows[attackers][defenders]
+            except IndexError:
+                chance = _odds(attackers, defenders)
             score = chance * values[dst]
             if score > best_score or (score == best_score and rand() < 0.5):
                 best_score, best_src, best_dst = score, src, dst

@@ -205,9 +205,26 @@ def own_territories(s: State) -> list[int]:
 def _fortify_reach(s: State) -> list[tuple[int, tuple[int, ...]]]:
     armies = s.armies
     out = []
+    if s.config.options.fortify == "adjacent":
+        # reachable's adjacent case without a set per territory (borders list no repeats).
+        p = s.player
+        owners = s.owners
+        adjacency = s.config.board.adjacency
+        for t in own_territories(s):
+            if armies[t] > 1:
+                near = sorted([u for u in adjacency[t] if owners[u] == p])
+                if near:
+                    out.append((t, tuple(near)))
+        return out
+    # Connected: what a territory reaches is its group of connected own territories less
+    # itself, so each group is walked once, not once per territory in it.
+    groups: dict[int, tuple[int, ...]] = {}
     for t in own_territories(s):
         if armies[t] > 1:
-            r = reachable(s, t)
-            if r:
-                out.append((t, tuple(sorted(r))))
+            group = groups.get(t)
+            if group is None:
+                group = tuple(sorted(reachable(s, t) | {t}))
+                groups.update(dict.fromkeys(group, group))
+            if len(group) > 1:
+                out.append((t, tuple(u for u in group if u != t)))
     return out
