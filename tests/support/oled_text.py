@@ -83,10 +83,27 @@ class _Bus:
 
 
 class _Display(_SSD1306.SSD1306):  # type: ignore[name-defined,misc]
-    # A big number is a glyph blown up pixel by pixel: recorded as its text, in brackets.
+    # A big number is a glyph blown up pixel by pixel: recorded as its text, in brackets
+    # (and where it stands, at what scale, in ``big``).
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.big: list[tuple[int, int, str, int]] = []
+
     def big_text(self, s: str, x: int, y: int, scale: int = 3) -> int:
         self.fb.text(f"[{s}]", x, y)
+        self.big.append((y, x, s, scale))
         return x + len(s) * FONT * scale
+
+
+def glass_runs(lines: list[str]) -> tuple[list[tuple[int, int, str]],
+                                          list[tuple[int, int, str, int]]]:
+    """What ``Screen.text(lines)`` draws, as the layout sees it: the text runs (y, x,
+    text) and the big numbers (y, x, digits, scale)."""
+    display = _Display(_Bus(), WIDTH, HEIGHT)
+    _OLED.Screen(display).text(list(lines))
+    glass: _Glass = display.fb
+    bigs = {(y, x, f"[{s}]") for y, x, s, _ in display.big}
+    return [run for run in glass.runs if run not in bigs], display.big
 
 
 def layout(lines: list[str]) -> list[str]:
