@@ -13,6 +13,7 @@ import pytest
 
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.journal import Journal, journal_path
+from risktable.rules import DrawCard
 from risktable.service.address import BrokerAddress
 from risktable.service.table_service import OUT_OF_GAME, TableService
 from tests.e2e.hub_driver import LedLog
@@ -223,4 +224,53 @@ def test_a_game_whose_deck_is_not_enrolled_is_said_at_its_start(
         known = TableService(_config(mosquitto, tmp_path / "known", seats=3), card_uids=CARDS)
         known.start()
     known.stop()
+    assert "not enrolled" not in caplog.text
+
+
+def test_games_new_with_hub_cards_is_journalled_with_the_game_and_kept_on_restart(
+        capsys: pytest.CaptureFixture[str], mosquitto: Mosquitto, hub_toml: Path,
+        tmp_path: Path) -> None:
+    # Seats 1 and 2 are bots: the game waits on seat 3's first choice.
+    config = _config(mosquitto, tmp_path / "data", seats=3,
+                     bots={1: "heuristic", 2: "heuristic"})
+    service = TableService(config, seed=4)  # no card enrolled, physical cards
+    service.start()
+    try:
+        code, out, _ = _ask(capsys, mosquitto, hub_toml, "games", "new", "--cards", "hub")
+        assert code == 0, out
+        assert out.startswith("game 2 started (3 seats, hub-dealt cards); game 1 kept as "
+                              "abandoned; game 2 "), out
+        assert "not enrolled" not in out and service.deck_problem() is None
+        assert service.inspect(lambda session: session.hub_cards)
+        log = service.inspect(lambda session: session.log)
+    finally:
+        service.stop()
+    code, out, _ = run(capsys, "games", "list", "--config", str(hub_toml), "--json")
+    assert [g["cards"] for g in json.loads(out)] == ["physical", "hub"]
+    # A restart carries on each game as it was journalled, whatever the configuration says.
+    again = TableService(config, seed=4)
+    assert again.game_id == 2 and again.session.hub_cards and again.session.log == log
+    again.journal.close()
+    run(capsys, "games", "resume", "1", "--config", str(hub_toml))
+    resumed = TableService(_config(mosquitto, tmp_path / "data", seats=3, cards="hub"))
+    assert resumed.game_id == 1 and not resumed.session.hub_cards
+    resumed.journal.close()
+    code, _, err = _ask(capsys, mosquitto, hub_toml, "games", "new", "--cards", "none")
+    assert code == 2 and "invalid choice: 'none'" in err
+
+
+def test_a_hub_cards_table_draws_every_card_and_warns_of_no_deck(
+        mosquitto: Mosquitto, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    bots = {1: "heuristic", 2: "heuristic", 3: "heuristic"}
+    with caplog.at_level(logging.INFO):
+        service = TableService(_config(mosquitto, tmp_path / "data", seats=3, cards="hub",
+                                       bots=bots), seed=3)
+        service.start()  # the bots play the game to its end at once
+    try:
+        assert service.journal.game(1).cards == "hub"
+        assert service.inspect(lambda session: session.hub_cards and session.state.is_terminal)
+        assert service.inspect(lambda session: any(isinstance(a, DrawCard)
+                                                    for a in session.log))
+    finally:
+        service.stop()
     assert "not enrolled" not in caplog.text

@@ -53,9 +53,10 @@ def _new_game(service: TableService, request: dict[str, Any]) -> str:
     before = service.game_id
     house = dict(parse_house_pair(pair) for pair in request.get("house", []))
     game = service.new_game(request.get("rules"), request.get("seats"),
-                            house if "house" in request else None)
+                            house if "house" in request else None, request.get("cards"))
     problem = service.deck_problem()
-    return (f"game {game} started ({describe(service.rules, request.get('rules'))}); "
+    dealt = ", hub-dealt cards" if service.session.hub_cards else ""
+    return (f"game {game} started ({describe(service.rules, request.get('rules'))}{dealt}); "
             f"game {before} kept as abandoned{'; ' + problem if problem else ''}")
 
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from riskproto.messages import ProtocolError
+from riskproto.messages import CARD_MODES, ProtocolError
 from risktable.cards.deck_file import DeckFileError, deck_path, load_deck
 from risktable.config import HubConfig
 from risktable.game_rules import RulesUnknown, default_seats, describe, rules_config
@@ -216,14 +216,18 @@ class TableService:
             return game
         game = self.journal.create_game(
             # The journal's header then records the printed deck for every replay.
-            with_enrolled_deck(self.rules, self.config.data_dir), table)
+            with_enrolled_deck(self.rules, self.config.data_dir), table,
+            self.config.table.cards)
         self.journal.set_current_game(table, game)
         log.info("table %s: new game %d (%s)", table, game, self.config.table.rules)
         return game
 
     def deck_problem(self) -> str | None:
         """Why the game in hand cannot take its physical cards (its deck is not wholly
-        enrolled, so the taps of the missing cards are refused), or None."""
+        enrolled, so the taps of the missing cards are refused), or None; a game whose
+        hub deals the cards takes none."""
+        if self.session.hub_cards:
+            return None
         deck = self.session.config.options.deck
         wanted = set(deck_cards(self.session.config.board, deck))
         known = wanted & set(self._card_uids.values())
@@ -262,7 +266,8 @@ class TableService:
         dice = chance_rng(self._seed, self.game_id, len(actions))
         session = TableSession(config, list(range(1, config.players + 1)), card_uids,
                                bots=bots, dice=dice, actions=actions,
-                               names=self.config.table.names)
+                               names=self.config.table.names,
+                               hub_cards=self.journal.game(self.game_id).cards == "hub")
         last = self.journal.last_input(self.game_id)
         if last is not None and last[0] == len(actions):
             session.restore_ui(last[1])
@@ -363,11 +368,12 @@ class TableService:
             return self._paused
 
     def new_game(self, rules: str | None = None, seats: int | None = None,
-                 house: Mapping[str, str] | None = None) -> int:
+                 house: Mapping[str, str] | None = None, cards: str | None = None) -> int:
         """Start a new game at this table and make it current; returns its id.
 
-        ``rules``, ``seats`` and ``house`` default to the configuration's (a rule
-        set given without seats takes :func:`~risktable.game_rules.default_seats`).
+        ``rules``, ``seats``, ``house`` and ``cards`` ("physical" or "hub") default to
+        the configuration's (a rule set given without seats takes
+        :func:`~risktable.game_rules.default_seats`).
         A running game is kept in the journal as abandoned (its export stays valid;
         ``games resume`` brings it back). Raises :class:`RulesUnknown` for rules the
         hub cannot start, with the game in hand untouched."""
@@ -380,6 +386,9 @@ class TableService:
                 f"this hub serves seats 1 to {self.hub.seats}; for {seats} seats set "
                 f"[table] seats = {seats} in its configuration and restart it")
         chosen = rules_config(name, seats, table.house if house is None else house)
+        handling = table.cards if cards is None else cards
+        if handling not in CARD_MODES:
+            raise RulesUnknown(f"cards must be {' or '.join(CARD_MODES)}, not {handling!r}")
         with self._lock:
             if self.journal.game(self.game_id).status == "running":
                 self.journal.abandon(self.game_id)
@@ -388,10 +397,10 @@ class TableService:
             if not self._fixed_uids:
                 self._card_uids = load_card_uids(self.config.data_dir, chosen)
             self.game_id = self.journal.create_game(
-                with_enrolled_deck(chosen, self.config.data_dir), table.id)
+                with_enrolled_deck(chosen, self.config.data_dir), table.id, handling)
             self.journal.set_current_game(table.id, self.game_id)
-            log.info("table %s: new game %d (%s)", table.id, self.game_id,
-                     describe(chosen, name))
+            log.info("table %s: new game %d (%s%s)", table.id, self.game_id,
+                     describe(chosen, name), ", hub-dealt cards" if handling == "hub" else "")
             self.session = self._rebuild(self._card_uids)
             self._warn_unenrolled()
             self._paused = False
