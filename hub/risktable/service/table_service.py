@@ -62,6 +62,11 @@ STORAGE_NOTICE = "hub storage full"
 STORAGE_POLL_SECONDS = 2.0
 # What a seat the current game does not seat shows.
 OUT_OF_GAME = "Not in this game"
+# What every seat of a game shows while it waits for its physical deck to be enrolled,
+# and the reason its inputs are refused then.
+NOT_STARTED = ["Game not started:", "deck not enrolled.", "cards enroll, or",
+               "games new --cards hub"]
+NOT_STARTED_REASON = "The game starts once its cards are enrolled"
 
 
 def _out_of_space(exc: BaseException) -> bool:
@@ -223,9 +228,9 @@ class TableService:
         return game
 
     def deck_problem(self) -> str | None:
-        """Why the game in hand cannot take its physical cards (its deck is not wholly
-        enrolled, so the taps of the missing cards are refused), or None; a game whose
-        hub deals the cards takes none."""
+        """Why the game in hand does not start (its physical deck is not wholly enrolled)
+        and the two ways out, in one line, or None; a game whose hub deals the cards
+        takes none. The game starts by itself once the enrollment is complete."""
         if self.session.hub_cards:
             return None
         deck = self.session.config.options.deck
@@ -234,13 +239,26 @@ class TableService:
         if known == wanted:
             return None
         return (f"the {deck} deck is not enrolled ({len(known)} of {len(wanted)} cards): "
-                f"taps of the others are refused; run risktable cards enroll --deck {deck}")
+                'run risktable cards enroll, or play with cards = "hub" (games new '
+                "--cards hub)")
 
     def _warn_unenrolled(self) -> None:
         # The first card draw of a game must not be where a table learns this.
         problem = self.deck_problem()
         if problem is not None:
-            log.warning("game %d: %s", self.game_id, problem)
+            log.warning("game %d not started: %s", self.game_id, problem)
+
+    def _started(self) -> bool:
+        """False while the game waits for its physical deck (:meth:`deck_problem`)."""
+        return self.deck_problem() is None
+
+    def _send_standing_commands(self) -> None:
+        # Armed rolls and the like go out only once the game has started.
+        if not self._started():
+            return
+        for seat in self.session.seats:
+            for target, command in self.session.standing_commands(seat):
+                self.hub.send_command(target, command)
 
     def _say_if_configured_otherwise(self, game: int) -> None:
         # Restarting the hub never throws a game away; a changed configuration only
@@ -295,6 +313,8 @@ class TableService:
         # The contract: a resync or a birth re-sends any standing command (an armed
         # roll); HubService republishes the view but only the session knows these.
         with self._lock:
+            if not self._started():
+                return
             for target, command in self.session.standing_commands(seat):
                 self.hub.send_command(target, command)
 
@@ -304,9 +324,7 @@ class TableService:
         # Once connected: a hub that cannot start says only why (one line).
         self._warn_unenrolled()
         with self._lock:
-            for seat in self.session.seats:
-                for target, command in self.session.standing_commands(seat):
-                    self.hub.send_command(target, command)
+            self._send_standing_commands()
             self._publish_public()
             self._run_bots()
         self._poller.start()
@@ -406,9 +424,7 @@ class TableService:
             self._paused = False
             self._show_views()
             self._publish_public()
-            for seat in self.session.seats:
-                for target, command in self.session.standing_commands(seat):
-                    self.hub.send_command(target, command)
+            self._send_standing_commands()
             self._run_bots()
             return self.game_id
 
@@ -454,11 +470,11 @@ class TableService:
         if not self._fixed_uids:
             self._card_uids = load_card_uids(self.config.data_dir, self.rules)
         self.session = self._rebuild(self._card_uids)
+        if self._started():
+            log.info("game %d starts: its deck is enrolled", self.game_id)
         self._show_views()
         self._publish_public()
-        for seat in self.session.seats:
-            for target, command in self.session.standing_commands(seat):
-                self.hub.send_command(target, command)
+        self._send_standing_commands()
         self._run_bots()
 
     def _enroll_input(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
@@ -542,6 +558,8 @@ class TableService:
             return ProtocolError("not_allowed", f"seat {seat} does not play in this game")
         if self.session.state.phase == GAME_OVER:
             return ProtocolError("not_allowed", "The game is over")
+        if not self._started():
+            return ProtocolError("not_allowed", NOT_STARTED_REASON)
         if self._paused:
             return ProtocolError("not_allowed", "The referee has paused the game")
         if not self._storage_ok():
@@ -588,7 +606,7 @@ class TableService:
             raise Unanswered(f"the journal refused the write: {exc}") from exc
 
     def _run_bots(self) -> None:
-        if self._paused or self._enrolling is not None:
+        if self._paused or self._enrolling is not None or not self._started():
             return
         for _ in range(_MAX_BOT_STEPS):
             if not self._storage_ok():
@@ -612,15 +630,24 @@ class TableService:
         with self._lock:
             session = self.session
             offline = set(session.seats) - self.hub.online_seats()
-            self._publish(session.set_offline(offline))
+            changed = session.set_offline(offline)
+            if self._started():  # until then every seat shows why the game waits
+                self._publish(changed)
 
     # -- outputs --------------------------------------------------------------
 
     def _show_views(self, *, publish: bool = True) -> None:
         # Every seat's whole view; a seat the game does not seat says so.
+        started = self._started()
         for seat in range(1, self.hub.seats + 1):
-            fields = (self.session.view(seat) if seat in self.session.seats
-                      else {"lines": [OUT_OF_GAME], "active": False, "ring": {"mode": "off"}})
+            if seat in self.session.seats and not started:
+                # An empty progress ring: the seat still shows its colour.
+                fields = {"lines": NOT_STARTED, "active": False,
+                          "ring": {"mode": "progress", "value": 0, "max": 99}}
+            else:
+                fields = (self.session.view(seat) if seat in self.session.seats
+                          else {"lines": [OUT_OF_GAME], "active": False,
+                                "ring": {"mode": "off"}})
             self.hub.update_view(seat, publish=publish, **fields)
 
     def _publish(self, outcome: Outcome) -> None:
