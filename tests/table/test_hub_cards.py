@@ -12,7 +12,7 @@ from risktable.rules.bots import HeuristicBot
 from risktable.rules.presets import preset_config
 from risktable.table import menus
 from risktable.table.autopilot import Autopilot
-from risktable.table.prompts import card_label
+from risktable.table.prompts import card_label, hand_line
 from risktable.table.session import TableSession
 from tests.rules.scenario import BOARD, T, position
 from tests.table.inputs import back, confirm, ok, refused, session_at, tap, turn
@@ -152,3 +152,32 @@ def test_card_taps_are_refused_in_a_hub_cards_game() -> None:
     table = reinforce(hands={0: ("alaska", "ukraine", "wild1")})
     # The tap carries an enrolled UID of a held card: refused for the game, not the card.
     refused(table, 1, tap(1, "alaska"), "This game deals no physical cards")
+
+
+def test_no_screen_ever_shows_a_hand_but_its_own() -> None:
+    table, pilot = hub_game(Config(4), 6)
+    seen = {"hand": 0, "drew": 0}
+
+    def check(views: dict[int, dict[str, Any]]) -> None:
+        state = table.state
+        for seat, view in views.items():
+            player = table.seats.index(seat)
+            own = {card_label(state, c) for c in state.hands[player]}
+            for line in view["lines"]:
+                if line.startswith("Hand: "):
+                    assert line == hand_line(state, player)
+                    seen["hand"] += 1
+                if line.startswith("You drew "):
+                    assert any(f"You drew {label}"[:23] in line for label in own), line
+                    seen["drew"] += 1
+
+    while table.state.phase != st.GAME_OVER:
+        while (bot_move := table.step_bots()) is not None:
+            check(dict(bot_move.views))
+        nxt = pilot.next_event()
+        if nxt is None:
+            break
+        out = table.handle(*nxt)
+        assert out.error is None
+        check(dict(out.views))
+    assert seen["hand"] > 50 and seen["drew"] > 5

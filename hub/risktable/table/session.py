@@ -832,8 +832,9 @@ class TableSession:
         told = self._told(player)
         if self._drawn is None or self._drawn[0] != player:
             return told
+        # In place of "You: Drew a card", the one line the draw told everyone.
         drawn = prompts.fit("You drew " + prompts.card_label(self._state, self._drawn[1]))
-        return [drawn, *(line for line in told if line != prompts.fit("You: Drew a card"))]
+        return [drawn, *told[1:]]
 
     def _waiting_head(self, player: int) -> str:
         """The first line of a seat that is not asked anything: whose turn it is."""
