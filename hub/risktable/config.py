@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from riskproto import topics
+from riskproto.messages import CARD_MODES
 from risktable.game_rules import RulesUnknown, default_seats, house_rules, rules_config
 from risktable.panel_pins import PanelPins
 from risktable.service.address import BrokerAddress
@@ -42,8 +43,10 @@ class BrokerConfig:
 @dataclass(frozen=True)
 class TableConfig:
     """The table: its id, seat count (seats are numbered 1..N), rule set, bot seats, the
-    players' names the screens use (``[seats]``; a seat without one is "Seat n"), and the
-    house rules (options of ``risktable rules presets``) its games start with."""
+    players' names the screens use (``[seats]``; a seat without one is "Seat n"), the
+    house rules (options of ``risktable rules presets``) its games start with, and how
+    its new games handle cards: ``physical`` (the seats tap the enrolled deck) or
+    ``hub`` (the hub deals and keeps the hands, and the seats show them)."""
 
     id: str = "table1"
     seats: int = 4
@@ -51,6 +54,7 @@ class TableConfig:
     bots: Mapping[int, str] = field(default_factory=dict)
     names: Mapping[int, str] = field(default_factory=dict)
     house: Mapping[str, str] = field(default_factory=dict)
+    cards: str = "physical"
 
 
 @dataclass(frozen=True)
@@ -154,7 +158,10 @@ def _table(section: _Section) -> TableConfig:
         rules_config(rules, seats, house)
     except RulesUnknown as exc:
         raise section.error("rules", str(exc)) from exc
-    config = TableConfig(table_id, seats, rules, bots, house=house)
+    cards = section.get("cards", str, "physical")
+    if cards not in CARD_MODES:
+        raise section.error("cards", f"must be {' or '.join(CARD_MODES)}, got {cards!r}")
+    config = TableConfig(table_id, seats, rules, bots, house=house, cards=cards)
     section.done()
     return config
 

@@ -40,7 +40,7 @@ except ImportError:
 
 # The hub's codec API; most of the constants come from riskproto.codec.
 __all__ = [
-    "BUTTONS", "COMMANDS", "DIE_STATES", "ERROR_CODES", "EVENT_KINDS", "E_DUPLICATE",
+    "BUTTONS", "CARD_MODES", "COMMANDS", "DIE_STATES", "ERROR_CODES", "EVENT_KINDS", "E_DUPLICATE",
     "E_MALFORMED", "E_NOT_ALLOWED", "E_SCHEMA", "E_STALE", "E_TOO_LARGE", "E_UNKNOWN_SEAT",
     "E_VERSION", "MAX_COUNTER", "MAX_DETAIL", "MAX_MESSAGE_BYTES", "MESSAGE_TYPES", "PHASES",
     "PRESSES", "PROTOCOL_VERSION", "REFEREE_OPS", "RING_MODES", "TERRITORY_COUNT",
@@ -68,6 +68,8 @@ DIE_STATES = ("rolling", "settled", "crooked")
 # What the referee may ask of the hub (on referee/request), and the longest reply text.
 REFEREE_OPS = ("status", "pause", "resume", "undo", "new_game", "enroll")
 DECKS = ("1993", "2016")
+# How a game's cards are handled: tapped from the enrolled deck, or dealt by the hub.
+CARD_MODES = ("physical", "hub")
 MAX_REFEREE_UNDO = 50
 MAX_REPLY_DETAIL = 200
 # A seat's last reset cause, carried in its births (seat_status `reset`).
@@ -203,6 +205,7 @@ _TYPES = SEAT_BOUND + (  # noqa: RUF005
             "rules", OPT, "s", 1, 32,
             "seats", OPT, "i", 1, 6,
             "house", OPT, "l", 0, 17, "s", 3, 48,
+            "cards", OPT, "e", CARD_MODES,
         ),
         "enroll", ("seat", OPT, "i", 1, 6, "deck", OPT, "e", DECKS, "restart", OPT, "b"),
     ),

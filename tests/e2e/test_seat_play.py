@@ -19,6 +19,7 @@ from risktable.service.table_service import TableService
 from tests.e2e.test_demo_keyboard import Terminal
 from tests.support.mosquitto import Mosquitto, free_port
 from tests.support.tools import mosquitto_binary
+from tests.table.inputs import CARDS
 
 TABLE = "den"
 
@@ -44,7 +45,8 @@ def test_a_person_plays_seat_2_from_the_keyboard(
             broker=BrokerConfig(BrokerAddress("127.0.0.1", port), creds["hub"]["username"],
                                 creds["hub"]["password"], keepalive=5),
             table=TableConfig(TABLE, 3, "classic", {1: "heuristic", 3: "heuristic"}),
-            leds=LedConfig(enabled=False), panel_enabled=False, data_dir=tmp_path / "hub"))
+            leds=LedConfig(enabled=False), panel_enabled=False, data_dir=tmp_path / "hub"),
+            card_uids=CARDS)
         hub.start()
         term = Terminal([sys.executable, "-m", "risktable", "seat", "play", "--seat", "2",
                          "--config", str(config), "--no-colour", "--micropython", micropython])

@@ -10,18 +10,26 @@ from pathlib import Path
 import pytest
 
 from riskproto import topics
+from risktable.cards.deck_file import EnrolledCard, deck_path, save_deck
 from risktable.demo.seats import SeatProcess, ring_shows
 from risktable.palette import seat_colour
+from risktable.rules import classic_board
 from risktable.service.address import BrokerAddress
 from tests.support.mosquitto import Mosquitto
 from tests.support.mqtt_client import Recorder
 from tests.support.tools import subprocess_env
+from tests.table.inputs import UIDS
 
 TABLE = "e2e"
 
 
 @pytest.fixture
 def hub_process(fresh_mosquitto: Mosquitto, tmp_path: Path) -> Iterator[subprocess.Popen[str]]:
+    # The deck is enrolled, as at a real table: a game with physical cards starts only then.
+    board = classic_board()
+    (tmp_path / "hub").mkdir()
+    save_deck(deck_path(tmp_path / "hub"), board,
+              {uid: EnrolledCard(card, board.card_symbols[card]) for card, uid in UIDS.items()})
     process = subprocess.Popen(
         [sys.executable, "-m", "risktable", "hub", "--broker",
          f"{fresh_mosquitto.host}:{fresh_mosquitto.port}", "--table", TABLE, "--seats", "3",

@@ -100,18 +100,24 @@ def test_the_running_hub_enrolls_the_deck_with_refusals_and_a_restart(
     assert other.send("card", uid=uid(9))["detail"] == "Cards are being enrolled at seat 2"
     assert referee(capsys, fresh_mosquitto, data, "table", "status") == (
         "game 1 waits: seat 2 enrolls the 1993 deck, 5 of 44 cards so far\n")
+    # The game has not started: no seat was asked to roll for it.
+    assert not [m for t, m, _ in other.client.messages if t.endswith("/3/cmd")]
     hub.stop()  # interrupted before the end
 
     # Progress survived: the enrollment carries on at card 6 and finishes the deck, and
     # the restarted hub expects each seat's next event number.
     hub = start_hub(fresh_mosquitto, data, leds)
+    assert referee(capsys, fresh_mosquitto, data, "table", "status") == (
+        "game 1 (3 seats): not started, its deck is not enrolled\n")
     assert "5 of 44 cards known" in referee(capsys, fresh_mosquitto, data, "cards", "enroll",
                                             "--seat", "2")
     for card in range(5, board.deck_size):
         assert seat.send("card", uid=uid(card))["t"] == "ack", card
         assert seat.send("button", button="confirm", press="short")["t"] == "ack"
-    # The game takes its cards now.
+    # The game takes its cards now, and starts by itself: the opening roll is armed.
     assert hub.enrolling is None and hub.deck_problem() is None
+    other.client.wait_for(lambda t, m, r: t.endswith("/3/cmd") and m is not None
+                          and m.get("cmd") == "arm_dice")
     assert referee(capsys, fresh_mosquitto, data, "table", "status").startswith(
         "game 1 (3 seats): ")
     hub.stop()

@@ -72,6 +72,8 @@ def test_values_are_read(tmp_path: Path) -> None:
         ("[table]\nhouse = { reroll = true }", ["house", "reroll", "off, on"]),
         ("[table]\nrules = 'classic_2016'\nhouse = { second_set = 'forced' }",
          ["rules", "second_set", "deck = 1993"]),
+        ("[table]\ncards = 'none'", ["[table] cards", "physical or hub", "'none'"]),
+        ("[table]\ncards = true", ["[table] cards", "must be str"]),
     ],
 )
 def test_errors_name_file_section_and_key(text: str, words: list[str]) -> None:
@@ -88,6 +90,11 @@ def test_two_player_rule_sets_imply_two_seats() -> None:
     for rules in ("two_player_1993", "two_player_1993_plain_50", "two_player_2016"):
         assert parse_config(f"[table]\nrules = '{rules}'").table.seats == 2
     assert parse_config("[table]\nrules = 'capital_1993'").table.seats == 4
+
+
+def test_the_cards_setting_is_read_and_physical_by_default() -> None:
+    assert parse_config("").table.cards == "physical"
+    assert parse_config("[table]\ncards = 'hub'").table.cards == "hub"
 
 
 def test_house_rules_are_read_as_option_values() -> None:

@@ -160,7 +160,7 @@ def test_low_space_leaves_inputs_unanswered_until_room_returns(
     monkeypatch.setattr(storage, "free_bytes", lambda path: free[0])
     panel: list[bool] = []
     service = TableService(HubConfig(table=TableConfig(seats=3), data_dir=tmp_path),
-                           on_storage=panel.append)
+                           card_uids=cards_of("1993"), on_storage=panel.append)
     assert service.storage.full and panel == [True]
     pilot = Autopilot(service.session, {s: HeuristicBot(s) for s in (1, 2, 3)}, {},
                       random.Random(4))

@@ -13,8 +13,14 @@ import pytest
 
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.journal import Journal, journal_path
+from risktable.rules import DrawCard
 from risktable.service.address import BrokerAddress
-from risktable.service.table_service import OUT_OF_GAME, TableService
+from risktable.service.table_service import (
+    NOT_STARTED,
+    NOT_STARTED_REASON,
+    OUT_OF_GAME,
+    TableService,
+)
 from tests.e2e.hub_driver import LedLog
 from tests.support.cli import run
 from tests.support.mosquitto import Mosquitto
@@ -215,19 +221,92 @@ def test_the_panels_held_start_button_starts_a_game_only_when_none_runs(
         waiting.stop()
 
 
-def test_a_game_whose_deck_is_not_enrolled_is_said_at_its_start(
-        mosquitto: Mosquitto, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_game_whose_deck_is_not_enrolled_does_not_start(
+        capsys: pytest.CaptureFixture[str], mosquitto: Mosquitto, hub_toml: Path,
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    # Three bots would play the whole game at once (see the panel's test above).
+    bots = {1: "heuristic", 2: "heuristic", 3: "heuristic"}
     with caplog.at_level(logging.WARNING):
-        bare = TableService(_config(mosquitto, tmp_path / "bare", seats=3))
+        bare = TableService(_config(mosquitto, tmp_path / "data", seats=4, bots=bots), seed=2)
         bare.start()
-    bare.stop()
-    assert ("game 1: the 1993 deck is not enrolled (0 of 44 cards): taps of the others are "
-            "refused; run risktable cards enroll --deck 1993") in caplog.text
+    try:
+        why = ("the 1993 deck is not enrolled (0 of 44 cards): run risktable cards enroll, "
+               'or play with cards = "hub" (games new --cards hub)')
+        assert f"game 1 not started: {why}" in caplog.text
+        assert bare.inspect(lambda session: session.log) == []
+        with SeatClient(mosquitto.host, mosquitto.port, TABLE, 4) as seat:
+            assert seat.wait_for_view(lambda v: v.get("lines") == NOT_STARTED)
+            answer = seat.request({"kind": "button", "button": "confirm", "press": "short"})
+            assert answer.detail == NOT_STARTED_REASON
+            code, out, _ = _ask(capsys, mosquitto, hub_toml, "table", "status")
+            assert out == "game 1 (4 seats): not started, its deck is not enrolled\n"
+            code, out, _ = _ask(capsys, mosquitto, hub_toml, "games", "new")
+            assert code == 0 and out == (f"game 2 (4 seats) not started: {why}; game 1 kept "
+                                         "as abandoned\n"), out
+            assert bare.inspect(lambda session: session.log) == []
+            # No roll was armed while the game waited: its opening roll is not yet due.
+            assert not [c for c in seat.commands if c["cmd"] == "arm_dice"]
+            # Without physical cards the game starts at once: seat 4 rolls for the start.
+            code, out, _ = _ask(capsys, mosquitto, hub_toml, "games", "new", "--cards", "hub")
+            assert code == 0 and out.startswith("game 3 started (4 seats, hub-dealt cards)"), out
+            seat.wait_for_view(lambda v: v.get("active") is True)
+            assert bare.inspect(lambda session: session.standing_commands(4))
+    finally:
+        bare.stop()
     caplog.clear()
     with caplog.at_level(logging.WARNING):
         known = TableService(_config(mosquitto, tmp_path / "known", seats=3), card_uids=CARDS)
         known.start()
     known.stop()
+    assert "not enrolled" not in caplog.text and "not started" not in caplog.text
+
+
+def test_games_new_with_hub_cards_is_journalled_with_the_game_and_kept_on_restart(
+        capsys: pytest.CaptureFixture[str], mosquitto: Mosquitto, hub_toml: Path,
+        tmp_path: Path) -> None:
+    # Seats 1 and 2 are bots: the game waits on seat 3's first choice.
+    config = _config(mosquitto, tmp_path / "data", seats=3,
+                     bots={1: "heuristic", 2: "heuristic"})
+    service = TableService(config, seed=4)  # no card enrolled, physical cards
+    service.start()
+    try:
+        code, out, _ = _ask(capsys, mosquitto, hub_toml, "games", "new", "--cards", "hub")
+        assert code == 0, out
+        assert out.startswith("game 2 started (3 seats, hub-dealt cards); game 1 kept as "
+                              "abandoned; game 2 "), out
+        assert "not enrolled" not in out and service.deck_problem() is None
+        assert service.inspect(lambda session: session.hub_cards)
+        log = service.inspect(lambda session: session.log)
+    finally:
+        service.stop()
+    code, out, _ = run(capsys, "games", "list", "--config", str(hub_toml), "--json")
+    assert [g["cards"] for g in json.loads(out)] == ["physical", "hub"]
+    # A restart carries on each game as it was journalled, whatever the configuration says.
+    again = TableService(config, seed=4)
+    assert again.game_id == 2 and again.session.hub_cards and again.session.log == log
+    again.journal.close()
+    run(capsys, "games", "resume", "1", "--config", str(hub_toml))
+    resumed = TableService(_config(mosquitto, tmp_path / "data", seats=3, cards="hub"))
+    assert resumed.game_id == 1 and not resumed.session.hub_cards
+    resumed.journal.close()
+    code, _, err = _ask(capsys, mosquitto, hub_toml, "games", "new", "--cards", "none")
+    assert code == 2 and "invalid choice: 'none'" in err
+
+
+def test_a_hub_cards_table_draws_every_card_and_warns_of_no_deck(
+        mosquitto: Mosquitto, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    bots = {1: "heuristic", 2: "heuristic", 3: "heuristic"}
+    with caplog.at_level(logging.INFO):
+        service = TableService(_config(mosquitto, tmp_path / "data", seats=3, cards="hub",
+                                       bots=bots), seed=3)
+        service.start()  # the bots play the game to its end at once
+    try:
+        assert service.journal.game(1).cards == "hub"
+        assert service.inspect(lambda session: session.hub_cards and session.state.is_terminal)
+        assert service.inspect(lambda session: any(isinstance(a, DrawCard)
+                                                    for a in session.log))
+    finally:
+        service.stop()
     assert "not enrolled" not in caplog.text
 
 

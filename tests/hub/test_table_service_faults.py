@@ -15,6 +15,7 @@ from risktable.service import storage
 from risktable.service.hub import Unanswered
 from risktable.service.table_service import TableService
 from risktable.table.autopilot import Autopilot
+from tests.table.inputs import CARDS
 
 
 def journalled(service: TableService) -> list[Any]:
@@ -26,7 +27,8 @@ def test_a_refused_write_rolls_the_session_back_and_the_retry_applies(
 ) -> None:
     free = [8 * 1024 * 1024]  # what the file system reports free
     monkeypatch.setattr(storage, "free_bytes", lambda path: free[0])
-    service = TableService(HubConfig(table=TableConfig(seats=3), data_dir=tmp_path))
+    service = TableService(HubConfig(table=TableConfig(seats=3), data_dir=tmp_path),
+                           card_uids=CARDS)
     real = service.journal.record_input
 
     def full_disk_for_actions(game_id: int, seat_input: Any, items: Any, **kw: Any) -> Any:

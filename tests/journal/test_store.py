@@ -386,3 +386,15 @@ def test_die_readings_count_per_seat_whether_or_not_they_settle_a_roll(
         "seat 3 m1": ("manual", (0, 0, 0, 1, 0, 0)),
         "px-0000002a": ("smart", (0, 0, 1, 0, 1, 0)),
     }
+
+
+def test_a_game_keeps_how_its_cards_are_handled(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal:
+        physical = journal.create_game(Config(3), "t")
+        dealt = journal.create_game(Config(3), "t", "hub")
+        with pytest.raises(JournalError, match="cards must be one of physical, hub"):
+            journal.create_game(Config(3), "t", "none")
+    with Journal(path) as journal:
+        assert [g.cards for g in journal.list_games()] == ["physical", "hub"]
+        assert (journal.game(physical).cards, journal.game(dealt).cards) == ("physical", "hub")

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from riskproto.messages import CARD_MODES
 from risktable.cli.common import seat_count
 from risktable.cli.errors import CliError
 from risktable.cli.journal_args import (
@@ -63,6 +64,9 @@ def register(sub: Any) -> None:
                    metavar="OPTION=VALUE",
                    help="a house rule on top of the rule set (any option of `risktable "
                    "rules presets`, e.g. defence_dice=3); repeat for more")
+    p.add_argument("--cards", choices=CARD_MODES,
+                   help="physical: the seats tap the enrolled deck; hub: the hub deals and "
+                   "keeps the hands, the seats show them (default: the configuration's)")
     p.set_defaults(handler=run_new)
 
 
@@ -90,6 +94,8 @@ def run_new(args: argparse.Namespace) -> int:
         fields["seats"] = args.seats
     if args.house:
         fields["house"] = args.house
+    if args.cards is not None:
+        fields["cards"] = args.cards
     return send(args, "new_game", **fields)
 
 
@@ -101,7 +107,7 @@ def _as_json(g: GameInfo) -> dict[str, Any]:
     return {"id": g.id, "table": g.table, "players": g.config.players,
             "options": g.config.options.as_dict(), "created": g.created,
             "finished": g.finished, "status": g.status, "winner": g.winner,
-            "actions": g.actions, "current": g.current}
+            "actions": g.actions, "current": g.current, "cards": g.cards}
 
 
 def run_list(args: argparse.Namespace) -> int:
@@ -118,7 +124,7 @@ def run_list(args: argparse.Namespace) -> int:
           f"{'actions':>7}  {'created (UTC)':<19}  finished (UTC)")
     for g in games:
         winner = "-" if g.winner is None else str(g.winner)
-        mark = "  (current)" if g.current else ""
+        mark = ("  (hub cards)" if g.cards == "hub" else "") + ("  (current)" if g.current else "")
         print(f"{g.id:>5}  {g.table:<10} {g.config.players:>7}  {g.status:<9} {winner:>6} "
               f"{g.actions:>7}  {_when(g.created):<19}  {_when(g.finished):<19}{mark}".rstrip())
     return 0

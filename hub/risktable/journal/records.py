@@ -125,6 +125,7 @@ class GameInfo:
     winner: int | None
     actions: int
     current: bool
+    cards: str = "physical"  # "physical" (tapped) or "hub" (dealt and kept by the hub)
 
 
 @dataclass(frozen=True)

@@ -131,7 +131,15 @@ INSERT INTO die_readings (input_id, position, die, face)
                       WHERE json_extract(s.value, '$.state') IS NOT 'settled');
 """
 
-MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4]
+# Version 5: how a game's cards are handled, a table matter the rules' header leaves out:
+# 'physical' (the seats tap the enrolled deck) or 'hub' (the hub deals and keeps the
+# hands). Older games were all physical.
+_V5 = """
+ALTER TABLE games ADD COLUMN cards TEXT NOT NULL DEFAULT 'physical'
+    CHECK (cards IN ('physical', 'hub'));
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5]
 
 
 def latest() -> int:

@@ -28,6 +28,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
 
+from riskproto.messages import CARD_MODES
 from risktable.dice_stats import NAMED, DieStats, die_identity, die_kind
 from risktable.journal import schema
 from risktable.journal.errors import (
@@ -167,14 +168,17 @@ class Journal:
 
     # -- games ------------------------------------------------------------------
 
-    def create_game(self, config: Config, table: str) -> int:
-        """Start a new running game at ``table``; returns its id."""
+    def create_game(self, config: Config, table: str, cards: str = "physical") -> int:
+        """Start a new running game at ``table``; returns its id. ``cards`` is how the
+        table handles its cards: "physical" (tapped) or "hub" (dealt by the hub)."""
+        if cards not in CARD_MODES:
+            raise JournalError(f"cards must be one of {', '.join(CARD_MODES)}, not {cards!r}")
         head = json.dumps(header(config))
         with self._lock:
             with self._write() as db:
                 cur = db.execute(
-                    "INSERT INTO games (table_id, created, header) VALUES (?, ?, ?)",
-                    (table, self._clock(), head))
+                    "INSERT INTO games (table_id, created, header, cards) VALUES (?, ?, ?, ?)",
+                    (table, self._clock(), head, cards))
                 game_id = cur.lastrowid
             assert game_id is not None
             self._live[game_id] = _Live(config, new_game(config), 0, None, None)
@@ -224,12 +228,13 @@ class Journal:
             rows = self._db.execute(
                 "SELECT g.id, g.table_id, g.header, g.created, g.finished, g.status, g.winner,"
                 " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id AND a.undo_id IS NULL),"
-                " t.current_game IS g.id"
+                " t.current_game IS g.id, g.cards"
                 f" FROM games g LEFT JOIN tables t ON t.table_id = g.table_id{where}"
                 " ORDER BY g.id", params).fetchall()
         return [GameInfo(gid, table, _config(gid, head), created, finished, status, winner,
-                         count, bool(current))
-                for gid, table, head, created, finished, status, winner, count, current in rows]
+                         count, bool(current), cards)
+                for gid, table, head, created, finished, status, winner, count, current, cards
+                in rows]
 
     def current_game(self, table: str) -> int | None:
         """The game the hub at ``table`` resumes on start, if one was set."""

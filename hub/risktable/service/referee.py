@@ -31,6 +31,8 @@ def status_line(service: TableService) -> str:
         session = service.session
         state = session.state
         head = f"game {service.game_id} ({describe(state.config)})"
+        if service.deck_problem() is not None:
+            return f"{head}: not started, its deck is not enrolled"
         # The players' names, as the seats' screens give them ("Ana to play").
         if state.phase == GAME_OVER:
             where = f"won by {session.name(session.seats[state.winner])}"
@@ -55,10 +57,13 @@ def _new_game(service: TableService, request: dict[str, Any]) -> str:
     before = service.game_id
     house = dict(parse_house_pair(pair) for pair in request.get("house", []))
     game = service.new_game(request.get("rules"), request.get("seats"),
-                            house if "house" in request else None)
+                            house if "house" in request else None, request.get("cards"))
     problem = service.deck_problem()
-    return (f"game {game} started ({describe(service.rules, request.get('rules'))}); "
-            f"game {before} kept as abandoned{'; ' + problem if problem else ''}")
+    dealt = ", hub-dealt cards" if service.session.hub_cards else ""
+    what = f"({describe(service.rules, request.get('rules'))}{dealt})"
+    if problem is not None:
+        return f"game {game} {what} not started: {problem}; game {before} kept as abandoned"
+    return f"game {game} started {what}; game {before} kept as abandoned"
 
 
 def referee_answer(service: TableService, request: dict[str, Any]) -> dict[str, Any]:
@@ -81,8 +86,10 @@ def referee_answer(service: TableService, request: dict[str, Any]) -> dict[str, 
                                               request.get("restart", False))
         else:
             detail = ""
-        line = status_line(service)
-        detail = f"{detail}; {line}" if detail else line
+        # A new game that waits for its deck says so itself: its status would repeat it.
+        waits = op == "new_game" and service.deck_problem() is not None
+        line = "" if waits else status_line(service)
+        detail = f"{detail}; {line}" if detail and line else detail or line
     except (ValueError, JournalError) as exc:  # RulesUnknown, DeckFileError, a bad seat
         accepted, detail = False, str(exc)
     if len(detail) > MAX_REPLY_DETAIL:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from riskproto.messages import ProtocolError
+from riskproto.messages import CARD_MODES, ProtocolError
 from risktable.cards.deck_file import DeckFileError, deck_path, load_deck
 from risktable.config import HubConfig
 from risktable.game_rules import RulesUnknown, default_seats, describe, rules_config
@@ -64,6 +64,11 @@ PAUSED_NOTICE = "Paused by the referee"
 STORAGE_POLL_SECONDS = 2.0
 # What a seat the current game does not seat shows.
 OUT_OF_GAME = "Not in this game"
+# What every seat of a game shows while it waits for its physical deck to be enrolled,
+# and the reason its inputs are refused then.
+NOT_STARTED = ["Game not started:", "deck not enrolled.", "cards enroll, or",
+               "games new --cards hub"]
+NOT_STARTED_REASON = "The game starts once its cards are enrolled"
 
 
 def _out_of_space(exc: BaseException) -> bool:
@@ -219,27 +224,44 @@ class TableService:
             return game
         game = self.journal.create_game(
             # The journal's header then records the printed deck for every replay.
-            with_enrolled_deck(self.rules, self.config.data_dir), table)
+            with_enrolled_deck(self.rules, self.config.data_dir), table,
+            self.config.table.cards)
         self.journal.set_current_game(table, game)
         log.info("table %s: new game %d (%s)", table, game, self.config.table.rules)
         return game
 
     def deck_problem(self) -> str | None:
-        """Why the game in hand cannot take its physical cards (its deck is not wholly
-        enrolled, so the taps of the missing cards are refused), or None."""
+        """Why the game in hand does not start (its physical deck is not wholly enrolled)
+        and the two ways out, in one line, or None; a game whose hub deals the cards
+        takes none. The game starts by itself once the enrollment is complete."""
+        if self.session.hub_cards:
+            return None
         deck = self.session.config.options.deck
         wanted = set(deck_cards(self.session.config.board, deck))
         known = wanted & set(self._card_uids.values())
         if known == wanted:
             return None
         return (f"the {deck} deck is not enrolled ({len(known)} of {len(wanted)} cards): "
-                f"taps of the others are refused; run risktable cards enroll --deck {deck}")
+                'run risktable cards enroll, or play with cards = "hub" (games new '
+                "--cards hub)")
 
     def _warn_unenrolled(self) -> None:
         # The first card draw of a game must not be where a table learns this.
         problem = self.deck_problem()
         if problem is not None:
-            log.warning("game %d: %s", self.game_id, problem)
+            log.warning("game %d not started: %s", self.game_id, problem)
+
+    def _started(self) -> bool:
+        """False while the game waits for its physical deck (:meth:`deck_problem`)."""
+        return self.deck_problem() is None
+
+    def _send_standing_commands(self) -> None:
+        # Armed rolls and the like go out only once the game has started.
+        if not self._started():
+            return
+        for seat in self.session.seats:
+            for target, command in self.session.standing_commands(seat):
+                self.hub.send_command(target, command)
 
     def _say_if_configured_otherwise(self, game: int) -> None:
         # Restarting the hub never throws a game away; a changed configuration only
@@ -265,7 +287,8 @@ class TableService:
         dice = chance_rng(self._seed, self.game_id, len(actions))
         session = TableSession(config, list(range(1, config.players + 1)), card_uids,
                                bots=bots, dice=dice, actions=actions,
-                               names=self.config.table.names)
+                               names=self.config.table.names,
+                               hub_cards=self.journal.game(self.game_id).cards == "hub")
         last = self.journal.last_input(self.game_id)
         if last is not None and last[0] == len(actions):
             session.restore_ui(last[1])
@@ -293,6 +316,8 @@ class TableService:
         # The contract: a resync or a birth re-sends any standing command (an armed
         # roll); HubService republishes the view but only the session knows these.
         with self._lock:
+            if not self._started():
+                return
             for target, command in self.session.standing_commands(seat):
                 self.hub.send_command(target, command)
 
@@ -302,9 +327,7 @@ class TableService:
         # Once connected: a hub that cannot start says only why (one line).
         self._warn_unenrolled()
         with self._lock:
-            for seat in self.session.seats:
-                for target, command in self.session.standing_commands(seat):
-                    self.hub.send_command(target, command)
+            self._send_standing_commands()
             self._publish_public()
             self._run_bots()
         self._poller.start()
@@ -374,11 +397,12 @@ class TableService:
             return self._paused
 
     def new_game(self, rules: str | None = None, seats: int | None = None,
-                 house: Mapping[str, str] | None = None) -> int:
+                 house: Mapping[str, str] | None = None, cards: str | None = None) -> int:
         """Start a new game at this table and make it current; returns its id.
 
-        ``rules``, ``seats`` and ``house`` default to the configuration's (a rule
-        set given without seats takes :func:`~risktable.game_rules.default_seats`).
+        ``rules``, ``seats``, ``house`` and ``cards`` ("physical" or "hub") default to
+        the configuration's (a rule set given without seats takes
+        :func:`~risktable.game_rules.default_seats`).
         A running game is kept in the journal as abandoned (its export stays valid;
         ``games resume`` brings it back). Raises :class:`RulesUnknown` for rules the
         hub cannot start, with the game in hand untouched."""
@@ -391,6 +415,9 @@ class TableService:
                 f"this hub serves seats 1 to {self.hub.seats}; for {seats} seats set "
                 f"[table] seats = {seats} in its configuration and restart it")
         chosen = rules_config(name, seats, table.house if house is None else house)
+        handling = table.cards if cards is None else cards
+        if handling not in CARD_MODES:
+            raise RulesUnknown(f"cards must be {' or '.join(CARD_MODES)}, not {handling!r}")
         with self._lock:
             if self.journal.game(self.game_id).status == "running":
                 self.journal.abandon(self.game_id)
@@ -399,19 +426,17 @@ class TableService:
             if not self._fixed_uids:
                 self._card_uids = load_card_uids(self.config.data_dir, chosen)
             self.game_id = self.journal.create_game(
-                with_enrolled_deck(chosen, self.config.data_dir), table.id)
+                with_enrolled_deck(chosen, self.config.data_dir), table.id, handling)
             self.journal.set_current_game(table.id, self.game_id)
-            log.info("table %s: new game %d (%s)", table.id, self.game_id,
-                     describe(chosen, name))
+            log.info("table %s: new game %d (%s%s)", table.id, self.game_id,
+                     describe(chosen, name), ", hub-dealt cards" if handling == "hub" else "")
             self.session = self._rebuild(self._card_uids)
             self._warn_unenrolled()
             self._paused = False
             self._show_notice()
             self._show_views()
             self._publish_public()
-            for seat in self.session.seats:
-                for target, command in self.session.standing_commands(seat):
-                    self.hub.send_command(target, command)
+            self._send_standing_commands()
             self._run_bots()
             return self.game_id
 
@@ -458,11 +483,11 @@ class TableService:
         if not self._fixed_uids:
             self._card_uids = load_card_uids(self.config.data_dir, self.rules)
         self.session = self._rebuild(self._card_uids)
+        if self._started():
+            log.info("game %d starts: its deck is enrolled", self.game_id)
         self._show_views()
         self._publish_public()
-        for seat in self.session.seats:
-            for target, command in self.session.standing_commands(seat):
-                self.hub.send_command(target, command)
+        self._send_standing_commands()
         self._run_bots()
 
     def _enroll_input(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
@@ -546,6 +571,8 @@ class TableService:
             return ProtocolError("not_allowed", f"Seat {seat} does not play in this game")
         if self.session.state.phase == GAME_OVER:
             return ProtocolError("not_allowed", "The game is over")
+        if not self._started():
+            return ProtocolError("not_allowed", NOT_STARTED_REASON)
         if self._paused:
             return ProtocolError("not_allowed", "The referee has paused the game")
         if not self._storage_ok():
@@ -592,7 +619,7 @@ class TableService:
             raise Unanswered(f"the journal refused the write: {exc}") from exc
 
     def _run_bots(self) -> None:
-        if self._paused or self._enrolling is not None:
+        if self._paused or self._enrolling is not None or not self._started():
             return
         for _ in range(_MAX_BOT_STEPS):
             if not self._storage_ok():
@@ -616,15 +643,24 @@ class TableService:
         with self._lock:
             session = self.session
             offline = set(session.seats) - self.hub.online_seats()
-            self._publish(session.set_offline(offline))
+            changed = session.set_offline(offline)
+            if self._started():  # until then every seat shows why the game waits
+                self._publish(changed)
 
     # -- outputs --------------------------------------------------------------
 
     def _show_views(self, *, publish: bool = True) -> None:
         # Every seat's whole view; a seat the game does not seat says so.
+        started = self._started()
         for seat in range(1, self.hub.seats + 1):
-            fields = (self.session.view(seat) if seat in self.session.seats
-                      else {"lines": [OUT_OF_GAME], "active": False, "ring": {"mode": "off"}})
+            if seat in self.session.seats and not started:
+                # An empty progress ring: the seat still shows its colour.
+                fields = {"lines": NOT_STARTED, "active": False,
+                          "ring": {"mode": "progress", "value": 0, "max": 99}}
+            else:
+                fields = (self.session.view(seat) if seat in self.session.seats
+                          else {"lines": [OUT_OF_GAME], "active": False,
+                                "ring": {"mode": "off"}})
             self.hub.update_view(seat, publish=publish, **fields)
 
     def _publish(self, outcome: Outcome) -> None:

@@ -116,7 +116,12 @@ class Autopilot:
             return self._event(seat, "button", button="confirm", press="short")
         if kind == "tap":
             return self._event(seat, "card", uid=self.uids[value])
-        if kind == "option":
+        if kind == "choice":
+            size = menu.high + 1
+            delta = (value - menu.value) % size
+            if delta > size // 2:
+                delta -= size
+        elif kind == "option":
             if plan not in menu.options:
                 raise PlanError(f"{plan!r} is not offered at {menu.stage}: {menu.options}")
             size = len(menu.options)
@@ -140,11 +145,27 @@ class Autopilot:
         return self._event(seat, "button", button="confirm", press="short")
 
 
+def _trade_choice(menu: Menu, plan: Action) -> int:
+    """The index of ``plan``'s set in a trade menu of hub-dealt cards, or of "Keep the
+    cards" when the plan is anything but a trade."""
+    if isinstance(plan, Trade | TradeStars):
+        for i, option in enumerate(menu.options):
+            if isinstance(option, Trade | TradeStars) and \
+                    sorted(option.cards) == sorted(plan.cards):
+                return i
+        raise PlanError(f"{plan!r} is not offered at {menu.stage}: {menu.options}")
+    if not menu.keeps and menu.high < len(menu.options):
+        raise PlanError(f"{plan!r}: a trade is forced at {menu.stage}")
+    return len(menu.options)
+
+
 def _wanted(menu: Menu, pick: Pick, plan: Action) -> tuple[str, int]:
     """The next thing to do at ``menu`` to carry out ``plan``: Back, a territory, a number,
-    a card to tap, a choice of a choice menu (the plan itself), or Confirm (a star
-    trade once its cards are tapped)."""
+    a card to tap, a choice of a choice menu (the plan itself, or the index of a trade
+    menu's choice), or Confirm (a star trade once its cards are tapped)."""
     stage = menu.stage
+    if menu.options and stage in (menus.TRADE_STAGE, menus.MUST_TRADE):
+        return ("choice", _trade_choice(menu, plan))
     if isinstance(plan, Trade):
         if stage == menus.BONUS:
             if plan.bonus is None:

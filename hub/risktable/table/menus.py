@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from risktable.rules import combat, turn
-from risktable.rules.actions import AcceptRoll, Action
-from risktable.rules.engine import modify_actions, setup_seat
+from risktable.rules.actions import AcceptRoll, Action, Trade, TradeStars
+from risktable.rules.engine import modify_actions, setup_seat, trade_actions
 from risktable.rules.fortify import reachable
 from risktable.rules.state import (
     ASIDE,
@@ -62,6 +62,7 @@ FORTIFY_TO = "fortify_to"
 FORTIFY_ARMIES = "fortify_armies"
 CAPITAL_STAGE = "capital"
 MODIFY_STAGE = "modify"
+TRADE_STAGE = "trade"  # hub-dealt cards: a set of the hand, or keeping them, chosen by knob
 NEUTRAL_STAGE = "neutral"
 MISSIONS_STAGE = "missions"  # the hub deals the secret missions: nobody acts
 DICE = "dice"
@@ -74,7 +75,7 @@ TERRITORY_STAGES = frozenset({CLAIM_STAGE, SETUP_PLACE_STAGE, PLACE, BONUS, ATTA
 # Stages whose cursor is a secret of the acting seat: never lit on the public LED board.
 SECRET_STAGES = frozenset({CAPITAL_STAGE})
 NUMBER_STAGES = frozenset({ATTACK_DICE, DEFEND_DICE, OCCUPY_ARMIES, FORTIFY_ARMIES})
-CHOICE_STAGES = frozenset({MODIFY_STAGE})
+CHOICE_STAGES = frozenset({MODIFY_STAGE, TRADE_STAGE})
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,13 +96,15 @@ class Pick:
     number: int = 0
     cards: tuple[int, ...] = ()
     trade: tuple[int, int, int] | None = None
+    kept: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Menu:
     """The question put to ``player``: a territory menu (``choices``), a number
     menu (``low..high``, showing ``value``), a choice menu (rules actions in
-    ``options``, showing the one at index ``value``) or a physical act (dice, card);
+    ``options``, showing the one at index ``value``; a trade menu's ``high`` may be one
+    past them: keeping the cards) or a physical act (dice, card);
     while the hub deals the missions nobody is asked (``player`` -1)."""
 
     stage: str
@@ -126,7 +129,12 @@ class Menu:
     @property
     def is_choice(self) -> bool:
         """True when the encoder walks the rules actions in ``options``."""
-        return self.stage in CHOICE_STAGES
+        return self.stage in CHOICE_STAGES or bool(self.options)
+
+    @property
+    def keeps(self) -> bool:
+        """True when the choice shown is a trade menu's "Keep the cards"."""
+        return self.stage == TRADE_STAGE and self.value == len(self.options)
 
 
 def _territories(stage: str, player: int, choices: list[int], pick: Pick) -> Menu:
@@ -151,6 +159,34 @@ def roll_choices(s: State) -> list[Action]:
     legal = modify_actions(s)
     return [*(a for a in legal if isinstance(a, AcceptRoll)),
             *(a for a in legal if not isinstance(a, AcceptRoll))]
+
+
+def trade_choices(s: State) -> list[Trade | TradeStars]:
+    """The trades the player may choose from their hand now (phase REINFORCE), one per
+    set of cards, in the rules' order: a 1993 set carries no +2 territory (the BONUS
+    menu asks for it when the rules give a choice)."""
+    found: list[Trade | TradeStars] = []
+    for a in trade_actions(s):
+        choice: Trade | TradeStars = Trade(a.cards) if isinstance(a, Trade) else a
+        if choice not in found:
+            found.append(choice)
+    return found
+
+
+def _trades(s: State, pick: Pick) -> Menu | None:
+    """The trade menu of hub-dealt cards, or None when no trade is offered: the legal
+    sets, then "Keep the cards" (index ``len(options)``) unless a trade is forced."""
+    if pick.kept and not turn.must_trade(s):
+        return None
+    options = tuple(trade_choices(s))
+    if not options:
+        return None
+    if turn.must_trade(s):
+        index = pick.number if 0 <= pick.number < len(options) else 0
+        return Menu(MUST_TRADE, s.player, low=0, high=len(options) - 1, value=index,
+                    options=options)
+    index = pick.number if 0 <= pick.number <= len(options) else 0
+    return Menu(TRADE_STAGE, s.player, low=0, high=len(options), value=index, options=options)
 
 
 def attack_sources(s: State) -> list[int]:
@@ -189,8 +225,9 @@ def neutral_choices(s: State) -> list[int]:
     return [t for t, o in enumerate(s.owners) if o >= players and (seat < 0 or o == seat)]
 
 
-def menu_for(s: State, pick: Pick) -> Menu:
-    """The menu the acting seat sees in ``s`` given its half-made ``pick``."""
+def menu_for(s: State, pick: Pick, hub_cards: bool = False) -> Menu:
+    """The menu the acting seat sees in ``s`` given its half-made ``pick``; with
+    ``hub_cards`` the hub deals and keeps the hands, so trades are chosen from a menu."""
     phase = s.phase
     p = s.player
     if phase == GAME_OVER:
@@ -222,6 +259,9 @@ def menu_for(s: State, pick: Pick) -> Menu:
     if phase == REINFORCE:
         if pick.trade is not None:
             return _territories(BONUS, p, list(turn.bonus_choices(s, pick.trade)), pick)
+        trades = _trades(s, pick) if hub_cards else None
+        if trades is not None:
+            return trades
         if turn.must_trade(s):
             return Menu(MUST_TRADE, p)
         return _territories(PLACE, p, own, pick)

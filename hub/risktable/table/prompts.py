@@ -34,6 +34,7 @@ from risktable.rules.actions import (
     Trade,
     TradeStars,
 )
+from risktable.rules.board import SYMBOLS
 from risktable.rules.combat import commander_ready
 from risktable.rules.decks import MISSIONS, STAR_VALUES
 from risktable.rules.engine import setup_seat
@@ -136,6 +137,48 @@ def _stars(state: State, cards: tuple[int, ...]) -> int:
     return sum(stars[c] for c in cards) if stars is not None else 0
 
 
+def card_label(state: State, card: int) -> str:
+    """A card as a seat names it: its territory with the 1993 symbol's initial
+    ("Alaska I") or the 2016 stars ("Alaska 2*"), a wild or the ceasefire card."""
+    board = state.config.board
+    stars = state.config.stars
+    if card >= board.size:
+        return "Ceasefire" if stars is not None else "Wild"
+    if stars is not None:
+        return f"{_name(state, card)} {stars[card]}*"
+    return f"{_name(state, card)} {SYMBOLS[board.card_symbols[card]][0].upper()}"
+
+
+def hand_line(state: State, player: int) -> str:
+    """``player``'s hub-dealt hand on one line, as much of it as fits."""
+    hand = state.hands[player]
+    return fit("Hand: " + ", ".join(card_label(state, c) for c in hand))
+
+
+def _trade_lines(state: State, menu: Menu) -> list[str]:
+    """A trade menu of hub-dealt cards: the set shown, or keeping the cards."""
+    place = f"{menu.value + 1} of {menu.high + 1}"
+    if menu.keeps:
+        held = _cards(len(state.hands[state.player]))
+        return ["Keep the cards", f"Choice {place}", f"You hold {held}", "Press: place armies"]
+    chosen = menu.options[menu.value]
+    assert isinstance(chosen, Trade | TradeStars), chosen
+    head = ("Must trade: " if menu.stage == menus.MUST_TRADE else "Trade ") + place
+    names = [card_label(state, c) for c in chosen.cards]
+    if isinstance(chosen, TradeStars):
+        return [head, star_worth(state, chosen.cards), *_two_lines(names)]
+    return [head, *names]
+
+
+def _two_lines(names: list[str]) -> list[str]:
+    """``names`` listed on at most two display lines, the first filled first."""
+    first = names[0]
+    rest = names[1:]
+    while rest and len(f"{first}, {rest[0]},") <= LINE:
+        first = f"{first}, {rest.pop(0)}"
+    return [first + ("," if rest else ""), *([", ".join(rest)] if rest else [])]
+
+
 def star_worth(state: State, cards: tuple[int, ...]) -> str:
     """What tapped star cards are worth: the line a seat shows while choosing a trade."""
     total = _stars(state, cards)
@@ -211,6 +254,8 @@ def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[
                      f"{_cards(len(pick.cards))} tapped", "Back: untap last"]
         elif pick.cards:
             lines[3] = f"{len(pick.cards)} of 3 cards tapped"
+    elif menu.options and stage in (menus.TRADE_STAGE, menus.MUST_TRADE):
+        lines = _trade_lines(state, menu)
     elif stage == menus.MUST_TRADE and state.config.stars is not None:
         lines = [f"You hold {len(state.hands[menu.player])} cards",
                  "Tap cards, 2-10 stars", star_worth(state, pick.cards), "Press: trade them"]

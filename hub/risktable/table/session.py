@@ -63,6 +63,7 @@ from risktable.rules.state import (
     CAPITAL,
     CHANCE_PHASES,
     DEAL,
+    DRAW,
     GAME_OVER,
     MISSION_DEAL,
     MODIFY,
@@ -86,6 +87,7 @@ _ROLLED = frozenset({ROLL, MODIFY, REROLL})
 _TURN_BEEP_MS = 120
 # Chance phases whose card is a DealCard (a dealt territory, a 2016 neutral's card set aside).
 _DEALT = frozenset({DEAL, ASIDE})
+_CARD_PHASES = frozenset({DEAL, DRAW, ASIDE})
 _MAX_DETAIL = 120
 # The attacker's questions that follow a roll: they begin with the battle's result.
 _AFTER_ROLL = frozenset({menus.ATTACK_FROM, menus.ATTACK_TO, menus.ATTACK_DICE,
@@ -138,6 +140,7 @@ class Checkpoint:
     views: tuple[tuple[int, dict[str, Any]], ...]
     highlight: frozenset[str]
     dice: Any  # random.Random.getstate()
+    drawn: tuple[int, int] | None = None
 
 
 class _Refused(Exception):
@@ -163,7 +166,9 @@ class TableSession:
     ``actions`` is a journal to replay (a restart); ``start`` a position to
     begin from instead of a new game (scenario tests). ``names`` maps seat
     numbers to players' names for the screens ("Ana to play"); a seat without
-    one is "Seat n".
+    one is "Seat n". With ``hub_cards`` the table has no physical cards: the
+    session deals and draws every card itself, as it does a bot's (from ``dice``),
+    shows each seat its own hand, and trades are chosen from a menu.
 
     >>> from risktable.rules import Config
     >>> table = TableSession(Config(players=3), [1, 2, 3], {})
@@ -182,8 +187,10 @@ class TableSession:
         actions: Iterable[Action] = (),
         start: State | None = None,
         names: Mapping[int, str] | None = None,
+        hub_cards: bool = False,
     ) -> None:
         self.config = config
+        self.hub_cards = hub_cards
         self.seats = tuple(seats)
         # How the screens call each seat's player: its name, or "Seat n".
         self._names = {seat: (names or {}).get(seat) or f"Seat {seat}" for seat in self.seats}
@@ -218,6 +225,8 @@ class TableSession:
         self._handed: tuple[tuple[int, int, int], ...] = ()
         self._marks: frozenset[int] = frozenset()
         self._readings: tuple[tuple[str, int], ...] = ()
+        # The hub-drawn card its receiver is told of (player, card), just after the draw.
+        self._drawn: tuple[int, int] | None = None
         for i, a in enumerate(actions):
             try:
                 self._apply(a, [], [])
@@ -247,7 +256,7 @@ class TableSession:
     @property
     def menu(self) -> Menu:
         """The question the game is waiting on (who answers it and the choices)."""
-        return menu_for(self._state, self._pick)
+        return menu_for(self._state, self._pick, self.hub_cards)
 
     @property
     def pick(self) -> Pick:
@@ -287,6 +296,7 @@ class TableSession:
         return {
             "at": p.at, "source": p.source, "target": p.target, "number": p.number,
             "cards": list(p.cards), "trade": list(p.trade) if p.trade else None,
+            "kept": p.kept,
             "faces": {str(player): list(f) for player, f in self._faces.items()},
         }
 
@@ -297,6 +307,7 @@ class TableSession:
             at=int(ui["at"]), source=int(ui["source"]), target=int(ui["target"]),
             number=int(ui["number"]), cards=tuple(int(c) for c in ui["cards"]),
             trade=(int(trade[0]), int(trade[1]), int(trade[2])) if trade else None,
+            kept=bool(ui.get("kept", False)),
         )
         self._faces = {int(k): tuple(int(f) for f in v) for k, v in ui["faces"].items()}
         self._views = {seat: self._view(seat) for seat in self.seats}
@@ -309,7 +320,7 @@ class TableSession:
                           tuple(self._faces.items()), self._battle_at, tuple(self._last),
                           self._last_by, self._result, self._marks, self._handed,
                           tuple(self._views.items()), self._highlight,
-                          self._dice.getstate())
+                          self._dice.getstate(), self._drawn)
 
     def rollback(self, checkpoint: Checkpoint) -> None:
         """Go back to ``checkpoint``, taken on this session since its last rollback
@@ -326,6 +337,7 @@ class TableSession:
         self._views = dict(c.views)
         self._highlight = c.highlight
         self._dice.setstate(c.dice)
+        self._drawn = c.drawn
         self._readings = ()
 
     # --- inputs -------------------------------------------------------------
@@ -344,7 +356,7 @@ class TableSession:
         self._readings = ()
         try:
             retracted = self._dispatch(seat, event, actions, events)
-            self._deal_missions(actions, events)
+            self._hub_chance(actions, events)
         except _Refused as refusal:
             self.rollback(saved)
             return Outcome(error=ProtocolError(refusal.code, refusal.detail[:_MAX_DETAIL]),
@@ -367,10 +379,10 @@ class TableSession:
         actions: list[Action] = []
         events: list[Event] = []
         menu = self.menu
-        if s.phase == MISSION_DEAL:
-            # Only a session begun at the deal (a journal or a position ending there) waits
-            # here: otherwise the input or move that reached the deal dealt them.
-            self._deal_missions(actions, events)
+        if s.phase == MISSION_DEAL or (self.hub_cards and s.phase in _CARD_PHASES):
+            # Only a session begun at the deal or a draw (a journal or a position ending
+            # there) waits here: otherwise the input or move that reached it dealt them.
+            self._hub_chance(actions, events)
         elif menu.stage in _DECISION_STAGES and menu.player in self._bots:
             choice = self._bots[menu.player].choose(s)
             try:
@@ -379,9 +391,7 @@ class TableSession:
                 seat = self.seats[menu.player]
                 raise ValueError(f"the bot of seat {seat} chose {choice!r}: {exc.detail}") from None
         elif menu.stage == menus.CARD and menu.player in self._bots:
-            pile = s.draw_pile
-            card = pile[int(self._dice.random() * len(pile))]
-            self._apply(DealCard(card) if s.phase in _DEALT else DrawCard(card), actions, events)
+            self._draw_card(actions, events)
         else:
             due = [side for side in self._sides() if side.player in self._bots]
             if not due:
@@ -390,7 +400,7 @@ class TableSession:
                 self._faces[side.player] = tuple(self._dice.randint(1, 6)
                                                  for _ in range(side.count))
             self._resolve(actions, events)
-        self._deal_missions(actions, events)
+        self._hub_chance(actions, events)
         return self._finish(armed, actions, events, 0)
 
     # --- dispatch -----------------------------------------------------------
@@ -409,6 +419,8 @@ class TableSession:
             self._dice_event(player, event, actions, events)
             return 0
         if kind == "card":
+            if self.hub_cards:
+                raise _Refused("This game deals no physical cards")
             uid = event.get("uid")
             if not isinstance(uid, str):
                 raise _Refused("The card was not read: tap it again", messages.E_SCHEMA)
@@ -457,7 +469,7 @@ class TableSession:
             value = max(menu.low, min(menu.high, menu.value + steps))
             self._pick = replace(self._pick, number=value)
         elif menu.is_choice:
-            self._pick = replace(self._pick, number=(menu.value + steps) % len(menu.options))
+            self._pick = replace(self._pick, number=(menu.value + steps) % (menu.high + 1))
         elif self._state.config.stars is not None:
             raise _Refused("Nothing to turn: tap cards worth 2 to 10 stars to trade")
         else:
@@ -468,7 +480,16 @@ class TableSession:
         at = menu.cursor
         pick = self._pick
         action: Action
-        if self._state.config.stars is not None and stage in (menus.PLACE, menus.MUST_TRADE) \
+        if menu.options and stage in (menus.TRADE_STAGE, menus.MUST_TRADE):
+            if menu.keeps:
+                self._pick = replace(pick, kept=True, number=0)
+                return
+            chosen = menu.options[menu.value]
+            if isinstance(chosen, Trade):
+                self._trade_set(chosen.cards, (), actions, events)
+                return
+            action = chosen
+        elif self._state.config.stars is not None and stage in (menus.PLACE, menus.MUST_TRADE) \
                 and (pick.cards or stage == menus.MUST_TRADE):
             # With star cards Confirm trades the tapped cards: any number of them may add
             # up to a trade, so no tap can tell that the choice is complete.
@@ -522,6 +543,8 @@ class TableSession:
             self._last = ["Army taken back"]
             self._last_by = menu.player
             return 1
+        elif stage == menus.PLACE and pick.kept:
+            self._pick = replace(pick, kept=False, number=0)  # back to the trade menu
         elif stage == menus.MODIFY_STAGE:
             # The dice are read and the attack declared: only the choices change the roll.
             raise _Refused("The roll stands: accept it or change it")
@@ -576,10 +599,15 @@ class TableSession:
         if not turn.keeps_second_set(s, trio):
             # Said at the third tap, before any +2 territory is asked for.
             raise _Refused("Trade a set that leaves your other set whole")
-        choices = turn.bonus_choices(s, trio)
+        self._trade_set(trio, chosen, actions, events)
+
+    def _trade_set(self, trio: tuple[int, int, int], tapped: tuple[int, ...],
+                   actions: list[Action], events: list[Event]) -> None:
+        """Trade the set ``trio`` (tapped or chosen from the menu), or first ask for its +2
+        territory when the rules let the player choose one."""
+        choices = turn.bonus_choices(self._state, trio)
         if len(choices) > 1:
-            # The rules let the player choose which pictured territory gets the +2.
-            self._pick = replace(pick, cards=chosen, trade=trio, at=choices[0])
+            self._pick = replace(self._pick, cards=tapped, trade=trio, at=choices[0])
             return
         self._apply(Trade(trio, choices[0] if choices else None), actions, events)
 
@@ -636,16 +664,30 @@ class TableSession:
         if a is not None:
             self._apply(a, actions, events)
 
-    def _deal_missions(self, actions: list[Action], events: list[Event]) -> None:
-        """Deal every mission as soon as the game reaches the mission deal.
+    def _hub_chance(self, actions: list[Action], events: list[Event]) -> None:
+        """Deal every mission as soon as the game reaches the mission deal, and with
+        hub-dealt cards every card as soon as one is due.
 
         Missions are secret, so the hub deals them instead of a seat tapping cards:
         each is drawn uniformly from the engine's outcomes with the injected RNG, and
         the deals go into ``actions`` to be journalled like any chance outcome (a
-        restart replays them and deals nothing again).
+        restart replays them and deals nothing again). Hub-dealt cards are drawn as a
+        bot's are, so a game replays the same whoever sits at the seats.
         """
-        while self._state.phase == MISSION_DEAL:
-            self._apply(chance_outcomes(self._state).sample(self._dice), actions, events)
+        while True:
+            if self._state.phase == MISSION_DEAL:
+                self._apply(chance_outcomes(self._state).sample(self._dice), actions, events)
+            elif self.hub_cards and self._state.phase in _CARD_PHASES:
+                self._draw_card(actions, events)
+            else:
+                return
+
+    def _draw_card(self, actions: list[Action], events: list[Event]) -> None:
+        """Draw (or deal, or set aside) the card due now, uniformly from the pile."""
+        s = self._state
+        pile = s.draw_pile
+        card = pile[int(self._dice.random() * len(pile))]
+        self._apply(DealCard(card) if s.phase in _DEALT else DrawCard(card), actions, events)
 
     def _apply(self, action: Action, actions: list[Action], events: list[Event]) -> None:
         before = self._state
@@ -660,6 +702,9 @@ class TableSession:
         events.extend(new_events)
         self._handed = tuple((e.player, e.owner, e.card) for e in new_events
                              if isinstance(e, CapitalCardPassed))
+        # Told until the next action, as "Drew a card" is; the hand line keeps it after.
+        self._drawn = (before.player, action.card) \
+            if isinstance(action, DrawCard) and self.hub_cards else None
         if isinstance(action, Place) and before.phase == REINFORCE:
             self._undo.append(before)
         else:
@@ -694,7 +739,9 @@ class TableSession:
                 self._result = prompts.battle_result(roll)
         # The cursor stays where it was for the next choice, except after a capital:
         # the secret must not linger in the UI state (journalled, restored) or the next menu.
-        pick = Pick() if isinstance(action, ChooseCapital) else Pick(at=self._pick.at)
+        # Keeping hub-dealt cards holds for the rest of the reinforcement.
+        keep = self._pick.kept and isinstance(action, Place) and after.phase == REINFORCE
+        pick = Pick() if isinstance(action, ChooseCapital) else Pick(at=self._pick.at, kept=keep)
         if before.phase in _ROLLED:
             kept = replace(pick, source=before.source, target=before.target)
             pick = kept if still_valid(after, kept) else pick
@@ -779,6 +826,16 @@ class TableSession:
             return list(last)
         return [prompts.fit(f"{self._who(self._last_by, player)}: {last[0]}"), *last[1:]]
 
+    def _secret_told(self, player: int) -> list[str]:
+        """What happened last for ``player``, with the hub-drawn card they were dealt
+        named first (on their own screen only)."""
+        told = self._told(player)
+        if self._drawn is None or self._drawn[0] != player:
+            return told
+        # In place of "You: Drew a card", the one line the draw told everyone.
+        drawn = prompts.fit("You drew " + prompts.card_label(self._state, self._drawn[1]))
+        return [drawn, *told[1:]]
+
     def _waiting_head(self, player: int) -> str:
         """The first line of a seat that is not asked anything: whose turn it is."""
         s = self._state
@@ -847,7 +904,10 @@ class TableSession:
                 lines = [head, *told][:4]
             else:
                 lines = [head, *prompts.own_capital(s, player),
-                         *prompts.own_mission(s, player, self.seats), *self._told(player)][:4]
+                         *prompts.own_mission(s, player, self.seats), *self._secret_told(player)]
+                if self.hub_cards and s.hands[player] and len(lines) < 4:
+                    lines.append(prompts.hand_line(s, player))
+                lines = lines[:4]
             away = [self._names[x] for x in sorted(self._offline)
                     if x != seat and x != self._mover_seat()]
             if away and player not in self._bots:

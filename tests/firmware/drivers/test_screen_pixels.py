@@ -2,10 +2,10 @@
 
 ``docs/screens.md`` lays the screens out with the firmware's display code under
 CPython, where a stand-in surface keeps each text run and big number instead of
-pixels. Here every distinct screen of one autopiloted game (and every refusal's
-reason) is drawn by the firmware under the MicroPython unix port into the display
-RAM of a fake controller, and compared pixel for pixel with those runs drawn with
-MicroPython's own font alone.
+pixels. Here every distinct screen of two autopiloted games (physical and
+hub-dealt cards) and every refusal's reason is drawn by the firmware under the
+MicroPython unix port into the display RAM of a fake controller, and compared
+pixel for pixel with those runs drawn with MicroPython's own font alone.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ for lines, texts, bigs in json.loads(SCREENS):
 def test_the_catalogues_layout_is_the_firmwares_pixels(run_mpy: RunMpy) -> None:
     catalogue = Catalogue()
     _game("classic_1993", 1, catalogue)
+    _game("classic_1993", 1, catalogue, hub_cards=True)  # hands and the trade menu
     screens = [lines for _, lines in catalogue.screens.values()]
     screens += [refusal_lines(error) for _, error in catalogue.refusals.values()]
     screens.append(["Armies left", "12"])  # a big number, as the count screens show it
