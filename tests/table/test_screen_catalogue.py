@@ -17,22 +17,36 @@ import json
 import os
 import random
 import re
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from riskproto import OUTBOX_CAPACITY, messages, topics
 from riskproto.gate import APPLY, REFUSED, HubGate
+from risktable.rules import Options
 from risktable.rules import state as st
 from risktable.rules.bots.heuristic import HeuristicBot
 from risktable.rules.presets import PRESETS, preset_config
-from risktable.table import menus
+from risktable.service.enrolling import TableEnrollment
+from risktable.service.hub import MAX_VIEW_LINES
+from risktable.service.table_service import (
+    NOT_STARTED,
+    OUT_OF_GAME,
+    PAUSED_NOTICE,
+    STORAGE_NOTICE,
+)
+from risktable.table import menus, prompts
 from risktable.table.autopilot import Autopilot
 from risktable.table.session import Outcome, TableSession
 from tests.support.oled_text import ROWS, boxed, drawn, layout, refusal_lines
+from tests.rules.scenario import BOARD, position
+from tests.support.template_coverage import lines_run, never_run
 from tests.support.tools import ROOT
-from tests.table.inputs import cards_of, uids_of
+from tests.table.inputs import cards_of, session_at, uids_of
 
 CATALOGUE = ROOT / "docs" / "screens.md"
+PROMPTS = Path(prompts.__file__)
 REGENERATE = "RISKTABLE_REGENERATE_SCREENS"
 EVENTS = 1500  # inputs per game: past the set-up and several turns of every rule set
 STAGES = {value for name, value in vars(menus).items()
@@ -73,6 +87,10 @@ class Catalogue:
         if key not in self.screens:
             role = "asked" if asked else "rolling" if menu.stage == menus.DICE else "waiting"
             self.screens[key] = (f"{rules}, {menu.stage}, seat {seat} {role}", lines)
+
+    def situation(self, situation: str, lines: list[str]) -> None:
+        """A screen the hub shows outside the rules' menus (pause, enrollment, ...)."""
+        self.screens.setdefault(_digits("\n".join(lines)), (situation, lines))
 
     def refusal(self, situation: str, error: dict[str, Any]) -> None:
         key = f"{error['code']}: {_digits(error['detail'])}"
@@ -169,6 +187,59 @@ def _gate_refusals(catalogue: Catalogue) -> None:
     send("protocol, an event too far ahead", _event(70 + OUTBOX_CAPACITY, **resync))
 
 
+# Seat 1 (player 0) holds Ukraine and all but three territories of seats 2 and 3.
+LAYOUT = {"ukraine": (0, 5), "middle_east": (1, 2), "afghanistan": (1, 4),
+          "eastern_australia": (2, 1)}
+FIVE = ("alaska", "ukraine", "wild1", "middle_east", "afghanistan")
+SIX = ("alaska", "northwest_territory", "greenland", "alberta", "ontario", "wild1")
+EUROPE_SOUTH_AMERICA_AND_A_THIRD = 12  # a mission card (risktable.rules.missions)
+
+
+def _positions(catalogue: Catalogue) -> None:
+    # Screens the games reach too rarely to count on, from positions set up for them.
+    forced = Options(second_set="forced")
+    for name, fields in (
+            ("five cards to trade", {"hands": {0: FIVE}}),
+            ("two sets due", {"hands": {0: SIX}, "trades_due": 2, "rest": 1, "options": forced}),
+            ("the second set due", {"hands": {0: SIX}, "trades_due": 1, "rest": 1,
+                                    "options": forced}),
+            ("a mission of two continents and a third",
+             {"options": Options(goal="missions", setup="deal"),
+              "missions": (EUROPE_SOUTH_AMERICA_AND_A_THIRD,) * 3})):
+        table = session_at(position(LAYOUT, phase=st.REINFORCE, pool=3, **fields))
+        for seat in table.seats:
+            catalogue.view(f"position, {name}", table, seat, list(table.view(seat)["lines"]))
+    # classic_2016: six star cards are traded before any army is placed.
+    config = preset_config("classic_2016", 3)
+    assert config.stars is not None
+    two_stars = [BOARD.territory_ids[t] for t in range(BOARD.size) if config.stars[t] == 2]
+    table = session_at(position(LAYOUT, config=config, phase=st.REINFORCE, pool=3,
+                                hands={0: tuple(two_stars[:6])}))
+    catalogue.view("position, classic_2016, six star cards to trade", table, 1,
+                   list(table.view(1)["lines"]))
+
+
+def _hub_screens(catalogue: Catalogue) -> None:
+    # What the hub itself puts on the seats: notices over a view, a game not started,
+    # a seat the game does not seat, the card enrollment.
+    lines = list(session_at(position(LAYOUT, phase=st.REINFORCE, pool=3)).view(1)["lines"])
+    for notice in (PAUSED_NOTICE, STORAGE_NOTICE):
+        catalogue.situation(f"hub, {notice.lower()}, over a seat's view",
+                            [notice, *lines][:MAX_VIEW_LINES])
+    catalogue.situation("hub, a physical deck not enrolled yet", NOT_STARTED)
+    catalogue.situation("hub, a seat the game does not seat", [OUT_OF_GAME])
+    with tempfile.TemporaryDirectory() as data_dir:
+        for deck in ("1993", "2016"):
+            enroll = TableEnrollment(Path(data_dir), BOARD, deck, 1, name="Ana")
+            catalogue.situation(f"hub, enrollment of the {deck} deck, another seat",
+                                enroll.view(2)["lines"])
+            catalogue.situation(f"hub, enrollment of the {deck} deck, a card to tap",
+                                enroll.view(1)["lines"])
+            enroll.input(1, {"kind": "card", "uid": "04A1B2C3D4E5F6"})
+            catalogue.situation(f"hub, enrollment of the {deck} deck, a card tapped",
+                                enroll.view(1)["lines"])
+
+
 def render(catalogue: Catalogue) -> str:
     out = ["# Seat screens", "",
            "Generated by `tests/table/test_screen_catalogue.py` (do not edit by hand;",
@@ -176,8 +247,9 @@ def render(catalogue: Catalogue) -> str:
            f"an autopiloted game of each rule set ({EVENTS} inputs at most; classic_1993 and",
            "classic_2016 once more with hub-dealt cards), laid out by the",
            "seat's own display code on the 128x64 OLED (16 columns, 8 rows of the 8x8",
-           "font). Screens that differ only in territory names or numbers are shown once,",
-           "with the situation that first produced them.", ""]
+           "font), then screens of positions the games reach too rarely and the hub's own",
+           "(notices, enrollment). Screens that differ only in territory names or numbers",
+           "are shown once, with the situation that first produced them.", ""]
     for key in sorted(catalogue.screens, key=lambda k: catalogue.screens[k][0]):
         situation, lines = catalogue.screens[key]
         out += [f"## {situation}", "", "```", *boxed(layout(lines)), "```", ""]
@@ -195,11 +267,14 @@ def render(catalogue: Catalogue) -> str:
 
 def test_the_screen_catalogue_is_current_and_covers_every_screen() -> None:
     catalogue = Catalogue()
-    for seed, rules in enumerate(PRESETS, start=1):
-        _game(rules, seed, catalogue)
-    # A table with no physical cards: the hub deals the hands, trades come from a menu.
-    for rules in ("classic_1993", "classic_2016"):
-        _game(rules, 1, catalogue, hub_cards=True)
+    with lines_run(PROMPTS) as ran:
+        for seed, rules in enumerate(PRESETS, start=1):
+            _game(rules, seed, catalogue)
+        # A table with no physical cards: the hub deals the hands, trades come from a menu.
+        for rules in ("classic_1993", "classic_2016"):
+            _game(rules, 1, catalogue, hub_cards=True)
+        _positions(catalogue)
+        _hub_screens(catalogue)
     _gate_refusals(catalogue)
     text = render(catalogue)
     if os.environ.get(REGENERATE):
@@ -207,6 +282,10 @@ def test_the_screen_catalogue_is_current_and_covers_every_screen() -> None:
     assert CATALOGUE.exists() and CATALOGUE.read_text() == text, (
         f"a seat screen changed: regenerate docs/screens.md with {REGENERATE}=1")
     assert STAGES - UNSEEN - catalogue.stages == set(), "never rendered"
+    # Every template of the prompts wrote a screen of the catalogue (but the one of the
+    # mission deal, on which no seat ever waits).
+    assert [t for t in never_run(PROMPTS, ran) if '"Dealing missions"' not in t] == [], (
+        "prompt templates never rendered")
     assert catalogue.offline, "no screen showed an offline seat"
     codes = {key.split(":")[0] for key in catalogue.refusals}
     assert protocol_codes() - codes == set(), "refusal codes never rendered"
