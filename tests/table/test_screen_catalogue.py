@@ -39,8 +39,8 @@ from risktable.service.table_service import (
 from risktable.table import menus, prompts
 from risktable.table.autopilot import Autopilot
 from risktable.table.session import Outcome, TableSession
-from tests.support.oled_text import ROWS, boxed, drawn, layout, refusal_lines
 from tests.rules.scenario import BOARD, position
+from tests.support.oled_text import ROWS, boxed, drawn, layout, refusal_lines
 from tests.support.template_coverage import lines_run, never_run
 from tests.support.tools import ROOT
 from tests.table.inputs import cards_of, session_at, uids_of
