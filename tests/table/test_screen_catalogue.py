@@ -5,7 +5,10 @@ tests/support/oled_text.py), with the situation that first produced it.
 The test fails when a screen changed and the catalogue was not regenerated:
 ``RISKTABLE_REGENERATE_SCREENS=1 .venv/bin/python -m pytest tests/table/test_screen_catalogue.py``
 writes it again. A coverage check fails when a menu stage, the waiting screen, an offline
-seat or a refusal code of protocol/README.md ("Error replies") was never rendered. The
+seat, a template of table/prompts.py (its statements that write words, traced while the
+catalogue is built) or a refusal code of protocol/README.md ("Error replies") was never
+rendered. Screens the games reach too rarely come from positions set up for them, and the
+hub's own screens (notices, a game not started, enrollment) from the service's texts. The
 refusals of the games come from their table sessions; those of the protocol (unreadable,
 too large, another version, out of order) from the hub's gate (riskproto.gate), fed the
 payloads that earn them. A refusal is shown as the seat shows it (seat/refusal.py).
