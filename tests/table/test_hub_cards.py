@@ -110,6 +110,9 @@ def test_a_voluntary_trade_is_chosen_from_the_menu_or_the_cards_are_kept() -> No
     assert table.menu.stage == menus.TRADE_STAGE and not table.menu.keeps
     ok(table, 1, confirm(1))
     assert table.menu.stage == menus.BONUS and table.menu.choices == (T("alaska"), T("ukraine"))
+    # The set is not traded yet: the public board must not show which territories its
+    # cards name (the player may still go back and keep them).
+    assert not table.highlight & {"alaska", "ukraine"}
     ok(table, 1, back(1))
     assert table.menu.stage == menus.TRADE_STAGE
     ok(table, 1, confirm(1))

@@ -781,8 +781,10 @@ class TableSession:
             marks.update(s.capitals)
         elif menu.player in self._bots or menu.stage in (menus.CARD, menus.OVER):
             marks.update(self._marks)
-        elif menu.stage in menus.SECRET_STAGES:
-            pass  # the cursor is the chooser's secret: the board shows nothing of it
+        elif menu.stage in menus.SECRET_STAGES or (self.hub_cards and menu.stage == menus.BONUS):
+            # The cursor is the chooser's secret: the board shows nothing of it (with hub
+            # cards, the +2 territories would name cards of a set not traded yet).
+            pass
         elif menu.is_territory:
             if menu.cursor >= 0:
                 marks.add(menu.cursor)
