@@ -184,3 +184,27 @@ def test_no_screen_ever_shows_a_hand_but_its_own() -> None:
         assert out.error is None
         check(dict(out.views))
     assert seen["hand"] > 50 and seen["drew"] > 5
+
+
+def test_a_capital_game_with_hub_cards_asks_nobody_to_handle_a_capital_card() -> None:
+    # The capital cards lie before their owners and pass to their captors in the hub's
+    # hands alone: no seat is told to take a card from a pile or lay one down.
+    table, pilot = hub_game(preset_config("capital_1993", 3), 3)
+    told: list[str] = []
+    revealed = passed = False
+    while table.state.phase != st.GAME_OVER:
+        while table.step_bots() is not None:
+            pass
+        if table.state.phase == st.GAME_OVER:
+            break
+        nxt = pilot.next_event()
+        assert nxt is not None, table.menu
+        out = table.handle(*nxt)
+        assert out.error is None, (nxt, out.error)
+        revealed |= any(s >= 0 for s in table.state.laid)
+        passed |= any(type(e).__name__ == "CapitalCardPassed" for e in out.events)
+        told += [line for seat in table.seats for line in table.view(seat)["lines"]
+                 if "pile" in line or line.startswith("Lay capital")
+                 or (line.startswith("Take ") and "capital" in line)]
+    assert revealed and passed  # the game went through both moments
+    assert told == []

@@ -799,6 +799,8 @@ class TableSession:
     def _capital_card_lines(self, player: int, acting: bool) -> list[str]:
         """What ``player`` must do with a capital card now: lay their own as the capitals
         are revealed, or take the card of the capital they just captured."""
+        if self.hub_cards:
+            return []  # the hub lays and passes the cards itself: its hands show them
         for captor, owner, card in self._handed:
             if captor == player:
                 return prompts.take_capital_card(self._state, self._who(owner), card)
