@@ -63,7 +63,8 @@ def register(sub: Any) -> None:
     p.add_argument("--house", type=_house, action="append", default=[],
                    metavar="OPTION=VALUE",
                    help="a house rule on top of the rule set (any option of `risktable "
-                   "rules presets`, e.g. defence_dice=3); repeat for more")
+                   "rules presets`, e.g. defence_dice=3); repeat for more (default: the "
+                   "configuration's house rules; given, these replace them for this game)")
     p.add_argument("--cards", choices=CARD_MODES,
                    help="physical: the seats tap the enrolled deck; hub: the hub deals and "
                    "keeps the hands, the seats show them (default: the configuration's)")
