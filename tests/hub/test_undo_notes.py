@@ -38,6 +38,10 @@ def test_a_withdrawn_card_draw_is_put_back_by_its_drawer_only() -> None:
         if seat != drawer:
             assert notes.lines[seat] == [UNDONE]  # another player's card stays secret
     assert notes.moved == frozenset()  # a draw moves no army
+    # With no physical cards the hub takes the card back itself: nobody puts one back.
+    notes = undo_notes(drawn, undone_to, [_entry(log[at])], SEATS, frozenset(),
+                       hub_cards=True)
+    assert all(notes.lines[seat] == [UNDONE] for seat in SEATS)
 
 
 def test_a_withdrawn_roll_is_rolled_again_and_its_territories_light() -> None:

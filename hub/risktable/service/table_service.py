@@ -536,7 +536,8 @@ class TableService:
             seats = self.session.seats
             armed = frozenset(target for seat in seats
                               for target, _ in self.session.standing_commands(seat))
-            notes = undo_notes(before, self.session.state, withdrawn, seats, armed)
+            notes = undo_notes(before, self.session.state, withdrawn, seats, armed,
+                               hub_cards=self.session.hub_cards)
             self._show_views()
             for seat, lines in notes.lines.items():
                 view = self.session.view(seat)

@@ -45,12 +45,14 @@ def _card_name(state: State, card: int) -> str:
 
 
 def undo_notes(before: State, after: State, withdrawn: Sequence[Entry],
-               seats: Sequence[int], armed: frozenset[int]) -> UndoNotes:
+               seats: Sequence[int], armed: frozenset[int], *,
+               hub_cards: bool = False) -> UndoNotes:
     """The notes for an undo that took the game from ``before`` back to ``after``,
     withdrawing ``withdrawn``; ``seats`` are the game's seats by player, ``armed``
-    the seats asked to roll now."""
+    the seats asked to roll now. With ``hub_cards`` (no physical cards) the hub takes
+    a withdrawn card back itself: nobody is asked to put one back."""
     lines: dict[int, list[str]] = {seat: [UNDONE] for seat in seats}
-    for player, seat in enumerate(seats):
+    for player, seat in enumerate(seats if not hub_cards else ()):
         returned = [c for c in before.hands[player] if c not in after.hands[player]]
         for card in returned[:1]:  # one turn draws one card
             lines[seat] += [PUT_BACK, _card_name(after, card)]
