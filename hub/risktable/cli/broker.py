@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
 from pathlib import Path
 from typing import Any
 
 from riskproto import topics
 from risktable import brokerconf
+from risktable.cli.common import check_table_and_bind
 from risktable.cli.errors import CliError
 
 
@@ -89,14 +89,7 @@ def register(sub: Any) -> None:
 
 
 def _config(args: argparse.Namespace) -> int:
-    try:
-        topics.check_table(args.table)
-    except topics.TopicError as exc:
-        raise CliError(f"--table: {exc}", 2) from None
-    try:
-        ipaddress.ip_address(args.bind)
-    except ValueError:
-        raise CliError(f"--bind: not an IP address: {args.bind}", 2) from None
+    check_table_and_bind(args.table, args.bind)
     guest_port = (
         brokerconf.default_guest_port(args.port) if args.guest_port is None else args.guest_port
     )

@@ -16,6 +16,21 @@ if TYPE_CHECKING:
     from risktable.service.address import BrokerAddress
 
 
+def check_table_and_bind(table: str, bind: str) -> None:
+    """Refuse a table id that cannot name topics, or a ``--bind`` that is not an IP
+    address, in one line (exit status 2, as argparse's own errors)."""
+    import ipaddress
+
+    try:
+        topics.check_table(table)
+    except topics.TopicError as exc:
+        raise CliError(f"--table: {exc}", 2) from None
+    try:
+        ipaddress.ip_address(bind)
+    except ValueError:
+        raise CliError(f"--bind: not an IP address: {bind}", 2) from None
+
+
 def broker_address(text: str) -> BrokerAddress:
     """argparse type for ``HOST:PORT``."""
     # Imported here, as in hub_config: commands that never meet a broker or the

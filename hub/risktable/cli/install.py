@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
 from pathlib import Path
 from typing import Any
 
 from riskproto import topics
+from risktable.cli.common import check_table_and_bind
 from risktable.cli.errors import CliError
 
 INSTALL_HELP = "put the hub on this Raspberry Pi (or upgrade it): broker, units, udev rule"
@@ -66,14 +66,7 @@ def _default_source() -> Path | None:
 def _install(args: argparse.Namespace) -> int:
     from risktable.provision.installer import Installer, InstallError, Options
 
-    try:
-        topics.check_table(args.table)
-    except topics.TopicError as exc:
-        raise CliError(f"--table: {exc}", 2) from None
-    try:
-        ipaddress.ip_address(args.bind)
-    except ValueError:
-        raise CliError(f"--bind: not an IP address: {args.bind}", 2) from None
+    check_table_and_bind(args.table, args.bind)
     options = Options(
         root=args.root, source=args.source or _default_source(), apt=not args.no_apt,
         pip=not args.no_pip, systemctl=not args.no_systemctl, table=args.table,
