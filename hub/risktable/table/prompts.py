@@ -155,6 +155,10 @@ def hand_line(state: State, player: int) -> str:
     return fit("Hand: " + ", ".join(card_label(state, c) for c in hand))
 
 
+# How a menu of hub-dealt sets is worked (24 characters: one display line).
+TRADE_HINT = "Turn: next, press: trade"
+
+
 def _trade_lines(state: State, menu: Menu) -> list[str]:
     """A trade menu of hub-dealt cards: the set shown, or keeping the cards."""
     place = f"{menu.value + 1} of {menu.high + 1}"
@@ -167,7 +171,10 @@ def _trade_lines(state: State, menu: Menu) -> list[str]:
     names = [card_label(state, c) for c in chosen.cards]
     if isinstance(chosen, TradeStars):
         return [head, star_worth(state, chosen.cards), *_two_lines(names)]
-    return [head, *names]
+    listed = _two_lines(names)
+    if all(len(line) <= LINE for line in listed):
+        return [head, *listed, TRADE_HINT]
+    return [head, *names]  # a name each, whole, rather than a hint
 
 
 def _two_lines(names: list[str]) -> list[str]:
