@@ -107,6 +107,10 @@ class SeatClient:
         self._pump.start()
         return self
 
+    def connected(self) -> bool:
+        """True while the client's connection to the broker is up."""
+        return bool(self._client.is_connected())
+
     def close(self) -> None:
         """Stop retransmitting and disconnect cleanly (the broker drops the Will)."""
         with self._cond:
