@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +65,7 @@ def _default_source() -> Path | None:
 
 
 def _install(args: argparse.Namespace) -> int:
-    from risktable.provision.installer import Installer, InstallError, Options
+    from risktable.provision.installer import Installer, Options
 
     check_table_and_bind(args.table, args.bind)
     options = Options(
@@ -72,23 +73,24 @@ def _install(args: argparse.Namespace) -> int:
         pip=not args.no_pip, systemctl=not args.no_systemctl, table=args.table,
         seats=args.seats, bind=args.bind,
     )
-    try:
-        Installer(options).install()
-    except InstallError as exc:
-        raise CliError(str(exc)) from None
-    except OSError as exc:
-        raise CliError(f"cannot write {exc.filename}: {exc.strerror}") from None
-    return 0
+    return _carry_out(Installer(options).install, "write")
 
 
 def _uninstall(args: argparse.Namespace) -> int:
-    from risktable.provision.installer import Installer, InstallError, Options
+    from risktable.provision.installer import Installer, Options
 
     options = Options(root=args.root, apt=False, pip=False, systemctl=not args.no_systemctl)
+    return _carry_out(Installer(options).uninstall, "remove")
+
+
+def _carry_out(step: Callable[[], object], verb: str) -> int:
+    # The installer's refusals and the file system's errors, each in one line.
+    from risktable.provision.installer import InstallError
+
     try:
-        Installer(options).uninstall()
+        step()
     except InstallError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
-        raise CliError(f"cannot remove {exc.filename}: {exc.strerror}") from None
+        raise CliError(f"cannot {verb} {exc.filename}: {exc.strerror}") from None
     return 0
