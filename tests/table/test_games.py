@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -32,8 +33,10 @@ def _check_outputs(table: TableSession, out: Outcome) -> None:
 
 
 def play(table: TableSession, pilot: Autopilot, limit: int = 100_000,
-         stop_at: int | None = None) -> int:
-    """Feed the autopilot's events until the game ends (or ``stop_at`` events); returns count."""
+         stop_at: int | None = None,
+         after: Callable[[Outcome], None] | None = None) -> int:
+    """Feed the autopilot's events until the game ends (or ``stop_at`` events); returns count.
+    ``after`` is handed the outcome of every seat input."""
     events = 0
     while table.state.phase != st.GAME_OVER and events != stop_at:
         while (bot_move := table.step_bots()) is not None:
@@ -45,6 +48,8 @@ def play(table: TableSession, pilot: Autopilot, limit: int = 100_000,
         out = table.handle(*nxt)
         assert out.error is None, (nxt, out.error)
         _check_outputs(table, out)
+        if after is not None:
+            after(out)
         events += 1
         assert events < limit
     return events

@@ -13,7 +13,7 @@ from risktable.rules.presets import preset_config
 from risktable.table import menus
 from risktable.table.autopilot import Autopilot
 from risktable.table.prompts import TRADE_HINT, card_label, hand_line
-from risktable.table.session import TableSession
+from risktable.table.session import Outcome, TableSession
 from tests.rules.scenario import BOARD, T, position
 from tests.table.inputs import back, confirm, ok, refused, session_at, tap, turn
 from tests.table.test_games import play
@@ -193,20 +193,18 @@ def test_a_capital_game_with_hub_cards_asks_nobody_to_handle_a_capital_card() ->
     # hands alone: no seat is told to take a card from a pile or lay one down.
     table, pilot = hub_game(preset_config("capital_1993", 3), 3)
     told: list[str] = []
-    revealed = passed = False
-    while table.state.phase != st.GAME_OVER:
-        while table.step_bots() is not None:
-            pass
-        if table.state.phase == st.GAME_OVER:
-            break
-        nxt = pilot.next_event()
-        assert nxt is not None, table.menu
-        out = table.handle(*nxt)
-        assert out.error is None, (nxt, out.error)
-        revealed |= any(s >= 0 for s in table.state.laid)
-        passed |= any(type(e).__name__ == "CapitalCardPassed" for e in out.events)
-        told += [line for seat in table.seats for line in table.view(seat)["lines"]
-                 if "pile" in line or line.startswith("Lay capital")
-                 or (line.startswith("Take ") and "capital" in line)]
+    moments: set[str] = set()
+
+    def after(out: Outcome) -> None:
+        if any(s >= 0 for s in table.state.laid):
+            moments.add("laid")
+        moments.update(type(e).__name__ for e in out.events if type(e).__name__ ==
+                       "CapitalCardPassed")
+        told.extend(line for seat in table.seats for line in table.view(seat)["lines"]
+                    if "pile" in line or line.startswith("Lay capital")
+                    or (line.startswith("Take ") and "capital" in line))
+
+    play(table, pilot, after=after)
+    revealed, passed = "laid" in moments, "CapitalCardPassed" in moments
     assert revealed and passed  # the game went through both moments
     assert told == []
