@@ -80,6 +80,9 @@ def test_a_slow_journal_keeps_the_hub_connected_and_answers_in_order(
         sent = [(seat, seats[seat].send(event)) for seat, event in script]
         answers = [seats[seat].answer(seq, timeout=60) for seat, seq in sent]
         assert all(a.ack for a in answers), answers
+        # The ack is flushed before the hub tells its on_input hook, so the last
+        # answer can reach the seat before the hook has heard it.
+        wait_until(lambda: len(applied) >= len(sent), timeout=10)
         assert applied == sent
         for n in seats:
             journalled = service.journal.input_seqs(service.game_id, n)[1]
