@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from risktable.service.address import BrokerAddress
+from risktable.broker_address import BrokerAddress
 from tests.faults.table_run import Fault, Run, fault_windows, gaps, record, replay
 from tests.support.mosquitto import Mosquitto
 from tests.support.seat_client import BROKER_NO_DELAY

@@ -23,7 +23,7 @@ import time
 import tty
 from pathlib import Path
 
-from risktable.hardware_data import load_led_map
+from risktable.hardware.data import load_led_map
 from risktable.leds import frames
 from risktable.leds.link import LedLink
 from risktable.leds.scene import TerritoryLight

@@ -16,9 +16,9 @@ from typing import Any
 
 from riskproto import topics
 from riskproto.messages import CARD_MODES
+from risktable.broker_address import BrokerAddress
 from risktable.game_rules import RulesUnknown, default_seats, house_rules, rules_config
-from risktable.panel_pins import PanelPins
-from risktable.service.address import BrokerAddress
+from risktable.hardware.panel_pins import PanelPins
 
 BOTS = ("random", "heuristic")
 # Where the hub, and the commands that look at its journal or talk to it, find the

@@ -17,8 +17,8 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from riskproto import messages, topics
-from risktable.brokerconf import guest_id_prefix
-from risktable.service.address import BrokerAddress
+from risktable.broker_address import BrokerAddress
+from risktable.provision.broker_config import guest_id_prefix
 from risktable.service.mqtt_link import describe_connect_error
 
 # How long a request waits for the hub's reply by default.

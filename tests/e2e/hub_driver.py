@@ -25,9 +25,9 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from riskproto import topics
+from risktable.broker_address import BrokerAddress
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.leds.scene import Scene
-from risktable.service.address import BrokerAddress
 from risktable.service.table_service import TableService
 from tests.support.seat_client import SeatClient
 from tests.table.inputs import CARDS

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from riskproto import topics
+from risktable.broker_address import BrokerAddress
 from risktable.demo.seats import SeatProcess
 from risktable.journal import Journal, journal_path
 from risktable.rules.state import OPENING
-from risktable.service.address import BrokerAddress
 from tests.e2e.hub_driver import LedLog, start_service
 from tests.support.cli import run
 from tests.support.mosquitto import Mosquitto

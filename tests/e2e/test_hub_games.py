@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 from riskproto import messages, topics
+from risktable.broker_address import BrokerAddress
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.journal import Journal, journal_path
 from risktable.rules import Commander, Config, OpeningRoll, Reroll, RerollDie, Roll, replay
 from risktable.rules.goals import how_won
 from risktable.rules.record import loads
-from risktable.service.address import BrokerAddress
 from risktable.service.table_service import TableService, chance_rng, rules_config
 from risktable.table.public import board_message
 from tests.support.mosquitto import Mosquitto

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from risktable.broker_address import BrokerAddress
 from risktable.cli import main
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
-from risktable.service.address import BrokerAddress
 from risktable.service.table_service import TableService
 from tests.e2e.test_demo_keyboard import Terminal
 from tests.support.mosquitto import Mosquitto, free_port

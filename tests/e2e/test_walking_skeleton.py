@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from riskproto import topics
+from risktable.broker_address import BrokerAddress
 from risktable.cards.deck_file import EnrolledCard, deck_path, save_deck
 from risktable.demo.seats import SeatProcess, ring_shows
-from risktable.palette import seat_colour
+from risktable.hardware.palette import seat_colour
 from risktable.rules import classic_board
-from risktable.service.address import BrokerAddress
 from tests.support.mosquitto import Mosquitto
 from tests.support.mqtt_client import Recorder
 from tests.support.tools import subprocess_env

@@ -25,12 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from riskproto.messages import ProtocolError
+from risktable.broker_address import BrokerAddress
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.demo.pilot import SeatPilot, demo_card_uids
 from risktable.demo.seats import SeatProcess
 from risktable.game_rules import rules_config
 from risktable.journal import journal_path
-from risktable.service.address import BrokerAddress
 from risktable.service.table_service import TableService
 from tests.support.fault_proxy import FaultProxy
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from risktable.service.address import BrokerAddress
+from risktable.broker_address import BrokerAddress
 from tests.faults.table_run import Fault, Run, Step, fault_windows, gaps, record, replay
 from tests.support.mosquitto import Mosquitto
 from tests.support.seat_client import BROKER_NO_DELAY

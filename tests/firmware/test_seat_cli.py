@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from risktable.cli import main
-from risktable.seat_build import REPO, sources
+from risktable.provision.seat_build import REPO, sources
 from tests.firmware.seats import MICROPYPATH
 
 

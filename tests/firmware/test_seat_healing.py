@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from riskproto import messages, topics
-from risktable.palette import seat_colour
-from risktable.service.address import BrokerAddress
+from risktable.hardware.palette import seat_colour
+from risktable.broker_address import BrokerAddress
 from risktable.service.hub import HubService
 from tests.firmware.hub import AckingHub
 from tests.firmware.seats import SeatProcess, Watcher, write_config

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from riskproto import messages, topics
-from risktable.seat_build import build
+from risktable.provision.seat_build import build
 from tests.firmware.hub import AckingHub
 from tests.firmware.seats import SeatProcess, write_config
 from tests.support.mosquitto import Mosquitto

@@ -8,7 +8,7 @@ import re
 from decimal import Decimal
 
 from risktable.cards.deck_file import DECK_FILES
-from risktable.hardware_data import load_led_map
+from risktable.hardware.data import load_led_map
 from risktable.rules import classic_board
 from risktable.rules.decks import deck_cards
 from tests.support.tools import ROOT

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from risktable import hardware_data
-from risktable.hardware_data import TERRITORY_IDS, HardwareDataError, LedMap, load_led_map
+from risktable.hardware import data as hardware_data
+from risktable.hardware.data import TERRITORY_IDS, HardwareDataError, LedMap, load_led_map
 from risktable.leds.scene import board_scene
 from risktable.leds.terminal import TerminalBoard
 from tests.support.tools import ROOT
@@ -70,7 +70,7 @@ def test_the_supply_covers_full_white_and_a_late_game_fits_the_budget(led_map: L
 def test_installed_copy_is_preferred_to_the_checkout(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    packaged = tmp_path / "hardware"
+    packaged = tmp_path / "files"
     packaged.mkdir()
     data = json.loads(SOURCE.read_text())
     data["led_count"] += 1

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from risktable.hardware_data import (
+from risktable.hardware.data import (
     HardwareDataError,
     Pinout,
     load_hub_panel_pinout,

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from riskproto import messages, topics
+from risktable.broker_address import BrokerAddress
 from risktable.cards.deck_file import DeckFileError, EnrolledCard, load_deck, save_deck
 from risktable.cards.enroll import Enrollment
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.rules import classic_board
 from risktable.rules.board import SYMBOLS, WILD
 from risktable.rules.decks import PLACEHOLDER_STARS, ceasefire_card
-from risktable.service.address import BrokerAddress
 from risktable.service.table_service import TableService
 from tests.e2e.hub_driver import LedLog
 from tests.support.cli import run

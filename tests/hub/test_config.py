@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from risktable.broker_address import BrokerAddress
 from risktable.config import ConfigError, HubConfig, load_config, parse_config
-from risktable.service.address import BrokerAddress
 from tests.support.tools import ROOT
 
 

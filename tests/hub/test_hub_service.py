@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from riskproto import messages, topics
-from risktable.palette import seat_colour
-from risktable.service.address import BrokerAddress
+from risktable.broker_address import BrokerAddress
+from risktable.hardware.palette import seat_colour
 from risktable.service.hub import HubService
 from risktable.service.mqtt_link import HubLink
 from tests.support.mosquitto import Mosquitto

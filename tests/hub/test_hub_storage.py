@@ -22,10 +22,10 @@ from typing import Any
 
 import pytest
 
+from risktable.broker_address import BrokerAddress
 from risktable.config import BrokerConfig, HubConfig, TableConfig
 from risktable.rules.bots import HeuristicBot
 from risktable.service import storage
-from risktable.service.address import BrokerAddress
 from risktable.service.hub import Unanswered
 from risktable.service.table_service import STORAGE_NOTICE, TableService
 from risktable.table.autopilot import Autopilot

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from riskproto import messages, topics
+from risktable.broker_address import BrokerAddress
 from risktable.config import BrokerConfig, HubConfig, TableConfig
 from risktable.journal import Journal, journal_path
-from risktable.service.address import BrokerAddress
 from risktable.service.hub import HubService
 from risktable.service.table_service import TableService
 from risktable.service.worker import Worker

@@ -9,8 +9,8 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
-from risktable.hardware_data import load_hub_panel_pinout
-from risktable.panel import Panel, PanelPins, PanelStatus
+from risktable.hardware.data import load_hub_panel_pinout
+from risktable.hardware.panel import Panel, PanelPins, PanelStatus
 
 PINS = PanelPins(undo_hold_seconds=0.1)
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from risktable.broker_address import BrokerAddress
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.journal import Journal, journal_path
 from risktable.rules import DrawCard
-from risktable.service.address import BrokerAddress
 from risktable.service.table_service import (
     NOT_STARTED,
     NOT_STARTED_REASON,

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from riskproto import OUTBOX_CAPACITY, messages, topics
+from risktable.broker_address import BrokerAddress
 from risktable.rules import state as st
-from risktable.service.address import BrokerAddress
 from risktable.service.hub import HubService
 from risktable.service.table_service import TableService
 from tests.e2e.hub_driver import LedLog, Watcher, start_service

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from risktable.hardware_data import LedMap, load_led_map
+from risktable.hardware.data import LedMap, load_led_map
 from tests.support.tools import ROOT
 
 LEDCTL = ROOT / "firmware" / "ledctl"

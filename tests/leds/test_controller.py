@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from risktable.hardware_data import hardware_file, load_led_map
+from risktable.hardware.data import hardware_file, load_led_map
 from risktable.leds import frames
 from tests.leds.conftest import RunMpy
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import serial
 
-from risktable.hardware_data import LedMap
+from risktable.hardware.data import LedMap
 from risktable.leds import frames
 from risktable.leds.link import LedLink, LedPortError, SerialPort, open_serial
 from risktable.leds.scene import Scene, TerritoryLight

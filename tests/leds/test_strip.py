@@ -7,7 +7,7 @@ import dataclasses
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from risktable.hardware_data import TERRITORY_IDS, LedMap
+from risktable.hardware.data import TERRITORY_IDS, LedMap
 from risktable.leds.frames import NO_CAP
 from risktable.leds.scene import TerritoryLight
 from risktable.leds.strip import channel_cap, strip_image
@@ -54,7 +54,7 @@ def test_full_white_board_is_scaled_into_the_budget(led_map: LedMap) -> None:
                                  st.floats(0, 1))))
 def test_any_scene_stays_within_budget(
         lights: dict[str, tuple[int, int, int, float]]) -> None:
-    from risktable.hardware_data import load_led_map
+    from risktable.hardware.data import load_led_map
 
     led_map = load_led_map()
     scene = {t: TerritoryLight((r, g, b), level) for t, (r, g, b, level) in lights.items()}

@@ -19,8 +19,8 @@ import pytest
 
 from riskproto import topics
 from riskproto.messages import encode, message
-from risktable import brokerconf
 from risktable.cli import main
+from risktable.provision import broker_config
 from tests.protocol.mqtt_peer import Peer
 from tests.support.mosquitto import Mosquitto, free_port
 from tests.support.tools import mosquitto_binary, require_tool
@@ -59,7 +59,7 @@ def test_files_modes_and_accounts(tmp_path: Path, capsys: pytest.CaptureFixture[
     conf = (tmp_path / "mosquitto.conf").read_text()
     assert "listener 1883 127.0.0.1\nuse_username_as_clientid true\n" in conf
     assert "allow_anonymous false\n" in conf
-    assert f"user {brokerconf.current_user()}\n" in conf
+    assert f"user {broker_config.current_user()}\n" in conf
     guest_conf = (tmp_path / "guests.conf").read_text()
     assert "listener 1884 127.0.0.1\n" in guest_conf
     assert "protocol websockets" not in guest_conf
@@ -108,7 +108,7 @@ def test_bad_arguments_are_one_line_exit_2(
 
 
 def test_module_docstring_example() -> None:
-    assert doctest.testmod(brokerconf).failed == 0
+    assert doctest.testmod(broker_config).failed == 0
 
 
 def test_hash_matches_mosquitto_passwd(tmp_path: Path) -> None:
@@ -118,8 +118,8 @@ def test_hash_matches_mosquitto_passwd(tmp_path: Path) -> None:
     subprocess.run([tool, "-b", str(pwfile), "alice", "s3cret pässword"], check=True)
     theirs = pwfile.read_text().strip().split(":", 1)[1]
     salt = base64.b64decode(theirs.split("$")[3])
-    assert brokerconf.hash_password("s3cret pässword", salt) == theirs
-    assert brokerconf.hash_password("other", salt) != theirs
+    assert broker_config.hash_password("s3cret pässword", salt) == theirs
+    assert broker_config.hash_password("other", salt) != theirs
 
 
 def _hub_status(online: bool, session: int) -> bytes:
@@ -397,8 +397,8 @@ def test_the_spectator_only_reads_the_referee_writes_only_its_own_topics(
 def test_the_referee_commands_reach_the_hub_through_the_guest_broker(
     table_broker: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
+    from risktable.broker_address import BrokerAddress
     from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
-    from risktable.service.address import BrokerAddress
     from risktable.service.table_service import TableService
     from tests.table.inputs import CARDS
 

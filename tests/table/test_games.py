@@ -10,7 +10,7 @@ import pytest
 
 from riskproto import messages
 from riskproto.territories import TERRITORIES
-from risktable.palette import seat_colour
+from risktable.hardware.palette import seat_colour
 from risktable.rules import Claim, Config, Options, replay
 from risktable.rules import state as st
 from risktable.rules.bots import HeuristicBot

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from risktable.palette import SEAT_COLOURS
+from risktable.hardware.palette import SEAT_COLOURS
 from risktable.rules import DealMission, replay
 from risktable.rules import state as st
 from risktable.rules.bots import Bot, HeuristicBot

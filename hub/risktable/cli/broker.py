@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from riskproto import topics
-from risktable import brokerconf
 from risktable.cli.common import check_table_and_bind
 from risktable.cli.errors import CliError
+from risktable.provision import broker_config
 
 
 def register(sub: Any) -> None:
@@ -91,7 +91,7 @@ def register(sub: Any) -> None:
 def _config(args: argparse.Namespace) -> int:
     check_table_and_bind(args.table, args.bind)
     guest_port = (
-        brokerconf.default_guest_port(args.port) if args.guest_port is None else args.guest_port
+        broker_config.default_guest_port(args.port) if args.guest_port is None else args.guest_port
     )
     ports = {"--port": args.port, "--guest-port": guest_port}
     if args.websockets is not None:
@@ -106,7 +106,7 @@ def _config(args: argparse.Namespace) -> int:
     out: Path = args.out
     try:
         out.mkdir(parents=True, exist_ok=True)
-        accounts = brokerconf.write_config(
+        accounts = broker_config.write_config(
             out,
             args.table,
             args.seats,
@@ -122,14 +122,14 @@ def _config(args: argparse.Namespace) -> int:
         raise CliError(f"{exc} exists; use --force to replace the configuration", 1) from None
     except OSError as exc:
         raise CliError(f"cannot write {out}: {exc.strerror}", 1) from None
-    seats = [a for a in accounts if a.role == brokerconf.SEAT]
-    guests = ", ".join(a.username for a in brokerconf.guest_accounts(accounts))
+    seats = [a for a in accounts if a.role == broker_config.SEAT]
+    guests = ", ".join(a.username for a in broker_config.guest_accounts(accounts))
     print(
-        f"wrote {out / brokerconf.CONF_FILE} for table {args.table}: "
+        f"wrote {out / broker_config.CONF_FILE} for table {args.table}: "
         f"{len(seats)} seat accounts and {accounts[0].username}; "
-        f"{out / brokerconf.GUEST_CONF_FILE} on port {guest_port}: {guests}"
+        f"{out / broker_config.GUEST_CONF_FILE} on port {guest_port}: {guests}"
     )
-    print(f"passwords are in {out / brokerconf.CREDENTIALS_FILE} (mode 0600): keep it private")
-    for name in (brokerconf.CONF_FILE, brokerconf.GUEST_CONF_FILE):
+    print(f"passwords are in {out / broker_config.CREDENTIALS_FILE} (mode 0600): keep it private")
+    for name in (broker_config.CONF_FILE, broker_config.GUEST_CONF_FILE):
         print(f"start the broker with: mosquitto -c {(out / name).resolve()}")
     return 0

@@ -12,8 +12,8 @@ from riskproto import topics
 from risktable.cli.errors import CliError
 
 if TYPE_CHECKING:
+    from risktable.broker_address import BrokerAddress
     from risktable.config import HubConfig
-    from risktable.service.address import BrokerAddress
 
 
 def check_table_and_bind(table: str, bind: str) -> None:
@@ -35,7 +35,7 @@ def broker_address(text: str) -> BrokerAddress:
     """argparse type for ``HOST:PORT``."""
     # Imported here, as in hub_config: commands that never meet a broker or the
     # configuration (the odds) start without them (risktable.cli.lazy).
-    from risktable.service.address import BrokerAddress
+    from risktable.broker_address import BrokerAddress
 
     try:
         return BrokerAddress.parse(text)

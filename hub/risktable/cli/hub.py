@@ -28,7 +28,7 @@ from risktable.service.mqtt_link import BrokerUnavailable
 from risktable.service.table_service import TableService
 
 if TYPE_CHECKING:
-    from risktable.panel import Panel
+    from risktable.hardware.panel import Panel
 
 log = logging.getLogger("risktable.hub")
 
@@ -63,7 +63,7 @@ def _config(args: argparse.Namespace) -> HubConfig:
 
 def _open_panel(config: HubConfig) -> Panel | None:
     # gpiozero is imported here, not at module level: only the hub command uses it.
-    from risktable.panel import Panel
+    from risktable.hardware.panel import Panel
 
     if not config.panel_enabled:
         return None
@@ -93,7 +93,7 @@ def open_leds(config: HubConfig) -> LedLink | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from risktable.panel import PanelStatus
+    from risktable.hardware.panel import PanelStatus
 
     setup_logging(args.verbose)
     config = _config(args)

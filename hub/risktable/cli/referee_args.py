@@ -9,13 +9,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from risktable.brokerconf import default_guest_port
+from risktable.broker_address import BrokerAddress
 from risktable.cli.common import PASSWORD_ENV, add_secret_options, broker_address, read_secret
 from risktable.cli.errors import CliError
 from risktable.cli.journal_args import configured, data_dir_parent
 from risktable.config import DEFAULT_CONFIG
+from risktable.provision.broker_config import default_guest_port
 from risktable.referee_client import REPLY_SECONDS, RefereeUnanswered, ask
-from risktable.service.address import BrokerAddress
 
 
 def referee_parent() -> argparse.ArgumentParser:

@@ -13,8 +13,8 @@ from risktable.cli.common import PASSWORD_ENV, add_secret_options, read_secret
 from risktable.cli.errors import CliError
 from risktable.demo.seats import SeatProcess
 from risktable.paths import MissingPart, find_micropython
-from risktable.seat_build import REPO, BuildError, build
-from risktable.seat_config import BOARDS, DICE, seat_config, write_seat_config
+from risktable.provision.seat_build import REPO, BuildError, build
+from risktable.provision.seat_config import BOARDS, DICE, seat_config, write_seat_config
 from risktable.seat_play import SeatPlayError, load_deck_keys, load_seat_file, play_seat
 
 WIFI_PASSWORD_ENV = "RISKTABLE_WIFI_PASSWORD"

@@ -14,7 +14,7 @@ import socket
 import threading
 from typing import Any
 
-from risktable.service.address import BrokerAddress
+from risktable.broker_address import BrokerAddress
 
 
 class EmbeddedBrokerError(Exception):

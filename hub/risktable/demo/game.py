@@ -13,9 +13,9 @@ import time
 from dataclasses import dataclass
 from typing import TextIO
 
+from risktable.hardware.palette import seat_colour
 from risktable.leds.scene import Scene
 from risktable.leds.terminal import TerminalBoard
-from risktable.palette import seat_colour
 from risktable.rules import state as st
 from risktable.rules.goals import how_won
 from risktable.rules.state import State

@@ -23,8 +23,8 @@ import tty
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TextIO
 
+from risktable.hardware.palette import seat_colour
 from risktable.leds.scene import Scene
-from risktable.palette import seat_colour
 from risktable.rules.board import SYMBOLS
 from risktable.rules.state import State
 from risktable.table import menus

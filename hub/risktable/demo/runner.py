@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from risktable.broker_address import BrokerAddress
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.demo.broker import EmbeddedBroker
 from risktable.demo.game import GameSummary, Screen, end_reason
@@ -22,11 +23,10 @@ from risktable.demo.keyboard import Keyboard, Painter, cbreak, seat_panel, sessi
 from risktable.demo.pilot import PilotError, SeatPilot, demo_card_uids
 from risktable.demo.seats import SeatProcess, ring_shows
 from risktable.game_rules import RulesUnknown, rules_config
+from risktable.hardware.palette import seat_colour
 from risktable.leds.scene import Scene
-from risktable.palette import seat_colour
 from risktable.paths import find_micropython
 from risktable.rules.state import GAME_OVER, State
-from risktable.service.address import BrokerAddress
 from risktable.service.hub import HubService
 from risktable.service.table_service import TableService
 from risktable.table.public import led_scene

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from risktable.broker_address import BrokerAddress
 from risktable.paths import firmware_dir, protocol_dir
 from risktable.processes import end_process
-from risktable.service.address import BrokerAddress
 
 
 class SeatProcess:

@@ -30,7 +30,7 @@ from typing import Protocol
 
 import serial
 
-from risktable.hardware_data import LedMap, load_led_map
+from risktable.hardware.data import LedMap, load_led_map
 from risktable.leds import frames
 from risktable.leds.scene import Scene
 from risktable.leds.strip import StripImage, channel_cap, strip_image

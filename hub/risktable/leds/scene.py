@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from risktable.palette import NEUTRAL, seat_colour
+from risktable.hardware.palette import NEUTRAL, seat_colour
 
 RGB = tuple[int, int, int]
 OFF: RGB = (0, 0, 0)

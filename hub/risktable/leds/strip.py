@@ -5,7 +5,7 @@ colour per LED (through ``hardware/led-map.json``) and a blink bit per LED,
 and scales the whole image down when it would draw more current than the
 board's ``electrical.budget_ma`` allows.
 
->>> from risktable.hardware_data import load_led_map
+>>> from risktable.hardware.data import load_led_map
 >>> from risktable.leds.scene import TerritoryLight
 >>> board = load_led_map()
 >>> image = strip_image({"alaska": TerritoryLight((255, 0, 0), 1.0, blink=True)}, board)
@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from risktable.hardware_data import LedMap
+from risktable.hardware.data import LedMap
 from risktable.leds.frames import NO_CAP
 from risktable.leds.scene import Scene
 

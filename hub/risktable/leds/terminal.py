@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from risktable.hardware_data import LedMap, load_led_map
+from risktable.hardware.data import LedMap, load_led_map
 from risktable.leds.scene import Scene, TerritoryLight
 
 _RESET = "\x1b[0m"

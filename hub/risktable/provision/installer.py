@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from risktable import brokerconf
+from risktable.provision import broker_config
 from risktable.provision.pi_model import Board, detect_board
 
 PREFIX = Path("/opt/risktable")
@@ -171,24 +171,24 @@ class Installer:
 
     def _broker(self) -> None:
         folder = self.target(BROKER_DIR)
-        credentials = folder / brokerconf.CREDENTIALS_FILE
+        credentials = folder / broker_config.CREDENTIALS_FILE
         if credentials.exists():
             self._say(f"kept: {BROKER_DIR} (the seats' accounts stay as provisioned)")
         else:
             folder.mkdir(parents=True, exist_ok=True)
-            accounts = brokerconf.write_config(
+            accounts = broker_config.write_config(
                 folder, self.options.table, self.options.seats, self.options.bind,
                 self.options.port, user=MOSQUITTO_USER, at=BROKER_DIR,
             )
-            hub = next(a for a in accounts if a.role == brokerconf.HUB)
+            hub = next(a for a in accounts if a.role == broker_config.HUB)
             _write_file(self.target(HUB_PASSWORD), hub.password + "\n", 0o600)
             self._say(f"wrote: {BROKER_DIR} ({self.options.seats} seat accounts; passwords in "
-                      f"{BROKER_DIR / brokerconf.CREDENTIALS_FILE})")
+                      f"{BROKER_DIR / broker_config.CREDENTIALS_FILE})")
         self._own_broker_files(folder)
         # The drop-in follows the broker's own credentials, so an upgrade run with other
         # options still matches the accounts the seats were given.
         doc = json.loads(credentials.read_text())
-        dropin = brokerconf.render_dropin(
+        dropin = broker_config.render_dropin(
             BROKER_DIR, doc["table"], doc["broker"]["host"], doc["broker"]["port"],
             MOSQUITTO_USER,
         )
@@ -205,7 +205,7 @@ class Installer:
                       f"{self.target(Path('/etc/passwd'))}; apt-get install mosquitto adds it)")
             return
         for path in [folder, *folder.rglob("*")]:
-            if path.name != brokerconf.CREDENTIALS_FILE:
+            if path.name != broker_config.CREDENTIALS_FILE:
                 os.chown(path, *ids)
 
     def _hub_config(self, board: Board) -> None:
@@ -213,7 +213,7 @@ class Installer:
         if path.exists():
             self._say(f"kept: {HUB_CONFIG}")
             return
-        doc = json.loads((self.target(BROKER_DIR) / brokerconf.CREDENTIALS_FILE).read_text())
+        doc = json.loads((self.target(BROKER_DIR) / broker_config.CREDENTIALS_FILE).read_text())
         _write_file(path, render_hub_config(doc["table"], len(doc["seats"]),
                                             doc["broker"]["port"], board.is_pi), 0o644)
         self._say(f"wrote: {HUB_CONFIG}")

@@ -19,8 +19,8 @@ from typing import Any
 from riskproto import messages, topics
 from riskproto.gate import APPLY, HOLD, PRESENCE, REFUSED, HubGate, Inbound
 from riskproto.presence import BIRTH, DEATH
-from risktable.palette import seat_colour
-from risktable.service.address import BrokerAddress
+from risktable.broker_address import BrokerAddress
+from risktable.hardware.palette import seat_colour
 from risktable.service.mqtt_link import HubLink
 from risktable.service.worker import Worker
 

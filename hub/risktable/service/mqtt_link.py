@@ -24,7 +24,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from riskproto import messages, topics
-from risktable.service.address import BrokerAddress
+from risktable.broker_address import BrokerAddress
 
 log = logging.getLogger(__name__)
 

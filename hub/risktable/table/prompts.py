@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from risktable.palette import seat_colour
+from risktable.hardware.palette import seat_colour
 from risktable.rules import state as st
 from risktable.rules.actions import (
     AcceptRoll,

@@ -2,8 +2,8 @@
 
 The files live in the repository's ``hardware/`` folder, which is not inside
 the Python package. :func:`hardware_file` finds them as package data
-(``risktable/hardware/`` in an installed wheel) or, failing that, next to the
-package in a source checkout. Every loader checks the file's invariants and
+(``risktable/hardware/files/`` in an installed wheel) or, failing that, in the
+source checkout. Every loader checks the file's invariants and
 raises :class:`HardwareDataError` naming the file and the entry at fault.
 
 >>> led_map = load_led_map()
@@ -57,13 +57,13 @@ class HardwareDataError(ValueError):
 def hardware_file(name: str) -> Traversable:
     """Return the hardware data file ``name`` (for example ``"led-map.json"``).
 
-    An installed package carries the files as ``risktable/hardware/``; a
+    An installed package carries the files as ``risktable/hardware/files/``; a
     source checkout keeps them in ``hardware/`` beside ``hub/``.
     """
-    packaged = resources.files("risktable") / "hardware" / name
+    packaged = resources.files("risktable.hardware") / "files" / name
     if packaged.is_file():
         return packaged
-    checkout = Path(__file__).resolve().parents[2] / "hardware" / name
+    checkout = Path(__file__).resolve().parents[3] / "hardware" / name
     if checkout.is_file():
         return checkout
     raise FileNotFoundError(f"hardware data file {name!r} is neither packaged nor in the checkout")

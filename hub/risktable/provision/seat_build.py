@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 # Not deployed to a seat: anything only the tests use, and firmware/ledctl, the LED
 # controller's own firmware (a Pico on the hub; docs/led-link.md installs it).
 _SKIP_DIRS = {"tests", "__pycache__", "ledctl"}

@@ -1,6 +1,6 @@
 """The hub panel's pin numbers, read from ``hardware/hub-panel.json``.
 
-Kept apart from :mod:`risktable.panel` so that reading a configuration does not
+Kept apart from :mod:`risktable.hardware.panel` so that reading a configuration does not
 import gpiozero.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from risktable.hardware_data import load_hub_panel_pinout
+from risktable.hardware.data import load_hub_panel_pinout
 
 _WIRING = load_hub_panel_pinout()
 

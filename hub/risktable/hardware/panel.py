@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from gpiozero import LED, Button, PWMOutputDevice
 
-from risktable.panel_pins import PanelPins
+from risktable.hardware.panel_pins import PanelPins
 
 
 class PanelStatus(enum.Enum):
