@@ -23,7 +23,7 @@ _GROUPS: tuple[Entry, ...] = (
     ("hub", "hub", "run the hub service for a table (Ctrl-C or SIGTERM stops it)"),
     ("rules", "rules", "the rules engine: map, odds, battles, self-play, replay, presets"),
     ("broker", "broker", "the table's MQTT broker: accounts, passwords and ACL for mosquitto"),
-    ("games", "games", "the games in the hub's journal: list, export, resume"),
+    ("games", "games", "the games in the hub's journal: list, export, report, resume"),
     ("table", "table", "the referee's controls of the running hub: pause, resume, undo, status"),
     ("dice", "dice", "the physical dice: per-die statistics from the journal"),
     ("seat", "seat", "seat controllers: per-seat config, firmware build, a seat on this PC"),

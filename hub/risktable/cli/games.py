@@ -30,7 +30,7 @@ from risktable.rules.render import summary
 def register(sub: Any) -> None:
     """Add the ``games`` command group to the top-level sub-parsers."""
     parser: argparse.ArgumentParser = sub.add_parser(
-        "games", help="the games in the hub's journal: list, export, resume")
+        "games", help="the games in the hub's journal: list, export, report, resume")
     games_sub = parser.add_subparsers(dest="games_command", metavar="SUBCOMMAND")
     games_sub.required = True
     common = data_dir_parent()
@@ -44,6 +44,14 @@ def register(sub: Any) -> None:
     p.add_argument("id", type=game_id, help="game id (see games list)")
     p.add_argument("--out", type=Path, help="write to FILE instead of standard output")
     p.set_defaults(handler=run_export)
+
+    p = games_sub.add_parser(
+        "report", parents=[common],
+        help="the story of a game as one self-contained HTML page (docs/report.md)")
+    p.add_argument("id", type=game_id, help="game id (see games list)")
+    p.add_argument("--out", type=Path, metavar="FILE.html", help="write the page to FILE")
+    p.add_argument("--json", action="store_true", help="print the computed numbers as JSON")
+    p.set_defaults(handler=run_report)
 
     p = games_sub.add_parser(
         "resume", parents=[common],
@@ -158,4 +166,27 @@ def run_resume(args: argparse.Namespace) -> int:
     print(f"game {args.id} is the current game of table {table}: {count} actions replayed")
     for key, value in info.items():
         print(f"  {key}: {value}")
+    return 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Replay the game and write its report page to ``--out`` and/or its numbers as JSON."""
+    if args.out is None and not args.json:
+        raise CliError("say where the report goes: --out FILE.html, or --json")
+    # Imported here: the report's page code is not needed by the other games commands.
+    from risktable import report
+
+    with open_journal(data_dir(args)) as journal, journal_errors():
+        game = report.load(journal, args.id)
+        heading = report.title(journal, args.id)
+    if args.out is not None:
+        try:
+            args.out.write_text(report.render(game, heading), "utf-8")
+        except OSError as exc:
+            raise CliError(f"cannot write {args.out}: {exc.strerror}") from None
+    if args.json:
+        print(json.dumps(game.as_json(), indent=1))
+    elif args.out is not None:
+        print(f"wrote {args.out}: game {args.id}, {game.actions} actions, "
+              f"{len(game.snapshots) - 1} snapshots, {len(game.dice)} dice")
     return 0

@@ -542,21 +542,29 @@ class Journal:
                 (game_id, seat, _boot(boot))).fetchall()
         return [r[0] for r in rows]
 
-    def die_stats(self) -> list[DieStats]:
+    def die_stats(self, game_id: int | None = None) -> list[DieStats]:
         """Face counts of every physical die ever journalled, by die, sorted by name.
 
         The faces are those the seats read (every settled dice event accepted,
         whichever side's dice it carried, named by :func:`die_identity`) and those
         named with a journalled roll (``ActionMeta.dice``). Rolls that were later
-        undone count too: the die really showed those faces.
+        undone count too: the die really showed those faces. With ``game_id``,
+        only the faces read or named in that game (the game report's dice).
         """
+        if game_id is not None:
+            self._header(game_id)  # UnknownGame for a game that is not there
+        # One query text for both: a NULL game id matches every game.
         with self._lock:
             read = self._db.execute(
                 "SELECT i.seat, r.die, r.face, COUNT(*) FROM die_readings AS r"
-                " JOIN inputs AS i ON i.id = r.input_id GROUP BY i.seat, r.die, r.face"
-            ).fetchall()
+                " JOIN inputs AS i ON i.id = r.input_id"
+                " WHERE ?1 IS NULL OR i.game_id = ?1 GROUP BY i.seat, r.die, r.face",
+                (game_id,)).fetchall()
             named = self._db.execute(
-                "SELECT die, face, COUNT(*) FROM dice GROUP BY die, face").fetchall()
+                "SELECT d.die, d.face, COUNT(*) FROM dice AS d"
+                " JOIN actions AS a ON a.id = d.action_id"
+                " WHERE ?1 IS NULL OR a.game_id = ?1 GROUP BY d.die, d.face",
+                (game_id,)).fetchall()
         counts: dict[tuple[str, str], list[int]] = {}
         for seat, die, face, n in read:
             key = (die_identity(seat, die), die_kind(die))

@@ -1,0 +1,596 @@
+"""The game report as one self-contained HTML page: inline SVG charts and tables.
+
+Nothing on the page is fetched: no scripts, fonts, images or style sheets
+from anywhere, so the file works offline, mailed or copied to a phone. Every
+chart is an ``<svg role="img">`` with a title and a description, axis labels,
+and each seat drawn in its seat colour *and* with its own line dash, marker
+shape or fill pattern plus its name, so nothing depends on telling colours
+apart. Every number a chart draws is also in a table, and on the chart's
+elements as ``data-`` attributes (what the browser test reads).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from html import escape
+
+from risktable.hardware.palette import NEUTRAL, SEAT_COLOURS
+from risktable.report.compute import LUCK_METHOD, GameReport, Snapshot
+
+# Chart geometry in SVG user units; the page scales the whole drawing to its width.
+WIDTH = 960
+HEIGHT = 420
+LEFT, RIGHT, TOP, BOTTOM = 80, 125, 20, 70
+
+# Per seat (player index): line dash, marker shape and fill pattern, so a seat is
+# told apart without its colour. Neutral seats use the last entry.
+DASHES = ("", "10 5", "3 4", "14 4 3 4", "7 3 2 3 2 3", "2 2", "1 6")
+MARKERS = ("circle", "square", "triangle", "diamond", "plus", "down", "cross")
+PATTERNS = ("solid", "stripes", "dots", "hlines", "crosshatch", "vlines", "checks")
+
+CSS = """
+:root { color-scheme: light; --ink: #1a1a1a; --muted: #555; --rule: #ccc; }
+* { box-sizing: border-box; }
+body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  font-size: clamp(15px, 0.6vw + 12px, 26px); line-height: 1.45; color: var(--ink);
+  background: #fafafa; }
+main { max-width: 75em; margin: 0 auto; padding: 0.75em; }
+h1 { font-size: 1.6em; margin: 0.4em 0; }
+h2 { font-size: 1.25em; margin: 1.4em 0 0.4em; border-bottom: 2px solid var(--rule); }
+figure { margin: 0.5em 0; background: #fff; border: 1px solid var(--rule);
+  border-radius: 6px; padding: 0.5em; }
+figcaption { color: var(--muted); font-size: 0.9em; }
+svg { display: block; width: 100%; height: auto; }
+svg text { font-family: inherit; fill: var(--ink); }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+table { border-collapse: collapse; margin: 0.5em 0; background: #fff; }
+caption { text-align: left; font-weight: 600; padding: 0.3em 0; }
+th, td { border: 1px solid var(--rule); padding: 0.25em 0.55em; text-align: right; }
+th[scope=row], td.name { text-align: left; }
+.swatch { display: inline-block; width: 2.4em; height: 0.9em; vertical-align: middle;
+  margin-right: 0.35em; border: 1px solid #333; }
+.dice { display: grid; gap: 0.6em; grid-template-columns: repeat(auto-fill, minmax(17em, 1fr)); }
+.note { color: var(--muted); font-size: 0.9em; }
+.suspicious { font-weight: 700; color: #a00; }
+/* On a phone the wide charts keep a readable size and scroll sideways. */
+@media (max-width: 700px) { svg.wide { min-width: 680px; } }
+@media (min-width: 1600px) { main { max-width: 95em; } }
+"""
+
+
+def seat_rgb(report: GameReport, seat: int) -> str:
+    """The CSS colour of seat index ``seat`` (the seat colours of the table's LEDs)."""
+    if seat < report.config.players and seat < len(SEAT_COLOURS):
+        r, g, b = SEAT_COLOURS[seat].rgb
+    else:
+        r, g, b = NEUTRAL.rgb
+    return f"rgb({r},{g},{b})"
+
+
+def _style_index(report: GameReport, seat: int) -> int:
+    return seat if seat < report.config.players else len(DASHES) - 1
+
+
+def _num(x: float) -> str:
+    """A coordinate, short."""
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def _patterns(report: GameReport, prefix: str) -> str:
+    """SVG pattern definitions: each seat's colour with its own overlay."""
+    out = []
+    for seat in range(report.seats):
+        kind = PATTERNS[_style_index(report, seat)]
+        colour = seat_rgb(report, seat)
+        ink = 'stroke="#000" stroke-opacity="0.55" stroke-width="1.6"'
+        overlay = {
+            "solid": "",
+            "stripes": f'<path d="M-2,2 l4,-4 M0,8 l8,-8 M6,10 l4,-4" {ink}/>',
+            "dots": '<circle cx="4" cy="4" r="1.7" fill="#000" fill-opacity="0.55"/>',
+            "hlines": f'<path d="M0,4 h8" {ink}/>',
+            "crosshatch": f'<path d="M0,0 l8,8 M8,0 l-8,8" {ink}/>',
+            "vlines": f'<path d="M4,0 v8" {ink}/>',
+            "checks": '<rect width="4" height="4" fill="#000" fill-opacity="0.35"/>'
+                      '<rect x="4" y="4" width="4" height="4" fill="#000" fill-opacity="0.35"/>',
+        }[kind]
+        out.append(f'<pattern id="{prefix}-p{seat}" width="8" height="8" '
+                   f'patternUnits="userSpaceOnUse"><rect width="8" height="8" '
+                   f'fill="{colour}"/>{overlay}</pattern>')
+    return f"<defs>{''.join(out)}</defs>"
+
+
+def _marker(kind: str, x: float, y: float, colour: str, r: float = 5.0) -> str:
+    common = f'fill="{colour}" stroke="#222" stroke-width="1.2"'
+    if kind == "circle":
+        return f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(r)}" {common}/>'
+    if kind == "square":
+        return (f'<rect x="{_num(x - r)}" y="{_num(y - r)}" width="{_num(2 * r)}" '
+                f'height="{_num(2 * r)}" {common}/>')
+    shapes = {
+        "triangle": [(0, -1.2), (1.1, 0.9), (-1.1, 0.9)],
+        "down": [(0, 1.2), (1.1, -0.9), (-1.1, -0.9)],
+        "diamond": [(0, -1.3), (1.3, 0), (0, 1.3), (-1.3, 0)],
+        "plus": [(-0.4, -1.2), (0.4, -1.2), (0.4, -0.4), (1.2, -0.4), (1.2, 0.4), (0.4, 0.4),
+                 (0.4, 1.2), (-0.4, 1.2), (-0.4, 0.4), (-1.2, 0.4), (-1.2, -0.4),
+                 (-0.4, -0.4)],
+        "cross": [(-1, -1.3), (0, -0.3), (1, -1.3), (1.3, -1), (0.3, 0), (1.3, 1), (1, 1.3),
+                  (0, 0.3), (-1, 1.3), (-1.3, 1), (-0.3, 0), (-1.3, -1)],
+    }[kind]
+    points = " ".join(f"{_num(x + dx * r)},{_num(y + dy * r)}" for dx, dy in shapes)
+    return f'<polygon points="{points}" {common}/>'
+
+
+def _nice_step(span: float, ticks: int = 6) -> float:
+    """A round tick step (1, 2 or 5 times a power of ten) giving about ``ticks`` ticks."""
+    if span <= 0:
+        return 1.0
+    raw = span / ticks
+    power = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if raw <= m * power:
+            return float(m * power)
+    return float(10 * power)
+
+
+def _svg_open(chart_id: str, title: str, desc: str, height: int = HEIGHT) -> str:
+    return (f'<svg id="{chart_id}" class="wide" viewBox="0 0 {WIDTH} {height}" role="img" '
+            f'aria-labelledby="{chart_id}-title {chart_id}-desc" '
+            f'xmlns="http://www.w3.org/2000/svg">'
+            f'<title id="{chart_id}-title">{escape(title)}</title>'
+            f'<desc id="{chart_id}-desc">{escape(desc)}</desc>'
+            f'<rect width="{WIDTH}" height="{height}" fill="#fff"/>')
+
+
+def _axes(x_label: str, y_label: str, y_max: float, y_step: float, x_ticks: Sequence[int],
+          x_of: dict[int, float], y_format: str = "{:g}") -> str:
+    """Axis lines, grid, ticks and the two axis labels of a plot area."""
+    bottom = HEIGHT - BOTTOM
+    parts = ['<g class="axes" font-size="18">']
+    y = 0.0
+    while y <= y_max + 1e-9:
+        py = bottom - (bottom - TOP) * (y / y_max if y_max else 0)
+        parts.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{_num(py)}" y2="{_num(py)}" '
+                     f'stroke="#e3e3e3"/>'
+                     f'<text x="{LEFT - 8}" y="{_num(py + 6)}" text-anchor="end">'
+                     f'{escape(y_format.format(y))}</text>')
+        y += y_step
+    for k in x_ticks:
+        px = x_of[k]
+        parts.append(f'<line x1="{_num(px)}" x2="{_num(px)}" y1="{bottom}" y2="{bottom + 6}" '
+                     f'stroke="#333"/><text x="{_num(px)}" y="{bottom + 22}" '
+                     f'text-anchor="middle">{k}</text>')
+    parts.append(f'<line x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{bottom}" stroke="#333"/>'
+                 f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{bottom}" y2="{bottom}" '
+                 f'stroke="#333"/>'
+                 f'<text class="x-label" x="{(LEFT + WIDTH - RIGHT) / 2}" y="{HEIGHT - 12}" '
+                 f'text-anchor="middle" font-size="20">{escape(x_label)}</text>'
+                 f'<text class="y-label" x="18" y="{(TOP + bottom) / 2}" text-anchor="middle" '
+                 f'font-size="20" transform="rotate(-90 18 {(TOP + bottom) / 2})">'
+                 f'{escape(y_label)}</text></g>')
+    return "".join(parts)
+
+
+def _x_positions(snapshots: Sequence[Snapshot]) -> tuple[list[float], list[int], dict[int, float]]:
+    """x of each snapshot (by turn), the turns to tick, and x of each ticked turn."""
+    last = max(snapshots[-1].turn, 1)
+    span = WIDTH - LEFT - RIGHT
+
+    def x(turn: int) -> float:
+        return LEFT + span * turn / last
+
+    step = max(1, int(_nice_step(last, 10)))
+    ticks = list(range(0, last + 1, step))
+    return [x(s.turn) for s in snapshots], ticks, {t: x(t) for t in ticks}
+
+
+def _spread(ys: list[tuple[float, int]], gap: float) -> dict[int, float]:
+    """End-label heights pushed apart so no two labels overlap."""
+    placed: dict[int, float] = {}
+    last = -math.inf
+    for y, key in sorted(ys):
+        y = max(y, last + gap)
+        placed[key] = y
+        last = y
+    return placed
+
+
+def line_chart(report: GameReport, chart_id: str, title: str, desc: str, y_label: str,
+               series: dict[int, list[float]], *, y_format: str = "{:g}",
+               y_max: float | None = None, highlight: tuple[int, int] | None = None) -> str:
+    """A chart of one line per seat over the snapshots (x: turns played).
+
+    ``series`` maps seat index to one value per snapshot; ``highlight`` shades
+    the stretch between two snapshot indices (the largest swing).
+    """
+    snaps = report.snapshots
+    xs, ticks, x_of = _x_positions(snaps)
+    top = max((v for vals in series.values() for v in vals), default=1.0)
+    if y_max is None:
+        y_step = _nice_step(top)
+        y_max = max(y_step, math.ceil(top / y_step) * y_step)
+    else:
+        y_step = _nice_step(y_max)
+    bottom = HEIGHT - BOTTOM
+
+    def y(v: float) -> float:
+        return bottom - (bottom - TOP) * v / y_max
+
+    parts = [_svg_open(chart_id, title, desc)]
+    if highlight is not None:
+        a, b = highlight
+        parts.append(f'<rect class="swing" x="{_num(xs[a])}" y="{TOP}" '
+                     f'width="{_num(max(xs[b] - xs[a], 3))}" height="{bottom - TOP}" '
+                     f'fill="#ffd54a" fill-opacity="0.45" stroke="#b08800" '
+                     f'stroke-dasharray="4 3"/>')
+    parts.append(_axes("turns played", y_label, y_max, y_step, ticks, x_of, y_format))
+    every = max(1, len(snaps) // 30)  # markers on at most about 30 points per line
+    ends: list[tuple[float, int]] = []
+    for seat, values in series.items():
+        style = _style_index(report, seat)
+        colour = seat_rgb(report, seat)
+        points = " ".join(f"{_num(px)},{_num(y(v))}" for px, v in zip(xs, values, strict=True))
+        dash = f' stroke-dasharray="{DASHES[style]}"' if DASHES[style] else ""
+        values_attr = ",".join(f"{v:g}" for v in values)
+        parts.append(f'<g class="series" data-seat="{seat}" '
+                     f'data-name="{escape(report.seat_name(seat))}" '
+                     f'data-values="{values_attr}">'
+                     f'<title>{escape(report.seat_name(seat))}</title>'
+                     f'<polyline points="{points}" fill="none" stroke="#222" '
+                     f'stroke-width="5.5" stroke-linejoin="round" stroke-opacity="0.55"/>'
+                     f'<polyline points="{points}" fill="none" stroke="{colour}" '
+                     f'stroke-width="3.5" stroke-linejoin="round"{dash}/>')
+        for k in range(0, len(values), every):
+            parts.append(_marker(MARKERS[style], xs[k], y(values[k]), colour))
+        parts.append(_marker(MARKERS[style], xs[-1], y(values[-1]), colour))
+        parts.append("</g>")
+        ends.append((y(values[-1]), seat))
+    for seat, ly in _spread(ends, 18).items():
+        parts.append(f'<text class="end-label" x="{WIDTH - RIGHT + 10}" y="{_num(ly + 5)}" '
+                     f'font-size="19">{escape(report.seat_name(seat))}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def continents_chart(report: GameReport) -> str:
+    """One row per continent, one column per snapshot: who held it whole."""
+    board = report.config.board
+    snaps = report.snapshots
+    rows = len(board.continents)
+    row_h = 34
+    label_w = 190
+    height = TOP + rows * row_h + 60
+    span = WIDTH - label_w - 20
+    cell = span / len(snaps)
+    parts = [_svg_open("chart-continents", "Continents held over time",
+                       "For each continent, a band over the turns filled with the pattern of "
+                       "the seat that held the whole continent; blank where nobody did.",
+                       height), _patterns(report, "cont")]
+    for r, continent in enumerate(board.continents):
+        top = TOP + r * row_h
+        parts.append(f'<text x="{label_w - 10}" y="{top + row_h / 2 + 6}" text-anchor="end" '
+                     f'font-size="19">{escape(continent.name)}</text>'
+                     f'<rect x="{label_w}" y="{top + 3}" width="{_num(span)}" '
+                     f'height="{row_h - 6}" fill="#f2f2f2" stroke="#ccc"/>')
+        holders = []
+        for k, snap in enumerate(snaps):
+            holder = next((s for s, held in enumerate(snap.continents) if r in held), -1)
+            holders.append(str(holder))
+            if holder >= 0:
+                parts.append(f'<rect x="{_num(label_w + k * cell)}" y="{top + 3}" '
+                             f'width="{_num(cell + 0.4)}" height="{row_h - 6}" '
+                             f'fill="url(#cont-p{holder})"><title>{escape(continent.name)}: '
+                             f'{escape(report.seat_name(holder))}, {escape(snap.label)}'
+                             f'</title></rect>')
+        parts.append(f'<g class="continent" data-continent="{escape(continent.name)}" '
+                     f'data-holders="{",".join(holders)}"/>')
+    axis_y = TOP + rows * row_h + 22
+    _, ticks, _ = _x_positions(snaps)
+    last = max(snaps[-1].turn, 1)
+    for t in ticks:
+        px = label_w + span * t / last
+        parts.append(f'<text x="{_num(px)}" y="{axis_y}" text-anchor="middle" '
+                     f'font-size="18">{t}</text>')
+    parts.append(f'<text class="x-label" x="{label_w + span / 2}" y="{axis_y + 26}" '
+                 f'text-anchor="middle" font-size="20">turns played</text></svg>')
+    return "".join(parts)
+
+
+def dice_chart(report: GameReport, index: int) -> str:
+    """One die's six face counts as bars, with the fair expectation as a dashed line."""
+    die = report.dice[index]
+    w, h = 360, 240
+    left, bottom, top = 44, h - 44, 16
+    expected = die.rolls / 6
+    peak = max(max(die.counts), expected, 1)
+    step = _nice_step(peak, 4)
+    y_max = math.ceil(peak / step) * step
+    chart_id = f"chart-die-{index}"
+
+    def y(v: float) -> float:
+        return bottom - (bottom - top) * v / y_max
+
+    parts = [f'<svg id="{chart_id}" viewBox="0 0 {w} {h}" role="img" '
+             f'aria-labelledby="{chart_id}-title {chart_id}-desc" '
+             f'xmlns="http://www.w3.org/2000/svg" class="die" data-die="{escape(die.die)}" '
+             f'data-counts="{",".join(map(str, die.counts))}">'
+             f'<title id="{chart_id}-title">Faces of die {escape(die.die)}</title>'
+             f'<desc id="{chart_id}-desc">How often each face 1 to 6 came up in '
+             f'{die.rolls} rolls; the dashed line is what a fair die gives on average '
+             f'({expected:.1f} each).</desc><rect width="{w}" height="{h}" fill="#fff"/>']
+    v = 0.0
+    while v <= y_max + 1e-9:
+        parts.append(f'<line x1="{left}" x2="{w - 8}" y1="{_num(y(v))}" y2="{_num(y(v))}" '
+                     f'stroke="#e3e3e3"/><text x="{left - 6}" y="{_num(y(v) + 5)}" '
+                     f'text-anchor="end" font-size="13">{v:g}</text>')
+        v += step
+    slot = (w - 8 - left) / 6
+    for face, count in enumerate(die.counts, start=1):
+        x0 = left + (face - 1) * slot + slot * 0.15
+        parts.append(f'<rect class="face" data-face="{face}" data-count="{count}" '
+                     f'x="{_num(x0)}" y="{_num(y(count))}" width="{_num(slot * 0.7)}" '
+                     f'height="{_num(bottom - y(count))}" fill="#4a7fb0" stroke="#223">'
+                     f'<title>face {face}: {count}</title></rect>'
+                     f'<text x="{_num(x0 + slot * 0.35)}" y="{_num(y(count) - 4)}" '
+                     f'text-anchor="middle" font-size="13">{count}</text>'
+                     f'<text x="{_num(x0 + slot * 0.35)}" y="{bottom + 18}" '
+                     f'text-anchor="middle" font-size="14">{face}</text>')
+    parts.append(f'<line x1="{left}" x2="{w - 8}" y1="{_num(y(expected))}" '
+                 f'y2="{_num(y(expected))}" stroke="#c0392b" stroke-width="2.5" '
+                 f'stroke-dasharray="7 4"/>'
+                 f'<line x1="{left}" x2="{left}" y1="{top}" y2="{bottom}" stroke="#333"/>'
+                 f'<line x1="{left}" x2="{w - 8}" y1="{bottom}" y2="{bottom}" stroke="#333"/>'
+                 f'<text x="{(left + w) / 2}" y="{h - 6}" text-anchor="middle" '
+                 f'font-size="14">face</text><text x="12" y="{(top + bottom) / 2}" '
+                 f'text-anchor="middle" font-size="14" '
+                 f'transform="rotate(-90 12 {(top + bottom) / 2})">times</text></svg>')
+    return "".join(parts)
+
+
+def luck_chart(report: GameReport) -> str:
+    """Per player: conquests made (patterned bar) against conquests expected (outlined)."""
+    players = report.config.players
+    rows = [report.luck[s] for s in range(players)]
+    bar_h, gap = 22, 16
+    label_w = 120
+    height = TOP + players * (2 * bar_h + gap) + 56
+    peak = max([float(lk.expected_conquests) for lk in rows] + [lk.conquests for lk in rows]
+               + [1.0])
+    step = _nice_step(peak, 6)
+    x_max = math.ceil(peak / step) * step
+    span = WIDTH - label_w - 60
+
+    def x(v: float) -> float:
+        return label_w + span * v / x_max
+
+    parts = [_svg_open("chart-luck", "Battle luck: conquests against the odds",
+                       "For each player, the territories conquered (filled bar) and the "
+                       "conquests expected from the exact odds of every roll the player made "
+                       "as attacker (outlined bar).", height), _patterns(report, "luck")]
+    bottom = TOP + players * (2 * bar_h + gap)
+    v = 0.0
+    while v <= x_max + 1e-9:
+        parts.append(f'<line x1="{_num(x(v))}" x2="{_num(x(v))}" y1="{TOP}" y2="{bottom}" '
+                     f'stroke="#e3e3e3"/><text x="{_num(x(v))}" y="{bottom + 20}" '
+                     f'text-anchor="middle" font-size="18">{v:g}</text>')
+        v += step
+    for k, lk in enumerate(rows):
+        top = TOP + k * (2 * bar_h + gap)
+        expected = float(lk.expected_conquests)
+        parts.append(
+            f'<g class="luck" data-seat="{lk.seat}" data-conquests="{lk.conquests}" '
+            f'data-expected="{expected:.6f}" data-rolls="{lk.rolls}">'
+            f'<text x="{label_w - 10}" y="{top + bar_h + 5}" text-anchor="end" '
+            f'font-size="19">{escape(report.seat_name(lk.seat))}</text>'
+            f'<rect x="{label_w}" y="{top}" width="{_num(x(lk.conquests) - label_w)}" '
+            f'height="{bar_h}" fill="url(#luck-p{lk.seat})" stroke="#222">'
+            f'<title>conquests made: {lk.conquests}</title></rect>'
+            f'<text x="{_num(x(lk.conquests) + 6)}" y="{top + bar_h - 5}" font-size="18">'
+            f'{lk.conquests} made</text>'
+            f'<rect x="{label_w}" y="{top + bar_h}" width="{_num(x(expected) - label_w)}" '
+            f'height="{bar_h}" fill="#fff" stroke="#222" stroke-width="2" '
+            f'stroke-dasharray="5 3"><title>conquests expected: {expected:.2f}</title></rect>'
+            f'<text x="{_num(x(expected) + 6)}" y="{top + 2 * bar_h - 5}" font-size="18">'
+            f'{expected:.1f} expected</text></g>')
+    parts.append(f'<line x1="{label_w}" x2="{label_w}" y1="{TOP}" y2="{bottom}" stroke="#333"/>'
+                 f'<text class="x-label" x="{label_w + span / 2}" y="{height - 8}" '
+                 f'text-anchor="middle" font-size="20">territories conquered</text></svg>')
+    return "".join(parts)
+
+
+def _legend(report: GameReport) -> str:
+    items = []
+    for seat in range(report.seats):
+        style = _style_index(report, seat)
+        colour = seat_rgb(report, seat)
+        dash = f' stroke-dasharray="{DASHES[style]}"' if DASHES[style] else ""
+        items.append(
+            f'<li><svg viewBox="0 0 60 20" width="60" height="20" aria-hidden="true" '
+            f'style="display:inline-block;width:3.2em;vertical-align:middle">'
+            f'{_patterns(report, f"leg{seat}")}'
+            f'<rect x="0" y="2" width="14" height="16" fill="url(#leg{seat}-p{seat})" '
+            f'stroke="#222"/><line x1="18" x2="58" y1="10" y2="10" stroke="{colour}" '
+            f'stroke-width="3.5"{dash}/>{_marker(MARKERS[style], 38, 10, colour, 4.5)}'
+            f'</svg> {escape(report.seat_name(seat))} '
+            f'<span class="note">({escape(_colour_name(report, seat))}, '
+            f'{PATTERNS[style]}, {MARKERS[style]})</span></li>')
+    return f'<ul class="legend">{"".join(items)}</ul>'
+
+
+def _colour_name(report: GameReport, seat: int) -> str:
+    if seat < report.config.players and seat < len(SEAT_COLOURS):
+        return SEAT_COLOURS[seat].name
+    return NEUTRAL.name
+
+
+def _final_table(report: GameReport) -> str:
+    snap = report.snapshots[-1]
+    board = report.config.board
+    rows = []
+    for seat in range(report.seats):
+        held = ", ".join(board.continents[c].name for c in snap.continents[seat]) or "-"
+        mark = " (winner)" if seat == report.winner else ""
+        rows.append(f'<tr data-seat="{seat}" data-territories="{snap.territories[seat]}" '
+                    f'data-armies="{snap.armies[seat]}"><th scope="row">'
+                    f'{escape(report.seat_name(seat))}{mark}</th>'
+                    f'<td class="territories">{snap.territories[seat]}</td>'
+                    f'<td class="armies">{snap.armies[seat]}</td>'
+                    f'<td class="name">{escape(held)}</td></tr>')
+    where = "at the end" if report.finished else f"now, after {report.actions} actions"
+    return (f'<div class="scroll"><table id="final"><caption>Territories and armies {where}'
+            f'</caption><thead><tr><th scope="col">Seat</th><th scope="col">Territories</th>'
+            f'<th scope="col">Armies</th><th scope="col">Continents held</th></tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def _turn_table(report: GameReport) -> str:
+    head = "".join(f'<th scope="col">{escape(report.seat_name(s))} territories / armies</th>'
+                   for s in range(report.seats))
+    rows = []
+    for snap in report.snapshots:
+        who = "" if snap.player < 0 else f" ({escape(report.seat_name(snap.player))})"
+        cells = "".join(f"<td>{snap.territories[s]} / {snap.armies[s]}</td>"
+                        for s in range(report.seats))
+        rows.append(f'<tr><th scope="row">{escape(snap.label)}{who}</th>{cells}</tr>')
+    return (f'<details><summary>Every turn as a table ({len(report.snapshots)} rows)</summary>'
+            f'<div class="scroll"><table id="turns"><caption>Territories / armies per seat at '
+            f'the end of each turn</caption><thead><tr><th scope="col">When</th>{head}</tr>'
+            f'</thead><tbody>{"".join(rows)}</tbody></table></div></details>')
+
+
+def _continent_table(report: GameReport) -> str:
+    board = report.config.board
+    head = "".join(f'<th scope="col">{escape(report.seat_name(s))}</th>'
+                   for s in range(report.seats))
+    rows = []
+    for c, continent in enumerate(board.continents):
+        counts = [sum(1 for snap in report.snapshots[1:] if c in snap.continents[s])
+                  for s in range(report.seats)]
+        cells = "".join(f"<td>{n}</td>" for n in counts)
+        rows.append(f'<tr><th scope="row">{escape(continent.name)} (+{continent.bonus})</th>'
+                    f'{cells}</tr>')
+    return (f'<div class="scroll"><table id="continents"><caption>Snapshots after the setup '
+            f'in which each seat held the continent whole</caption><thead><tr>'
+            f'<th scope="col">Continent</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody>'
+            f'</table></div>')
+
+
+def _luck_table(report: GameReport) -> str:
+    rows = []
+    for lk in report.luck:
+        if lk.seat >= report.config.players and not lk.defended:
+            continue
+        rows.append(
+            f'<tr data-seat="{lk.seat}"><th scope="row">{escape(report.seat_name(lk.seat))}'
+            f'</th><td>{lk.rolls}</td><td class="conquests">{lk.conquests}</td>'
+            f'<td class="expected">{float(lk.expected_conquests):.2f}</td>'
+            f'<td>{lk.luck:+.2f}</td><td>{lk.defended}</td><td>{lk.losses}</td>'
+            f'<td>{float(lk.expected_losses):.2f}</td></tr>')
+    return ('<div class="scroll"><table id="luck"><caption>Battle luck (exact per-roll odds)'
+            '</caption><thead><tr><th scope="col">Seat</th><th scope="col">Rolls attacking'
+            '</th><th scope="col">Conquests</th><th scope="col">Expected</th>'
+            '<th scope="col">Luck</th><th scope="col">Rolls defending</th>'
+            '<th scope="col">Territories lost</th><th scope="col">Expected lost</th></tr>'
+            f'</thead><tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def _dice_table(report: GameReport) -> str:
+    rows = []
+    for d in report.dice:
+        verdict = d.verdict()
+        cls = ' class="suspicious"' if verdict == "suspicious" else ""
+        cells = "".join(f'<td class="face{f + 1}">{n}</td>' for f, n in enumerate(d.counts))
+        rows.append(f'<tr data-die="{escape(d.die)}" data-counts="{",".join(map(str, d.counts))}">'
+                    f'<th scope="row">{escape(d.die)}</th><td class="name">{escape(d.kind)}</td>'
+                    f'{cells}<td>{d.rolls}</td><td>{d.chi_square():.2f}</td>'
+                    f'<td>{d.p_value():.3g}</td><td{cls}>{escape(verdict)}</td></tr>')
+    faces = "".join(f'<th scope="col">{f}</th>' for f in range(1, 7))
+    return ('<div class="scroll"><table id="dice"><caption>Faces of each physical die'
+            '</caption><thead><tr><th scope="col">Die</th><th scope="col">Kind</th>'
+            f'{faces}<th scope="col">Rolls</th><th scope="col">Chi-square</th>'
+            '<th scope="col">p-value</th><th scope="col">Verdict</th></tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def _figure(svg: str, caption: str) -> str:
+    return (f'<figure><div class="scroll">{svg}</div><figcaption>{escape(caption)}'
+            f"</figcaption></figure>")
+
+
+def render(report: GameReport, title: str) -> str:
+    """The whole page for ``report`` under the heading ``title``."""
+    snaps = report.snapshots
+    seats = range(report.seats)
+    territories = {s: [float(x.territories[s]) for x in snaps] for s in seats}
+    armies = {s: [float(x.armies[s]) for x in snaps] for s in seats}
+    focus = report.seat_name(report.focus)
+    if report.winner is not None:
+        status = f"{escape(report.seat_name(report.winner))} won."
+        whose = f"the winner ({focus})"
+    elif report.finished:
+        status = "The game ended without a winner."
+        whose = f"the seat with the most armies now ({focus})"
+    else:
+        status = f"The game is under way: this is the story up to action {report.actions}."
+        whose = f"the seat with the most armies now ({focus})"
+    swing = report.swing
+    highlight = None
+    swing_text = "Not enough turns yet for a change in share."
+    if swing is not None:
+        k = next(i for i, s in enumerate(snaps) if s.label == swing.label and s.turn == swing.turn)
+        highlight = (k - 1, k)
+        by = "" if swing.player < 0 else f", {report.seat_name(swing.player)}'s turn"
+        swing_text = (f"The largest change in {whose}'s share of all armies came in "
+                      f"{swing.label}{by}: from {_pct(swing.before)} to {_pct(swing.after)} "
+                      f"({100 * swing.change:+.1f} points).")
+    share_chart = line_chart(
+        report, "chart-share", f"Share of all armies held by {focus}",
+        f"{whose}'s armies as a share of all armies on the board after each turn; the "
+        f"shaded band is the turn with the largest change.", "share of all armies",
+        {report.focus: list(report.shares)}, y_format="{:.0%}", y_max=1.0, highlight=highlight)
+    dice = "".join(f"<figure>{dice_chart(report, k)}<figcaption>{escape(d.die)} ({d.kind}): "
+                   f"{d.rolls} rolls, chi-square {d.chi_square():.2f}, p = {d.p_value():.3g}"
+                   f", {escape(d.verdict())}</figcaption></figure>"
+                   for k, d in enumerate(report.dice))
+    body = [
+        f"<h1>{escape(title)}</h1>",
+        f"<p>{status} {len(snaps) - 1} snapshots, {report.actions} actions, "
+        f"{report.config.players} players.</p>",
+        "<h2>Seats</h2>", _legend(report), _final_table(report),
+        "<h2>Territories per seat</h2>",
+        _figure(line_chart(report, "chart-territories", "Territories per seat over the turns",
+                           "The number of territories each seat held at the end of each turn.",
+                           "territories", territories),
+                "Territories held at the end of every turn (turn 0: after the setup)."),
+        "<h2>Armies per seat</h2>",
+        _figure(line_chart(report, "chart-armies", "Armies per seat over the turns",
+                           "The armies each seat had on the board at the end of each turn.",
+                           "armies on the board", armies),
+                "Armies on the board at the end of every turn."),
+        _turn_table(report),
+        "<h2>Continents held</h2>",
+        _figure(continents_chart(report), "Who held each continent whole, turn by turn."),
+        _continent_table(report),
+        "<h2>The turning point</h2>",
+        _figure(share_chart, swing_text),
+        "<h2>Battle luck</h2>",
+        f'<p class="note">Expected conquests: {escape(LUCK_METHOD)}. Luck is conquests '
+        "made minus conquests expected.</p>",
+        _figure(luck_chart(report), "Conquests made against conquests expected."),
+        _luck_table(report),
+        "<h2>Dice</h2>",
+        '<p class="note">Each physical die against a fair die (dashed line: the expected '
+        "count per face). Pearson's chi-square over the six faces, 5 degrees of freedom; "
+        "a verdict needs at least 30 rolls.</p>",
+        f'<div class="dice">{dice}</div>' if report.dice else
+        "<p>No physical dice were read in this game.</p>",
+        _dice_table(report),
+    ]
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{escape(title)}</title><style>{CSS}</style></head>"
+            f'<body><main>{"".join(body)}</main></body></html>\n')
