@@ -47,7 +47,8 @@ svg text { font-family: inherit; fill: var(--ink); }
 table { border-collapse: collapse; margin: 0.5em 0; background: #fff; }
 caption { text-align: left; font-weight: 600; padding: 0.3em 0; }
 th, td { border: 1px solid var(--rule); padding: 0.25em 0.55em; text-align: right; }
-th[scope=row], td.name { text-align: left; }
+th[scope=row], td.name, th.name { text-align: left; }
+thead th { vertical-align: bottom; }
 .swatch { display: inline-block; width: 2.4em; height: 0.9em; vertical-align: middle;
   margin-right: 0.35em; border: 1px solid #333; }
 .dice { display: grid; gap: 0.6em; grid-template-columns: repeat(auto-fill, minmax(17em, 1fr)); }
@@ -188,15 +189,17 @@ def _x_positions(snapshots: Sequence[Snapshot]) -> tuple[list[float], list[int],
     return [x(s.turn) for s in snapshots], ticks, {t: x(t) for t in ticks}
 
 
-def _spread(ys: list[tuple[float, int]], gap: float) -> dict[int, float]:
-    """End-label heights pushed apart so no two labels overlap."""
-    placed: dict[int, float] = {}
-    last = -math.inf
-    for y, key in sorted(ys):
-        y = max(y, last + gap)
-        placed[key] = y
-        last = y
-    return placed
+def _spread(ys: list[tuple[float, int]], gap: float, limit: float) -> dict[int, float]:
+    """End-label heights pushed apart so no two labels overlap, none below ``limit``."""
+    order = sorted(ys)
+    heights: list[float] = []
+    for y, _ in order:
+        heights.append(max(y, heights[-1] + gap) if heights else y)
+    # Labels pushed past the bottom move back up, keeping their gaps.
+    for k in range(len(heights) - 1, -1, -1):
+        cap = limit if k == len(heights) - 1 else heights[k + 1] - gap
+        heights[k] = min(heights[k], cap)
+    return {key: h for (_, key), h in zip(order, heights, strict=True)}
 
 
 def line_chart(report: GameReport, chart_id: str, title: str, desc: str, y_label: str,
@@ -249,7 +252,7 @@ def line_chart(report: GameReport, chart_id: str, title: str, desc: str, y_label
         parts.append(_marker(MARKERS[style], xs[-1], y(values[-1]), colour))
         parts.append("</g>")
         ends.append((y(values[-1]), seat))
-    for seat, ly in _spread(ends, 18).items():
+    for seat, ly in _spread(ends, 20, bottom).items():
         parts.append(f'<text class="end-label" x="{WIDTH - RIGHT + 10}" y="{_num(ly + 5)}" '
                      f'font-size="19">{escape(report.seat_name(seat))}</text>')
     parts.append("</svg>")
@@ -443,7 +446,8 @@ def _final_table(report: GameReport) -> str:
     where = "at the end" if report.finished else f"now, after {report.actions} actions"
     return (f'<div class="scroll"><table id="final"><caption>Territories and armies {where}'
             f'</caption><thead><tr><th scope="col">Seat</th><th scope="col">Territories</th>'
-            f'<th scope="col">Armies</th><th scope="col">Continents held</th></tr></thead>'
+            f'<th scope="col">Armies</th><th scope="col" class="name">Continents held</th></tr>'
+            f'</thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
@@ -558,7 +562,7 @@ def render(report: GameReport, title: str) -> str:
                    for k, d in enumerate(report.dice))
     body = [
         f"<h1>{escape(title)}</h1>",
-        f"<p>{status} {len(snaps) - 1} snapshots, {report.actions} actions, "
+        f"<p>{status} {report.snapshots[-1].turn} turns, {report.actions} actions, "
         f"{report.config.players} players.</p>",
         "<h2>Seats</h2>", _legend(report), _final_table(report),
         "<h2>Territories per seat</h2>",
