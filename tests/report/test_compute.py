@@ -34,6 +34,9 @@ from risktable.rules import (
     new_game,
 )
 from risktable.rules.actions import Action
+from risktable.rules.events import TerritoryConquered
+from risktable.rules.presets import preset_config
+from risktable.rules.selfplay import selfplay
 from tests.rules.scenario import BOARD, T
 
 STACKS = {0: T("alaska"), 1: T("ontario"), 2: T("greenland")}
@@ -141,3 +144,31 @@ def test_json_and_page_carry_the_same_numbers() -> None:
     # Self-contained: nothing is loaded from anywhere.
     for needle in ("<script", "src=", "href=", "@import", "url(http", "//"):
         assert needle not in page.replace("http://www.w3.org/2000/svg", "")
+
+
+@pytest.mark.parametrize(("preset", "players"), [
+    ("classic_1993", 3), ("two_player_2016", 2), ("master_1993", 3), ("capital_1993_short", 4),
+])
+def test_whole_selfplay_games_of_each_kind(preset: str, players: int) -> None:
+    """Neutral seats, re-rolls and the commander, capitals: the report follows the rules."""
+    config = preset_config(preset, players)
+    game = next(selfplay(config, 1, 5))
+    report = compute(config, game.log, [])
+    state = new_game(config)
+    conquered = [0] * config.seats
+    for action in game.log:
+        state, events = apply(state, action)
+        for e in events:
+            if type(e) is TerritoryConquered:
+                conquered[e.player] += 1
+    assert [lk.conquests for lk in report.luck] == conquered
+    assert sum(lk.losses for lk in report.luck) == sum(conquered)
+    assert all(0 <= lk.expected_conquests <= lk.rolls for lk in report.luck)
+    end = report.snapshots[-1]
+    assert end.label == "end" and report.winner == state.winner
+    assert end.territories == tuple(state.owners.count(s) for s in range(config.seats))
+    assert sum(end.territories) == config.board.size
+    turns = [s.turn for s in report.snapshots]
+    assert turns == sorted(turns) and turns[0] == 0
+    page = render(report, preset)
+    assert page.count('<g class="series"') == 2 * config.seats + 1

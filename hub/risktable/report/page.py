@@ -23,8 +23,8 @@ WIDTH = 960
 HEIGHT = 420
 LEFT, RIGHT, TOP, BOTTOM = 80, 125, 20, 70
 
-# Per seat (player index): line dash, marker shape and fill pattern, so a seat is
-# told apart without its colour. Neutral seats use the last entry.
+# Per seat index: line dash, marker shape and fill pattern, so a seat is told apart
+# without its colour.
 DASHES = ("", "10 5", "3 4", "14 4 3 4", "7 3 2 3 2 3", "2 2", "1 6")
 MARKERS = ("circle", "square", "triangle", "diamond", "plus", "down", "cross")
 PATTERNS = ("solid", "stripes", "dots", "hlines", "crosshatch", "vlines", "checks")
@@ -70,7 +70,9 @@ def seat_rgb(report: GameReport, seat: int) -> str:
 
 
 def _style_index(report: GameReport, seat: int) -> int:
-    return seat if seat < report.config.players else len(DASHES) - 1
+    # Neutral seats (two-player games) share the grey colour but keep a style of
+    # their own: there are at most five seats in such a game.
+    return seat % len(DASHES)
 
 
 def _num(x: float) -> str:
