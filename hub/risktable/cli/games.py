@@ -188,5 +188,5 @@ def run_report(args: argparse.Namespace) -> int:
         print(json.dumps(game.as_json(), indent=1))
     elif args.out is not None:
         print(f"wrote {args.out}: game {args.id}, {game.actions} actions, "
-              f"{len(game.snapshots) - 1} snapshots, {len(game.dice)} dice")
+              f"{game.snapshots[-1].turn} turns, {len(game.dice)} dice")
     return 0

@@ -367,7 +367,7 @@ def luck_chart(report: GameReport) -> str:
                + [1.0])
     step = _nice_step(peak, 6)
     x_max = math.ceil(peak / step) * step
-    span = WIDTH - label_w - 60
+    span = WIDTH - label_w - 170  # room for the value written after the longest bar
 
     def x(v: float) -> float:
         return label_w + span * v / x_max
@@ -549,9 +549,14 @@ def render(report: GameReport, title: str) -> str:
     if swing is not None:
         k = next(i for i, s in enumerate(snaps) if s.label == swing.label and s.turn == swing.turn)
         highlight = (k - 1, k)
-        by = "" if swing.player < 0 else f", {report.seat_name(swing.player)}'s turn"
-        swing_text = (f"The largest change in {whose}'s share of all armies came in "
-                      f"{swing.label}{by}: from {_pct(swing.before)} to {_pct(swing.after)} "
+        if swing.label == "end":
+            when = f"turn {swing.turn}, the one that ended the game"
+        elif swing.label == "now":
+            when = f"turn {swing.turn}, the one under way"
+        else:
+            when = f"{swing.label} ({report.seat_name(swing.player)}'s turn)"
+        swing_text = (f"The largest change in the share of all armies held by {whose} came "
+                      f"in {when}: from {_pct(swing.before)} to {_pct(swing.after)} "
                       f"({100 * swing.change:+.1f} points).")
     share_chart = line_chart(
         report, "chart-share", f"Share of all armies held by {focus}",
