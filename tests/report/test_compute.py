@@ -172,3 +172,12 @@ def test_whole_selfplay_games_of_each_kind(preset: str, players: int) -> None:
     assert turns == sorted(turns) and turns[0] == 0
     page = render(report, preset)
     assert page.count('<g class="series"') == 2 * config.seats + 1
+
+
+def test_a_game_just_begun_has_a_report_too() -> None:
+    for actions in ([], [OpeningRoll((6, 2, 1)), Claim(T("alaska"))]):
+        report = compute(Config(3), actions, [])
+        assert [s.label for s in report.snapshots] == ["now"]
+        assert report.swing is None and report.actions == len(actions)
+        page = render(report, "Game 1")
+        assert "Not enough turns yet" in page and "No physical dice" in page
