@@ -1,5 +1,5 @@
-"""``risktable games ...``: list, export and resume the games in the hub's journal, and
-start a new game on the running hub."""
+"""``risktable games ...``: list, export, report and resume the games in the hub's journal,
+and start a new game on the running hub."""
 
 from __future__ import annotations
 
