@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 _WS2812_HZ = const(8_000_000)
+_US_PER_LED = const(30)  # 24 bits of 1.25 us
+# The chain latches a frame after its data line has been low this long: 50 us
+# for the first WS2812B, 280 us for the V5 part; waiting 300 us serves both.
+_LATCH_US = const(300)
 
 
 class Strip:
@@ -73,9 +77,12 @@ class NeoStrip(Strip):
         np.write()
 
 
-# WS2812 bit timing at 8 MHz (125 ns per cycle): a bit is 10 cycles, high for
-# 2 cycles, then high (1) or low (0) for 5, then low for 3: 0 = 250/1000 ns,
-# 1 = 875/375 ns, both inside the datasheet's tolerance.
+# WS2812 bit timing at 8 MHz (125 ns per cycle): a bit is 10 cycles (1.25 us),
+# high for 3 cycles, then high (1) or low (0) for 4, then low for 3:
+# 0 = 375 ns high / 875 ns low, 1 = 875 / 375. Both sit inside the WS2812B
+# datasheet's +-150 ns around 0.4 / 0.85 us and 0.8 / 0.45 us, and inside the
+# newer V5 part's limits; tests/leds/test_pio.py runs the program in an RP2040
+# PIO emulator and measures it.
 def _ws2812_program() -> "Any":
     rp2 = _rp2()
 
@@ -84,10 +91,10 @@ def _ws2812_program() -> "Any":
         wrap_target()  # type: ignore[name-defined]
         label("bit")  # type: ignore[name-defined]
         out(x, 1).side(0)[2]  # type: ignore[name-defined]
-        jmp(not_x, "zero").side(1)[1]  # type: ignore[name-defined]
-        jmp("bit").side(1)[4]  # type: ignore[name-defined]
+        jmp(not_x, "zero").side(1)[2]  # type: ignore[name-defined]
+        jmp("bit").side(1)[3]  # type: ignore[name-defined]
         label("zero")  # type: ignore[name-defined]
-        nop().side(0)[4]  # type: ignore[name-defined]
+        nop().side(0)[3]  # type: ignore[name-defined]
         wrap()  # type: ignore[name-defined]
 
     assemble = rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT,
@@ -115,10 +122,19 @@ class PioStrip(Strip):
         self._sm = rp2.StateMachine(sm_id, _ws2812_program(), freq=_WS2812_HZ,
                                     sideset_base=pin)
         self._sm.active(1)
+        self._frame_us = n * _US_PER_LED + _LATCH_US
+        self._sent = time.ticks_us()
 
     def show(self) -> None:
         rgb = self.rgb
         words = self._words
+        # put() returns once the last words are in the FIFO, before they are on
+        # the wire; a frame started too soon after would run on into the last
+        # one and the chain would never latch. Waiting a whole frame plus the
+        # latch time from the last put() is always enough.
+        wait = self._frame_us - time.ticks_diff(time.ticks_us(), self._sent)
+        if wait > 0:
+            time.sleep_us(wait)
         # WS2812 takes green, red, blue, most significant bit first, and the
         # program shifts out from bit 31: words hold GRB in 24 bits and put()
         # shifts them to the top, which keeps them small ints (no big-integer
@@ -127,3 +143,4 @@ class PioStrip(Strip):
             j = 3 * i
             words[i] = (rgb[j + 1] << 16) | (rgb[j] << 8) | rgb[j + 2]
         self._sm.put(words, 8)
+        self._sent = time.ticks_us()

@@ -1,24 +1,38 @@
-"""The Pico's WS2812 PIO program, assembled by a stand-in rp2 module and simulated here.
+"""The Pico's WS2812 PIO program, run cycle by cycle in an RP2040 PIO emulator.
 
-This checks the program's logic and the word packing (colour order, bit
-order, timing in cycles) against the WS2812B datasheet; it cannot check
-the real PIO hardware, which has not been tried yet.
+The controller's own ``strips.PioStrip`` builds the program and the FIFO words
+under the unix port, through a stand-in rp2 module that records them
+(tests/leds/mpy/rp2.py); tests/leds/pio_asm.py turns the program into machine
+code, and ``rp2040-pio-emulator`` (PyPI ``pioemu``) runs it at the clock the
+firmware asks for, for two whole frames of the LED map, put back to back as
+fast as the controller can. The pin's waveform is measured against the WS2812B
+datasheet. Real PIO hardware has not run it yet (hardware/README.md).
 """
 
 from __future__ import annotations
 
+from collections import deque
+from dataclasses import replace
 from typing import Any
 
+from pioemu import State, emulate
+
+from risktable.hardware.data import LedMap
 from tests.leds.conftest import RunMpy
+from tests.leds.pio_asm import assemble, sideset_count
 
-RGB = [0xFF, 0x00, 0x81, 0x12, 0x34, 0x56, 0x00, 0x01, 0x80]
+# WS2812B datasheet: high time of a 0 and of a 1, and the bit period, each
+# nominal +- tolerance, in ns.
+T0H = (400 - 150, 400 + 150)
+T1H = (800 - 150, 800 + 150)
+PERIOD = (1250 - 600, 1250 + 600)
+# The low time that latches a frame: 50 us for the first WS2812B, 280 us for
+# the V5 part. The stricter one is checked.
+RESET_NS = 280_000
 
-# WS2812B datasheet (V5) limits in ns: high and low time of a 0 bit and a 1 bit.
-T0H, T0L = (220, 380), (580, 1000)
-T1H, T1L = (580, 1000), (220, 420)
 
-
-def assembled(run_mpy: RunMpy) -> dict[str, Any]:
+def two_frames(run_mpy: RunMpy, led_count: int) -> dict[str, Any]:
+    """The program, clock and put()s of a PioStrip showing two different frames at once."""
     (result,) = run_mpy(f"""
         import json
         import strips
@@ -27,87 +41,119 @@ def assembled(run_mpy: RunMpy) -> dict[str, Any]:
             pass
 
         pin = Pin()
-        strip = strips.PioStrip(3, pin)
-        strip.rgb[:] = bytes({RGB!r})
-        strip.show()
+        n = {led_count}
+        strip = strips.PioStrip(n, pin)
+        frames = []
+        for k in (0, 1):
+            rgb = bytes((i * 37 + k * 101) & 0xFF for i in range(3 * n))
+            strip.rgb[:] = rgb
+            strip.show()
+            frames.append(list(rgb))
         sm = strip._sm
         p = sm.program
         print(json.dumps({{
             "options": p.options,
             "instructions": [[i.op, i.args, i.side_value, i.delay] for i in p.instructions],
             "labels": p.labels, "wrap_target": p.wrap_target, "wrap": p.wrap,
-            "freq": sm.freq, "fifo": sm.fifo, "running": sm.running,
+            "freq": sm.freq, "puts": sm.puts, "frames": frames, "running": sm.running,
             "pin_given": sm.sideset_base is pin,
         }}))
     """)
     return result  # type: ignore[no-any-return]
 
 
-def simulate(sm: dict[str, Any]) -> list[int]:
-    """Pin level for every PIO cycle until the program stalls on an empty FIFO."""
+def waveform(sm: dict[str, Any]) -> list[tuple[int, int]]:
+    """The data pin as (level, cycles) runs, each put()'s words reaching the FIFO
+    at the cycle the firmware put them, until the chain has been low a reset time."""
     options = sm["options"]
-    assert options["autopull"] and options["out_shiftdir"] == 0  # shift left: MSB first
-    fifo = list(sm["fifo"])
-    osr, shifted = 0, 32  # an empty output shift register
-    x, pc = 0, 0
-    pin = options["sideset_init"]
-    levels: list[int] = []
-    program = sm["instructions"]
-    while True:
-        op, args, side, delay = program[pc]
-        if op == "out":
-            if shifted >= options["pull_thresh"]:
-                if not fifo:
-                    return levels
-                osr, shifted = fifo.pop(0), 0
-            dest, bits = args
-            value = osr >> (32 - bits)
-            osr = (osr << bits) & 0xFFFFFFFF
-            shifted += bits
-            assert dest == "x"
-            x = value
-        if side is not None:
-            pin = side
-        levels += [pin] * (1 + delay)
-        if op == "jmp":
-            *cond, target = args
-            if not cond or (cond == ["not_x"] and x == 0):
-                pc = sm["labels"][target]
-                continue
-        pc = sm["wrap_target"] if pc == sm["wrap"] else pc + 1
+    opcodes = assemble(sm)
+    cycles_per_us = sm["freq"] / 1e6
+    first_put = sm["puts"][0][0]
+    arrivals = [(round((t - first_put) * cycles_per_us), words) for t, words in sm["puts"]]
+    end = arrivals[-1][0] + len(arrivals[-1][1]) * 24 * 10 * 2 + 4000
+    config = dict(auto_pull=options["autopull"], pull_threshold=options["pull_thresh"],
+                  shift_osr_right=options["out_shiftdir"] == 1, side_set_base=0,
+                  side_set_count=sideset_count(options), wrap_target=sm["wrap_target"],
+                  wrap_top=sm["wrap"])
+    state = State(pin_values=options["sideset_init"])
+    levels: list[tuple[int, int]] = []
+
+    def add(level: int, cycles: int) -> None:
+        if levels and levels[-1][0] == level:
+            levels[-1] = (level, levels[-1][1] + cycles)
+        elif cycles:
+            levels.append((level, cycles))
+
+    for k, (_at, words) in enumerate(arrivals):
+        state = replace(state, transmit_fifo=deque(state.transmit_fifo) + deque(words))
+        until = arrivals[k + 1][0] if k + 1 < len(arrivals) else end
+        for before, after in emulate(opcodes, stop_when=lambda _op, s, u=until: s.clock >= u,
+                                     initial_state=state, **config):
+            # Side-set drives the pin from an instruction's first cycle through its delay.
+            add(after.pin_values & 1, after.clock - before.clock)
+            state = after
+    return levels
 
 
-def runs(levels: list[int]) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for level in levels:
-        if out and out[-1][0] == level:
-            out[-1] = (level, out[-1][1] + 1)
+def frames_on_the_wire(levels: list[tuple[int, int]], ns: float
+                       ) -> tuple[list[list[tuple[int, int]]], list[float]]:
+    """The (high ns, period ns) of each bit, per frame, and the low gaps between frames."""
+    if levels and levels[0][0] == 0:
+        levels = levels[1:]  # low before the first bit is idle line, not a bit
+    frames: list[list[tuple[int, int]]] = [[]]
+    gaps: list[float] = []
+    for i in range(0, len(levels), 2):
+        (level, high) = levels[i]
+        assert level == 1
+        low = levels[i + 1][1] if i + 1 < len(levels) else 0
+        if low * ns >= 50_000 or i + 1 >= len(levels):
+            frames[-1].append((round(high * ns), 0))  # the last bit runs on into the latch
+            if i + 1 < len(levels) - 1:
+                gaps.append(low * ns)
+                frames.append([])
         else:
-            out.append((level, 1))
-    return out
+            frames[-1].append((round(high * ns), round((high + low) * ns)))
+    return frames, gaps
 
 
-def test_pio_program_sends_grb_with_ws2812_timing(run_mpy: RunMpy) -> None:
-    sm = assembled(run_mpy)
+def grb_bits(rgb: list[int]) -> list[int]:
+    bits = []
+    for j in range(0, len(rgb), 3):
+        r, g, b = rgb[j : j + 3]
+        for byte in (g, r, b):
+            bits += [(byte >> k) & 1 for k in range(7, -1, -1)]
+    return bits
+
+
+def test_assembler_matches_the_datasheet_encoding() -> None:
+    # Worked from the RP2040 datasheet's instruction table, one side-set pin.
+    program = {"options": {"sideset_init": 0}, "labels": {"bit": 0, "zero": 3},
+               "instructions": [["out", ["x", 1], 0, 2], ["jmp", ["not_x", "zero"], 1, 1],
+                                ["jmp", ["bit"], 1, 4], ["nop", [], 0, 4]]}
+    assert assemble(program) == [0x6221, 0x1123, 0x1400, 0xA442]
+
+
+def test_two_frames_back_to_back_keep_ws2812b_timing_and_latch(
+        run_mpy: RunMpy, led_map: LedMap) -> None:
+    sm = two_frames(run_mpy, led_map.led_count)
     assert sm["running"] and sm["pin_given"]
     ns = 1e9 / sm["freq"]
-    pulses = runs(simulate(sm))
-    if pulses[0][0] == 0:
-        pulses = pulses[1:]  # low before the first bit is the reset time, not a bit
-    bits = []
-    for i in range(0, len(pulses), 2):
-        (high_level, high), low = pulses[i], pulses[i + 1] if i + 1 < len(pulses) else None
-        assert high_level == 1
-        bit = 1 if high * ns > T0H[1] else 0
-        lo, hi = T1H if bit else T0H
-        assert lo <= high * ns <= hi
-        if low is not None:  # the last bit's low time runs on into the reset
-            lo, hi = T1L if bit else T0L
-            assert lo <= low[1] * ns <= hi
-        bits.append(bit)
-    expected = []
-    for j in range(0, len(RGB), 3):
-        r, g, b = RGB[j : j + 3]
-        for byte in (g, r, b):
-            expected += [(byte >> k) & 1 for k in range(7, -1, -1)]
-    assert bits == expected
+    frames, gaps = frames_on_the_wire(waveform(sm), ns)
+    assert len(frames) == 2
+    # The controller waited long enough after the first put() for the chain to latch.
+    assert len(gaps) == 1 and gaps[0] >= RESET_NS
+    for bits, rgb in zip(frames, sm["frames"], strict=True):
+        assert len(bits) == 24 * led_map.led_count
+        decoded = []
+        for high, period in bits:
+            bit = 1 if high > (T0H[1] + T1H[0]) / 2 else 0
+            lo, hi = T1H if bit else T0H
+            assert lo <= high <= hi, (bit, high)
+            if period:
+                assert PERIOD[0] <= period <= PERIOD[1], period
+            decoded.append(bit)
+        expected = grb_bits(rgb)
+        # The first wrong bit, not a diff of thousands (which takes pytest minutes).
+        pairs = enumerate(zip(decoded, expected, strict=True))
+        wrong = next((i for i, (a, b) in pairs if a != b), None)
+        assert wrong is None, f"bit {wrong} (LED {wrong // 24}) is {decoded[wrong]}"

@@ -28,6 +28,7 @@ _GROUPS: tuple[Entry, ...] = (
     ("dice", "dice", "the physical dice: per-die statistics from the journal"),
     ("seat", "seat", "seat controllers: per-seat config, firmware build, a seat on this PC"),
     ("cards", "cards", "the physical card deck"),
+    ("leds", "leds", "the territory LED board: light each territory in chain order"),
     ("install", "install",
      "put the hub on this Raspberry Pi (or upgrade it): broker, units, udev rule"),
     ("uninstall", "install",

@@ -1,7 +1,10 @@
 # Test stand-in for the RP2040 port's rp2 module, for the unix port: asm_pio
 # records the program (each instruction with its side-set value and delay),
-# StateMachine records the words put into its FIFO. tests/leds/test_pio.py
-# then simulates the program on those words.
+# StateMachine records the words put into its FIFO and, for each put(), the
+# microsecond it returned. tests/leds/test_pio.py assembles the program and
+# runs it on those words in an RP2040 PIO emulator.
+
+import time
 
 
 class PIO:
@@ -82,11 +85,13 @@ class StateMachine:
         self.sideset_base = sideset_base
         self.running = False
         self.fifo = []
+        self.puts = []  # (ticks_us when put() returned, words it put)
 
     def active(self, value):
         self.running = bool(value)
 
     def put(self, value, shift=0):
         words = [value] if isinstance(value, int) else value
-        for w in words:
-            self.fifo.append((w << shift) & 0xFFFFFFFF)
+        shifted = [(w << shift) & 0xFFFFFFFF for w in words]
+        self.fifo.extend(shifted)
+        self.puts.append((time.ticks_us(), shifted))
