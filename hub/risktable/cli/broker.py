@@ -81,11 +81,119 @@ def register(sub: Any) -> None:
         "it must be able to read the 0600 password file",
     )
     config.add_argument(
+        "--bridge",
+        metavar="HOST[:PORT]",
+        help="also bridge the public topics (board, hub status) to the venue broker at "
+        "HOST (port 1883 unless given; see `risktable broker venue`)",
+    )
+    config.add_argument(
+        "--bridge-password-file",
+        type=Path,
+        metavar="FILE",
+        help="the venue's bridge-<table>.password file for this table (with --bridge)",
+    )
+    config.add_argument(
         "--force",
         action="store_true",
         help="overwrite existing files (seats must then be given new passwords)",
     )
     config.set_defaults(handler=_config)
+
+    venue = broker_sub.add_parser(
+        "venue",
+        help="write the mosquitto configuration of a venue that shows many tables",
+        description="Write a venue's two brokers into DIR: venue.conf, where each table's "
+        "broker bridges its public topics in (one account per table, which may write only "
+        "its own table's), and venue-guests.conf for the venue page's spectators (read "
+        "only). Each table's password is written to DIR/bridge-<table>.password: give it "
+        "to that table, whose owner runs `risktable broker config ... --bridge HOST "
+        "--bridge-password-file FILE`.",
+    )
+    venue.add_argument("--tables", nargs="+", required=True, metavar="ID",
+                       help="the tables' ids, as each table's hub configuration names it")
+    venue.add_argument("--out", type=Path, required=True, metavar="DIR",
+                       help="folder to write into (created if missing)")
+    venue.add_argument("--bind", default="127.0.0.1", metavar="ADDR",
+                       help="address the listeners bind (default 127.0.0.1; tables on the "
+                       "LAN need the venue machine's address or 0.0.0.0)")
+    venue.add_argument("--port", type=int, default=1883,
+                       help="the port the tables' bridges log in to (default 1883)")
+    venue.add_argument("--guest-port", type=int, metavar="PORT",
+                       help="the spectators' TCP port (default: --port + 1)")
+    venue.add_argument("--websockets", type=int, metavar="PORT",
+                       help="also a WebSockets listener for the venue page")
+    venue.add_argument("--user", metavar="NAME",
+                       help="account mosquitto runs as when started by root (default: you)")
+    venue.add_argument("--force", action="store_true",
+                       help="overwrite existing files (every table then needs its new password)")
+    venue.set_defaults(handler=_venue)
+
+
+def _bridge(args: argparse.Namespace) -> broker_config.VenueBridge | None:
+    if args.bridge is None:
+        if args.bridge_password_file is not None:
+            raise CliError("--bridge-password-file needs --bridge HOST", 2)
+        return None
+    if args.bridge_password_file is None:
+        raise CliError("--bridge needs --bridge-password-file (the venue's "
+                       f"bridge-{args.table}.password)", 2)
+    host, _, port_text = args.bridge.rpartition(":") if ":" in args.bridge \
+        else (args.bridge, "", "1883")
+    if not host or not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise CliError(f"--bridge: expected HOST or HOST:PORT, got {args.bridge}", 2)
+    try:
+        lines = args.bridge_password_file.read_text().splitlines()
+    except OSError as exc:
+        raise CliError(f"cannot read --bridge-password-file {args.bridge_password_file}: "
+                       f"{exc.strerror}") from None
+    if not lines or not lines[0].strip():
+        raise CliError(f"--bridge-password-file {args.bridge_password_file} is empty")
+    from risktable.provision.venue_config import bridge_username
+
+    return broker_config.VenueBridge(host, int(port_text), bridge_username(args.table),
+                                     lines[0].strip())
+
+
+def _check_ports(ports: dict[str, int]) -> None:
+    for option, port in ports.items():
+        if not 1 <= port <= 65535:
+            raise CliError(f"{option}: must be 1 to 65535, not {port}", 2)
+    if len(set(ports.values())) < len(ports):
+        raise CliError(f"{', '.join(ports)} must be different ports", 2)
+
+
+def _venue(args: argparse.Namespace) -> int:
+    from risktable.provision import venue_config
+
+    for table in args.tables:
+        check_table_and_bind(table, args.bind)
+    if len(set(args.tables)) != len(args.tables):
+        raise CliError("--tables: a table is named twice", 2)
+    guest_port = args.port + 1 if args.guest_port is None else args.guest_port
+    ports = {"--port": args.port, "--guest-port": guest_port}
+    if args.websockets is not None:
+        ports["--websockets"] = args.websockets
+    _check_ports(ports)
+    out: Path = args.out
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        venue_config.write_venue_config(out, args.tables, args.bind, args.port, guest_port,
+                                        args.websockets, args.user, args.force)
+    except FileExistsError as exc:
+        raise CliError(f"{exc} exists; use --force to replace the venue's configuration",
+                       1) from None
+    except OSError as exc:
+        raise CliError(f"cannot write {out}: {exc.strerror}", 1) from None
+    print(f"wrote {out / venue_config.VENUE_CONF_FILE} for {len(args.tables)} tables "
+          f"({', '.join(args.tables)}) on port {args.port}, and "
+          f"{out / venue_config.VENUE_GUEST_CONF_FILE} for spectators on port {guest_port}")
+    for table in args.tables:
+        print(f"table {table}: risktable broker config --table {table} ... --bridge "
+              f"HOST:{args.port} --bridge-password-file "
+              f"{out / venue_config.bridge_password_file(table)}")
+    for name in (venue_config.VENUE_CONF_FILE, venue_config.VENUE_GUEST_CONF_FILE):
+        print(f"start the broker with: mosquitto -c {(out / name).resolve()}")
+    return 0
 
 
 def _config(args: argparse.Namespace) -> int:
@@ -98,11 +206,8 @@ def _config(args: argparse.Namespace) -> int:
         ports["--websockets"] = args.websockets
     if args.seat_websockets is not None:
         ports["--seat-websockets"] = args.seat_websockets
-    for option, port in ports.items():
-        if not 1 <= port <= 65535:
-            raise CliError(f"{option}: must be 1 to 65535, not {port}", 2)
-    if len(set(ports.values())) < len(ports):
-        raise CliError(f"{', '.join(ports)} must be different ports", 2)
+    _check_ports(ports)
+    venue = _bridge(args)
     out: Path = args.out
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -117,6 +222,7 @@ def _config(args: argparse.Namespace) -> int:
             guest_port,
             args.websockets,
             args.seat_websockets,
+            venue=venue,
         )
     except FileExistsError as exc:
         raise CliError(f"{exc} exists; use --force to replace the configuration", 1) from None
@@ -130,6 +236,10 @@ def _config(args: argparse.Namespace) -> int:
         f"{out / broker_config.GUEST_CONF_FILE} on port {guest_port}: {guests}"
     )
     print(f"passwords are in {out / broker_config.CREDENTIALS_FILE} (mode 0600): keep it private")
+    if venue is not None:
+        print(f"the board and hub status go to the venue at {venue.host}:{venue.port} "
+              f"as {venue.username}; {out / broker_config.CONF_FILE} holds its password "
+              "(mode 0600)")
     for name in (broker_config.CONF_FILE, broker_config.GUEST_CONF_FILE):
         print(f"start the broker with: mosquitto -c {(out / name).resolve()}")
     return 0

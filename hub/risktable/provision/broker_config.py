@@ -206,13 +206,50 @@ def _common_settings(folder: Path, user: str, passwd: str, acl: str) -> list[str
     ]
 
 
+@dataclass(frozen=True)
+class VenueBridge:
+    """Where a table's broker sends its public topics, and as which account."""
+
+    host: str
+    port: int
+    username: str
+    password: str
+
+
+def public_topics(table: str) -> list[str]:
+    """The topics of ``table`` that reach a venue: the hub's status and the board."""
+    return [topics.hub_status(table), topics.board(table)]
+
+
+def render_table_bridge(table: str, bridge: VenueBridge) -> list[str]:
+    """The lines of a table broker's configuration that bridge its public topics out."""
+    return [
+        f"# The public topics (board, hub status) out to the venue at {bridge.host}:"
+        f"{bridge.port}; nothing of a seat leaves the table.",
+        f"connection {bridge.username}",
+        f"address {bridge.host}:{bridge.port}",
+        f"remote_username {bridge.username}",
+        f"remote_password {bridge.password}",
+        f"remote_clientid {bridge.username}",
+        f"local_clientid {bridge.username}-local",
+        "cleansession true",
+        "notifications false",
+        "try_private true",
+        *[f"topic {t} out 1" for t in public_topics(table)],
+        "",
+    ]
+
+
 def render_conf(
-    folder: Path, table: str, bind: str, port: int, user: str, seat_websockets: int | None = None
+    folder: Path, table: str, bind: str, port: int, user: str, seat_websockets: int | None = None,
+    venue: VenueBridge | None = None,
 ) -> str:
     """The table broker's configuration; file paths inside it are absolute.
 
     ``seat_websockets``: also a WebSockets listener for seats in a browser, where
-    ids are bound to accounts exactly as on the TCP listener."""
+    ids are bound to accounts exactly as on the TCP listener. ``venue``: also a
+    bridge sending the public topics to a venue broker (its password is then in
+    the file)."""
     folder = folder.resolve()
     websockets: list[str] = []
     if seat_websockets is not None:
@@ -232,6 +269,7 @@ def render_conf(
             "persistence true",
             f"persistence_location {folder / DATA_DIR}/",
             *_table_listeners(bind, port, websockets),
+            *(render_table_bridge(table, venue) if venue is not None else []),
         ]
     )
 
@@ -389,6 +427,7 @@ def write_config(
     websockets: int | None = None,
     seat_websockets: int | None = None,
     at: Path | None = None,
+    venue: VenueBridge | None = None,
 ) -> list[Account]:
     """Write both brokers' configurations, password files and ACLs, and the
     credentials, into ``folder``.
@@ -401,7 +440,9 @@ def write_config(
     and ``force`` is false: regenerating would lock out seats already provisioned.
     The password files, the guest configuration (it holds the bridge's password)
     and the credentials are private to the owner (mode 0600); ``user`` (default:
-    this process's account) is the account mosquitto runs as.
+    this process's account) is the account mosquitto runs as. ``venue`` adds a
+    bridge of the public topics to a venue broker; the table broker's
+    configuration then holds its password and is private too.
     """
     accounts = make_accounts(table, seats)
     user = user or current_user()
@@ -410,7 +451,8 @@ def write_config(
     seen = folder if at is None else at
     guest_conf = render_guest_conf(seen, table, bind, port, guest_port, websockets, user, bridge)
     files = [
-        (CONF_FILE, render_conf(seen, table, bind, port, user, seat_websockets), 0o644),
+        (CONF_FILE, render_conf(seen, table, bind, port, user, seat_websockets, venue),
+         0o644 if venue is None else 0o600),
         (ACL_FILE, render_acl(table, accounts), 0o644),
         (PASSWORD_FILE, render_passwd(table_accounts(accounts)), 0o600),
         (GUEST_CONF_FILE, guest_conf, 0o600),
