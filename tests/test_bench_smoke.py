@@ -29,6 +29,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
     "bench_led_link.py": ("--quick",),
     "bench_selfplay.py": ("--games", "2"),
     "bench_table_session.py": ("--games", "1"),
+    "bench_venue.py": ("--quick",),
     "proto_codec.py": ("--quick",),
     "selfplay_replay_check.py": ("--quick",),
 }
