@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from riskproto import messages
 from riskproto.messages import CARD_MODES, ProtocolError
 from risktable.cards.deck_file import DeckFileError, deck_path, load_deck
 from risktable.config import HubConfig
@@ -593,6 +594,7 @@ class TableService:
             try:
                 self.dice.check_roll(seat, [str(d.get("id")) for d in msg["dice"]])
             except PairingRefused as exc:
+                self._rearm(seat)
                 return ProtocolError("not_allowed", str(exc))
         before = self.session.checkpoint()
         outcome = self.session.handle(seat, msg)
@@ -615,6 +617,15 @@ class TableService:
         self._publish(outcome)
         self._run_bots()
         return None
+
+    def _rearm(self, seat: int) -> None:
+        # The seat counted a die that is not its own into its armed roll: the roll is
+        # disarmed and armed again under the same number, so the seat forgets that die
+        # and its own dice can be rolled.
+        for target, command in self.session.standing_commands(seat):
+            self.hub.send_command(target, messages.message("cmd", cmd="disarm",
+                                                           roll=command["roll"]))
+            self.hub.send_command(target, command)
 
     def _pair_input(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
         # A seat claims or gives back a smart die. The registry commits before the
