@@ -5,8 +5,8 @@ fourth that replaces one, a real mosquitto and the real hub (TableService).
 Die A is paired to seat 1, B and C to seat 2. Seat 2 cannot claim A (its display names
 seat 1), and A rolled into seat 2's armed roll is refused with a reason seat 2 shows;
 the roll is armed again and seat 2's own die counts. The pairing holds through a hub
-restart and a seat reboot; B is replaced by D mid-game, and ``risktable dice list``
-shows every die with its battery level."""
+restart and a seat reboot; B is replaced by D mid-game, C is given back and paired
+again, and ``risktable dice list`` shows every die with its battery level."""
 
 from __future__ import annotations
 
@@ -201,6 +201,14 @@ def test_dice_belong_to_their_seat_through_restarts_and_a_replacement(
     two.wait_output(shows(f"Roll one for {B.id}"), WAIT)
     D.roll(two, 6)
     wait_until(lambda: table.registry(2) == [D.id, C.id], WAIT)
+    # C given back (the knob past "replace C" to "unpair C", then Confirm) and paired
+    # again by rolling it.
+    two.send({"encoder": 4})
+    two.wait_output(shows(f"Confirm: unpair {C.id}"), WAIT)
+    two.send({"button": "confirm"})
+    two.wait_output(shows("Pairing: 1 paired"), WAIT)
+    assert table.registry(2) == [D.id]
+    pair(two, C, 2)
     long_press(two)
     assert table.registry(2) == [D.id, C.id]
     data_dir = table.data_dir
