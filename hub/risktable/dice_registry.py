@@ -3,7 +3,7 @@
 A seat in pairing mode claims a smart die rolled next to it (a ``pair`` event,
 protocol/README.md "Pairing smart dice"); the registry gives each die to at most one
 seat, at most :data:`MAX_PER_SEAT` to a seat, and remembers each die's last reported
-battery level and when it was last heard from. It lives in ``dice.sqlite`` in the hub's
+battery level and when it was last heard from. It lives in ``dice.sqlite3`` in the hub's
 data directory, beside the enrolled decks, not in the journal: pairing is about the
 table's hardware, not about any game, and a new game, an undo or a lost journal must
 not take a seat's dice away. ``risktable dice list`` reads the same file.
@@ -36,7 +36,7 @@ from typing import Any
 
 from risktable.dice_stats import SMART, die_kind
 
-REGISTRY_FILE = "dice.sqlite"
+REGISTRY_FILE = "dice.sqlite3"
 MAX_PER_SEAT = 3  # the most dice one roll needs (an attack with three)
 # The makers, by the id prefix the seat firmware gives their dice (protocol/README.md).
 MAKERS = {"px-": "Pixels", "gd-": "GoDice"}
