@@ -6,9 +6,11 @@
 # Two ways in: high-level lines ({"button": ...}) become events directly, and pin lines
 # ({"pin": ["confirm", 0]}) move fake pins that feed the same drivers the ESP32 board
 # uses (board/pinlines.py, imported on the first pin line). Reading lines
-# ({"reading": [id, state, face]}) stand for the smart dice the ESP32 board hears over
-# BLE. The seat's heap is small: nothing here is imported before a line needs it, and
-# a ring frame allocates nothing once the first is printed.
+# ({"reading": [id, state, face]}, optionally "battery" and "rssi") stand for the smart
+# dice the ESP32 board's radio connected to (it has no smart_dice(): no radio to keep
+# to the paired dice). The seat's heap is small: nothing here is imported before a line
+# needs it, and a ring frame allocates nothing once the first is printed. A method
+# costs the class's dict room too: the heap scenario fails with one more.
 #
 # Resets: the emulated watchdog (watchdog()) is a thread, so it fires even when the
 # event loop itself is stuck, and a reset ends the process at once, killed by SIGUSR1
@@ -215,10 +217,12 @@ class Board:
                 # A smart die's reading as drivers/ble_dice.py reports it: [id, state, face].
                 from drivers.dice import STATES
 
+                # Optional "battery" (percent) and "rssi" (dBm), as the radio hears them.
                 die_id, state, face = cmd["reading"]
                 if state not in STATES or not isinstance(face, int) or not 0 <= face <= 6:
                     raise ValueError("reading")
-                put({"kind": "reading", "id": str(die_id), "state": state, "face": face})
+                put({"kind": "reading", "id": str(die_id), "state": state, "face": face,
+                     "battery": cmd.get("battery"), "rssi": cmd.get("rssi")})
             elif "card" in cmd:
                 uid = cmd["card"]
                 if not isinstance(uid, str) or not uid:

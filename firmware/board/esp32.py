@@ -201,11 +201,23 @@ class Board:
                     return
 
     async def _smart_dice(self):
-        # Every reading goes to the seat, which keeps those of the armed roll.
+        # Every reading goes to the seat, which keeps those of the armed roll (or of
+        # pairing), with the die's battery level and signal when known.
         smart = self._smart
         while smart is not None:
             die_id, state, face = await smart.readings.get()
-            self.inputs.put({"kind": "reading", "id": die_id, "state": state, "face": face})
+            item = {"kind": "reading", "id": die_id, "state": state, "face": face}
+            link = smart.heard(die_id)
+            if link is not None:
+                if link.battery >= 0:
+                    item["battery"] = link.battery
+                item["rssi"] = link.rssi
+            self.inputs.put(item)
+
+    def smart_dice(self, paired, pairing):
+        # The seat's paired dice (its view) and pairing mode: the radio keeps to them.
+        if self._smart is not None:
+            self._smart.choose(paired, pairing)
 
     async def _watch_wifi(self):
         # The MQTT client notices a dead link by itself; this only rejoins WiFi.

@@ -18,6 +18,16 @@
 # "GoDice_..."; a Pixels die advertises the service UUID together with its
 # 5-byte manufacturer data (LED count, design, roll state, face index, battery).
 # A report with neither is ignored until a fuller one arrives.
+#
+# Whose dice: the seat gives the driver its paired dice (allow, from the hub's view)
+# and whether it is pairing. With a list and outside pairing, only those dice are
+# kept: a GoDice is known by its address before connecting, a Pixels die by its answer
+# to WhoAreYou, after which a die that is not the seat's is hung up on and not called
+# again (shunned) until the list or pairing changes. While pairing every die is taken, the strongest signal first:
+# the die rolled next to the seat is heard loudest. Each link keeps the die's last
+# battery level (the Pixels advertisement and BatteryLevel messages; the GoDice
+# answers the battery request sent after subscribing) and the signal strength it was
+# found with, for the seat's readings (heard()).
 
 import asyncio
 import binascii
@@ -67,6 +77,7 @@ _READINGS = const(16)
 _MAX_DICE = const(3)
 _GATT_TIMEOUT_MS = const(3000)
 _SCAN_MS = const(3000)
+_SHUN = const(6)  # addresses of other seats' dice not called again
 
 
 def uuid128_le(text: str) -> bytes:
@@ -266,6 +277,8 @@ class DieLink:
         self.conn = -1
         self.notify_handle = -1
         self.write_handle = -1
+        self.battery = -1  # percent, -1 until the die reports it
+        self.rssi = 0  # dBm when it was found
 
 
 class Router:
@@ -294,8 +307,18 @@ class Router:
                 # The die has told us who it is: name it by its pixel id from now on.
                 link.ident = pixels.die_id(pid)
             r = pixels.decode(link.ident, data)
+            if r is None:
+                px_level = pixels.battery(data)
+                if px_level is not None:
+                    link.battery = px_level[0]
+                    return None
         else:
             r = godice.decode(link.ident, data)
+            if r is None:
+                level = godice.battery(data)
+                if level is not None:
+                    link.battery = level
+                    return None
         if r is None:
             self.undecoded += 1
         return r
@@ -312,10 +335,14 @@ class BleDice:
         self.rescan_ms = rescan_ms
         self.readings = ReadingQueue()
         self.router = Router()
+        self.allow: "list[str]" = []  # the seat's paired dice; empty: any die
+        self.pairing = False
+        self._shunned: "list[bytes]" = []
         self._notifies = SlotRing(_NOTIFY_SLOTS, _SLOT)
-        # Scan slot payload: addr_type, 6 address bytes, advertisement.
-        self._scans = SlotRing(_SCAN_SLOTS, 7 + _ADV_MAX)
-        self._scan_tmp = bytearray(7 + _ADV_MAX)
+        # Scan slot payload: addr_type, 6 address bytes, RSSI (a signed byte),
+        # advertisement.
+        self._scans = SlotRing(_SCAN_SLOTS, 8 + _ADV_MAX)
+        self._scan_tmp = bytearray(8 + _ADV_MAX)
         self._gone = SlotRing(_MAX_DICE + 1, 1)
         self._notify_flag = asyncio.ThreadSafeFlag()
         self._gatt_flag = asyncio.ThreadSafeFlag()
@@ -339,13 +366,14 @@ class BleDice:
             self._notifies.put((conn << 16) | handle, payload)
             self._notify_flag.set()
         elif event == _IRQ_SCAN_RESULT:
-            addr_type, addr, _adv_type, _rssi, adv = data
+            addr_type, addr, _adv_type, rssi, adv = data
             tmp = self._scan_tmp
             tmp[0] = addr_type
             tmp[1:7] = addr
+            tmp[7] = rssi & 0xFF
             n = min(len(adv), _ADV_MAX)
-            tmp[7:7 + n] = adv[:n]
-            self._scans.put(0, memoryview(tmp)[:7 + n])
+            tmp[8:8 + n] = adv[:n]
+            self._scans.put(0, memoryview(tmp)[:8 + n])
             self._gatt_flag.set()
         elif event == _IRQ_SCAN_DONE:
             self._scanning = False
@@ -393,40 +421,75 @@ class BleDice:
             return False
         return self._status == 0
 
-    async def _scan(self) -> "list[tuple[int, int, bytes, bytes]]":
-        # Returns (kind, addr_type, addr, adv) for dice not yet connected. The ring
-        # is drained as reports arrive, so a room full of other BLE devices
-        # cannot crowd the dice out of it.
-        found: "list[tuple[int, int, bytes, bytes]]" = []
+    def wanted(self, ident: str) -> bool:
+        # Whether the die named ident is the seat's to read now.
+        return self.pairing or not self.allow or ident in self.allow
+
+    def heard(self, ident: str) -> "DieLink | None":
+        # The link of the connected die ident (its battery and signal), or None.
+        for link in self.router.links:
+            if link.ident == ident:
+                return link
+        return None
+
+    def choose(self, allow: "list[str]", pairing: bool) -> None:
+        # The seat's paired dice and pairing mode; dice no longer wanted are hung up
+        # on at the next scan, and shunned ones may be called again.
+        if allow != self.allow or pairing != self.pairing:
+            self.allow = allow
+            self.pairing = pairing
+            self._shunned = []
+
+    def _shun(self, link: DieLink) -> None:
+        self._ble.gap_disconnect(link.conn)
+        if link.addr not in self._shunned:
+            self._shunned.append(link.addr)
+            del self._shunned[:-_SHUN]
+
+    async def _scan(self) -> "list[tuple[int, int, bytes, bytes, int]]":
+        # Returns (kind, addr_type, addr, adv, rssi) for dice not yet connected that
+        # may be the seat's (while pairing, the strongest first). The ring is drained as reports
+        # arrive, so a room full of other BLE devices cannot crowd the dice out of it.
+        found: "list[tuple[int, int, bytes, bytes, int]]" = []
         self._scanning = True
         self._ble.gap_scan(_SCAN_MS, 30000, 30000, True)
         while True:
             scanning = self._scanning
             self._drain_scans(found)
             if not scanning:
-                return found
+                break
             try:
                 await asyncio.wait_for_ms(self._gatt_flag.wait(), _SCAN_MS + 1000)
             except asyncio.TimeoutError:
                 self._drain_scans(found)
-                return found
+                break
+        if self.pairing:
+            found.sort(key=lambda f: -f[4])  # the die next to the seat first
+        return found
 
-    def _drain_scans(self, found: "list[tuple[int, int, bytes, bytes]]") -> None:
+    def _drain_scans(self, found: "list[tuple[int, int, bytes, bytes, int]]") -> None:
         scans = self._scans
         while len(scans):
             _tag, slot = scans.peek()
-            kind = classify(slot[7:])
+            kind = classify(slot[8:])
             if kind:
                 addr = bytes(slot[1:7])
-                if not self._known(addr) and not any(f[2] == addr for f in found):
-                    found.append((kind, slot[0], addr, bytes(slot[7:])))
+                adv = bytes(slot[8:])
+                # A GoDice is known by its address before connecting; a Pixels die's
+                # id comes in its scan response, a report of its own, so it is
+                # known only once it answers WhoAreYou (_pump).
+                if not (self._known(addr) or any(f[2] == addr for f in found)
+                        or (not self.pairing and addr in self._shunned)
+                        or (kind == KIND_GODICE and not self.wanted(godice.die_id(addr)))):
+                    rssi = slot[7]
+                    found.append((kind, slot[0], addr, adv, rssi - 256 if rssi > 127 else rssi))
             scans.pop()
 
     def _known(self, addr: bytes) -> bool:
         return any(link.addr == addr for link in self.router.links)
 
     async def _connect(self, bluetooth: "Any", kind: int, addr_type: int, addr: bytes,
-                       adv: bytes) -> bool:
+                       adv: bytes, rssi: int = 0) -> bool:
         if kind == KIND_PIXELS:
             pid = pixels_adv_id(adv)
             # Until the die answers WhoAreYou, name it by address if its id was
@@ -437,6 +500,11 @@ class BleDice:
             ident = godice.die_id(addr)
             self._want_notify = bluetooth.UUID(GODICE_NOTIFY)
         link = DieLink(kind, addr_type, addr, ident)
+        link.rssi = rssi
+        if kind == KIND_PIXELS:
+            state = pixels_adv_state(adv)
+            if state is not None:
+                link.battery = state[2]
         found = self._found
         self._pending_conn = -1
         self._ble.gap_connect(addr_type, addr)
@@ -474,9 +542,11 @@ class BleDice:
         link.notify_handle = found[3]
         link.write_handle = found[4]
         self.router.links.append(link)
-        if kind == KIND_PIXELS and link.write_handle:
-            # Ask the die who it is: the answer carries its id and current face.
-            self._ble.gattc_write(conn, link.write_handle, pixels.WHO_ARE_YOU, 0)
+        if link.write_handle:
+            # A Pixels die is asked who it is (the answer carries its id and current
+            # face), a GoDice for its battery level.
+            self._ble.gattc_write(conn, link.write_handle, pixels.WHO_ARE_YOU
+                                  if kind == KIND_PIXELS else godice.REQUEST_BATTERY, 0)
         return True
 
     def _pump(self) -> None:
@@ -485,7 +555,13 @@ class BleDice:
             tag, payload = ring.peek()
             r = self.router.route(tag >> 16, tag & 0xFFFF, payload)
             if r is not None:
-                self.readings.put(r)
+                if self.wanted(r[0]):
+                    self.readings.put(r)
+                else:
+                    # A Pixels die that named itself: another seat's.
+                    link = self.router.find(tag >> 16)
+                    if link is not None:
+                        self._shun(link)
             ring.pop()
         gone = self._gone
         while len(gone):
@@ -509,11 +585,14 @@ class BleDice:
         pump = asyncio.create_task(self._pump_task())
         try:
             while True:
+                for link in self.router.links:
+                    if not self.wanted(link.ident):
+                        self._shun(link)  # unpaired since, or pairing is over
                 if len(self.router.links) < self.max_dice:
-                    for kind, addr_type, addr, adv in await self._scan():
+                    for kind, addr_type, addr, adv, rssi in await self._scan():
                         if len(self.router.links) >= self.max_dice:
                             break
-                        await self._connect(bluetooth, kind, addr_type, addr, adv)
+                        await self._connect(bluetooth, kind, addr_type, addr, adv, rssi)
                 await asyncio.sleep_ms(self.rescan_ms)
         finally:
             pump.cancel()

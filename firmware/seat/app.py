@@ -125,6 +125,11 @@ class Seat:
         self.tasks = []
         self.dice_kind = cfg["dice"]
         self.dice = None  # a seat.dice.DiceInput from the first arm_dice on
+        if self.dice_kind in ("pixels", "godice"):
+            # Smart dice are paired from the start (seat/pairing.py).
+            from seat.dice import dice_input
+
+            self.dice = dice_input(self, self.dice_kind, False)
 
     def topic(self, leaf):
         return self._prefix + leaf
@@ -358,6 +363,8 @@ class Seat:
                 r.max = spec.get("max", 0)
             else:
                 r.mode = ring.MODE_NONE
+            if "dice" in msg and self.dice is not None:
+                self.dice.paired(msg["dice"])  # only a seat with smart dice has any
             self.refusal = None  # the hub has something new to show
             self._show()
         elif leaf == "cmd":
@@ -420,8 +427,11 @@ class Seat:
             text = shown[1]
         if self.notice is not None:
             text = [self.notice] + (text[:3] if text else [])
-        # seat/dice.py shows dice, but a reason comes first.
-        if (self.ring.dice_n == 0 or shown is not None) and text is not None:
+        # Pairing shows its own screen; seat/dice.py shows dice; a reason comes first.
+        pairing = self.dice and self.dice.pairing
+        if pairing and shown is None:
+            pairing.show()
+        elif (self.ring.dice_n == 0 or shown is not None) and text is not None:
             self.board.show_text(text)
 
     def flash(self, r, g, b, ms):

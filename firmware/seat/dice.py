@@ -11,13 +11,18 @@
 # module is all it loads (no driver module, no task: the spin ends in tick()).
 # The faces are shown on the display and the ring until the next input or a few
 # seconds later. A disarm or a new arm_dice cancels whatever was pending.
-# The seat imports this at the first arm_dice: until then every input but a smart
-# die's reading goes to the hub.
+# The seat imports this at the first arm_dice (a seat with smart dice at start, to pair
+# them: seat/pairing.py): until then every input but a smart die's reading goes to the
+# hub.
 
 import os
 import time
 
 from micropython import const
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from seat.pairing import Pairing
 
 _ROLL_SPIN_MS = const(400)  # the ring spins this long (to the next frame) before the faces show
 _HOLD_MS = const(4000)      # faces stay on the display and ring this long
@@ -47,6 +52,8 @@ def dice_input(seat, kind, roll_button):
 
 
 class DiceInput:
+    pairing: "Pairing | None" = None  # seat/pairing.py's, while a seat with smart dice pairs
+
     def __init__(self, seat, roll_button):
         self.seat = seat
         # Boards without a Roll button roll the seat's own dice with Confirm.

@@ -57,6 +57,7 @@ class ProtocolError(ValueError):
     #   ("is", x)                    the field must be x (a seat's topic, its number)
     #   ("types", types)             "t" names none of the types in the table `types`
     #   ("value", spec, i, value)    value does not match the value spec at spec[i]
+#   ("die_id", lo, hi)           the field is not a smart die's id of lo..hi characters
     # An error made with its text has `why` None.
     def __init__(self, code: str, message: str, field: "str | None" = None,
                  why: "tuple[Any, ...] | None" = None) -> None:
@@ -94,6 +95,22 @@ OPT = False
 COMMANDS = tuple(["arm_dice", "disarm", "identify", "beep", "brightness"])
 RING_MODES = tuple(["off", "count", "progress", "pulse", "spin"])
 PHASES = tuple(["setup", "reinforce", "attack", "fortify", "over"])
+# Longest smart die id ("gd-" and a 12-digit BLE address; "px-" and 8 hex digits).
+MAX_DIE_ID = 16
+
+
+def die_id(parent: str, key: "str | int", value: "Any", lo: int, hi: int) -> None:
+    # A smart die's id as the registry names it (a view's `dice`, a pair event): lo..hi
+    # characters from a-z, 0-9 and "-". The narrow alphabet keeps a view with three ids
+    # within MAX_MESSAGE_BYTES, where six-byte escapes would not be.
+    if isinstance(value, str) and lo <= len(value) <= hi:
+        for ch in value:
+            if not ("a" <= ch <= "z" or "0" <= ch <= "9" or ch == "-"):
+                break
+        else:
+            return
+    path = _path(parent, key)
+    raise ProtocolError("schema", path, path, ("die_id", lo, hi))
 
 # fmt: off
 # Each message type: (type, fields), and for a type with variants then the name of
@@ -125,6 +142,7 @@ SEAT_BOUND = (
                 "value", OPT, "i", 0, 99,
                 "max", OPT, "i", 0, 99,
             ),
+            "dice", OPT, "l", 0, 3, die_id, 1, MAX_DIE_ID,
         ),
     ),
     (

@@ -20,6 +20,7 @@ from riskproto.codec import (
     ERROR_CODES,
     MAX_COUNTER,
     MAX_DETAIL,
+    MAX_DIE_ID,
     OPT,
     PHASES,
     REQ,
@@ -28,6 +29,7 @@ from riskproto.codec import (
     ProtocolError,
     _check,
     _path,
+    die_id,
     dumps,
 )
 from riskproto.codec import decode as _decode
@@ -42,8 +44,8 @@ except ImportError:
 __all__ = [
     "BUTTONS", "CARD_MODES", "COMMANDS", "DIE_STATES", "ERROR_CODES", "EVENT_KINDS", "E_DUPLICATE",
     "E_MALFORMED", "E_NOT_ALLOWED", "E_SCHEMA", "E_STALE", "E_TOO_LARGE", "E_UNKNOWN_SEAT",
-    "E_VERSION", "MAX_COUNTER", "MAX_DETAIL", "MAX_MESSAGE_BYTES", "MESSAGE_TYPES", "PHASES",
-    "PRESSES", "PROTOCOL_VERSION", "REFEREE_OPS", "RING_MODES", "TERRITORY_COUNT",
+    "E_VERSION", "MAX_COUNTER", "MAX_DETAIL", "MAX_DIE_ID", "MAX_MESSAGE_BYTES", "MESSAGE_TYPES",
+    "PHASES", "PRESSES", "PROTOCOL_VERSION", "REFEREE_OPS", "RING_MODES", "TERRITORY_COUNT",
     "ProtocolError", "decode", "encode", "error_reply", "message", "text", "validate",
 ]
 
@@ -61,7 +63,7 @@ E_NOT_ALLOWED = "not_allowed"
 # Length of the board lists: riskproto.territories.TERRITORIES.
 TERRITORY_COUNT = 42
 
-EVENT_KINDS = ("encoder", "button", "dice", "card", "resync")
+EVENT_KINDS = ("encoder", "button", "dice", "card", "resync", "pair", "unpair")
 BUTTONS = ("confirm", "back", "encoder", "roll")
 PRESSES = ("short", "long")
 DIE_STATES = ("rolling", "settled", "crooked")
@@ -98,6 +100,9 @@ def text(exc: ProtocolError) -> str:
         )
     if word == "missing":
         return "field '%s' is missing" % exc.field
+    if word == "die_id":
+        return "field '%s' must be a die id of %d to %d characters from a-z, 0-9 and -" % (
+            exc.field, why[1], why[2])
     if word == "is":
         what = str(why[1])
     elif word == "types":
@@ -165,7 +170,8 @@ def _hex(parent: str, key: "str | int", value: "Any", lo: int, hi: int) -> None:
 
 
 # The field tables' notation is explained in riskproto/codec.py.
-_DIE = ("id", REQ, "s", 1, 24, "face", REQ, "i", 1, 6, "state", REQ, "e", DIE_STATES)
+_DIE = ("id", REQ, "s", 1, 24, "face", REQ, "i", 1, 6, "state", REQ, "e", DIE_STATES,
+        "battery", OPT, "i", 0, 100)
 _TURN = ("seat", REQ, "i", 1, 6, "phase", REQ, "e", PHASES, "round", OPT, "i", 0, MAX_COUNTER)
 
 # fmt: off
@@ -192,6 +198,9 @@ _TYPES = SEAT_BOUND + (  # noqa: RUF005
         "dice", ("roll", REQ, "i", 0, MAX_COUNTER, "dice", REQ, "l", 1, 3, "o", _DIE),
         "card", ("uid", REQ, _hex, 8, 20),
         "resync", (),
+        "pair", ("die", REQ, die_id, 1, MAX_DIE_ID, "battery", OPT, "i", 0, 100,
+                 "replace", OPT, die_id, 1, MAX_DIE_ID),
+        "unpair", ("die", REQ, die_id, 1, MAX_DIE_ID),
     ),
     (
         "referee",

@@ -36,8 +36,12 @@ die = st.fixed_dictionaries(
         "id": text(1, 24),
         "face": st.integers(1, 6),
         "state": st.sampled_from(["rolling", "settled", "crooked"]),
-    }
+    },
+    optional={"battery": st.integers(0, 100)},
 )
+# A smart die's id in the registry: a-z, 0-9 and "-", 1 to 16 characters.
+die_id = st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyz0123456789-"), min_size=1,
+                 max_size=16)
 hex_uid = st.integers(4, 10).flatmap(
     lambda n: st.binary(min_size=n, max_size=n).map(lambda b: b.hex().upper())
 )
@@ -66,6 +70,9 @@ events = st.one_of(
     ),
     msg("event", {**_event, "kind": st.just("card"), "uid": hex_uid}),
     msg("event", {**_event, "kind": st.just("resync")}),
+    msg("event", {**_event, "kind": st.just("pair"), "die": die_id},
+        {"battery": st.integers(0, 100), "replace": die_id}),
+    msg("event", {**_event, "kind": st.just("unpair"), "die": die_id}),
 )
 
 commands = st.one_of(
@@ -103,6 +110,7 @@ messages = st.one_of(
                 {"mode": st.sampled_from(["off", "count", "progress", "pulse", "spin"])},
                 optional={"value": st.integers(0, 99), "max": st.integers(0, 99)},
             ),
+            "dice": st.lists(die_id, max_size=3),
         },
     ),
     commands,
@@ -137,6 +145,8 @@ REQUIRED_BY_VARIANT: dict[str, tuple[str, ...]] = {
     "dice": ("roll", "dice"),
     "card": ("uid",),
     "resync": (),
+    "pair": ("die",),
+    "unpair": ("die",),
     "arm_dice": ("roll", "count"),
     "disarm": ("roll",),
     "identify": (),

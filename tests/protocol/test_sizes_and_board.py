@@ -18,7 +18,7 @@ BIG = MAX_COUNTER
 
 
 def _largest() -> list[dict[str, Any]]:
-    die = {"id": W * 24, "face": 6, "state": "crooked"}
+    die = {"id": W * 24, "face": 6, "state": "crooked", "battery": 100}
     return [
         message("hub_status", online=False, session=BIG),
         message(
@@ -45,7 +45,10 @@ def _largest() -> list[dict[str, Any]]:
             phase="reinforce",
             lines=[W * 24] * 4,
             ring={"mode": "progress", "value": 99, "max": 99},
+            dice=["gd-" + "f" * 13] * 3,
         ),
+        message("event", seat=6, seq=BIG, kind="pair", die="g" * 16, battery=100,
+                replace="r" * 16),
         message("cmd", cmd="beep", ms=2000, hz=8000),
         message("cmd", cmd="arm_dice", roll=BIG, count=3),
         message(

@@ -25,8 +25,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from riskproto import OUTBOX_CAPACITY, messages, topics
 from riskproto.gate import APPLY, REFUSED, HubGate
+from riskproto.messages import ProtocolError
+from risktable.dice_registry import REGISTRY_FILE, DiceRegistry, PairingRefused
 from risktable.rules import Options
 from risktable.rules import state as st
 from risktable.rules.bots.heuristic import HeuristicBot
@@ -190,6 +194,36 @@ def _gate_refusals(catalogue: Catalogue) -> None:
     send("protocol, an event too far ahead", _event(70 + OUTBOX_CAPACITY, **resync))
 
 
+def _pairing_refusals(catalogue: Catalogue) -> None:
+    """What the table's dice registry refuses, as seat 2 reads it (pairing, rolls)."""
+    with tempfile.TemporaryDirectory() as data_dir:
+        registry = DiceRegistry(Path(data_dir) / REGISTRY_FILE)
+        mine = ["px-0000000a", "px-0000000b", "gd-0000000000c0"]
+        registry.claim(1, "px-000000a1")
+        for die in mine:
+            registry.claim(2, die)
+        for situation, call in (
+                ("pairing, a die another seat holds",
+                 lambda: registry.claim(2, "px-000000a1")),
+                ("pairing, a fourth die", lambda: registry.claim(2, "px-0000000d")),
+                ("pairing, replacing a die the seat does not hold",
+                 lambda: registry.claim(2, "px-0000000d", replace="px-000000a1")),
+                ("pairing, a die paired here already as the replacement",
+                 lambda: registry.claim(2, mine[0], replace=mine[1])),
+                ("pairing, unpairing a die the seat does not hold",
+                 lambda: registry.release(2, "px-000000a1")),
+                ("pairing, a die that is no smart die", lambda: registry.claim(2, "e1")),
+                ("a roll with another seat's die", lambda: registry.check_roll(
+                    2, ["px-000000a1"])),
+                ("a roll with a die the seat has not paired", lambda: registry.check_roll(
+                    2, ["px-000000ff"]))):
+            with pytest.raises(PairingRefused) as refused:
+                call()
+            error = ProtocolError(messages.E_NOT_ALLOWED, str(refused.value))
+            catalogue.refusal(situation, messages.error_reply(error, seq=5))
+        registry.close()
+
+
 # Seat 1 (player 0) holds Ukraine and all but three territories of seats 2 and 3.
 LAYOUT = {"ukraine": (0, 5), "middle_east": (1, 2), "afghanistan": (1, 4),
           "eastern_australia": (2, 1)}
@@ -279,6 +313,7 @@ def test_the_screen_catalogue_is_current_and_covers_every_screen() -> None:
         _positions(catalogue)
         _hub_screens(catalogue)
     _gate_refusals(catalogue)
+    _pairing_refusals(catalogue)
     text = render(catalogue)
     if os.environ.get(REGENERATE):
         CATALOGUE.write_text(text)

@@ -1,11 +1,15 @@
-"""``risktable dice stats``: how fair each physical die has looked, from the journal."""
+"""``risktable dice stats``: how fair each physical die has looked, from the journal;
+``risktable dice list``: the smart dice paired to the seats (:mod:`risktable.dice_registry`)."""
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
+import sqlite3
 from typing import Any
 
+from risktable.cli.errors import CliError
 from risktable.cli.journal_args import data_dir, data_dir_parent, journal_errors, open_journal
 from risktable.dice_stats import DEFAULT_ALPHA, MANUAL, NAMED, SEAT_DICE, SMART
 
@@ -17,13 +21,51 @@ KIND_WORDS = {SEAT_DICE: "seat dice", MANUAL: "typed in", SMART: "smart die",
 def register(sub: Any) -> None:
     """Add the ``dice`` command group to the top-level sub-parsers."""
     parser: argparse.ArgumentParser = sub.add_parser(
-        "dice", help="the physical dice: per-die statistics from the journal")
+        "dice", help="the physical dice: per-die statistics, the seats' paired smart dice")
     dice_sub = parser.add_subparsers(dest="dice_command", metavar="SUBCOMMAND")
     dice_sub.required = True
     p = dice_sub.add_parser("stats", parents=[data_dir_parent()],
                             help="rolls, face counts and a chi-square fairness check per die")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(handler=run_stats)
+    p = dice_sub.add_parser("list", parents=[data_dir_parent()],
+                            help="the smart dice paired to each seat, with battery and "
+                            "last seen")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=run_list)
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """One line (or JSON object) per paired smart die: seat, maker, id, the battery
+    level it last reported and when the hub last heard from it (local time)."""
+    from risktable.dice_registry import REGISTRY_FILE, DiceRegistry
+
+    path = data_dir(args) / REGISTRY_FILE
+    rows: list[dict[str, Any]] = []
+    if path.exists():
+        try:
+            registry = DiceRegistry(path, read_only=True)
+            try:
+                paired = registry.dice()
+            finally:
+                registry.close()
+        except sqlite3.Error as exc:
+            raise CliError(f"{path}: cannot read the dice registry: {exc}") from None
+        rows = [{"seat": d.seat, "kind": d.maker, "id": d.die, "battery": d.battery,
+                 "last_seen": d.last_seen} for d in paired]
+    if args.json:
+        print(json.dumps({"dice": rows}, indent=1))
+        return 0
+    if not rows:
+        print("no smart dice paired yet (pair one at a seat: hold the knob, roll the die)")
+        return 0
+    print(f"{'seat':>4}  {'kind':<7} {'id':<16} {'battery':>7}  last seen")
+    for r in rows:
+        battery = "?" if r["battery"] is None else f"{r['battery']} %"
+        seen = ("never" if r["last_seen"] is None else datetime.datetime.fromtimestamp(
+            r["last_seen"]).strftime("%Y-%m-%d %H:%M:%S"))
+        print(f"{r['seat']:>4}  {r['kind']:<7} {r['id']:<16} {battery:>7}  {seen}")
+    return 0
 
 
 def run_stats(args: argparse.Namespace) -> int:

@@ -22,9 +22,11 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from riskproto import messages
 from riskproto.messages import CARD_MODES, ProtocolError
 from risktable.cards.deck_file import DeckFileError, deck_path, load_deck
 from risktable.config import HubConfig
+from risktable.dice_registry import REGISTRY_FILE, DiceRegistry, PairingRefused
 from risktable.game_rules import RulesUnknown, default_seats, describe, rules_config
 from risktable.journal import (
     ActionMeta,
@@ -195,6 +197,9 @@ class TableService:
             card_uids if card_uids is not None else load_card_uids(config.data_dir, self.rules)
         )
         self._fixed_uids = card_uids is not None
+        # Which smart die is whose: the table's, across games and restarts.
+        self.dice = DiceRegistry(config.data_dir / REGISTRY_FILE)
+        self._paired: dict[int, list[str]] = {}  # what each seat's view lists
         self.session = self._rebuild(self._card_uids)
         # The hub serves the table's seats, and every seat of a game carried on from a
         # configuration with more; a game may seat fewer (`games new --seats`).
@@ -212,6 +217,8 @@ class TableService:
         self._show_notice(publish=False)
         # What the seats and spectators must see is in place before the hub's birth.
         self._show_views(publish=False)
+        for seat in range(1, served + 1):
+            self._show_paired(seat, publish=False)
         self.hub.publish_board(board_message(self.session.state), publish=False)
 
     # -- start-up -------------------------------------------------------------
@@ -339,6 +346,7 @@ class TableService:
             self._poller.join(timeout=5)
         self.hub.stop()
         self.journal.close()
+        self.dice.close()
 
     # -- storage --------------------------------------------------------------
 
@@ -565,7 +573,10 @@ class TableService:
             return error
 
     def _answer(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
-        # Under _on_event's lock.
+        # Under _on_event's lock. Pairing is the table's hardware, not the game's: it
+        # goes on whatever the game does (enrollment, pause, over).
+        if msg["kind"] in ("pair", "unpair"):
+            return self._pair_input(seat, msg)
         if self._enrolling is not None:
             return self._enroll_input(seat, msg)
         if seat not in self.session.seats:
@@ -579,6 +590,12 @@ class TableService:
         if not self._storage_ok():
             raise Unanswered(f"{STORAGE_NOTICE}: {self.storage.free // 1024} KiB free, "
                              f"{self.storage.min_free // 1024} KiB needed")
+        if msg["kind"] == "dice":
+            try:
+                self.dice.check_roll(seat, [str(d.get("id")) for d in msg["dice"]])
+            except PairingRefused as exc:
+                self._rearm(seat)
+                return ProtocolError("not_allowed", str(exc))
         before = self.session.checkpoint()
         outcome = self.session.handle(seat, msg)
         if outcome.error is not None:
@@ -595,9 +612,58 @@ class TableService:
             )
         # Committed: the seat may hear so now; what it changed goes out after.
         self.hub.answer_now()
+        if msg["kind"] == "dice":
+            self._dice_seen(seat, msg["dice"])
         self._publish(outcome)
         self._run_bots()
         return None
+
+    def _rearm(self, seat: int) -> None:
+        # The seat counted a die that is not its own into its armed roll: the roll is
+        # disarmed and armed again under the same number, so the seat forgets that die
+        # and its own dice can be rolled.
+        for target, command in self.session.standing_commands(seat):
+            self.hub.send_command(target, messages.message("cmd", cmd="disarm",
+                                                           roll=command["roll"]))
+            self.hub.send_command(target, command)
+
+    def _pair_input(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
+        # A seat claims or gives back a smart die. The registry commits before the
+        # answer; an accepted pairing leaves no journalled action, so its number is
+        # journalled here (HubService records only refusals itself).
+        die = msg["die"]
+        try:
+            if msg["kind"] == "pair":
+                self.dice.claim(seat, die, msg.get("battery"), msg.get("replace"))
+            else:
+                self.dice.release(seat, die)
+        except PairingRefused as exc:
+            log.info("seat %d: %s of %s refused: %s", seat, msg["kind"], die, exc)
+            return ProtocolError("not_allowed", str(exc))
+        except sqlite3.Error as exc:
+            raise Unanswered(f"the dice registry refused the write: {exc}") from exc
+        self._record_answer(seat, self.hub.gate.tracker(seat).boot, msg["seq"])
+        replaced = msg.get("replace")
+        log.info("seat %d: %s %s%s", seat, "paired" if msg["kind"] == "pair" else "unpaired",
+                 die, f" in place of {replaced}" if replaced else "")
+        self._show_paired(seat)
+        return None
+
+    def _dice_seen(self, seat: int, dice: list[dict[str, Any]]) -> None:
+        # Battery and last sighting for `dice list`: a failure here costs the table
+        # nothing, so it is only logged.
+        try:
+            self.dice.seen(seat, dice)
+        except sqlite3.Error:
+            log.exception("seat %d: the dice registry could not note a roll", seat)
+
+    def _show_paired(self, seat: int, *, publish: bool = True) -> None:
+        # The seat's paired dice ride in its retained view, so a rebooted seat has them
+        # at once; a seat that never paired gets no `dice` field at all.
+        dice = self.dice.seat_dice(seat)
+        if dice or seat in self._paired:
+            self._paired[seat] = dice
+            self.hub.update_view(seat, publish=publish, dice=dice)
 
     @contextlib.contextmanager
     def _journal_or_rollback(self, before: Checkpoint) -> Iterator[None]:

@@ -114,7 +114,9 @@ def test_router_feeds_the_right_decoder(run_mpy: RunMpy) -> None:
                 (2, 20, b"R"), (2, 20, b"S" + bytes([0, 0, 192])), (2, 21, b"R"),
                 (3, 16, b"R"), (2, 20, b"Bat" + bytes([50]))]
         print(json.dumps([r.route(c, h, m) for c, h, m in msgs]))
-        print(json.dumps([r.unrouted, r.undecoded]))
+        print(json.dumps([r.unrouted, r.undecoded, gd.battery, px.battery]))
+        r.route(1, 16, bytes([34, 77, 1]))  # a Pixels BatteryLevel message
+        print(json.dumps([r.undecoded, px.battery]))
         """
     )
     assert out[0] == [
@@ -127,7 +129,9 @@ def test_router_feeds_the_right_decoder(run_mpy: RunMpy) -> None:
         None,
         None,
     ]
-    assert out[1] == [2, 1]
+    # The GoDice's battery answer is no roll, but it is understood: its level is kept.
+    assert out[1] == [2, 0, 50, -1]
+    assert out[2] == [0, 77]
 
 
 def test_reading_queue_keeps_oldest_and_counts_drops(run_mpy: RunMpy) -> None:
@@ -192,7 +196,8 @@ def test_link_connects_subscribes_and_decodes_with_a_scripted_radio(run_mpy: Run
         asyncio.run(main())
         """
     )[0]
-    assert out["subs"] == [[1, 13, [1, 0]], [1, 15, [1]], [2, 13, [1, 0]]]
+    # The GoDice is asked for its battery level (0x03) after subscribing.
+    assert out["subs"] == [[1, 13, [1, 0]], [1, 15, [1]], [2, 13, [1, 0]], [2, 15, [3]]]
     assert out["got"] == [
         ["px-0badf00d", "onface", 1],
         ["gd-222222222222", "rolling", 0],
@@ -256,3 +261,58 @@ def test_dice_are_found_among_many_other_devices(run_mpy: RunMpy) -> None:
     )[0]
     # Found in the first scan, with no scan report dropped.
     assert out == [["gd-222222222222"], 1, 0]
+
+
+def test_only_the_seats_dice_are_read_but_pairing_hears_the_loudest(run_mpy: RunMpy) -> None:
+    # Seat dice: gd-2222... only. A GoDice of another seat is never called; a Pixels
+    # die (its id is not in the advertisement) is called, names itself (WhoAreYou), is
+    # hung up on and not called again. Pairing takes any die, the
+    # strongest signal first, and carries its battery level and signal.
+    gd4_adv = FLAGS + ad(0x09, b"GoDice_OTHER_K_v04") + ad(0x07, uuid_le(SERVICE))
+    i_am = struct.pack("<BBBBIIHIBBBB", 2, 6, 3, 0, 0, 0x0BADF00D, 0, 0, 5, 0, 90, 0)
+    out = run_mpy(
+        f"""
+        import json, asyncio
+        from fakeradio import FakeRadio, Peripheral, SERVICE, GODICE_NOTIFY
+        from drivers.ble_dice import BleDice
+        mine = Peripheral(b"\\x22" * 6, {GODICE_ADV!r}, GODICE_NOTIFY, rssi=-60)
+        other = Peripheral(b"\\x44" * 6, {gd4_adv!r}, GODICE_NOTIFY, rssi=-30)
+        anon = Peripheral(b"\\x55" * 6, {PIXELS_ADV!r}, SERVICE, rssi=-70)
+        radio = FakeRadio([mine, other, anon])
+        link = BleDice(radio, max_dice=2, rescan_ms=20)
+        link.choose(["gd-222222222222"], False)
+
+        async def until(cond):
+            for _ in range(300):
+                if cond():
+                    return
+                await asyncio.sleep_ms(5)
+            raise AssertionError("timed out")
+
+        async def main():
+            task = asyncio.create_task(link.run())
+            await until(lambda: anon.conn > 0 and mine.conn > 0)
+            radio.notify(anon.conn, 12, {i_am!r})  # px-0badf00d: not this seat's
+            radio.notify(mine.conn, 12, b"Bat" + bytes([61]))
+            radio.notify(mine.conn, 12, b"R")
+            got = [await asyncio.wait_for_ms(link.readings.get(), 500)]
+            await until(lambda: anon.conn < 0)
+            await asyncio.sleep_ms(100)  # several scans: nobody else is called
+            before = [bytes(a).hex()[:2] for a in radio.connected]
+            heard = link.heard("gd-222222222222")
+            kept = [heard.battery, heard.rssi, link.readings.take()]
+            link.choose(["gd-222222222222"], True)
+            await until(lambda: len(link.router.links) == 2)
+            task.cancel()
+            print(json.dumps({{"before": before, "got": got, "kept": kept,
+                              "links": [x.ident for x in link.router.links],
+                              "after": [bytes(a).hex()[:2] for a in radio.connected]}}))
+        asyncio.run(main())
+        """
+    )[0]
+    assert sorted(out["before"]) == ["22", "55"]
+    assert out["got"] == [["gd-222222222222", "rolling", 0]]
+    assert out["kept"] == [61, -60, None]
+    # Pairing: the loudest die not yet connected (the other GoDice, -30 dBm) first.
+    assert out["after"][len(out["before"])] == "44"
+    assert out["links"] == ["gd-222222222222", "gd-444444444444"]

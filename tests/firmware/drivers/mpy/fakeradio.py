@@ -12,10 +12,11 @@ GODICE_NOTIFY = "6e400003-b5a3-f393-e0a9-e50e24dcca9e"
 
 
 class Peripheral:
-    def __init__(self, addr, adv, notify_uuid):
+    def __init__(self, addr, adv, notify_uuid, rssi=-50):
         self.addr = addr
         self.adv = adv
         self.notify_uuid = notify_uuid
+        self.rssi = rssi
         self.conn = -1
 
 
@@ -25,6 +26,7 @@ class FakeRadio:
         self.handler = None
         self.calls = []
         self.writes = []
+        self.connected = []  # the address of every connection attempt, in order
         self._next_conn = 1
         self.refuse_descriptors = False
         self.tasks = []
@@ -44,7 +46,7 @@ class FakeRadio:
 
     def gap_scan(self, duration, interval=0, window=0, active=False):
         self.calls.append("scan")
-        events = [(5, (0, memoryview(p.addr), 0, -50, memoryview(p.adv)))
+        events = [(5, (0, memoryview(p.addr), 0, p.rssi, memoryview(p.adv)))
                   for p in self.peripherals if p.conn < 0]
         events.append((6, ()))
         self._later(*events)
@@ -58,6 +60,7 @@ class FakeRadio:
         if addr_type is None:
             return
         self.calls.append("connect")
+        self.connected.append(bytes(addr))
         for p in self.peripherals:
             if p.addr == addr:
                 p.conn = self._next_conn
