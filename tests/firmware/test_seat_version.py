@@ -7,6 +7,8 @@ import logging
 import shutil
 import time
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
@@ -15,6 +17,7 @@ from risktable.hardware.palette import seat_colour
 from risktable.provision import fw_version
 from risktable.provision.seat_build import REPO, build, compile_one, find_mpy_cross
 from risktable.service.hub import HubService
+from risktable.service.referee import firmware_note
 from tests.firmware.seats import SeatProcess, write_config
 from tests.support.mosquitto import Mosquitto
 
@@ -82,6 +85,10 @@ def test_the_hub_shows_the_seat_whose_firmware_differs(
                 time.sleep(0.05)
             assert hub.seat_firmware() == {1: bundled, 2: older}
             assert hub.firmware_mismatches() == {2: older}
+            # What `risktable table status` appends to the game's line.
+            service = cast(Any, SimpleNamespace(hub=hub))
+            assert firmware_note(service) == (
+                f"; seat 2 runs firmware {older}, not the hub's {bundled}")
         finally:
             for seat in seats:
                 seat.stop()
