@@ -38,12 +38,13 @@ from riskproto import OUTBOX_CAPACITY, PROTOCOL_VERSION, codec
 from riskproto.outbox import Outbox
 from drivers import ring
 from seat import refusal
+import version
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable
 
-FW_VERSION = "0.3.0"
+FW_VERSION = version.version()
 
 _MAX_RETRY_MS = const(8000)
 _COUNTER_MASK = const(0x3FFFFFFF)

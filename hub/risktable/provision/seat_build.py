@@ -85,6 +85,16 @@ def build(out: Path, repo: Path = REPO, march: str | None = None) -> BuildResult
             shutil.copyfile(base / rel, out / rel)
             result.copied.append(out / rel)
             continue
+        if base.name == "firmware" and rel == Path("version.py"):
+            # The build's version.py carries the content hash (provision/fw_version.py,
+            # imported here because it imports this module).
+            from risktable.provision.fw_version import bundled_version, version_source
+            stamped = out / ".version-src" / rel
+            stamped.parent.mkdir(parents=True, exist_ok=True)
+            stamped.write_text(version_source(bundled_version(repo)), encoding="utf-8")
+            result.compiled.append(compile_one(mpy_cross, stamped.parent, rel, out, march))
+            shutil.rmtree(stamped.parent)
+            continue
         result.compiled.append(compile_one(mpy_cross, base, rel, out, march))
     pinout = repo / "hardware" / "seat-pinout.json"
     if pinout.is_file():

@@ -21,6 +21,7 @@ from riskproto.gate import APPLY, HOLD, PRESENCE, REFUSED, HubGate, Inbound
 from riskproto.presence import BIRTH, DEATH
 from risktable.broker_address import BrokerAddress
 from risktable.hardware.palette import seat_colour
+from risktable.provision import fw_version
 from risktable.service.mqtt_link import HubLink
 from risktable.service.worker import Worker
 
@@ -37,6 +38,15 @@ MAX_VIEW_LINES = 4  # the contract's view.lines
 EventHandler = Callable[[int, dict[str, Any]], "messages.ProtocolError | None"]
 RefereeHandler = Callable[[dict[str, Any]], dict[str, Any]]
 AnswerRecorder = Callable[[int, "int | None", int], None]
+
+
+def _bundled_firmware() -> str | None:
+    # A hub installed without the firmware tree beside it has nothing to compare with.
+    try:
+        return fw_version.bundled_version()
+    except (OSError, ValueError) as exc:
+        log.info("no bundled seat firmware to compare seats with (%s)", exc)
+        return None
 
 
 class Unanswered(Exception):
@@ -89,8 +99,13 @@ class HubService:
         on_republish: Callable[[int], None] | None = None,
         on_referee: RefereeHandler | None = None,
         inbox: int = INBOX_CAPACITY,
+        firmware: str | None = None,
     ) -> None:
         self.table = topics.check_table(table)
+        # The firmware version the hub bundles (provision/fw_version.py); a seat whose
+        # birth names another is shown as out of date (firmware_mismatches).
+        self.firmware = firmware if firmware is not None else _bundled_firmware()
+        self._seat_firmware: dict[int, str] = {}
         if not 1 <= seats <= topics.MAX_SEATS:
             raise ValueError(f"a table has 1 to {topics.MAX_SEATS} seats, not {seats}")
         self.seats = seats
@@ -154,6 +169,21 @@ class HubService:
 
         with self._changed:
             return self._changed.wait_for(reached, timeout)
+
+    def seat_firmware(self) -> dict[int, str]:
+        """Each seat's firmware version from its latest birth ("?" if it sent none)."""
+        with self._lock:
+            return dict(self._seat_firmware)
+
+    def firmware_mismatches(self) -> dict[int, str]:
+        """The online seats whose firmware differs from the hub's bundled version."""
+        with self._lock:
+            online = self.gate.presence.online()
+            known = dict(self._seat_firmware)
+        if self.firmware is None:
+            return {}
+        return {seat: fw for seat, fw in sorted(known.items())
+                if seat in online and fw_version.differs(fw, self.firmware)}
 
     def online_seats(self) -> frozenset[int]:
         with self._lock:
@@ -302,8 +332,15 @@ class HubService:
             if what == BIRTH:
                 # A birth names why the seat last started (a watchdog or an error reset
                 # is worth a look at that seat).
+                fw = msg.get("fw", "?")
                 log.info("seat %d online (session %d, firmware %s, last reset %s)", seat,
-                         msg["session"], msg.get("fw", "?"), msg.get("reset", "?"))
+                         msg["session"], fw, msg.get("reset", "?"))
+                with self._lock:
+                    self._seat_firmware[seat] = fw
+                if self.firmware is not None and fw_version.differs(fw, self.firmware):
+                    log.warning("seat %d runs firmware %s, the hub bundles %s "
+                                "(risktable seat update --seat %d)", seat, fw,
+                                self.firmware, seat)
             else:
                 log.info("seat %d offline (session %d)", seat, msg["session"])
             with self._changed:

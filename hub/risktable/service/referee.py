@@ -42,7 +42,17 @@ def status_line(service: TableService) -> str:
                     if 0 <= mover < len(session.seats) else "")
             where = f"{state.phase_name}{turn}"
         return f"{head}: {where}{', paused' if service.paused else ''}"
-    return service.inspect(look)
+    return service.inspect(look) + firmware_note(service)
+
+
+def firmware_note(service: TableService) -> str:
+    """"; seat 2 runs firmware X, not the hub's Y" for every seat out of date, or ""."""
+    hub = service.hub
+    odd = hub.firmware_mismatches()
+    if not odd:
+        return ""
+    seats = ", ".join(f"seat {seat} runs firmware {fw}" for seat, fw in odd.items())
+    return f"; {seats}, not the hub's {hub.firmware}"
 
 
 def _undo(service: TableService, count: int) -> str:
