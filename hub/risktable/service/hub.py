@@ -338,9 +338,10 @@ class HubService:
                 with self._lock:
                     self._seat_firmware[seat] = fw
                 if self.firmware is not None and fw_version.differs(fw, self.firmware):
-                    log.warning("seat %d runs firmware %s, the hub bundles %s "
-                                "(risktable seat update --seat %d)", seat, fw,
-                                self.firmware, seat)
+                    # No network update yet: the fix is the USB install of firmware/README.md.
+                    log.warning("seat %d runs firmware %s, the hub bundles %s (install it "
+                                "over USB: risktable seat build, then mpremote)", seat, fw,
+                                self.firmware)
             else:
                 log.info("seat %d offline (session %d)", seat, msg["session"])
             with self._changed:
