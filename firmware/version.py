@@ -1,14 +1,10 @@
 # The seat firmware's version, sent in every birth (`fw`, protocol/README.md).
 #
-# RELEASE is the number people talk about. BUILD is the content hash of the firmware
-# files (hub: risktable/provision/fw_version.py): `risktable seat build` writes it
-# into the compiled copy of this module, so a seat built from a changed file reports a
-# different version. Run from the source tree (development, the tests' seats) BUILD
-# stays None and the seat reports the bare release number.
+# Here the release number people talk about. `risktable seat build` writes
+# "RELEASE+HASH" into the compiled copy of this module, HASH being the content hash of
+# the firmware files (hub: risktable/provision/fw_version.py), so a seat built from a
+# changed file reports a different version. Run from the source tree (development, the
+# tests' seats) the seat reports the bare release number. One string and nothing
+# else: seat/app.py reads it and drops the module, whose dict would cost heap.
 
-RELEASE = "0.3.0"
-BUILD = None
-
-
-def version():
-    return RELEASE if BUILD is None else RELEASE + "+" + BUILD
+VERSION = "0.3.0"

@@ -451,6 +451,9 @@ class BleDice:
         # may be the seat's (while pairing, the strongest first). The ring is drained as reports
         # arrive, so a room full of other BLE devices cannot crowd the dice out of it.
         found: "list[tuple[int, int, bytes, bytes, int]]" = []
+        # A scan that began under other choices judged its reports by them (a die
+        # of another seat left out, the loudest not first): its finds are dropped.
+        chosen = (self.allow, self.pairing)
         self._scanning = True
         self._ble.gap_scan(_SCAN_MS, 30000, 30000, True)
         while True:
@@ -463,6 +466,8 @@ class BleDice:
             except asyncio.TimeoutError:
                 self._drain_scans(found)
                 break
+        if chosen[0] is not self.allow or chosen[1] != self.pairing:
+            return []
         if self.pairing:
             found.sort(key=lambda f: -f[4])  # the die next to the seat first
         return found

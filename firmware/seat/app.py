@@ -38,13 +38,14 @@ from riskproto import OUTBOX_CAPACITY, PROTOCOL_VERSION, codec
 from riskproto.outbox import Outbox
 from drivers import ring
 from seat import refusal
-import version
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable
 
-FW_VERSION = version.version()
+from version import VERSION as FW_VERSION  # noqa: E402
+# The string is all the seat keeps: the module's dict would stay in the heap.
+sys.modules.pop("version")
 
 _MAX_RETRY_MS = const(8000)
 _COUNTER_MASK = const(0x3FFFFFFF)

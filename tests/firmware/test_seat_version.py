@@ -49,6 +49,8 @@ def test_differs_compares_builds_fully_and_source_trees_by_release() -> None:
     assert not fw_version.differs("0.3.0", "0.3.0+aaaa")
     assert fw_version.differs("0.2.9", "0.3.0+aaaa")
     assert fw_version.differs(None, "0.3.0+aaaa")
+    # Not this firmware's kind of version (a test harness's seat): nothing to compare.
+    assert not fw_version.differs("test-seat", "0.3.0+aaaa")
 
 
 def test_the_hub_shows_the_seat_whose_firmware_differs(

@@ -16,7 +16,7 @@ from pathlib import Path
 from risktable.provision.seat_build import REPO, sources
 
 VERSION_MODULE = Path("version.py")
-_RELEASE = re.compile(r'^RELEASE = "([^"]+)"$', re.MULTILINE)
+_RELEASE = re.compile(r'^VERSION = "([^"+]+)"$', re.MULTILINE)
 HASH_LENGTH = 12  # hex digits: "0.3.0+" plus 12 stays within the birth's 32 characters
 
 
@@ -25,7 +25,7 @@ def release(repo: Path = REPO) -> str:
     text = (repo / "firmware" / VERSION_MODULE).read_text(encoding="utf-8")
     found = _RELEASE.search(text)
     if found is None:
-        raise ValueError("firmware/version.py has no RELEASE = \"...\" line")
+        raise ValueError("firmware/version.py has no VERSION = \"X.Y.Z\" line")
     return found.group(1)
 
 
@@ -49,21 +49,25 @@ def bundled_version(repo: Path = REPO) -> str:
 
 def version_source(version: str) -> str:
     """The text of the ``version.py`` a build installs for ``version`` (``RELEASE+HASH``)."""
-    rel, _, build = version.partition("+")
-    return (f"# Written by risktable seat build: firmware {version}.\n"
-            f"RELEASE = {rel!r}\nBUILD = {build or None!r}\n\n\n"
-            "def version():\n"
-            "    return RELEASE if BUILD is None else RELEASE + \"+\" + BUILD\n")
+    return f"# Written by risktable seat build.\nVERSION = {version!r}\n"
+
+
+# What this firmware reports: RELEASE, or RELEASE+the hex digest of a build.
+_FIRMWARE_VERSION = re.compile(r"\d+\.\d+\.\d+(\+[0-9a-f]+)?")
 
 
 def differs(seat_fw: str | None, bundled: str) -> bool:
     """True when a seat's reported version is not the hub's bundled firmware.
 
     A seat run from a source tree reports the bare release number (no build hash);
-    it is compared by release only, since the tree it runs is not a build.
+    it is compared by release only, since the tree it runs is not a build. A client
+    whose version is not one of this firmware's (a test harness, another seat
+    implementation) has nothing to compare with and is not flagged.
     """
     if not seat_fw:
         return True
+    if not _FIRMWARE_VERSION.fullmatch(seat_fw):
+        return False
     if "+" not in seat_fw:
         return seat_fw != bundled.partition("+")[0]
     return seat_fw != bundled
