@@ -35,7 +35,10 @@ def shown(controller: ControllerProcess) -> list[list[Pixel]]:
 def test_every_territory_lights_alone_in_chain_order(
         controller: ControllerProcess, led_map: LedMap, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = main(["leds", "test", "--port", str(controller.port), "--delay", "0"])
+    # The controller shows the newest scene at its next tick: a scene replaced before
+    # then is never shown (docs/led-link.md). A person steps far slower than a tick; so
+    # does a 0.1 s delay, even on a loaded machine.
+    code = main(["leds", "test", "--port", str(controller.port), "--delay", "0.1"])
     out = capsys.readouterr().out.splitlines()
     assert code == 0
     chain = led_map.chain()
