@@ -44,6 +44,8 @@ def test_every_territory_lights_alone_in_chain_order(
     chain = led_map.chain()
     assert len(chain) == 42 and sorted(chain) == sorted(led_map.territories)
     expected = [lit(led_map, None)] + [lit(led_map, t) for t in chain] + [lit(led_map, None)]
+    # The last scene is acknowledged before the controller's next tick shows it.
+    controller.wait_for(lambda: len(shown(controller)) >= len(expected), 5.0, "all off")
     # After the walk the controller may begin its hub-lost pulse; the walk comes first.
     assert shown(controller)[:len(expected)] == expected
     board = classic_board()
@@ -69,6 +71,7 @@ def test_enter_steps_and_q_stops_from_a_chosen_territory(
     assert [r["position"] for r in rows] == [start + 1, start + 2, start + 3]
     expected = ([lit(led_map, None)] + [lit(led_map, t) for t in chain[start:start + 3]]
                 + [lit(led_map, None)])
+    controller.wait_for(lambda: len(shown(controller)) >= len(expected), 5.0, "all off")
     assert shown(controller)[:len(expected)] == expected
 
 
