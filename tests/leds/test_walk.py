@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -63,7 +64,12 @@ def test_enter_steps_and_q_stops_from_a_chosen_territory(
         monkeypatch: pytest.MonkeyPatch) -> None:
     chain = led_map.chain()
     start = chain.index("ukraine")
-    monkeypatch.setattr("sys.stdin", io.StringIO("\n\nq\n"))
+    class Person(io.StringIO):
+        def readline(self, size: int | None = -1) -> str:
+            time.sleep(0.1)  # a person looks at the board before pressing Enter
+            return super().readline(size)
+
+    monkeypatch.setattr("sys.stdin", Person("\n\nq\n"))
     code = main(["leds", "test", "--port", str(controller.port), "--from", "ukraine", "--json"])
     assert code == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
