@@ -5,9 +5,12 @@ from __future__ import annotations
 import csv
 import json
 import re
+from dataclasses import replace
 from decimal import Decimal
 
+from riskproto.topics import MAX_SEATS
 from risktable.cards.deck_file import DECK_FILES
+from risktable.hardware.bom import SPARE_TAGS, check_bom, expected_quantities, load_bom, table_cost
 from risktable.hardware.data import load_led_map
 from risktable.rules import classic_board
 from risktable.rules.decks import deck_cards
@@ -93,3 +96,43 @@ def test_nfc_tags_cover_the_largest_enrolled_deck() -> None:
     assert int(tags["quantity"]) >= max(decks.values())
     assert f"{decks['1993']} in the 1993 deck" in tags["note"]
     assert f"takes {decks['2016']} more" in tags["note"]
+
+
+def test_every_quantity_follows_from_the_pinouts_the_led_map_and_the_decks() -> None:
+    assert check_bom(load_bom()) == []
+    expected = expected_quantities()
+    assert expected[("seat", "B3F-4055")].quantity == 3  # Confirm, Back, Roll
+    assert expected[("hub", "16 mm momentary")].quantity == 2  # Start/Pause, Referee undo
+    assert expected[("led_board", "EEU-FR1A102")].quantity == 3  # LEDs 0, 40 and 84
+    assert expected[("cards", "NTAG213 sticker")].quantity == 44 + SPARE_TAGS
+
+
+def test_a_wrong_quantity_is_reported_for_every_row() -> None:
+    bom = load_bom()
+    for index, row in enumerate(bom):
+        for wrong in (row.quantity - 1, row.quantity + 1):
+            changed = (*bom[:index], replace(row, quantity=wrong), *bom[index + 1:])
+            problems = check_bom(changed)
+            assert len(problems) == 1, (row, problems)
+            assert problems[0].startswith(f"{row.board} {row.part_number}: quantity {wrong},")
+
+
+def test_a_missing_or_unexplained_part_is_reported() -> None:
+    bom = load_bom()
+    without_buffer = tuple(r for r in bom if (r.board, r.part_number) != ("seat", "SN74AHCT125N"))
+    assert check_bom(without_buffer) == [
+        "seat SN74AHCT125N: needed (listed by 1 device(s) of seat-pinout.json) but not in the BOM"]
+    extra = replace(bom[0], part_number="74AHCT1G125")
+    assert check_bom((*bom, extra)) == ["seat 74AHCT1G125: no pinout, map or deck needs it"]
+    ring = next(r for r in bom if r.part_number == "WS2812B-16 ring")
+    wrong_ring = replace(ring, item=ring.item.replace("16 LEDs", "12 LEDs"))
+    assert check_bom(tuple(wrong_ring if r is ring else r for r in bom)) == [
+        "seat WS2812B-16 ring: a ring of 12 LEDs, the pinout drives 16"]
+
+
+def test_readme_quotes_the_cost_of_a_table_for_three_and_for_the_most_seats() -> None:
+    bom = load_bom()
+    text = README.read_text(encoding="utf-8")
+    for seats in (3, MAX_SEATS):
+        cost = round(table_cost(bom, seats), -1)
+        assert f"about {cost:.0f} USD for {seats} players" in text, (seats, cost)
