@@ -83,6 +83,7 @@ function render() {
     node.text.textContent = String(board.armies[i]);
   });
   const turn = board.turn;
+  document.body.dataset.phase = turn ? turn.phase : "none";
   const swatch = document.getElementById("turn-swatch");
   const text = document.getElementById("turn-text");
   if (turn) {
