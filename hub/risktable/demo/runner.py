@@ -114,7 +114,8 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
             print(f"embedded MQTT broker on {address}", file=out)
             if options.web:
                 page = stack.enter_context(BoardPageServer(
-                    PageConfig(f"ws://{broker.host}:{broker.ws_port}/", options.table),
+                    PageConfig(f"ws://{broker.host}:{broker.ws_port}/", options.table,
+                               players=options.seats),
                     port=options.web_port))
                 print(f"live board page on {page.url} (MQTT over WebSockets on "
                       f"{broker.host}:{broker.ws_port})", file=out)

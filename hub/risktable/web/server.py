@@ -31,18 +31,21 @@ _STATIC = ("index.html", "board.js", "style.css", "mqtt.min.js", "board-map.json
 @dataclass(frozen=True, slots=True)
 class PageConfig:
     """What the page needs to reach the broker: the WebSockets URL, the table id and
-    the spectator's credentials (``None``: an anonymous broker, as in the demo)."""
+    the spectator's credentials (``None``: an anonymous broker, as in the demo) and the
+    number of players, when known: the board names neutral armies (two-player games) as
+    the seats past the players, and the page shows those grey, as neutral."""
 
     ws_url: str
     table: str
     username: str | None = None
     password: str | None = None
+    players: int | None = None
 
     def document(self) -> dict[str, Any]:
         """The ``/config.json`` document."""
         return {
             "ws_url": self.ws_url, "table": self.table,
-            "username": self.username, "password": self.password,
+            "username": self.username, "password": self.password, "players": self.players,
             # The guest broker binds spectator ids to this prefix.
             "client_id_prefix": guest_id_prefix(self.table),
             "territories": list(TERRITORIES),

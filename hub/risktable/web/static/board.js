@@ -21,6 +21,12 @@ function el(name, attrs, parent) {
 
 function rgb(c) { return `rgb(${c[0]},${c[1]},${c[2]})`; }
 
+// Seats past the players hold neutral armies (two-player games); null: not known.
+function seatOf(owner) {
+  const players = state.config.players;
+  return players && owner > players ? state.config.neutral : state.config.seats[owner - 1];
+}
+
 // Phones held upright get the map turned a quarter: (x, y) -> (H - y, x).
 function project(x, y) {
   return state.portrait ? [state.layout.height - y, x] : [x, y];
@@ -79,7 +85,7 @@ function render() {
     node.shape.dataset.owner = owner;
     node.shape.classList.toggle("unowned", owner === 0);
     node.shape.setAttribute("fill", owner === 0 ? CONTINENT[node.continent]
-      : rgb(state.config.seats[owner - 1].rgb));
+      : rgb(seatOf(owner).rgb));
     node.text.textContent = String(board.armies[i]);
   });
   const turn = board.turn;
@@ -99,7 +105,9 @@ function render() {
   }
   const footer = document.getElementById("seats");
   footer.replaceChildren();
-  state.config.seats.forEach((seat, i) => {
+  const shown = state.config.players ? state.config.players + 1 : state.config.seats.length;
+  state.config.seats.slice(0, shown).forEach((_, i) => {
+    const seat = seatOf(i + 1);
     const owned = board.owners.filter((o) => o === i + 1);
     if (!owned.length) return;
     const armies = board.armies.filter((_, j) => board.owners[j] === i + 1)
