@@ -23,6 +23,7 @@ from tests.support.mosquitto import free_port
 WEB = """
 [table]
 id = "den"
+seats = 4
 [web]
 enabled = true
 bind = "127.0.0.1"
@@ -78,6 +79,7 @@ def test_the_hub_serves_the_configured_page(tmp_path: Path) -> None:
     assert doc == page_config(config).document()
     assert (doc["ws_url"], doc["table"], doc["username"], doc["password"]) == (
         "ws://den.local:8083/", "den", "den-spectator", "pw-from-file")
+    assert doc["players"] == 4
 
 
 def _args(tmp_path: Path, *argv: str) -> argparse.Namespace:

@@ -19,7 +19,10 @@ log = logging.getLogger("risktable.web")
 def page_config(config: HubConfig) -> PageConfig:
     """What the page's ``/config.json`` says for this hub's configuration."""
     web = config.web
-    return PageConfig(web.ws_url, config.table.id, web.username, web.password)
+    # The seat count is the number of players: a two-player board's neutral armies are
+    # the seats past it, which the page shows grey.
+    return PageConfig(web.ws_url, config.table.id, web.username, web.password,
+                      players=config.table.seats)
 
 
 def start_board_page(config: HubConfig) -> BoardPageServer | None:
