@@ -67,6 +67,21 @@ class LedConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The live board page ([web]): where the hub serves it and what the page gets in
+    ``/config.json``: the guest broker's WebSockets URL as a browser reaches it, and
+    the spectator's account (``risktable broker config`` writes both into
+    credentials.json). Off unless enabled (or ``risktable hub --web-port``)."""
+
+    enabled: bool = False
+    bind: str = "127.0.0.1"
+    port: int = 8080
+    ws_url: str = ""
+    username: str | None = None
+    password: str | None = None
+
+
+@dataclass(frozen=True)
 class HubConfig:
     """The whole hub configuration."""
 
@@ -78,6 +93,7 @@ class HubConfig:
     data_dir: Path = Path("/var/lib/risktable")
     # Inputs wait (the seats keep them) while less than this is free for the journal.
     min_free_bytes: int = 512 * 1024
+    web: WebConfig = WebConfig()
 
 
 class _Section:
@@ -221,6 +237,32 @@ def _panel(section: _Section) -> tuple[bool, PanelPins]:
     return enabled, pins
 
 
+def _web(section: _Section) -> WebConfig:
+    enabled = section.get("enabled", bool, False)
+    bind = section.get("bind", str, "127.0.0.1")
+    port = section.get("port", int, 8080)
+    if not 0 < port < 65536:
+        raise section.error("port", f"must be 1 to 65535, got {port}")
+    ws_url = section.get("ws_url", str, "")
+    if enabled and not ws_url.startswith(("ws://", "wss://")):
+        # The page cannot guess where the guest broker's WebSockets listener is.
+        raise section.error("ws_url", f"must be a ws:// or wss:// URL, got {ws_url!r}")
+    username = section.get("username", str, None)
+    password = section.get("password", str, None)
+    password_file = section.get("password_file", str, None)
+    if password is not None and password_file is not None:
+        raise section.error("password_file", "give password or password_file, not both")
+    if password_file is not None:
+        try:
+            password = Path(password_file).read_text().strip()
+        except OSError as exc:
+            raise section.error(
+                "password_file", f"cannot read {password_file}: {exc.strerror}"
+            ) from exc
+    section.done()
+    return WebConfig(enabled, bind, port, ws_url, username, password)
+
+
 def parse_config(text: str, source: str = "<config>") -> HubConfig:
     """Parse TOML text into a :class:`HubConfig`; raise :class:`ConfigError`."""
     try:
@@ -240,8 +282,10 @@ def parse_config(text: str, source: str = "<config>") -> HubConfig:
     if min_free_kib < 0:
         raise data.error("min_free_kib", f"must be 0 or more, got {min_free_kib}")
     data.done()
+    web = _web(_Section(source, "web", root.get("web", dict, {})))
     root.done()
-    return HubConfig(broker, table, leds, panel_enabled, pins, data_dir, min_free_kib * 1024)
+    return HubConfig(broker, table, leds, panel_enabled, pins, data_dir, min_free_kib * 1024,
+                     web=web)
 
 
 def load_config(path: Path) -> HubConfig:

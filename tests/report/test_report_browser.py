@@ -18,8 +18,8 @@ import pytest
 from risktable.journal import Journal, journal_path
 from risktable.rules import apply, new_game
 from risktable.rules.events import TerritoryConquered
-from tests.report.browser import chromium, set_viewport
 from tests.report.journal_game import play_into_journal
+from tests.support.browser import chromium, set_viewport
 from tests.support.cli import run
 from tests.support.tools import ROOT
 

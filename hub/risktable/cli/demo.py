@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+import threading
 from typing import Any
 
 from risktable.cli.common import broker_address, setup_logging, whole_number
@@ -40,8 +42,20 @@ def register(sub: Any) -> None:
                         help="seconds between turns on a live terminal view (default 0.05)")
     parser.add_argument("--no-colour", action="store_true",
                         help="plain text LED view (default when NO_COLOR is set or not a tty)")
+    parser.add_argument("--web", action="store_true",
+                        help="also serve the live board page (prints its address; after the "
+                             "game it stays up until Ctrl-C)")
+    parser.add_argument("--web-port", type=whole_number("port", 0, 65535), default=0,
+                        help="HTTP port of the board page on 127.0.0.1 (default: a free one)")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="log to stderr")
     parser.set_defaults(handler=run)
+
+
+def _wait_for_interrupt(_data_dir: object) -> None:
+    # The page keeps showing the final board until the person is done looking.
+    print("the board page stays up: Ctrl-C to stop", flush=True)
+    with contextlib.suppress(KeyboardInterrupt):
+        threading.Event().wait()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,6 +72,9 @@ def run(args: argparse.Namespace) -> int:
         turn_delay=max(0.0, args.delay),
         play=args.play,
         keyboard=sys.stdin,
+        web=args.web,
+        web_port=args.web_port,
+        after_game=_wait_for_interrupt if args.web else None,
     )
     try:
         run_demo(options, sys.stdout)

@@ -26,6 +26,7 @@ from risktable.journal import JournalError
 from risktable.leds.link import LedLink, LedPortError
 from risktable.service.mqtt_link import BrokerUnavailable
 from risktable.service.table_service import TableService
+from risktable.web.hub_page import start_board_page
 
 if TYPE_CHECKING:
     from risktable.hardware.panel import Panel
@@ -51,14 +52,34 @@ def register(sub: Any) -> None:
     parser.add_argument("--username", help="MQTT user name")
     add_secret_options(parser, "password", PASSWORD_ENV, "the MQTT password")
     parser.add_argument("--no-panel", action="store_true", help="do not use the GPIO panel")
+    parser.add_argument("--web-port", type=_port, metavar="P",
+                        help="serve the live board page on port P (turns [web] on; "
+                        "[web] ws_url and the spectator account come from the configuration)")
     parser.add_argument("-v", "--verbose", action="count", default=0,
                         help="log every accepted and refused input (-v), and debug (-vv)")
     parser.set_defaults(handler=run)
 
 
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = 0
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, got {text!r}")
+    return port
+
+
 def _config(args: argparse.Namespace) -> HubConfig:
     config = hub_config(args)
-    return dataclasses.replace(config, panel_enabled=config.panel_enabled and not args.no_panel)
+    web = config.web
+    if getattr(args, "web_port", None) is not None:
+        web = dataclasses.replace(web, enabled=True, port=args.web_port)
+        if not web.ws_url:
+            raise CliError("--web-port needs [web] ws_url in the configuration: the guest "
+                           "broker's WebSockets address as a browser reaches it (docs/web.md)")
+    return dataclasses.replace(config, panel_enabled=config.panel_enabled and not args.no_panel,
+                               web=web)
 
 
 def _open_panel(config: HubConfig) -> Panel | None:
@@ -146,10 +167,18 @@ def run(args: argparse.Namespace) -> int:
     except BrokerUnavailable as exc:
         raise CliError(str(exc)) from exc
     try:
+        page = start_board_page(config)
+    except OSError as exc:
+        service.stop()
+        raise CliError(f"cannot serve the board page on {config.web.bind}:{config.web.port}: "
+                       f"{exc.strerror} (set [web] port or pass --web-port)") from exc
+    try:
         stop.wait()
     except KeyboardInterrupt:
         pass
     finally:
+        if page is not None:
+            page.stop()
         service.stop()
         if leds is not None:
             leds.stop()

@@ -41,9 +41,10 @@ def _free_port(host: str) -> int:
 
 
 class EmbeddedBroker:
-    """amqtt on ``host:port`` (``port=0``: a free one), loopback addresses only."""
+    """amqtt on ``host:port`` (``port=0``: a free one), loopback addresses only; with
+    ``ws_port`` (``0``: a free one) also MQTT over WebSockets there, for the board page."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, ws_port: int | None = None) -> None:
         try:
             loopback = ipaddress.ip_address(host).is_loopback
         except ValueError:
@@ -55,6 +56,7 @@ class EmbeddedBroker:
             )
         self.host = host
         self.port = port or _free_port(host)
+        self.ws_port = None if ws_port is None else ws_port or _free_port(host)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._broker: Any = None
@@ -68,6 +70,8 @@ class EmbeddedBroker:
     def start(self, timeout: float = 10.0) -> EmbeddedBroker:
         """Start the broker and wait until it accepts connections."""
         _check_port_free(self.host, self.port)
+        if self.ws_port is not None:
+            _check_port_free(self.host, self.ws_port)
         # amqtt logs every connection at INFO; the demo's own output is what matters.
         logging.getLogger("amqtt").setLevel(logging.ERROR)
         self._thread = threading.Thread(target=self._run, name="embedded-broker", daemon=True)
@@ -84,8 +88,11 @@ class EmbeddedBroker:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)  # amqtt looks the loop up itself
         self._loop = loop
+        listeners: dict[str, Any] = {"default": {"type": "tcp", "bind": f"{self.host}:{self.port}"}}
+        if self.ws_port is not None:
+            listeners["ws"] = {"type": "ws", "bind": f"{self.host}:{self.ws_port}"}
         config = {
-            "listeners": {"default": {"type": "tcp", "bind": f"{self.host}:{self.port}"}},
+            "listeners": listeners,
             "plugins": {
                 "amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True},
             },

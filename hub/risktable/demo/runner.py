@@ -11,6 +11,7 @@ import contextlib
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -30,6 +31,7 @@ from risktable.rules.state import GAME_OVER, State
 from risktable.service.hub import HubService
 from risktable.service.table_service import TableService
 from risktable.table.public import led_scene
+from risktable.web.server import BoardPageServer, PageConfig
 
 _PERSON_PACE = 0.05  # seconds after each bot input while a person plays: to follow the game
 
@@ -54,6 +56,12 @@ class DemoOptions:
     turn_delay: float = 0.05
     play: int | None = None  # the seat a person plays from the keyboard (demo/keyboard.py)
     keyboard: TextIO | None = None  # the person's terminal (stdin)
+    web: bool = False  # serve the live board page (embedded broker's WebSockets listener)
+    web_port: int = 0  # the page's HTTP port on 127.0.0.1 (0: a free one)
+    on_web: Callable[[str], None] | None = None  # told the page's address before the game
+    # Called after the game with the hub's data folder (its journal), while the broker
+    # and the page are still up: the CLI waits for Ctrl-C there, tests look at the page.
+    after_game: Callable[[Path], None] | None = None
 
 
 def _diagnose(seats: list[SeatProcess], hub: HubService) -> str:
@@ -96,9 +104,23 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
             raise DemoError("--play needs an interactive terminal (stdin and stdout a tty)")
     with contextlib.ExitStack() as stack:
         address = options.broker
+        if options.web and address is not None:
+            raise DemoError("--web needs the embedded broker (its WebSockets listener): "
+                            "leave out --broker")
         if address is None:
-            address = stack.enter_context(EmbeddedBroker(port=options.port)).address
+            broker = stack.enter_context(EmbeddedBroker(
+                port=options.port, ws_port=0 if options.web else None))
+            address = broker.address
             print(f"embedded MQTT broker on {address}", file=out)
+            if options.web:
+                page = stack.enter_context(BoardPageServer(
+                    PageConfig(f"ws://{broker.host}:{broker.ws_port}/", options.table,
+                               players=options.seats),
+                    port=options.web_port))
+                print(f"live board page on {page.url} (MQTT over WebSockets on "
+                      f"{broker.host}:{broker.ws_port})", file=out)
+                if options.on_web is not None:
+                    options.on_web(page.url)
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="risktable-")))
         # A person's view is always redrawn in place (--play needs a terminal).
         live = out.isatty() and (options.colour or person is not None)
@@ -170,6 +192,8 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
               f"and {actions} actions: {end_reason(state)}", file=out)
         print(f"the bots made {inputs} seat inputs through the firmware in {elapsed:.1f} s "
               f"({elapsed / max(inputs, 1) * 1000:.1f} ms each)", file=out)
+        if options.after_game is not None:
+            options.after_game(config.data_dir)
         return GameSummary(winner, state.turn, actions)
 
 

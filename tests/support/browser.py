@@ -1,4 +1,5 @@
-"""A real headless Chromium driven through chromedriver (selenium), for the report's page.
+"""A real headless Chromium driven through chromedriver (selenium), for the browser tests
+(the games report and the live board page).
 
 Debian's ``chromium`` and ``chromium-driver`` are used as installed: selenium is
 given both paths, so its driver manager never looks for (or downloads) a

@@ -1,0 +1,125 @@
+"""The board page's HTTP server: the static page and ``/config.json``, on a thread.
+
+The page itself talks to the broker (MQTT over WebSockets, the spectator account);
+this server only hands out files, so it is stdlib ``http.server`` with nothing to
+keep in step with the game.
+
+>>> server = BoardPageServer(PageConfig("ws://127.0.0.1:9001", "den"), port=0).start()
+>>> server.url.startswith("http://127.0.0.1:")
+True
+>>> server.stop()
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import threading
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any
+
+from riskproto.territories import TERRITORIES
+from risktable.hardware.palette import NEUTRAL, SEAT_COLOURS
+from risktable.provision.broker_config import guest_id_prefix
+
+# Files the page may fetch: nothing else under the package is served.
+_STATIC = ("index.html", "board.js", "style.css", "mqtt.min.js", "board-map.json")
+
+
+@dataclass(frozen=True, slots=True)
+class PageConfig:
+    """What the page needs to reach the broker: the WebSockets URL, the table id and
+    the spectator's credentials (``None``: an anonymous broker, as in the demo) and the
+    number of players, when known: the board names neutral armies (two-player games) as
+    the seats past the players, and the page shows those grey, as neutral."""
+
+    ws_url: str
+    table: str
+    username: str | None = None
+    password: str | None = None
+    players: int | None = None
+
+    def document(self) -> dict[str, Any]:
+        """The ``/config.json`` document."""
+        return {
+            "ws_url": self.ws_url, "table": self.table,
+            "username": self.username, "password": self.password, "players": self.players,
+            # The guest broker binds spectator ids to this prefix.
+            "client_id_prefix": guest_id_prefix(self.table),
+            "territories": list(TERRITORIES),
+            "seats": [{"name": c.name, "rgb": list(c.rgb)} for c in SEAT_COLOURS],
+            "neutral": {"name": NEUTRAL.name, "rgb": list(NEUTRAL.rgb)},
+        }
+
+
+def static_file(name: str) -> bytes:
+    """The shipped static file ``name`` (one of the page's files)."""
+    return resources.files("risktable.web").joinpath("static", name).read_bytes()
+
+
+def _handler(config: PageConfig) -> type[BaseHTTPRequestHandler]:
+    config_body = json.dumps(config.document()).encode("utf-8")
+
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "risktable-board"
+
+        def do_GET(self) -> None:
+            path = self.path.split("?", 1)[0].lstrip("/") or "index.html"
+            if path == "config.json":
+                body, kind = config_body, "application/json"
+            elif path in _STATIC:
+                body = static_file(path)
+                kind = mimetypes.guess_type(path)[0] or "application/octet-stream"
+            else:
+                self.send_error(404)
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            # The credentials in config.json must not linger in shared caches.
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            # Quiet: the hub's and the demo's own output is what the operator reads.
+            return
+
+    return Handler
+
+
+class BoardPageServer:
+    """Serve the board page on ``host:port`` (``port=0``: a free one) from a daemon thread."""
+
+    def __init__(self, config: PageConfig, host: str = "127.0.0.1", port: int = 0) -> None:
+        self._httpd = ThreadingHTTPServer((host, port), _handler(config))
+        self._httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        """The page's address."""
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host!s}:{port}/"
+
+    def start(self) -> BoardPageServer:
+        """Start serving; returns ``self``."""
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="board-page",
+                                        daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and close the socket."""
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> BoardPageServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
