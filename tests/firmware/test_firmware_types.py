@@ -24,11 +24,13 @@ warn_unused_ignores = True
 
 
 # The seat's firmware: everything under firmware/ except ledctl/, the LED controller's
-# own firmware, which tests/leds checks against its board's stubs.
+# own firmware, which tests/leds checks against its board's stubs, and manifest.py,
+# MicroPython's freezing recipe (tests/firmware/test_manifest.py).
 SEAT_FIRMWARE = sorted(
     str(p.relative_to(ROOT))
     for p in (ROOT / "firmware").iterdir()
-    if p.name != "ledctl" and (p.suffix == ".py" or (p / "__init__.py").is_file())
+    if p.name not in ("ledctl", "manifest.py")
+    and (p.suffix == ".py" or (p / "__init__.py").is_file())
 )
 
 

@@ -1,10 +1,11 @@
-"""``risktable seat ...``: per-seat configuration and the firmware build."""
+"""``risktable seat ...``: per-seat configuration, the firmware build and flashing."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,10 @@ from risktable.cli.common import PASSWORD_ENV, add_secret_options, read_secret
 from risktable.cli.errors import CliError
 from risktable.demo.seats import SeatProcess
 from risktable.paths import MissingPart, find_micropython
+from risktable.provision.micropython_version import BOARD, VARIANT, VERSION_TEXT
 from risktable.provision.seat_build import REPO, BuildError, build
 from risktable.provision.seat_config import BOARDS, DICE, seat_config, write_seat_config
+from risktable.provision.seat_flash import FlashError, Plan, flash
 from risktable.seat_play import SeatPlayError, load_deck_keys, load_seat_file, play_seat
 
 WIFI_PASSWORD_ENV = "RISKTABLE_WIFI_PASSWORD"
@@ -70,6 +73,31 @@ def register(sub: Any) -> None:
     )
     build_p.set_defaults(handler=_build)
 
+    flash_p = seat_sub.add_parser(
+        "flash",
+        help="write MicroPython onto an ESP32-S3 seat, then its firmware and configuration",
+        description=(
+            f"Checks the chip is an ESP32-S3, writes the MicroPython image (--firmware: the "
+            f"{BOARD} {VARIANT} build of v{VERSION_TEXT} from micropython.org), checks the "
+            "runtime's version, then copies the compiled firmware and the seat's "
+            "configuration with mpremote. Exit codes: 2 bad arguments or files, 3 the "
+            "board does not answer, 4 not an ESP32-S3, 5 another MicroPython version, "
+            "1 a tool failed."),
+    )
+    flash_p.add_argument("--port", required=True, help="the board's serial port, e.g. /dev/ttyACM0")
+    flash_p.add_argument(
+        "--firmware", type=Path,
+        help="MicroPython image to write first (without it the board's MicroPython stays)")
+    flash_p.add_argument("--config", type=Path, required=True,
+                         help="the seat's configuration (risktable seat config --board esp32)")
+    flash_p.add_argument("--seat", type=int, help="refuse a configuration for another seat")
+    flash_p.add_argument(
+        "--build", type=Path,
+        help="the compiled firmware (risktable seat build --out DIR); default: build it now")
+    flash_p.add_argument("--wait", type=float, default=30.0,
+                         help="seconds to wait for MicroPython to answer (default: 30)")
+    flash_p.set_defaults(handler=_flash)
+
 
 def _config(args: argparse.Namespace) -> int:
     try:
@@ -122,4 +150,28 @@ def _build(args: argparse.Namespace) -> int:
         f"compiled {len(result.compiled)} modules and copied {len(result.copied)} files "
         f"into {result.out}"
     )
+    return 0
+
+
+def _flash(args: argparse.Namespace) -> int:
+    def say(line: str) -> None:
+        print(f"seat flash: {line}", flush=True)
+
+    if args.seat is not None:
+        try:
+            topics.check_seat(args.seat)
+        except ValueError as exc:
+            raise CliError(str(exc), 2) from None
+    with tempfile.TemporaryDirectory(prefix="risktable-seat-") as scratch:
+        build_dir = args.build
+        try:
+            if build_dir is None:
+                say("compiling the firmware with mpy-cross")
+                build_dir = build(Path(scratch) / "seat").out
+            flash(Plan(args.port, build_dir, args.config, args.firmware, args.seat, args.wait),
+                  say=say)
+        except BuildError as exc:
+            raise CliError(str(exc)) from None
+        except FlashError as exc:
+            raise CliError(str(exc), exc.exit_code) from None
     return 0

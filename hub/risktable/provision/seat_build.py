@@ -20,6 +20,8 @@ REPO = Path(__file__).resolve().parents[3]
 # Not deployed to a seat: anything only the tests use, and firmware/ledctl, the LED
 # controller's own firmware (a Pico on the hub; docs/led-link.md installs it).
 _SKIP_DIRS = {"tests", "__pycache__", "ledctl"}
+# firmware/manifest.py is MicroPython's build recipe for freezing the firmware, not a module.
+_SKIP_FILES = {Path("manifest.py")}
 
 
 class BuildError(Exception):
@@ -52,6 +54,8 @@ def sources(repo: Path = REPO) -> list[tuple[Path, Path]]:
     for base, pattern in ((repo / "firmware", "**/*.py"), (repo / "protocol", "riskproto/**/*.py")):
         for path in sorted(base.glob(pattern)):
             rel = path.relative_to(base)
+            if base.name == "firmware" and rel in _SKIP_FILES:
+                continue
             if not _SKIP_DIRS.intersection(rel.parts):
                 found.append((base, rel))
     return found
