@@ -597,7 +597,9 @@ class TableService:
                 self._rearm(seat)
                 return ProtocolError("not_allowed", str(exc))
         before = self.session.checkpoint()
-        outcome = self.session.handle(seat, msg)
+        # The seats' views and the LED highlight are worked out after the ack
+        # (with_views): only the rules and the journal stand between input and ack.
+        outcome = self.session.handle(seat, msg, views=False)
         if outcome.error is not None:
             return outcome.error
         meta = ActionMeta("seat", seat=seat)
@@ -612,6 +614,7 @@ class TableService:
             )
         # Committed: the seat may hear so now; what it changed goes out after.
         self.hub.answer_now()
+        outcome = self.session.with_views(outcome)
         if msg["kind"] == "dice":
             self._dice_seen(seat, msg["dice"])
         self._publish(outcome)
