@@ -24,7 +24,7 @@ handed each LED scene to ``show_leds``; ``perf_counter`` is the same monotonic
 clock in both processes (Linux), so the figures line up.
 
     python bench/bench_hub_latency.py [--seed N] [--inputs N] [--broker-delay]
-                                      [--runs full,nosync]
+                                      [--runs full,nosync] [--profile]
 
 ``--broker-delay`` leaves mosquitto's default (Nagle on), to show what
 ``set_tcp_nodelay true`` buys.
@@ -33,7 +33,9 @@ clock in both processes (Linux), so the figures line up.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
+import pstats
 import sqlite3
 import statistics
 import subprocess
@@ -79,8 +81,11 @@ def _percentiles(values: list[float]) -> str:
     return "p50 {:6.2f}  p90 {:6.2f}  p99 {:6.2f}  max {:7.2f} ms".format(*ms)
 
 
-def hub_child(port: int, data_dir: Path, fsync: bool, out: Path) -> int:
-    """The hub's own process: run until stdin closes, then write the timings to ``out``."""
+def hub_child(port: int, data_dir: Path, fsync: bool, out: Path, profile: bool = False) -> int:
+    """The hub's own process: run until stdin closes, then write the timings to ``out``.
+
+    With ``profile``, the worker's time from taking an input to publishing its ack is
+    profiled (cProfile, the worker thread only) and the top entries printed to stderr."""
     leds = LedLog()
     service = start_service("127.0.0.1", port, TABLE, SEATS, data_dir, leds)
     if not fsync:
@@ -108,16 +113,26 @@ def hub_child(port: int, data_dir: Path, fsync: bool, out: Path) -> int:
         arrived[topic, payload] = time.perf_counter()
         receive(topic, payload)
 
+    profiler = cProfile.Profile() if profile else None
+
     def timed_handle(topic: str, payload: bytes) -> None:
         began = time.perf_counter()
         mark = len(acked)
-        handle(topic, payload)
+        if profiler is not None:
+            profiler.enable()
+        try:
+            handle(topic, payload)
+        finally:
+            if profiler is not None:
+                profiler.disable()
         ack = acked[mark] if len(acked) > mark else None
         handled.append((arrived.pop((topic, payload), began), began, ack, time.perf_counter()))
 
     def timed_answer_now() -> None:
         answer_now()
         acked.append(time.perf_counter())
+        if profiler is not None:  # what follows the ack is not on its path
+            profiler.disable()
 
     hub.link._on_message = timed_receive
     hub._handle = timed_handle  # type: ignore[method-assign]
@@ -125,6 +140,10 @@ def hub_child(port: int, data_dir: Path, fsync: bool, out: Path) -> int:
     print("ready", flush=True)
     sys.stdin.read()
     service.stop()
+    if profiler is not None:
+        stats = pstats.Stats(profiler, stream=sys.stderr)
+        stats.sort_stats("tottime").print_stats(25)
+        stats.sort_stats("cumulative").print_stats(35)
     out.write_text(json.dumps({
         "leds": [t for t, _ in leds.scenes], "handled": handled, "journal": journal,
         "over": service.session.state.phase == GAME_OVER,
@@ -133,10 +152,10 @@ def hub_child(port: int, data_dir: Path, fsync: bool, out: Path) -> int:
 
 
 def _start_hub(broker: Mosquitto, data_dir: Path, fsync: bool,
-               out: Path) -> subprocess.Popen[str]:
+               out: Path, profile: bool = False) -> subprocess.Popen[str]:
     hub = subprocess.Popen(
         [sys.executable, __file__, "--hub-child", str(broker.port), str(data_dir),
-         "full" if fsync else "nosync", str(out)],
+         ("full" if fsync else "nosync") + ("+profile" if profile else ""), str(out)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert hub.stdout is not None
     if hub.stdout.readline().strip() != "ready":
@@ -297,9 +316,9 @@ def _within(times: list[float], start: float, end: float) -> list[float]:
 
 
 def play_game(broker: Mosquitto, acks: AckTimer, data_dir: Path, seed: int, fsync: bool,
-              limit: int = MAX_INPUTS) -> dict[str, Any]:
+              limit: int = MAX_INPUTS, profile: bool = False) -> dict[str, Any]:
     out = data_dir.with_suffix(".json")
-    hub = _start_hub(broker, data_dir, fsync, out)
+    hub = _start_hub(broker, data_dir, fsync, out, profile)
     watcher = Watcher(broker.host, broker.port, TABLE)
     clients = seat_clients(broker.host, broker.port, TABLE, SEATS)
     table = VirtualTable(*mirror_table(rules_config("classic", SEATS), seed), clients)
@@ -411,8 +430,9 @@ def report_floors(net: list[float], disk: list[float], ack: list[float]) -> None
 
 def main() -> int:
     if len(sys.argv) == 6 and sys.argv[1] == "--hub-child":
-        return hub_child(int(sys.argv[2]), Path(sys.argv[3]), sys.argv[4] == "full",
-                         Path(sys.argv[5]))
+        mode = sys.argv[4].split("+")
+        return hub_child(int(sys.argv[2]), Path(sys.argv[3]), mode[0] == "full",
+                         Path(sys.argv[5]), "profile" in mode)
     if len(sys.argv) == 3 and sys.argv[1] == "--echo-child":
         return echo_child(int(sys.argv[2]))
     if len(sys.argv) == 3 and sys.argv[1] == "--ack-child":
@@ -427,6 +447,9 @@ def main() -> int:
                         help="comma-separated: full (the hub as it runs), nosync (no fsync)")
     parser.add_argument("--samples", type=int, default=FLOOR_SAMPLES,
                         help="round trips and commits measured for each floor")
+    parser.add_argument("--profile", action="store_true",
+                        help="profile the hub's worker from taking an input to its ack "
+                             "(cProfile; slows the hub: figures are for the profile only)")
     parser.add_argument("--quick", action="store_true",
                         help=f"a smoke run: {QUICK_INPUTS} inputs, the full run only, "
                              f"{QUICK_SAMPLES} floor samples")
@@ -451,7 +474,7 @@ def main() -> int:
                 if run not in ("full", "nosync"):
                     parser.error(f"unknown run {run!r}")
                 results[run] = play_game(broker, acks, Path(tmp) / run, args.seed,
-                                         run == "full", args.inputs)
+                                         run == "full", args.inputs, args.profile)
                 report("journal synchronous=FULL (as the hub runs)" if run == "full"
                        else "journal fsync off (comparison only)", results[run])
             net += network_floor(broker, acks, half)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from risktable.hardware.palette import NEUTRAL, seat_colour
 
@@ -57,21 +58,19 @@ def board_scene(
     ``owners`` maps territory id to seat number (``None``: unclaimed, ``0``:
     neutral). Territories in ``highlight`` blink (cursor, legal targets).
     """
-    scene: dict[str, TerritoryLight] = {}
-    for territory, owner in owners.items():
-        count = armies.get(territory, 0)
-        if owner is None:
-            # Unclaimed land is dark; a cursor on it must still be seen, so it blinks white.
-            scene[territory] = (
-                TerritoryLight(rgb=CURSOR, level=_MIN_LEVEL, blink=True)
-                if territory in highlight else TerritoryLight()
-            )
-            continue
-        colour = NEUTRAL if owner == 0 else seat_colour(owner)
-        scene[territory] = TerritoryLight(
-            rgb=colour.rgb,
-            level=army_level(count),
-            blink=territory in highlight,
-            label=str(count),
-        )
-    return scene
+    return {territory: _light(owner, armies.get(territory, 0), territory in highlight)
+            for territory, owner in owners.items()}
+
+
+# A light depends on owner, army count and blink alone, and is immutable: the hub
+# builds a scene after every input, on the worker that takes the next one, so the
+# few hundred distinct lights of a game are made once each (42 territories per scene).
+@lru_cache(maxsize=4096)
+def _light(owner: int | None, count: int, blink: bool) -> TerritoryLight:
+    if owner is None:
+        # Unclaimed land is dark; a cursor on it must still be seen, so it blinks white.
+        return TerritoryLight(rgb=CURSOR, level=_MIN_LEVEL, blink=True) if blink \
+            else TerritoryLight()
+    colour = NEUTRAL if owner == 0 else seat_colour(owner)
+    return TerritoryLight(rgb=colour.rgb, level=army_level(count), blink=blink,
+                          label=str(count))

@@ -12,6 +12,7 @@ paho's network thread.
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -34,6 +35,12 @@ log = logging.getLogger(__name__)
 # limit a full queue holds 2 MiB.
 INBOX_CAPACITY = 1024
 MAX_VIEW_LINES = 4  # the contract's view.lines
+# How long a thread may hold the interpreter while another waits for it (CPython's
+# default is 5 ms). The worker computes views, LED scenes and bot moves after an ack;
+# paho's network thread, woken by the next seat event, would wait up to that long
+# for the interpreter before it can even read the event. The hub process lowers it
+# to this (never raises it): a thread switch costs microseconds.
+SWITCH_INTERVAL = 0.0005
 
 EventHandler = Callable[[int, dict[str, Any]], "messages.ProtocolError | None"]
 RefereeHandler = Callable[[dict[str, Any]], dict[str, Any]]
@@ -144,7 +151,10 @@ class HubService:
     def start(self) -> None:
         """Connect to the broker; raises ``BrokerUnavailable`` with a clear message.
 
-        Every view and the board go out on each connect, before the hub's birth."""
+        Every view and the board go out on each connect, before the hub's birth.
+        Lowers the process's thread switch interval to :data:`SWITCH_INTERVAL`."""
+        if sys.getswitchinterval() > SWITCH_INTERVAL:
+            sys.setswitchinterval(SWITCH_INTERVAL)
         self.worker.start()
         try:
             self.link.start()

@@ -17,11 +17,11 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 
 from riskproto import messages, topics
 from risktable.broker_address import BrokerAddress
@@ -55,6 +55,59 @@ def describe_connect_error(address: BrokerAddress, exc: BaseException) -> str:
 # The longest a flushed publish waits for the network thread (a full socket buffer, a
 # broker that stopped reading): past it the packet goes whenever paho gets to it.
 FLUSH_WAIT = 0.05
+
+
+class _DirectClient(mqtt.Client):
+    """paho's client, able to write a packet from the publishing thread itself.
+
+    With ``loop_start`` paho only queues a packet published from another thread and
+    wakes its network thread through a socket pair; the packet reaches the socket
+    once that thread has the interpreter, which the publisher (the hub's worker, on
+    to the views) holds (the hub's ack: 3.9 ms of waiting per flushed ack at the
+    median under load, in ``bench_hub_latency.py --profile``). Inside
+    :meth:`direct`, a packet the calling thread queues is written at once by that
+    thread; the network thread is woken only when part of it is left over (a full
+    socket buffer, no connection). Every write, the network thread's included, goes
+    through one lock, so packets never interleave or change order on the wire.
+    This leans on paho 2.x internals (``_packet_queue``, ``_packet_write``,
+    ``_out_packet``), hence the tight version range in pyproject.toml.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._write_lock = threading.Lock()
+        self._direct = threading.local()
+
+    @contextlib.contextmanager
+    def direct(self) -> Iterator[None]:
+        """Packets the calling thread queues inside go to the socket at once."""
+        self._direct.on = True
+        try:
+            yield
+        finally:
+            self._direct.on = False
+
+    def _packet_write(self) -> MQTTErrorCode:
+        with self._write_lock:
+            return super()._packet_write()
+
+    def _packet_queue(self, command: int, packet: bytes | bytearray, mid: int, qos: int,
+                      info: mqtt.MQTTMessageInfo | None = None) -> MQTTErrorCode:
+        if not getattr(self._direct, "on", False) or self._sock is None:
+            return super()._packet_queue(command, packet, mid, qos, info)
+        self._out_packet.append({"command": command, "mid": mid, "qos": qos, "pos": 0,
+                                 "to_process": len(packet), "packet": packet,
+                                 "info": info})
+        # Errors are the network thread's to handle (it reconnects); a packet left over
+        # is written by it, woken as paho would have.
+        self._packet_write()
+        if not self.want_write():
+            return MQTTErrorCode.MQTT_ERR_SUCCESS
+        if self._sockpairW is not None:
+            with contextlib.suppress(BlockingIOError):
+                self._sockpairW.send(b"0")
+        self._call_socket_register_write()
+        return MQTTErrorCode.MQTT_ERR_SUCCESS
 
 
 def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
@@ -109,7 +162,7 @@ class HubLink:
         self._before_birth = before_birth
         self.connected = threading.Event()
         self._online_published: mqtt.MQTTMessageInfo | None = None
-        self._client = mqtt.Client(
+        self._client = _DirectClient(
             callback_api_version=CallbackAPIVersion.VERSION2,
             client_id=client_id or hub_client_id(table),
             protocol=mqtt.MQTTv311,
@@ -164,16 +217,21 @@ class HubLink:
                 flush: bool = False) -> None:
         """Encode and publish ``message`` with QoS 1 (queued by paho while offline).
 
-        With ``flush``, while connected, wait (at most :data:`FLUSH_WAIT` seconds) until
-        paho's network thread has written it to the socket; not for that thread itself.
-        A publish from another thread only queues the packet and wakes that thread, which
-        then needs the interpreter; a caller that goes on computing holds it, and the packet
-        waits (the hub's ack, in ``bench/bench_hub_latency.py`` on the shared development
-        VM: on the socket 0.44 to 0.53 ms after the publish at the median and 1.1 to 1.9 ms
-        at p90 while the worker went on to the views; 0.20 and 0.7 ms flushed)."""
+        With ``flush``, while connected, the calling thread writes the packet to the
+        socket itself (:class:`_DirectClient`) and, should part of it be left over,
+        waits (at most :data:`FLUSH_WAIT` seconds) until paho's network thread has
+        written the rest. A publish from another thread would only queue the packet and
+        wake that thread, which then needs the interpreter; a caller that goes on
+        computing holds it, and the packet waits (the hub's ack: see
+        ``bench/README.md`` for the figures)."""
         if flush:
             self._written.clear()
-        self._client.publish(topic, messages.encode(message), qos=1, retain=retain)
+        payload = messages.encode(message)
+        if flush and self.connected.is_set():
+            with self._client.direct():
+                self._client.publish(topic, payload, qos=1, retain=retain)
+        else:
+            self._client.publish(topic, payload, qos=1, retain=retain)
         if not flush or not self.connected.is_set():
             return
         deadline = time.monotonic() + FLUSH_WAIT

@@ -597,7 +597,9 @@ class TableService:
                 self._rearm(seat)
                 return ProtocolError("not_allowed", str(exc))
         before = self.session.checkpoint()
-        outcome = self.session.handle(seat, msg)
+        # The seats' views and the LED highlight are worked out after the ack
+        # (with_views): only the rules and the journal stand between input and ack.
+        outcome = self.session.handle(seat, msg, views=False)
         if outcome.error is not None:
             return outcome.error
         meta = ActionMeta("seat", seat=seat)
@@ -612,10 +614,14 @@ class TableService:
             )
         # Committed: the seat may hear so now; what it changed goes out after.
         self.hub.answer_now()
+        outcome = self.session.with_views(outcome)
         if msg["kind"] == "dice":
             self._dice_seen(seat, msg["dice"])
         self._publish(outcome)
-        self._run_bots()
+        # The free space was measured for this input a moment ago, before its journal
+        # write (which min_free leaves room for): a second statvfs would only delay the
+        # next input, which waits for this worker.
+        self._run_bots(storage_checked=True)
         return None
 
     def _rearm(self, seat: int) -> None:
@@ -685,11 +691,13 @@ class TableService:
                               "journalled", self.game_id)
             raise Unanswered(f"the journal refused the write: {exc}") from exc
 
-    def _run_bots(self) -> None:
+    def _run_bots(self, *, storage_checked: bool = False) -> None:
+        # ``storage_checked``: the caller found room just now; the first step needs no
+        # new measurement (every later one does: bot moves are journalled too).
         if self._paused or self._enrolling is not None or not self._started():
             return
-        for _ in range(_MAX_BOT_STEPS):
-            if not self._storage_ok():
+        for step in range(_MAX_BOT_STEPS):
+            if not (storage_checked and step == 0) and not self._storage_ok():
                 return  # the bots move on once there is room (_check_storage)
             before = self.session.checkpoint()
             outcome = self.session.step_bots()

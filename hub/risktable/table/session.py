@@ -227,6 +227,8 @@ class TableSession:
         self._readings: tuple[tuple[str, int], ...] = ()
         # The hub-drawn card its receiver is told of (player, card), just after the draw.
         self._drawn: tuple[int, int] | None = None
+        # The menu of (state, pick), computed once: every view asks for it.
+        self._menu: tuple[State, Pick, Menu] | None = None
         for i, a in enumerate(actions):
             try:
                 self._apply(a, [], [])
@@ -235,6 +237,10 @@ class TableSession:
         self._pick = Pick()
         self._views = {seat: self._view(seat) for seat in self.seats}
         self._highlight = self._compute_highlight()
+        # After handle(views=False): the views and highlight wait for with_views().
+        # _unsent: seats whose view changed since an outcome last reported it.
+        self._views_due = False
+        self._unsent: set[int] = set()
 
     # --- what the hub reads -------------------------------------------------
 
@@ -251,12 +257,19 @@ class TableSession:
     @property
     def highlight(self) -> frozenset[str]:
         """Territory ids the LED board blinks now."""
+        self._catch_up()
         return self._highlight
 
     @property
     def menu(self) -> Menu:
         """The question the game is waiting on (who answers it and the choices)."""
-        return menu_for(self._state, self._pick, self.hub_cards)
+        # States and picks are immutable: the same two objects have the same menu.
+        cached = self._menu
+        if cached is not None and cached[0] is self._state and cached[1] is self._pick:
+            return cached[2]
+        menu = menu_for(self._state, self._pick, self.hub_cards)
+        self._menu = (self._state, self._pick, menu)
+        return menu
 
     @property
     def pick(self) -> Pick:
@@ -265,6 +278,7 @@ class TableSession:
 
     def view(self, seat: int) -> dict[str, Any]:
         """The current view fields of ``seat``."""
+        self._catch_up()
         return dict(self._views[seat])
 
     def standing_commands(self, seat: int) -> list[Command]:
@@ -278,6 +292,7 @@ class TableSession:
     def set_offline(self, seats: Iterable[int]) -> Outcome:
         """Tell the session which of its seats are offline now (bots never are): the
         other seats' screens say so. Returns the views that changed, nothing else."""
+        self._catch_up()
         offline = frozenset(s for s in seats if s in self._player_of and not self.is_bot(s))
         if offline == self._offline:
             return Outcome(highlight=self._highlight)
@@ -312,10 +327,12 @@ class TableSession:
         self._faces = {int(k): tuple(int(f) for f in v) for k, v in ui["faces"].items()}
         self._views = {seat: self._view(seat) for seat in self.seats}
         self._highlight = self._compute_highlight()
+        self._views_due = False
 
     def checkpoint(self) -> Checkpoint:
         """The session as it is now, for :meth:`rollback`: cheap (no copy of the
         game's log), so it can be taken before every input."""
+        self._catch_up()
         return Checkpoint(self._state, len(self._log), tuple(self._undo), self._pick,
                           tuple(self._faces.items()), self._battle_at, tuple(self._last),
                           self._last_by, self._result, self._marks, self._handed,
@@ -336,17 +353,27 @@ class TableSession:
         self._last_by, self._result = c.last_by, c.result
         self._views = dict(c.views)
         self._highlight = c.highlight
+        # The checkpoint's views are those of its state; seats still in _unsent are
+        # reported again by the next outcome, which costs a repeat at most.
+        self._views_due = False
         self._dice.setstate(c.dice)
         self._drawn = c.drawn
         self._readings = ()
 
     # --- inputs -------------------------------------------------------------
 
-    def handle(self, seat: int, event: Mapping[str, Any]) -> Outcome:
+    def handle(self, seat: int, event: Mapping[str, Any], *, views: bool = True) -> Outcome:
         """Apply one seat event (an ``event`` message, already validated by the gate).
 
         Never raises for bad input: a refused event returns an :class:`Outcome`
         whose ``error`` says why, and nothing changed.
+
+        With ``views=False`` the seats' views and the LED highlight are not worked
+        out yet: the outcome has no ``views`` and the previous ``highlight``, and
+        :meth:`with_views` completes it. The hub journals and acknowledges the input
+        in between, so the ack does not wait for six seats' screens; what reads the
+        session in the meantime (:meth:`checkpoint`, :meth:`view`, another input)
+        catches the views up first, and no view change goes unreported.
         """
         saved = self.checkpoint()
         armed = self._armed()
@@ -361,17 +388,25 @@ class TableSession:
             self.rollback(saved)
             return Outcome(error=ProtocolError(refusal.code, refusal.detail[:_MAX_DETAIL]),
                            highlight=self._highlight)
-        outcome = self._finish(armed, actions, events, retracted)
-        if event.get("kind") == "resync":
-            views = dict(outcome.views)
-            views[seat] = self.view(seat)
-            outcome = replace(outcome, views=views,
+        resync = event.get("kind") == "resync"
+        outcome = self._finish(armed, actions, events, retracted, views=views or resync)
+        if resync:
+            shown = dict(outcome.views)
+            shown[seat] = self.view(seat)
+            outcome = replace(outcome, views=shown,
                               commands=outcome.commands + tuple(self.standing_commands(seat)))
         return outcome
+
+    def with_views(self, outcome: Outcome) -> Outcome:
+        """``outcome`` of :meth:`handle` with ``views=False``, completed with the views
+        that changed and the highlight now (also those changed since, if any)."""
+        self._catch_up()
+        return replace(outcome, views=self._take_unsent(), highlight=self._highlight)
 
     def step_bots(self) -> Outcome | None:
         """Play one bot move (or roll a bot's dice, draw its card, or deal the missions of a
         session begun at the deal); ``None`` if none is due."""
+        self._catch_up()
         s = self._state
         if s.phase == GAME_OVER:
             return None
@@ -750,7 +785,7 @@ class TableSession:
     # --- outputs ------------------------------------------------------------
 
     def _finish(self, armed_before: list[tuple[int, Side]], actions: list[Action],
-                events: list[Event], retracted: int) -> Outcome:
+                events: list[Event], retracted: int, *, views: bool = True) -> Outcome:
         armed = self._armed()
         commands: list[Command] = [
             (seat, messages.message("cmd", cmd="disarm", roll=side.roll))
@@ -761,17 +796,33 @@ class TableSession:
             if isinstance(e, TurnStarted) and e.player not in self._bots:
                 commands.append((self.seats[e.player],
                                  messages.message("cmd", cmd="beep", ms=_TURN_BEEP_MS)))
+        readings, self._readings = self._readings, ()
+        self._views_due = True
         changed: dict[int, dict[str, Any]] = {}
+        if views:
+            self._catch_up()
+            changed = self._take_unsent()
+        return Outcome(actions=tuple(actions), retracted=retracted, views=changed,
+                       commands=tuple(commands), highlight=self._highlight, events=tuple(events),
+                       dice=readings)
+
+    def _catch_up(self) -> None:
+        """Work out the views and highlight left for later by ``handle(views=False)``."""
+        if not self._views_due:
+            return
+        self._views_due = False
         for seat in self.seats:
             view = self._view(seat)
             if view != self._views[seat]:
                 self._views[seat] = view
-                changed[seat] = view
+                self._unsent.add(seat)
         self._highlight = self._compute_highlight()
-        readings, self._readings = self._readings, ()
-        return Outcome(actions=tuple(actions), retracted=retracted, views=changed,
-                       commands=tuple(commands), highlight=self._highlight, events=tuple(events),
-                       dice=readings)
+
+    def _take_unsent(self) -> dict[int, dict[str, Any]]:
+        """The views of the seats whose view changed since an outcome last carried it."""
+        changed = {seat: self._views[seat] for seat in self.seats if seat in self._unsent}
+        self._unsent.clear()
+        return changed
 
     def _compute_highlight(self) -> frozenset[str]:
         s = self._state
