@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -19,7 +18,7 @@ from risktable.journal import Journal, journal_path
 from risktable.rules import apply, new_game
 from risktable.rules.events import TerritoryConquered
 from tests.report.journal_game import play_into_journal
-from tests.support.browser import chromium, set_viewport
+from tests.support.browser import chromium, save_screenshot, set_viewport
 from tests.support.cli import run
 from tests.support.tools import ROOT
 
@@ -30,12 +29,6 @@ SIZES = [(1920, 1080), (390, 844)]
 def _ints(text: str) -> list[int]:
     return [int(x) for x in text.split(",")]
 
-
-def _save_if_changed(driver: Any, path: Path) -> None:
-    png: bytes = driver.get_screenshot_as_png()
-    if not path.is_file() or path.read_bytes() != png:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(png)
 
 
 def test_the_report_page_shows_the_journals_numbers(
@@ -110,10 +103,10 @@ def test_the_report_page_shows_the_journals_numbers(
             # Nothing but a wide chart scrolls sideways.
             assert driver.execute_script(
                 "return document.documentElement.scrollWidth") == width
-            _save_if_changed(driver, SCREENSHOTS / f"report-{width}x{height}-top.png")
+            save_screenshot(driver, SCREENSHOTS / f"report-{width}x{height}-top.png")
             driver.execute_script("document.getElementById('chart-territories')"
                                   ".closest('figure').previousElementSibling.scrollIntoView()")
-            _save_if_changed(driver, SCREENSHOTS / f"report-{width}x{height}-charts.png")
+            save_screenshot(driver, SCREENSHOTS / f"report-{width}x{height}-charts.png")
 
 
 def test_report_errors_are_one_line(tmp_path: Path,

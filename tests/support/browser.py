@@ -58,3 +58,30 @@ def set_viewport(driver: Any, width: int, height: int) -> None:
     when narrow: the mobile flag makes the viewport meta tag count)."""
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 800})
+
+
+# A screenshot whose pixels differ from the checked-in one by less than this share is
+# the same picture: Chromium's antialiasing moves a few hundred edge pixels from run to
+# run, and rewriting the file for that would leave every checkout dirty after the tests.
+_SAME_PICTURE = 0.005
+
+
+def save_screenshot(driver: Any, path: Path) -> bool:
+    """Write the page's screenshot to ``path`` unless the picture there is the same;
+    True when the file was written."""
+    import io
+
+    from PIL import Image, ImageChops
+
+    png: bytes = driver.get_screenshot_as_png()
+    if path.is_file():
+        old = Image.open(path).convert("RGB")
+        new = Image.open(io.BytesIO(png)).convert("RGB")
+        if old.size == new.size:
+            diff = ImageChops.difference(old, new).convert("L").point(lambda v: 255 if v else 0)
+            changed = diff.histogram()[255]
+            if changed < _SAME_PICTURE * old.size[0] * old.size[1]:
+                return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(png)
+    return True

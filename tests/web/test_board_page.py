@@ -20,7 +20,7 @@ from riskproto.territories import TERRITORIES
 from risktable.demo.runner import DemoOptions, run_demo
 from risktable.journal import Journal, journal_path
 from risktable.table.public import board_message
-from tests.support.browser import chromium, set_viewport
+from tests.support.browser import chromium, save_screenshot, set_viewport
 from tests.support.tools import ROOT
 
 SCREENSHOTS = ROOT / "docs" / "screenshots"
@@ -62,12 +62,6 @@ def _overlaps(boxes: list[list[Any]]) -> list[tuple[str, str]]:
     return found
 
 
-def _save_if_changed(driver: Any, path: Path) -> None:
-    png: bytes = driver.get_screenshot_as_png()
-    if not path.is_file() or path.read_bytes() != png:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(png)
-
 
 def test_board_page_follows_a_whole_demo_game(tmp_path: Path) -> None:
     checked: dict[str, Any] = {}
@@ -101,7 +95,7 @@ def test_board_page_follows_a_whole_demo_game(tmp_path: Path) -> None:
                 assert all(b[1] >= 0 and b[3] <= width and b[2] >= 0 and b[4] <= height
                            for b in boxes), f"a label is off screen at {width}x{height}"
                 checked[f"{width}x{height}"] = page
-                _save_if_changed(driver, SCREENSHOTS / f"board-{width}x{height}.png")
+                save_screenshot(driver, SCREENSHOTS / f"board-{width}x{height}.png")
 
         summary = run_demo(DemoOptions(seats=3, table=TABLE, seed=3, colour=False, web=True,
                                        on_web=on_web, after_game=after_game), io.StringIO())
