@@ -121,12 +121,10 @@ class _Section:
             raise self.error(", ".join(sorted(self.raw)), "unknown key")
 
 
-def _broker(section: _Section) -> BrokerConfig:
-    host = section.get("host", str, "127.0.0.1")
-    port = section.get("port", int, 1883)
-    if not 0 < port < 65536:
-        raise section.error("port", f"must be 1 to 65535, got {port}")
-    password = section.get("password", str, None)
+def _password(section: _Section) -> str | None:
+    # `password`, or the first line of `password_file` (so the secret can stay out of
+    # a file others may read); never both.
+    password: str | None = section.get("password", str, None)
     password_file = section.get("password_file", str, None)
     if password is not None and password_file is not None:
         raise section.error("password_file", "give password or password_file, not both")
@@ -137,6 +135,15 @@ def _broker(section: _Section) -> BrokerConfig:
             raise section.error(
                 "password_file", f"cannot read {password_file}: {exc.strerror}"
             ) from exc
+    return password
+
+
+def _broker(section: _Section) -> BrokerConfig:
+    host = section.get("host", str, "127.0.0.1")
+    port = section.get("port", int, 1883)
+    if not 0 < port < 65536:
+        raise section.error("port", f"must be 1 to 65535, got {port}")
+    password = _password(section)
     keepalive = section.get("keepalive", int, 10)
     if not 2 <= keepalive <= 600:
         raise section.error("keepalive", f"must be 2 to 600 seconds, got {keepalive}")
@@ -248,17 +255,7 @@ def _web(section: _Section) -> WebConfig:
         # The page cannot guess where the guest broker's WebSockets listener is.
         raise section.error("ws_url", f"must be a ws:// or wss:// URL, got {ws_url!r}")
     username = section.get("username", str, None)
-    password = section.get("password", str, None)
-    password_file = section.get("password_file", str, None)
-    if password is not None and password_file is not None:
-        raise section.error("password_file", "give password or password_file, not both")
-    if password_file is not None:
-        try:
-            password = Path(password_file).read_text().strip()
-        except OSError as exc:
-            raise section.error(
-                "password_file", f"cannot read {password_file}: {exc.strerror}"
-            ) from exc
+    password = _password(section)
     section.done()
     return WebConfig(enabled, bind, port, ws_url, username, password)
 

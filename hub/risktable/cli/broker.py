@@ -169,7 +169,9 @@ def _venue(args: argparse.Namespace) -> int:
         check_table_and_bind(table, args.bind)
     if len(set(args.tables)) != len(args.tables):
         raise CliError("--tables: a table is named twice", 2)
-    guest_port = args.port + 1 if args.guest_port is None else args.guest_port
+    guest_port = (
+        broker_config.default_guest_port(args.port) if args.guest_port is None else args.guest_port
+    )
     ports = {"--port": args.port, "--guest-port": guest_port}
     if args.websockets is not None:
         ports["--websockets"] = args.websockets

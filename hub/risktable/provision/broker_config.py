@@ -399,7 +399,9 @@ def render_credentials(
     return json.dumps(doc, indent=2) + "\n"
 
 
-def _write(path: Path, text: str, mode: int, force: bool) -> None:
+def write_file(path: Path, text: str, mode: int, force: bool) -> None:
+    """Write ``text`` to ``path`` with ``mode`` (also over an existing file's mode);
+    without ``force`` an existing file is an error (``FileExistsError``)."""
     flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL)
     fd = os.open(path, flags, mode)
     try:
@@ -472,5 +474,5 @@ def write_config(
                 raise FileExistsError(str(folder / name))
     (folder / DATA_DIR).mkdir(parents=True, exist_ok=True)
     for name, text, mode in files:
-        _write(folder / name, text, mode, force)
+        write_file(folder / name, text, mode, force)
     return accounts

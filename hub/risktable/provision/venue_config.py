@@ -34,11 +34,12 @@ from riskproto import topics
 from risktable.provision.broker_config import (
     MAX_PACKET_BYTES,
     Account,
-    _write,
     current_user,
+    default_guest_port,
     new_password,
     public_topics,
     render_passwd,
+    write_file,
 )
 
 #: Files a venue's folder holds; ``bridge-<table>.password`` per table besides.
@@ -187,7 +188,7 @@ def write_venue_config(folder: Path, tables: Sequence[str], bind: str = "127.0.0
         topics.check_table(table)
     accounts = make_venue_accounts(tables)
     user = user or current_user()
-    guest_port = port + 1 if guest_port is None else guest_port
+    guest_port = default_guest_port(port) if guest_port is None else guest_port
     relay = next(a for a in accounts if a.role == RELAY)
     spectator = next(a for a in accounts if a.role == VENUE_SPECTATOR)
     credentials = {
@@ -214,5 +215,5 @@ def write_venue_config(folder: Path, tables: Sequence[str], bind: str = "127.0.0
             if (folder / name).exists():
                 raise FileExistsError(str(folder / name))
     for name, text, mode in files:
-        _write(folder / name, text, mode, force)
+        write_file(folder / name, text, mode, force)
     return accounts
