@@ -19,9 +19,7 @@ TABLE = "fw-heap"
 # The bound. firmware/README.md reports the smallest heap found to pass every
 # run (63K); the test keeps a margin above it so that a scheduling difference cannot
 # fail CI.
-# 68K since firmware 0.3.0 gained its version module and smart-dice pairing: at 66K
-# the scenario failed one whole-suite run in two (firmware/README.md, "Memory").
-HEAP = "68K"
+HEAP = "66K"
 ROLL = 7
 FAST = {"retry_ms": 400, "broker": {"backoff_ms": 200, "backoff_max_ms": 1000}}
 
