@@ -333,9 +333,11 @@ def play_game(broker: Mosquitto, acks: AckTimer, data_dir: Path, seed: int, fsyn
             if nxt is None:
                 raise AssertionError(f"nobody can act at {table.mirror.menu}")
             mark = len(watcher.received)
-            # From the publish on: the autopilot's choice is the bench's time, not the hub's.
-            start = time.perf_counter()
             pending = table.send(*nxt)
+            # From the seat client's publish call on, as the network floor starts at its
+            # publisher's: the autopilot's choice and the seat's outbox bookkeeping
+            # (numbering, encoding) are the bench's time, not the hub's.
+            start = clients[pending.seat].first_published[pending.seq]
             ack_topic = f"risk/{TABLE}/seat/{pending.seat}/ack"
             # The watcher times the ack first: the mirror's work in settle() holds this
             # process's interpreter, and would delay the watcher's thread otherwise.

@@ -75,6 +75,9 @@ class SeatClient:
         self.answers: dict[int, Answer] = {}
         self.late_answers: list[Answer] = []  # answers to seqs no longer waiting
         self.sends: dict[int, int] = {}  # seq -> times published
+        # seq -> perf_counter just before its first publish: where a benchmark starts
+        # the clock, as the network floor's does, after the seat's own bookkeeping.
+        self.first_published: dict[int, float] = {}
         self.hub_sessions: list[int] = []  # every new hub birth seen, in order
         self.received: list[tuple[str, dict[str, Any]]] = []  # (leaf or "hub", msg) in order
         self.hub_online = False
@@ -208,6 +211,7 @@ class SeatClient:
         while payload is not None:
             seq = json.loads(payload)["seq"]  # the events sent may be invalid ones
             self.sends[seq] = self.sends.get(seq, 0) + 1
+            self.first_published.setdefault(seq, time.perf_counter())
             infos.append(self._client.publish(topic, payload, qos=1))
             payload = self.outbox.due(now)
         return infos

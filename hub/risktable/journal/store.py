@@ -321,19 +321,24 @@ class Journal:
         """
         with self._lock:
             with self._write() as db:
-                self._require_running(db, game_id)
-                seen = db.execute(
-                    "SELECT 1 FROM inputs WHERE game_id = ? AND seat = ?"
-                    " AND coalesce(boot, -1) = ? AND seq = ?",
-                    (game_id, seat_input.seat, _boot(seat_input.boot), seat_input.seq)
+                # One statement for what three would ask (is the game running, was this
+                # input seen, is the cached fold current): it is on every input's path.
+                row = db.execute(
+                    "SELECT g.status, EXISTS (SELECT 1 FROM inputs WHERE game_id = g.id"
+                    " AND seat = ? AND coalesce(boot, -1) = ? AND seq = ?),"
+                    " (SELECT MAX(id) FROM actions WHERE game_id = g.id),"
+                    " (SELECT MAX(id) FROM undos WHERE game_id = g.id)"
+                    " FROM games g WHERE g.id = ?",
+                    (seat_input.seat, _boot(seat_input.boot), seat_input.seq, game_id)
                 ).fetchone()
-                if seen is not None:
+                _check_running(game_id, None if row is None else row[0])
+                if row[1]:
                     return []
                 meta = ActionMeta("seat", seat=seat_input.seat, at=seat_input.at)
                 for _ in range(retracted):
                     self._undo_rows(db, game_id, meta)
-                live, results = self._append_rows(db, game_id, self._fold(db, game_id), items,
-                                                  None)
+                live = self._fold(db, game_id, None if retracted else (row[2], row[3]))
+                live, results = self._append_rows(db, game_id, live, items, None)
                 cur = db.execute(
                     "INSERT INTO inputs (game_id, seat, boot, seq, event, ui, after, at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -341,10 +346,11 @@ class Journal:
                      json.dumps(seat_input.event, separators=(",", ":")),
                      json.dumps(seat_input.ui, separators=(",", ":")), live.count,
                      seat_input.at))
-                db.executemany(
-                    "INSERT INTO die_readings (input_id, position, die, face)"
-                    " VALUES (?, ?, ?, ?)",
-                    [(cur.lastrowid, k, d.die, d.face) for k, d in enumerate(dice)])
+                if dice:
+                    db.executemany(
+                        "INSERT INTO die_readings (input_id, position, die, face)"
+                        " VALUES (?, ?, ?, ?)",
+                        [(cur.lastrowid, k, d.die, d.face) for k, d in enumerate(dice)])
             self._live[game_id] = live
         return results
 
@@ -417,9 +423,10 @@ class Journal:
                 " seq, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, live.count, text, actor, meta.origin, meta.seat, meta.boot,
                  meta.seq, meta.at))
-            db.executemany(
-                "INSERT INTO dice (action_id, position, die, face) VALUES (?, ?, ?, ?)",
-                [(cur.lastrowid, k, d.die, d.face) for k, d in enumerate(meta.dice)])
+            if meta.dice:
+                db.executemany(
+                    "INSERT INTO dice (action_id, position, die, face) VALUES (?, ?, ?, ?)",
+                    [(cur.lastrowid, k, d.die, d.face) for k, d in enumerate(meta.dice)])
             live = _Live(live.config, state, live.count + 1, cur.lastrowid, live.last_undo)
             results.append(Appended(live.count - 1, state, events))
         return live, results
@@ -585,16 +592,19 @@ class Journal:
 
     def _require_running(self, db: sqlite3.Connection, game_id: int) -> None:
         row = db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
-            raise UnknownGame(f"no game {game_id}")
-        if row[0] != "running":
-            raise GameClosed(f"game {game_id} is {row[0]}")
+        _check_running(game_id, None if row is None else row[0])
 
-    def _fold(self, db: sqlite3.Connection, game_id: int) -> _Live:
-        """The cached fold of ``game_id``, rebuilt if the file has moved on without it."""
-        marks = db.execute(
-            "SELECT (SELECT MAX(id) FROM actions WHERE game_id = ?),"
-            " (SELECT MAX(id) FROM undos WHERE game_id = ?)", (game_id, game_id)).fetchone()
+    def _fold(self, db: sqlite3.Connection, game_id: int,
+              marks: tuple[int | None, int | None] | None = None) -> _Live:
+        """The cached fold of ``game_id``, rebuilt if the file has moved on without it.
+
+        ``marks``: the game's highest action and undo ids, read in this transaction
+        by the caller; read here when not given."""
+        if marks is None:
+            marks = db.execute(
+                "SELECT (SELECT MAX(id) FROM actions WHERE game_id = ?),"
+                " (SELECT MAX(id) FROM undos WHERE game_id = ?)",
+                (game_id, game_id)).fetchone()
         live = self._live.get(game_id)
         if live is not None and (live.last_action, live.last_undo) == tuple(marks):
             return live
@@ -615,6 +625,13 @@ class Journal:
         live = _Live(config, state, count, marks[0], marks[1])
         self._live[game_id] = live
         return live
+
+
+def _check_running(game_id: int, status: str | None) -> None:
+    if status is None:
+        raise UnknownGame(f"no game {game_id}")
+    if status != "running":
+        raise GameClosed(f"game {game_id} is {status}")
 
 
 def _boot(boot: int | None) -> int:
