@@ -6,19 +6,22 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import shutil
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from riskproto import topics
-from riskproto.messages import decode
+from riskproto.messages import decode, encode, message
+from risktable.cli import main
 from risktable.config import parse_config
 from risktable.processes import end_process
-from risktable.provision import installer
+from risktable.provision import broker_config, installer, venue_config
 from risktable.provision.installer import Installer, InstallError, Options
 from risktable.provision.pi_model import MODEL_FILES, detect_board
 from tests.protocol.mqtt_peer import Peer
@@ -321,3 +324,104 @@ def test_the_installer_runs_on_the_standard_library_alone(tmp_path: Path) -> Non
     )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "etc/risktable/hub.toml").is_file()
+
+
+VENUE = broker_config.VenueTarget("10.0.0.5", 1883, "venue-secret")
+
+
+def test_a_venue_bridge_goes_into_the_dropin_and_upgrades_keep_it(tmp_path: Path) -> None:
+    said = install(tmp_path, table="den", venue=VENUE)
+    dropin_path = tmp_path / "etc/mosquitto/conf.d/risktable.conf"
+    kept = tmp_path / "etc/risktable/broker" / installer.VENUE_FILE
+    dropin = dropin_path.read_text()
+    for line in ("connection den-venue", "address 10.0.0.5:1883", "remote_password venue-secret",
+                 "topic risk/den/board out 1", "topic risk/den/hub/status out 1"):
+        assert line + "\n" in dropin, line
+    # Only the public topics: nothing of a seat is bridged out.
+    assert [ln for ln in dropin.splitlines() if ln.startswith("topic ")] == [
+        f"topic {t} out 1" for t in broker_config.public_topics("den")]
+    assert stat.S_IMODE(dropin_path.stat().st_mode) == 0o600  # it holds the password
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert any("bridged to the venue at 10.0.0.5:1883" in line for line in said)
+    # An upgrade without --bridge keeps it; one with --no-bridge removes it.
+    said = install(tmp_path)
+    assert "kept: the venue bridge to 10.0.0.5:1883" in said
+    assert dropin_path.read_text() == dropin
+    install(tmp_path, no_venue=True)
+    assert not kept.exists()
+    assert "connection den-venue" not in dropin_path.read_text()
+    assert stat.S_IMODE(dropin_path.stat().st_mode) == 0o644
+    # A damaged record of the bridge stops the install and says how to go on.
+    install(tmp_path, venue=VENUE)
+    kept.write_text("{not json")
+    with pytest.raises(installer.InstallError, match="--no-bridge"):
+        install(tmp_path)
+
+
+def test_install_bridge_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "root"
+    base = ["install", "--root", str(root), "--no-apt", "--no-pip", "--no-systemctl"]
+    password = tmp_path / "bridge-table1.password"
+    password.write_text("s3cret\n")
+    assert main([*base, "--bridge", "10.0.0.5"]) == 2
+    assert "--bridge-password-file" in capsys.readouterr().err
+    assert main([*base, "--bridge", "10.0.0.5:http", "--bridge-password-file",
+                 str(password)]) == 2
+    assert "HOST:PORT" in capsys.readouterr().err
+    assert main([*base, "--bridge", "10.0.0.5", "--bridge-password-file", str(password),
+                 "--no-bridge"]) == 2
+    assert "contradict" in capsys.readouterr().err
+    assert main([*base, "--bridge", "10.0.0.5:1884", "--bridge-password-file",
+                 str(password)]) == 0
+    dropin = (root / "etc/mosquitto/conf.d/risktable.conf").read_text()
+    assert "address 10.0.0.5:1884\n" in dropin and "remote_password s3cret\n" in dropin
+
+
+def test_the_dropins_bridge_brings_the_board_to_a_real_venue(tmp_path: Path) -> None:
+    """A venue's broker (risktable broker venue), and a table installed with --bridge
+    running Debian's mosquitto with the drop-in: the hub's board reaches the venue."""
+    binary = mosquitto_binary()
+    vport = free_port()
+    vdir = tmp_path / "venue"
+    vdir.mkdir()
+    accounts = venue_config.write_venue_config(vdir, ["den"], port=vport)
+    relay = next(a for a in accounts if a.role == venue_config.RELAY)
+    password = (vdir / venue_config.bridge_password_file("den")).read_text().strip()
+    root = tmp_path / "root"
+    install(root, table="den", venue=broker_config.VenueTarget("127.0.0.1", vport, password))
+    port = free_port()
+    conf_d = tmp_path / "conf.d"
+    conf_d.mkdir()
+    dropin = (root / "etc/mosquitto/conf.d/risktable.conf").read_text()
+    dropin = dropin.replace("/etc/risktable/", f"{root}/etc/risktable/")
+    dropin = dropin.replace("user mosquitto", "user root").replace(
+        "listener 1883 0.0.0.0", f"listener {port} 127.0.0.1")
+    (conf_d / "risktable.conf").write_text(dropin)
+    main_conf = tmp_path / "mosquitto.conf"
+    main_conf.write_text(f"pid_file {tmp_path}/mosquitto.pid\n\npersistence true\n"
+                         f"persistence_location {tmp_path}/\n\n"
+                         f"log_dest file {tmp_path}/mosquitto.log\n\ninclude_dir {conf_d}\n")
+    creds = json.loads((root / "etc/risktable/broker/credentials.json").read_text())
+    board = encode(message("board", owners=[1] * 42, armies=[3] * 42))
+    with Mosquitto(binary, vdir, port=vport, config_file=vdir / "venue.conf"), \
+            Mosquitto(binary, tmp_path / "run", port=port, config_file=main_conf):
+        watcher = Peer(vport, relay.username, relay.password, relay.username)
+        assert not watcher.connect().is_failure
+        watcher.subscribe(topics.board("den"))
+        hub_account = creds["hub"]
+        hub = Peer(port, hub_account["username"], hub_account["password"],
+                   hub_account["username"])
+        assert not hub.connect().is_failure
+        try:
+            deadline = time.monotonic() + 15
+            while True:  # the bridge may still be connecting: publish until it carries one
+                hub.publish(topics.board("den"), board, retain=True)
+                try:
+                    topic, payload, _ = watcher.inbox.get(timeout=0.5)
+                    break
+                except queue.Empty:
+                    assert time.monotonic() < deadline, "the board never reached the venue"
+            assert (topic, payload) == (topics.board("den"), board)
+        finally:
+            hub.close()
+            watcher.close()

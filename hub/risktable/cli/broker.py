@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from riskproto import topics
-from risktable.cli.common import check_table_and_bind
+from risktable.cli.common import check_table_and_bind, venue_target
 from risktable.cli.errors import CliError
 from risktable.provision import broker_config
 
@@ -130,28 +130,8 @@ def register(sub: Any) -> None:
 
 
 def _bridge(args: argparse.Namespace) -> broker_config.VenueBridge | None:
-    if args.bridge is None:
-        if args.bridge_password_file is not None:
-            raise CliError("--bridge-password-file needs --bridge HOST", 2)
-        return None
-    if args.bridge_password_file is None:
-        raise CliError("--bridge needs --bridge-password-file (the venue's "
-                       f"bridge-{args.table}.password)", 2)
-    host, _, port_text = args.bridge.rpartition(":") if ":" in args.bridge \
-        else (args.bridge, "", "1883")
-    if not host or not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-        raise CliError(f"--bridge: expected HOST or HOST:PORT, got {args.bridge}", 2)
-    try:
-        lines = args.bridge_password_file.read_text().splitlines()
-    except OSError as exc:
-        raise CliError(f"cannot read --bridge-password-file {args.bridge_password_file}: "
-                       f"{exc.strerror}") from None
-    if not lines or not lines[0].strip():
-        raise CliError(f"--bridge-password-file {args.bridge_password_file} is empty")
-    from risktable.provision.venue_config import bridge_username
-
-    return broker_config.VenueBridge(host, int(port_text), bridge_username(args.table),
-                                     lines[0].strip())
+    target = venue_target(args.bridge, args.bridge_password_file)
+    return None if target is None else target.for_table(args.table)
 
 
 def _check_ports(ports: dict[str, int]) -> None:

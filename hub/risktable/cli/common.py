@@ -14,6 +14,7 @@ from risktable.cli.errors import CliError
 if TYPE_CHECKING:
     from risktable.broker_address import BrokerAddress
     from risktable.config import HubConfig
+    from risktable.provision.broker_config import VenueTarget
 
 
 def check_table_and_bind(table: str, bind: str) -> None:
@@ -29,6 +30,33 @@ def check_table_and_bind(table: str, bind: str) -> None:
         ipaddress.ip_address(bind)
     except ValueError:
         raise CliError(f"--bind: not an IP address: {bind}", 2) from None
+
+
+def venue_target(bridge: str | None, password_file: Path | None) -> VenueTarget | None:
+    """The venue broker of ``--bridge HOST[:PORT]`` and the password in
+    ``--bridge-password-file`` (its first line); ``None`` when neither is given.
+    One given without the other, a bad port or an unreadable or empty file is a
+    one-line error."""
+    if bridge is None:
+        if password_file is not None:
+            raise CliError("--bridge-password-file needs --bridge HOST", 2)
+        return None
+    if password_file is None:
+        raise CliError("--bridge needs --bridge-password-file (the venue's "
+                       "bridge-<table>.password)", 2)
+    host, _, port_text = bridge.rpartition(":") if ":" in bridge else (bridge, "", "1883")
+    if not host or not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise CliError(f"--bridge: expected HOST or HOST:PORT, got {bridge}", 2)
+    try:
+        lines = password_file.read_text().splitlines()
+    except OSError as exc:
+        raise CliError(f"cannot read --bridge-password-file {password_file}: "
+                       f"{exc.strerror}") from None
+    if not lines or not lines[0].strip():
+        raise CliError(f"--bridge-password-file {password_file} is empty")
+    from risktable.provision.broker_config import VenueTarget
+
+    return VenueTarget(host, int(port_text), lines[0].strip())
 
 
 def broker_address(text: str) -> BrokerAddress:

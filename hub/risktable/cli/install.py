@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from riskproto import topics
-from risktable.cli.common import check_table_and_bind
+from risktable.cli.common import check_table_and_bind, venue_target
 from risktable.cli.errors import CliError
 
 INSTALL_HELP = "put the hub on this Raspberry Pi (or upgrade it): broker, units, udev rule"
@@ -40,6 +40,15 @@ def register(sub: Any) -> None:
     install.add_argument("--bind", default="0.0.0.0", metavar="ADDR",
                          help="address the table broker listens on (default 0.0.0.0: the "
                          "seats reach it over Wi-Fi)")
+    install.add_argument("--bridge", metavar="HOST[:PORT]",
+                         help="also bridge the public topics (board, hub status) to the venue "
+                         "broker at HOST (port 1883 unless given; see `risktable broker "
+                         "venue`); later upgrades keep it")
+    install.add_argument("--bridge-password-file", type=Path, metavar="FILE",
+                         help="the venue's bridge-<table>.password file for this table "
+                         "(with --bridge)")
+    install.add_argument("--no-bridge", action="store_true",
+                         help="remove the venue bridge an earlier install set up")
     install.set_defaults(handler=_install)
     uninstall: argparse.ArgumentParser = sub.add_parser(
         "uninstall", help=UNINSTALL_HELP,
@@ -68,10 +77,13 @@ def _install(args: argparse.Namespace) -> int:
     from risktable.provision.installer import Installer, Options
 
     check_table_and_bind(args.table, args.bind)
+    venue = venue_target(args.bridge, args.bridge_password_file)
+    if venue is not None and args.no_bridge:
+        raise CliError("--bridge and --no-bridge contradict each other", 2)
     options = Options(
         root=args.root, source=args.source or _default_source(), apt=not args.no_apt,
         pip=not args.no_pip, systemctl=not args.no_systemctl, table=args.table,
-        seats=args.seats, bind=args.bind,
+        seats=args.seats, bind=args.bind, venue=venue, no_venue=args.no_bridge,
     )
     return _carry_out(Installer(options).install, "write")
 

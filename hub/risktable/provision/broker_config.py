@@ -216,6 +216,25 @@ class VenueBridge:
     password: str
 
 
+def bridge_username(table: str) -> str:
+    """The account a table's broker logs in to the venue with: ``<table>-venue``."""
+    return f"{topics.check_table(table)}-venue"
+
+
+@dataclass(frozen=True)
+class VenueTarget:
+    """A venue broker as a table's owner is given it: address and the table's bridge
+    password (the account name follows from the table id)."""
+
+    host: str
+    port: int
+    password: str
+
+    def for_table(self, table: str) -> VenueBridge:
+        """The bridge of ``table`` to this venue."""
+        return VenueBridge(self.host, self.port, bridge_username(table), self.password)
+
+
 def public_topics(table: str) -> list[str]:
     """The topics of ``table`` that reach a venue: the hub's status and the board."""
     return [topics.hub_status(table), topics.board(table)]
@@ -287,14 +306,17 @@ def _table_listeners(bind: str, port: int, websockets: list[str]) -> list[str]:
     ]
 
 
-def render_dropin(folder: Path, table: str, bind: str, port: int, user: str) -> str:
+def render_dropin(folder: Path, table: str, bind: str, port: int, user: str,
+                  venue: VenueBridge | None = None) -> str:
     """The table broker as a drop-in for Debian's own mosquitto service
     (``/etc/mosquitto/conf.d/``), using the accounts and ACL in ``folder``.
 
     Debian's ``mosquitto.conf`` already sets ``pid_file``, ``persistence``,
     ``persistence_location`` and ``log_dest`` before it includes ``conf.d``, and
     mosquitto refuses a second ``persistence_location``: the drop-in sets none of
-    them (retained messages persist in Debian's ``/var/lib/mosquitto``)."""
+    them (retained messages persist in Debian's ``/var/lib/mosquitto``). ``venue``:
+    also the bridge of the public topics to a venue broker, as in :func:`render_conf`
+    (the file then holds its password)."""
     return "\n".join(
         [
             f"# risktable table {table}: the table broker, as a drop-in for Debian's",
@@ -302,6 +324,7 @@ def render_dropin(folder: Path, table: str, bind: str, port: int, user: str) -> 
             f"# `risktable broker config` in {folder}.",
             *_common_settings(folder, user, PASSWORD_FILE, ACL_FILE),
             *_table_listeners(bind, port, []),
+            *(render_table_bridge(table, venue) if venue is not None else []),
         ]
     )
 

@@ -10,6 +10,11 @@ prefixed to each, so tests install into a scratch tree):
   credentials, and ``/etc/mosquitto/conf.d/risktable.conf``, a drop-in that makes
   Debian's own mosquitto service the table broker (a second mosquitto on 1883
   would fail with "Address already in use").
+  With a venue (``Options.venue``), the drop-in also bridges the table's public
+  topics to the venue's broker; the venue's address and the table's bridge
+  password are kept in ``/etc/risktable/broker/venue-bridge.json`` (root's, 0600)
+  so an upgrade keeps the bridge, and the drop-in, which then holds the password,
+  is 0600 and mosquitto's.
 - ``/etc/risktable/hub.toml`` and ``/etc/risktable/hub.password``.
 - the systemd units, the sysusers file and the udev rule of ``files/``.
 
@@ -42,6 +47,7 @@ HUB_PASSWORD = CONFIG_DIR / "hub.password"
 BROKER_DIR = CONFIG_DIR / "broker"
 DATA_DIR = Path("/var/lib/risktable")
 DROPIN = Path("/etc/mosquitto/conf.d/risktable.conf")
+VENUE_FILE = "venue-bridge.json"
 UNIT_DIR = Path("/etc/systemd/system")
 UDEV_RULE = Path("/etc/udev/rules.d/99-risktable-leds.rules")
 SYSUSERS = Path("/etc/sysusers.d/risktable.conf")
@@ -74,7 +80,9 @@ class Options:
     """What to install where. ``source`` is what pip installs (a checkout or a
     wheel); ``apt``, ``pip`` and ``systemctl`` off skip those programs, saying what
     they would have run. ``table``, ``seats``, ``bind`` and ``port`` shape a first
-    install's broker accounts and configuration; an upgrade keeps the existing ones."""
+    install's broker accounts and configuration; an upgrade keeps the existing ones.
+    ``venue``: bridge the public topics to this venue broker (kept by later
+    upgrades); ``no_venue``: remove a bridge an earlier install set up."""
 
     root: Path = Path("/")
     source: Path | None = None
@@ -85,6 +93,8 @@ class Options:
     seats: int = 4
     bind: str = "0.0.0.0"
     port: int = 1883
+    venue: broker_config.VenueTarget | None = None
+    no_venue: bool = False
 
 
 def shipped_file(name: str) -> str:
@@ -188,25 +198,69 @@ class Installer:
         # The drop-in follows the broker's own credentials, so an upgrade run with other
         # options still matches the accounts the seats were given.
         doc = json.loads(credentials.read_text())
+        venue = self._venue(folder)
+        bridge = None if venue is None else venue.for_table(doc["table"])
         dropin = broker_config.render_dropin(
             BROKER_DIR, doc["table"], doc["broker"]["host"], doc["broker"]["port"],
-            MOSQUITTO_USER,
+            MOSQUITTO_USER, venue=bridge,
         )
-        _write_file(self.target(DROPIN), dropin, 0o644)
+        if bridge is None:
+            _write_file(self.target(DROPIN), dropin, 0o644)
+        else:
+            # It holds the venue password: mosquitto's alone (it reads conf.d again on
+            # a reload, after dropping to its own account).
+            _write_file(self.target(DROPIN), dropin, 0o600)
+            self._chown_to_mosquitto([self.target(DROPIN)], DROPIN)
         self._say(f"wrote: {DROPIN} (Debian's mosquitto is the table broker on port "
-                  f"{doc['broker']['port']})")
+                  f"{doc['broker']['port']}"
+                  + ("" if bridge is None else
+                     f"; public topics bridged to the venue at {bridge.host}:{bridge.port}")
+                  + ")")
+
+    def _venue(self, folder: Path) -> broker_config.VenueTarget | None:
+        # The venue given now, else the one an earlier install kept, unless removed.
+        path = folder / VENUE_FILE
+        if self.options.no_venue:
+            if path.exists():
+                path.unlink()
+                self._say(f"removed: {BROKER_DIR / VENUE_FILE} (no venue bridge)")
+            return None
+        venue = self.options.venue
+        if venue is not None:
+            _write_file(path, json.dumps({"host": venue.host, "port": venue.port,
+                                          "password": venue.password}, indent=2) + "\n",
+                        0o600)
+            self._say(f"wrote: {BROKER_DIR / VENUE_FILE} (the venue bridge)")
+            return venue
+        if not path.exists():
+            return None
+        try:
+            doc = json.loads(path.read_text())
+            kept = broker_config.VenueTarget(str(doc["host"]), int(doc["port"]),
+                                             str(doc["password"]))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise InstallError(f"{BROKER_DIR / VENUE_FILE} is damaged ({exc}): give "
+                               "--bridge and --bridge-password-file again, or --no-bridge"
+                               ) from None
+        self._say(f"kept: the venue bridge to {kept.host}:{kept.port}")
+        return kept
 
     def _own_broker_files(self, folder: Path) -> None:
         # mosquitto 2 reads the password files after dropping to its own account; the
         # passwords in clear (credentials.json) stay root's.
+        # The venue bridge's password file stays root's: the drop-in carries it.
+        self._chown_to_mosquitto([path for path in [folder, *folder.rglob("*")]
+                                  if path.name not in (broker_config.CREDENTIALS_FILE,
+                                                       VENUE_FILE)], BROKER_DIR)
+
+    def _chown_to_mosquitto(self, paths: Sequence[Path], label: Path) -> None:
         ids = _account_ids(self.target(Path("/etc/passwd")), MOSQUITTO_USER)
         if ids is None:
-            self._say(f"not changed: owner of {BROKER_DIR} (no {MOSQUITTO_USER} account in "
+            self._say(f"not changed: owner of {label} (no {MOSQUITTO_USER} account in "
                       f"{self.target(Path('/etc/passwd'))}; apt-get install mosquitto adds it)")
             return
-        for path in [folder, *folder.rglob("*")]:
-            if path.name != broker_config.CREDENTIALS_FILE:
-                os.chown(path, *ids)
+        for path in paths:
+            os.chown(path, *ids)
 
     def _hub_config(self, board: Board) -> None:
         path = self.target(HUB_CONFIG)

@@ -34,6 +34,7 @@ from riskproto import topics
 from risktable.provision.broker_config import (
     MAX_PACKET_BYTES,
     Account,
+    bridge_username,
     current_user,
     default_guest_port,
     new_password,
@@ -56,11 +57,6 @@ RELAY_USER = "venue-relay"
 SPECTATOR_USER = "venue-spectator"
 #: Every client id on the venue's guest broker starts with this.
 VENUE_GUEST_PREFIX = "venue-guest-"
-
-
-def bridge_username(table: str) -> str:
-    """The account a table's broker logs in to the venue with: ``<table>-venue``."""
-    return f"{topics.check_table(table)}-venue"
 
 
 def bridge_password_file(table: str) -> str:
