@@ -74,6 +74,17 @@ def defender(s: State) -> int:
 
 
 def attack(s: State, a: Attack) -> Result:
+    t = declared(s, a)
+    p = s.player
+    if t.phase == ROLL:
+        return t, [AttackDeclared(p, a.source, a.target, a.dice),
+                   DefenceDeclared(defender(t), 1)]
+    return t, [AttackDeclared(p, a.source, a.target, a.dice)]
+
+
+def declared(s: State, a: Attack) -> State:
+    """The state after the attack ``a``, checked as :func:`attack` checks it, without
+    its events (self-play's hot path: the same state as ``attack(s, a)[0]``)."""
     src = a.source
     dst = a.target
     dice = a.dice
@@ -103,14 +114,18 @@ def attack(s: State, a: Attack) -> Result:
         # One army defends with one die: no choice to ask the defender for.
         f[F_PHASE] = ROLL
         f[F_DEFEND_DICE] = 1
-        players = s.config.players
-        chooser = owners[dst] if owners[dst] < players else (p + 1) % players
-        return rebuild(f), [AttackDeclared(p, src, dst, dice), DefenceDeclared(chooser, 1)]
-    f[F_PHASE] = DEFEND
-    return rebuild(f), [AttackDeclared(p, src, dst, dice)]
+    else:
+        f[F_PHASE] = DEFEND
+    return rebuild(f)
 
 
 def defend(s: State, a: Defend) -> Result:
+    return defended(s, a), [DefenceDeclared(defender(s), a.dice)]
+
+
+def defended(s: State, a: Defend) -> State:
+    """The state after the defence ``a``, checked as :func:`defend` checks it, without
+    its events (self-play's hot path: the same state as ``defend(s, a)[0]``)."""
     dice = a.dice
     if type(dice) is not int or not 1 <= dice <= MAX_DEFEND_DICE:
         checks.count(dice, 1, defend_limit(s), "defence dice")
@@ -119,7 +134,7 @@ def defend(s: State, a: Defend) -> Result:
     f = list(s)
     f[F_PHASE] = ROLL
     f[F_DEFEND_DICE] = dice
-    return rebuild(f), [DefenceDeclared(defender(s), dice)]
+    return rebuild(f)
 
 
 _VALID_FACES = frozenset(range(1, 7))

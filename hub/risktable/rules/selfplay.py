@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from risktable.rules.actions import Action, Attack, Defend, Roll
 from risktable.rules.bots import BOTS, Bot
 from risktable.rules.chance import FACES, sample_roll
-from risktable.rules.combat import attack, defend, defender, loss_table, take_losses
+from risktable.rules.combat import declared, defended, defender, loss_table, take_losses
 from risktable.rules.engine import apply, chance_outcomes, new_game
 from risktable.rules.options import Config
 from risktable.rules.state import ATTACK, CHANCE_PHASES, DEFEND, GAME_OVER, ROLL, State
@@ -96,8 +96,8 @@ def play_game(config: Config, bots: list[Bot], rng: random.Random, *, game: int 
             a = bots[s.player].choose(s)
             if type(a) is Attack:
                 battles += 1
-                if quick:  # the handler apply would pick, less its dispatch
-                    s = attack(s, a)[0]
+                if quick:  # the handler apply would pick, less its dispatch and events
+                    s = declared(s, a)
                     if record:
                         append(a)
                     actions += 1
@@ -106,7 +106,7 @@ def play_game(config: Config, bots: list[Bot], rng: random.Random, *, game: int 
             owner = s.owners[s.target]
             a = bots[owner if owner < n else defender(s)].choose(s)
             if quick and type(a) is Defend:
-                s = defend(s, a)[0]
+                s = defended(s, a)
                 if record:
                     append(a)
                 actions += 1
