@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from riskproto import topics
 from risktable.cli.common import check_table_and_bind, venue_target
 from risktable.cli.errors import CliError
 from risktable.provision import broker_config
+
+if TYPE_CHECKING:
+    from risktable.web.server import VenuePageConfig
 
 
 def register(sub: Any) -> None:
@@ -128,6 +131,27 @@ def register(sub: Any) -> None:
                        help="overwrite existing files (every table then needs its new password)")
     venue.set_defaults(handler=_venue)
 
+    page = broker_sub.add_parser(
+        "venue-page",
+        help="serve the venue page: every table on the venue's broker, live, on one screen",
+        description="Serve the venue page over HTTP until Ctrl-C: one card per table heard on "
+        "the venue's guest broker (hub online, whose turn, a small map, territories and "
+        "armies per seat), read over MQTT on WebSockets with the venue's spectator account. "
+        "Needs `risktable broker venue ... --websockets PORT`.",
+    )
+    page.add_argument("--credentials", type=Path, required=True, metavar="FILE",
+                      help="the venue's venue-credentials.json (from `risktable broker venue`)")
+    page.add_argument("--ws-url", metavar="URL",
+                      help="the guest broker's WebSockets listener as a browser reaches it "
+                      "(default: ws://HOST:PORT/ from the credentials; needed when the "
+                      "venue's brokers bind 0.0.0.0)")
+    page.add_argument("--bind", default="127.0.0.1", metavar="ADDR",
+                      help="address the page is served on (default 127.0.0.1; phones and TVs "
+                      "need the venue machine's LAN address or 0.0.0.0)")
+    page.add_argument("--port", type=int, default=8080,
+                      help="the page's HTTP port (default 8080; 0 picks a free one)")
+    page.set_defaults(handler=_venue_page)
+
 
 def _bridge(args: argparse.Namespace) -> broker_config.VenueBridge | None:
     target = venue_target(args.bridge, args.bridge_password_file)
@@ -224,4 +248,65 @@ def _config(args: argparse.Namespace) -> int:
               "(mode 0600)")
     for name in (broker_config.CONF_FILE, broker_config.GUEST_CONF_FILE):
         print(f"start the broker with: mosquitto -c {(out / name).resolve()}")
+    return 0
+
+
+def venue_page_config(credentials: Path, ws_url: str | None) -> VenuePageConfig:
+    """The venue page's configuration from the venue's ``venue-credentials.json``;
+    one-line errors for a missing or damaged file or no WebSockets listener."""
+    import json
+
+    from risktable.web.server import VenuePageConfig
+
+    try:
+        doc = json.loads(credentials.read_text("utf-8"))
+        guests = doc["guests"]
+        spectator = doc["spectator"]
+        tables = tuple(str(t) for t in doc["tables"])
+        host, websockets = str(guests["host"]), guests["websockets"]
+        username, password = str(spectator["username"]), str(spectator["password"])
+    except OSError as exc:
+        raise CliError(f"cannot read --credentials {credentials}: {exc.strerror}") from None
+    except (ValueError, KeyError, TypeError) as exc:
+        raise CliError(f"--credentials {credentials} is not a venue's venue-credentials.json "
+                       f"({exc.__class__.__name__}: {exc})") from None
+    if ws_url is None:
+        if websockets is None:
+            raise CliError("the venue's guest broker has no WebSockets listener: write the "
+                           "venue again with `risktable broker venue ... --websockets PORT`, "
+                           "or give --ws-url")
+        if host == "0.0.0.0":
+            raise CliError("the venue's brokers bind 0.0.0.0: give --ws-url "
+                           f"ws://<this machine's LAN address>:{websockets}/")
+        ws_url = f"ws://{host}:{websockets}/"
+    if not ws_url.startswith(("ws://", "wss://")):
+        raise CliError(f"--ws-url: expected ws://HOST:PORT/ or wss://..., got {ws_url}", 2)
+    return VenuePageConfig(ws_url, tables, username, password)
+
+
+def _venue_page(args: argparse.Namespace) -> int:
+    import ipaddress
+    import threading
+
+    from risktable.web.server import BoardPageServer
+
+    try:
+        ipaddress.ip_address(args.bind)
+    except ValueError:
+        raise CliError(f"--bind: not an IP address: {args.bind}", 2) from None
+    if not 0 <= args.port <= 65535:
+        raise CliError(f"--port: must be 0 to 65535, not {args.port}", 2)
+    config = venue_page_config(args.credentials, args.ws_url)
+    try:
+        server = BoardPageServer(config, args.bind, args.port).start()
+    except OSError as exc:
+        raise CliError(f"cannot serve on {args.bind}:{args.port}: {exc.strerror}") from None
+    print(f"venue page at {server.url} for {len(config.tables)} tables "
+          f"({', '.join(config.tables)}), broker {config.ws_url}; Ctrl-C stops it", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:  # Ctrl-C is how the page is meant to stop
+        print("venue page stopped", flush=True)
+    finally:
+        server.stop()
     return 0

@@ -1,5 +1,8 @@
 """The board page's HTTP server: the static page and ``/config.json``, on a thread.
 
+The same server, given a :class:`VenuePageConfig`, serves the venue page instead:
+every table on a venue's guest broker on one screen.
+
 The page itself talks to the broker (MQTT over WebSockets, the spectator account);
 this server only hands out files, so it is stdlib ``http.server`` with nothing to
 keep in step with the game.
@@ -23,9 +26,19 @@ from typing import Any
 from riskproto.territories import TERRITORIES
 from risktable.hardware.palette import NEUTRAL, SEAT_COLOURS
 from risktable.provision.broker_config import guest_id_prefix
+from risktable.provision.venue_config import VENUE_GUEST_PREFIX
 
-# Files the page may fetch: nothing else under the package is served.
-_STATIC = ("index.html", "board.js", "style.css", "mqtt.min.js", "board-map.json")
+# Files the pages may fetch: nothing else under the package is served.
+_STATIC = ("index.html", "board.js", "style.css", "mqtt.min.js", "board-map.json",
+           "venue.html", "venue.js", "venue.css")
+
+
+def _palette() -> dict[str, Any]:
+    return {
+        "territories": list(TERRITORIES),
+        "seats": [{"name": c.name, "rgb": list(c.rgb)} for c in SEAT_COLOURS],
+        "neutral": {"name": NEUTRAL.name, "rgb": list(NEUTRAL.rgb)},
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +61,39 @@ class PageConfig:
             "username": self.username, "password": self.password, "players": self.players,
             # The guest broker binds spectator ids to this prefix.
             "client_id_prefix": guest_id_prefix(self.table),
-            "territories": list(TERRITORIES),
-            "seats": [{"name": c.name, "rgb": list(c.rgb)} for c in SEAT_COLOURS],
-            "neutral": {"name": NEUTRAL.name, "rgb": list(NEUTRAL.rgb)},
+            **_palette(),
         }
+
+    @property
+    def index(self) -> str:
+        """The file ``/`` serves."""
+        return "index.html"
+
+
+@dataclass(frozen=True, slots=True)
+class VenuePageConfig:
+    """The venue page's broker: the venue guest broker's WebSockets URL, its
+    spectator's credentials, and the tables the venue was set up for (listed even
+    before their first board; a table heard on the broker but not named here is
+    shown too)."""
+
+    ws_url: str
+    tables: tuple[str, ...]
+    username: str | None = None
+    password: str | None = None
+
+    def document(self) -> dict[str, Any]:
+        """The ``/config.json`` document."""
+        return {
+            "ws_url": self.ws_url, "tables": list(self.tables),
+            "username": self.username, "password": self.password,
+            "client_id_prefix": VENUE_GUEST_PREFIX, "venue": True, **_palette(),
+        }
+
+    @property
+    def index(self) -> str:
+        """The file ``/`` serves."""
+        return "venue.html"
 
 
 def static_file(name: str) -> bytes:
@@ -59,14 +101,15 @@ def static_file(name: str) -> bytes:
     return resources.files("risktable.web").joinpath("static", name).read_bytes()
 
 
-def _handler(config: PageConfig) -> type[BaseHTTPRequestHandler]:
+def _handler(config: PageConfig | VenuePageConfig) -> type[BaseHTTPRequestHandler]:
     config_body = json.dumps(config.document()).encode("utf-8")
+    index = config.index
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "risktable-board"
 
         def do_GET(self) -> None:
-            path = self.path.split("?", 1)[0].lstrip("/") or "index.html"
+            path = self.path.split("?", 1)[0].lstrip("/") or index
             if path == "config.json":
                 body, kind = config_body, "application/json"
             elif path in _STATIC:
@@ -91,9 +134,11 @@ def _handler(config: PageConfig) -> type[BaseHTTPRequestHandler]:
 
 
 class BoardPageServer:
-    """Serve the board page on ``host:port`` (``port=0``: a free one) from a daemon thread."""
+    """Serve the board page (or, given a :class:`VenuePageConfig`, the venue page) on
+    ``host:port`` (``port=0``: a free one) from a daemon thread."""
 
-    def __init__(self, config: PageConfig, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, config: PageConfig | VenuePageConfig, host: str = "127.0.0.1",
+                 port: int = 0) -> None:
         self._httpd = ThreadingHTTPServer((host, port), _handler(config))
         self._httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
