@@ -26,11 +26,21 @@ import sys
 import time
 
 from log import BoundedQueue, log
-from net.mqtt import wait_ready
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+
+def wait_ready(stream) -> "Any":
+    # Parks the board's task until stdin is readable, as asyncio's streams do, through
+    # asyncio's private poller: the one private use in the firmware, in the unix-port
+    # stand-in that every firmware test runs (so an upgrade that changes the poller
+    # fails the tests at once). asyncio.stream would cost 1.9 KiB of the seat's heap,
+    # and polling stdin with a poll object and sleeps costs this module's bytecode
+    # some 200 bytes more, which the heap scenario's 66 KiB does not have. The seat's
+    # own code, the MQTT client included, uses only asyncio's public API.
+    yield asyncio.core._io_queue.queue_read(stream)  # type: ignore[attr-defined]
 
 
 class Board:

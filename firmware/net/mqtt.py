@@ -20,9 +20,15 @@
 #
 # Heap: this is one module with few functions because every function, class, name and
 # long string constant costs RAM once loaded (hence the one-word error messages). The
-# client drives a non-blocking socket itself, parking its task on asyncio's poller the
-# way asyncio's own streams do, so it needs neither asyncio's stream module, a Stream
-# with its write buffer, nor asyncio's Lock. A packet's head is encoded straight into
+# client drives a non-blocking socket itself and uses only asyncio's public API: the
+# one public way to park a task until a socket is readable is asyncio's Stream, whose
+# module costs 1.9 KiB of heap the seat does not have, so a read that finds nothing
+# sleeps _POLL_MS (asyncio.sleep_ms allocates nothing) and tries again: at most 2 ms
+# more before a packet is seen, some 500 cheap wake-ups a second while the link is
+# quiet, and a socket closed under the reader is noticed at its next look. It needs neither
+# asyncio's stream module, a Stream with its write buffer, nor asyncio's Lock, and
+# reaches into no private part of asyncio, so an upgrade cannot break it silently. A
+# packet's head is encoded straight into
 # the caller's out buffer and a PUBLISH's payload written from the caller's bytes, so the
 # out buffer needs room only for a CONNECT or a SUBSCRIBE; a packet the socket takes at
 # once costs no heap at all (only a full send buffer costs a generator frame). Packets
@@ -44,7 +50,7 @@ from log import log, log_exception
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Awaitable, Callable
+    from typing import Any, Callable
 
 # First bytes of the fixed header (2.2).
 _CONNECT = const(0x10)
@@ -70,6 +76,8 @@ _BODY = const(5)
 _OUT_SIZE = const(320)
 _PID_MAX = const(65535)
 _BUSY_POLL_MS = const(5)
+# Reading: how long a read that found nothing sleeps before it looks again.
+_POLL_MS = const(2)
 # Linux and lwIP share these numbers; the unix port's socket module does not name them.
 _IPPROTO_TCP = const(6)
 _TCP_NODELAY = const(1)
@@ -83,16 +91,6 @@ def jitter(delay_ms, rand16):
 
 class ConnectRefused(Exception):
     pass
-
-
-def wait_ready(sock, write=False) -> "Awaitable[None]":  # type: ignore[misc]
-    # Parks the calling task until the socket (or stream: the emulated board's stdin)
-    # is ready, exactly as asyncio's streams do
-    # (asyncio has no public call for it; `await` on a generator is what they use).
-    # Written so, its generator is 96 bytes (64-bit); with the condition around the two
-    # calls it was 128, and every wait makes one.
-    q = asyncio.core._io_queue  # type: ignore[attr-defined]
-    yield (q.queue_write if write else q.queue_read)(sock)
 
 
 def _done():
@@ -372,7 +370,7 @@ class Client:
                 # packet costs no generator frame of the client's beyond that wait.
                 n = self._fill(0, 2)
                 while n < 2:
-                    await wait_ready(self._sock)
+                    await asyncio.sleep_ms(_POLL_MS)
                     n = self._fill(n, 2)
                 first = buf[0]
                 n = 1
@@ -380,7 +378,7 @@ class Client:
                 while size < 0:
                     n += 1
                     while self._fill(n, n + 1) == n:
-                        await wait_ready(self._sock)
+                        await asyncio.sleep_ms(_POLL_MS)
                     size = _length(buf, n)
                 # The body, into the start of the buffer. A packet larger than the
                 # buffer is read through: its head stays (enough for a PUBLISH's topic
@@ -388,7 +386,7 @@ class Client:
                 have = size if size <= len(buf) else len(buf) // 2
                 n = self._fill(0, have)
                 while n < have:
-                    await wait_ready(self._sock)
+                    await asyncio.sleep_ms(_POLL_MS)
                     n = self._fill(n, have)
                 left = size - have
                 while left:
@@ -397,7 +395,7 @@ class Client:
                     if n:
                         left -= n
                     else:
-                        await wait_ready(self._sock)
+                        await asyncio.sleep_ms(_POLL_MS)
                 self._last_rx = self._ticks()
                 n = self._take(first, size, have)
                 if n < 0:

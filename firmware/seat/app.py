@@ -84,20 +84,12 @@ class Seat:
         # arrives the seat simply shows its view.
         self.hub_lost = False
         self.armed_roll = 0  # the last armed roll, for dice events that name none
-        broker = cfg["broker"]
-        self.client = mqtt.Client(
-            broker["host"], broker["port"], "%s-seat%d" % (table, seat),
-            keepalive_s=broker["keepalive"], user=broker["username"],
-            password=broker["password"], will=self._will,
-            backoff_ms=broker["backoff_ms"], backoff_max_ms=broker["backoff_max_ms"],
-            deliver=self._deliver,
-            ticks_ms=ticks_ms, buffers=buffers)
-        self.outbox = Outbox(seat, OUTBOX_CAPACITY, cfg["retry_ms"], _MAX_RETRY_MS,
-                             1, time.ticks_diff)
+        # The plain attributes come before the MQTT client, the outbox and the topics:
+        # each one grows the instance's dict, a block that must be found in one piece
+        # (592 bytes at its last growth on the unix port), and the heap is still whole
+        # only before those are allocated. (Few attributes, for the same reason.)
         # What the client handed over for the loop: the latest hub status and view
         # payloads not yet handled, the commands in order, and whether a resync is due.
-        # (Few attributes: each one grows the instance's dict, a block that must be
-        # found in one piece.)
         self._latest = [None, None]
         self._cmds = []
         self._resync = False
@@ -109,24 +101,34 @@ class Seat:
         # The last refusal's (ticks, display lines) while its reason is shown, else None.
         self.refusal = None
         self._beats = 0  # the loops' check-ins since the supervisor last looked
-        self.pixels = bytearray(3 * board.ring_size)
-        self.ring = ring.RingView()
         self._spinning = False
         self._frame = False  # an animation frame is due
+        # One Event wakes the seat's loop: the hub's messages, the board's inputs, an
+        # event to send, and the frame clock all set it.
+        kick = self._kick = asyncio.Event()
+        self.tasks = []
+        self.dice_kind = cfg["dice"]
+        self.dice = None  # a seat.dice.DiceInput from the first arm_dice on
+        broker = cfg["broker"]
+        self.client = mqtt.Client(
+            broker["host"], broker["port"], "%s-seat%d" % (table, seat),
+            keepalive_s=broker["keepalive"], user=broker["username"],
+            password=broker["password"], will=self._will,
+            backoff_ms=broker["backoff_ms"], backoff_max_ms=broker["backoff_max_ms"],
+            deliver=self._deliver,
+            ticks_ms=ticks_ms, buffers=buffers)
+        self.outbox = Outbox(seat, OUTBOX_CAPACITY, cfg["retry_ms"], _MAX_RETRY_MS,
+                             1, time.ticks_diff)
+        self.pixels = bytearray(3 * board.ring_size)
+        self.ring = ring.RingView()
         # The seat's topics, built once: run() drops riskproto.topics after start-up.
         from riskproto import topics
 
         self._hub_topic = topics.hub_status(table)
         self._prefix = topics.seat_prefix(table, seat)
         self._subscriptions = topics.seat_subscriptions(table, seat)
-        # One Event wakes the seat's loop: the hub's messages, the board's inputs, an
-        # event to send, and the frame clock all set it.
-        kick = self._kick = asyncio.Event()
         self.client.ready = kick
         board.inputs.ready = kick
-        self.tasks = []
-        self.dice_kind = cfg["dice"]
-        self.dice = None  # a seat.dice.DiceInput from the first arm_dice on
         if self.dice_kind in ("pixels", "godice"):
             # Smart dice are paired from the start (seat/pairing.py).
             from seat.dice import dice_input
