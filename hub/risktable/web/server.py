@@ -25,7 +25,8 @@ from risktable.hardware.palette import NEUTRAL, SEAT_COLOURS
 from risktable.provision.broker_config import guest_id_prefix
 
 # Files the page may fetch: nothing else under the package is served.
-_STATIC = ("index.html", "board.js", "style.css", "mqtt.min.js", "board-map.json")
+_STATIC = ("index.html", "board.js", "style.css", "mqtt.min.js", "board-map.json",
+           "seat.html", "seat.js", "seat.css")
 
 
 @dataclass(frozen=True, slots=True)
