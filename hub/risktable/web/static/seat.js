@@ -151,9 +151,12 @@
       if (id !== link.id) return;
       link.up = false;
       for (const e of outbox) e.inflight = false; // a new connection starts with nothing in flight
-      if (body.dataset.link !== "refused") setLink("down", "link lost: reconnecting…");
       client.end(true);
       link.id++;
+      // A refused login stays refused (a rotated password): this page is cut off and
+      // stops, leaving the seat's counters to the page of the new code.
+      if (body.dataset.link === "refused") return;
+      setLink("down", "link lost: reconnecting…");
       setTimeout(connect, RECONNECT_MS);
     });
   }
@@ -262,6 +265,7 @@
     else if (["not_allowed", "schema", "unknown_seat"].includes(msg.code) && !msg.field) {
       text = String(msg.detail || "");
     } else text = OWN_WORDS[msg.code] || String(msg.detail || msg.code);
+    body.dataset.refused = `${msg.code}: ${text}`; // the last refusal, for people debugging
     notice(text, !["duplicate", "stale"].includes(msg.code));
   }
 
