@@ -14,9 +14,8 @@ click on its buttons or dice faces. The other seats are protocol-level seats
 - a silent disconnect while the player keeps pressing, with a reload of the page in the
   middle of it: the inputs wait in the page's outbox (kept in localStorage) and reach the
   hub after the path heals, none lost, none reordered;
-- ``risktable seat qr N --rotate`` cuts the open page off: after the broker's reload the
-  new page's connection takes the seat's client id over and the old page's password no
-  longer logs in;
+- ``risktable seat qr N --rotate`` cuts the open page off: the broker's reload drops its
+  connection, its password no longer logs in, and the page of the new code plays on;
 - the board under the seat shows the journal's final owners and armies.
 
 The screenshot ``docs/screenshots/phone-seat-390x844.png`` is made here, when the page
@@ -316,19 +315,22 @@ def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path) -> Non
         new_password = json.loads((folder / "credentials.json").read_text())[
             "seats"][phone - 1]["password"]
         assert f"pass={new_password}" in new_url
-        _until("the broker reloading its passwords",
-               lambda: _login_refused(port, account["username"], account["password"]))
-        assert not _login_refused(port, account["username"], new_password)
-        old_tab = driver.current_window_handle
+        # mosquitto re-checks its clients' passwords when it reloads: the open page is
+        # dropped there and then, and its next login is refused.
+        # (mosquitto 2.0.11 publishes no Will for it: the hub hears of the seat again from
+        # the new page's birth; docs/phone-seat.md.)
+        _until("the old page cut off", lambda: _data(driver, "link") == "refused", 20)
+        assert _login_refused(port, account["username"], account["password"])
+        next_seq = _data(driver, "next")
         driver.switch_to.new_window("tab")
         driver.get(new_url)
         _until("the new page's link", lambda: _data(driver, "link") == "up")
-        new_tab = driver.current_window_handle
-        driver.switch_to.window(old_tab)
-        # The new connection took the seat's id over; the old page may not come back.
-        _until("the old page cut off", lambda: _data(driver, "link") == "refused", 20)
-        driver.switch_to.window(new_tab)
-        assert _data(driver, "link") == "up"
+        # Same phone, same storage: the new page goes on with the seat's numbering.
+        assert _data(driver, "next") == next_seq
         assert service.hub.wait_for_seats([phone], 10)
+        # And the hub answers it (the game is over: a refusal, which closes the input too).
+        driver.execute_script(_CLICK, "back", 1)
+        _until("the new page's input answered", lambda: _data(driver, "outbox") == "0"
+               and _data(driver, "next") == str(int(next_seq) + 1))
     elapsed = time.monotonic() - started
     print(f"phone seat: {len(journaled)} of {inputs} inputs through the page, {elapsed:.1f} s")
