@@ -188,7 +188,11 @@ def _qr(args: argparse.Namespace) -> int:
             account = rotate_seat_password(args.broker_dir, args.seat)
             print(f"seat {args.seat}: new password written to {args.broker_dir}")
             if args.broker_pid is not None:
-                reload_broker(args.broker_pid)
+                try:
+                    reload_broker(args.broker_pid)
+                except PhoneSeatError as exc:
+                    raise PhoneSeatError(f"{exc} (the new password is written: reload the "
+                                         "broker to cut the old page off)") from None
                 print(f"broker {args.broker_pid} reloaded: the old page cannot log in again")
             else:
                 print("reload the table broker now (systemctl reload mosquitto, or kill -HUP "
