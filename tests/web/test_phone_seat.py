@@ -230,7 +230,7 @@ def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path) -> Non
                                on_input=pilot.on_input)
         stack.callback(service.stop)
         service.start()
-        # The phone takes the seat that acts first, so its inputs during the outage count.
+        # The phone takes the seat that acts first.
         phone = service.inspect(lambda s: s.seats[s.menu.player])
         players.phone = phone
         for seat in range(1, SEATS + 1):
@@ -249,6 +249,14 @@ def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path) -> Non
         boot = int(_data(driver, "boot"))
         service.toggle_pause()
 
+        def swipe(steps: int) -> None:
+            from selenium.webdriver.common.action_chains import ActionChains
+
+            display = driver.find_element("id", "display")
+            ActionChains(driver).move_to_element_with_offset(display, -100, 0) \
+                .click_and_hold().move_by_offset(45 * steps, 0).release().perform()
+            players.sent.append({"kind": "encoder", "steps": steps})
+
         def outage(steps: int) -> None:
             # A silent disconnect: the path stops forwarding, nothing is closed. The
             # player keeps turning the knob (the pilot's turn and four more that cancel
@@ -264,10 +272,12 @@ def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path) -> Non
             players.phone_encoder(-1)
             time.sleep(0.3)
             # The phone reloads the page (or its OS drops it) while still cut off.
-            driver.get(url)
+            driver.execute_script("window.beforeReload = true")
+            driver.refresh()
             _until("the reloaded page", lambda: _data(driver, "outbox") == "3")
+            assert driver.execute_script("return window.beforeReload === undefined")
             assert int(_data(driver, "boot")) == boot
-            players.phone_encoder(2)
+            swipe(2)  # a swipe over the display turns the knob too
             time.sleep(0.3)
             players.phone_encoder(-2)
             _until("the fifth input queued", lambda: _data(driver, "outbox") == "5")

@@ -174,8 +174,9 @@
   }
 
   function resendAll() {
-    // After a reconnect or a new hub birth: everything unanswered, oldest first.
-    for (const e of outbox) { e.tries = 0; e.inflight = false; transmit(e); }
+    // After a reconnect or a new hub birth: everything unanswered, oldest first (a copy
+    // still awaiting its PUBACK on this connection is delivered by it).
+    for (const e of outbox) { e.tries = 0; transmit(e); }
   }
 
   function retryDue() {
@@ -189,8 +190,7 @@
 
   function waiting() {
     const oldest = outbox[0];
-    return Boolean(oldest && (oldest.sentAt === null
-      || performance.now() - oldest.firstAt >= WAITING_MS));
+    return Boolean(oldest && performance.now() - oldest.firstAt >= WAITING_MS);
   }
 
   function refreshWaiting() {
