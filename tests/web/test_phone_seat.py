@@ -5,8 +5,9 @@ WebSockets listener of ``risktable broker config``.
 The page logs in as its seat's own account (from the URL fragment ``risktable seat qr``
 makes), through a proxy that can silently stop forwarding (a phone that sleeps, a Wi-Fi
 that stops), and is played by the same autopilot as the demo's bots: every input is a
-click on its buttons or dice faces. The other seats are protocol-level seats
-(``tests/support/seat_client.py``) with their own accounts. Checked:
+click on its buttons or dice faces (one turn is a swipe, one roll is rolled on the
+phone). The other seats are protocol-level seats (``tests/support/seat_client.py``)
+with their own accounts. Checked:
 
 - the game (``capital_1993_short``, fixed seeds) runs to its end, and the journal holds
   the page's inputs in the order it made them, numbered 1, 2, 3, ... without a gap,
@@ -104,6 +105,7 @@ class Players:
         self.rolls: dict[int, int] = {}
         self.sent: list[dict[str, Any]] = []  # the phone's events, in the order made
         self.on_first_roll: Callable[[], None] | None = None
+        self.roll_here = False  # the phone's next dice: "Roll on the phone", not faces
         # Called once, instead of the phone's first encoder input, with its steps.
         self.outage: Callable[[int], None] | None = None
 
@@ -140,6 +142,16 @@ class Players:
             assert not line.get("long"), line
             self.driver.execute_script(_CLICK, line["button"], 1)
             self.sent.append({"kind": "button", "button": line["button"], "press": "short"})
+        elif "dice" in line and self.roll_here:
+            # This roll the phone makes itself, with its own random faces.
+            self.roll_here = False
+            self.driver.execute_script(_CLICK, "dice-roll", 1)
+            made = self.driver.execute_script("return window.phoneSeat.last()")
+            assert made["roll"] == self.rolls[self.phone], made
+            assert [d["id"] for d in made["dice"]] == [f"e{i + 1}" for i in
+                                                       range(len(line["dice"]))]
+            assert all(1 <= d["face"] <= 6 and d["state"] == "settled" for d in made["dice"])
+            self.sent.append(_fields(made))
         elif "dice" in line:
             self.driver.execute_script(_FACES, line["dice"])
             self.sent.append({"kind": "dice", "roll": self.rolls[self.phone], "dice": [
@@ -293,12 +305,14 @@ def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path) -> Non
         def screenshot() -> None:
             time.sleep(0.3)  # the view that asks for the dice, drawn
             save_screenshot(driver, SCREENSHOT)
+            players.roll_here = True  # the next one (the game goes its own way from there)
 
         outages: list[int] = []
         players.outage = outage
         inputs = pilot.play(service)
         assert service.inspect(lambda s: s.state.phase) == GAME_OVER
         assert outages, "the phone never turned its knob"
+        assert any(e["kind"] == "dice" and e["dice"][0]["id"] == "e1" for e in players.sent)
         game, journaled = _journal_inputs(data_dir, phone)
         # Every input the phone made, applied once, in order, numbered without a gap.
         assert [(b, s, _fields(e)) for b, s, e in journaled] == [

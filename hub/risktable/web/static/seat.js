@@ -101,6 +101,7 @@
   let stepsTimer = null;
   let noticeTimer = null;
   let views = 0;
+  let last = null; // the latest event made here
 
   function status(online) {
     const msg = { v: 1, t: "seat_status", seat: cfg.seat, online, session: kept.session };
@@ -212,6 +213,7 @@
     const entry = { seq, msg, sentAt: null, tries: 0, inflight: false,
                     firstAt: performance.now() };
     outbox.push(entry);
+    last = msg;
     save(); // durable before it can be answered: a reload resends it
     hideNotice();
     transmit(entry);
@@ -432,6 +434,6 @@
   setInterval(retryDue, 100);
   drawBoard().finally(connect);
   // Tests and people debugging a table read the seat's state here.
-  window.phoneSeat = { outbox: () => outbox.map((e) => e.msg), cfg: { table: cfg.table,
-                       seat: cfg.seat }, boot: () => kept.boot };
+  window.phoneSeat = { outbox: () => outbox.map((e) => e.msg), last: () => last,
+                       cfg: { table: cfg.table, seat: cfg.seat }, boot: () => kept.boot };
 })();
