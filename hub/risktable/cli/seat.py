@@ -16,6 +16,7 @@ from risktable.demo.seats import SeatProcess
 from risktable.paths import MissingPart, find_micropython
 from risktable.provision.micropython_version import BOARD, VARIANT, VERSION_TEXT
 from risktable.provision.phone_seat import (
+    DEFAULT_PAGE_PORT,
     PhoneSeatError,
     page_and_ws,
     reload_broker,
@@ -84,7 +85,7 @@ def register(sub: Any) -> None:
     qr.add_argument("--host", help="the hub's address as phones reach it "
                     "(default: the broker's --bind)")
     qr.add_argument("--page", metavar="URL", help="the hub's page server "
-                    "(default: http://HOST:8080/)")
+                    f"(default: http://HOST:{DEFAULT_PAGE_PORT}/, [web]'s default port)")
     qr.add_argument("--ws-url", metavar="URL", help="the table broker's WebSockets listener "
                     "for seats (default: ws://HOST:PORT/ of --seat-websockets)")
     qr.add_argument("--keepalive", type=int, metavar="S",

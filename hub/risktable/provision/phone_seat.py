@@ -24,6 +24,7 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from riskproto import topics
+from risktable.config import WebConfig
 from risktable.provision.broker_config import (
     CREDENTIALS_FILE,
     PASSWORD_FILE,
@@ -35,7 +36,7 @@ from risktable.provision.broker_config import (
 #: The page's file on the hub's page server.
 SEAT_PAGE = "seat.html"
 #: The hub's page server's port when ``[web]`` says none (docs/web.md).
-DEFAULT_PAGE_PORT = 8080
+DEFAULT_PAGE_PORT = WebConfig().port
 
 
 class PhoneSeatError(Exception):
