@@ -1,4 +1,5 @@
-"""The board page's HTTP server: the static page and ``/config.json``, on a thread.
+"""The board page's HTTP server: the static pages (the board, and the phone seat's
+``seat.html``, docs/phone-seat.md) and ``/config.json``, on a thread.
 
 The page itself talks to the broker (MQTT over WebSockets, the spectator account);
 this server only hands out files, so it is stdlib ``http.server`` with nothing to

@@ -198,7 +198,9 @@
     const w = outbox.length > 0 && waiting();
     body.dataset.waiting = String(w);
     if (outbox.length >= OUTBOX_CAPACITY) $("status-line").textContent = "outbox full";
-    else if (w && body.dataset.link === "up") $("status-line").textContent = "waiting for the hub";
+    else if (body.dataset.link === "up" && !link.hubOnline && link.hubSession !== null) {
+      $("status-line").textContent = "hub lost: your inputs wait for it";
+    } else if (w && body.dataset.link === "up") $("status-line").textContent = "waiting for the hub";
     else if (body.dataset.link === "up") $("status-line").textContent = "connected";
   }
 
@@ -244,6 +246,8 @@
       const fresh = msg.online && (!link.hubOnline || msg.session !== link.hubSession);
       link.hubOnline = Boolean(msg.online);
       link.hubSession = msg.session;
+      body.dataset.hub = String(link.hubOnline);
+      refreshWaiting();
       if (fresh) resendAll(); // a hub that came back has none of what waited
     } else if (topic === T.view && msg.t === "view" && msg.seat === cfg.seat) {
       showView(msg);
