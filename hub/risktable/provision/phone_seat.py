@@ -117,7 +117,8 @@ def rotate_seat_password(folder: Path, seat: int) -> SeatAccount:
     lines[found[0]] = f"{user}:{hash_password(password)}"
     entry["password"] = password
     # The password file first: were credentials.json written and this not, the file
-    # would name a password that logs in nowhere.
+    # would name a password that logs in nowhere. Both are rewritten in place, so they
+    # keep their owner (the account mosquitto reads them as) when root rotates.
     write_file(passwd, "\n".join(lines) + "\n", 0o600, force=True)
     write_file(folder / CREDENTIALS_FILE, json.dumps(doc, indent=2) + "\n", 0o600, force=True)
     return seat_account(folder, seat)
