@@ -15,6 +15,11 @@ remaining length), so a fault acts on packets, never on half of one:
   that follows it.
 
 ``UP`` is client to broker, ``DOWN`` broker to client.
+
+With ``framed=False`` the proxy forwards whatever bytes arrive as they come, for a
+stream that is not bare MQTT (MQTT inside WebSocket frames, from a browser): the
+black-hole and delay work on it, duplicate and reorder (which need whole packets) do
+nothing.
 """
 
 from __future__ import annotations
@@ -83,8 +88,9 @@ class FaultProxy:
     """Listens on a free 127.0.0.1 port and forwards every connection to
     ``host:port``; faults are switched on and off while it runs."""
 
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, framed: bool = True) -> None:
         self.upstream = (host, port)
+        self.framed = framed
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.host = "127.0.0.1"
         self.port = int(self._listener.getsockname()[1])
@@ -177,10 +183,10 @@ class FaultProxy:
         with self._lock:
             self._sockets += [client, server]
             self.connections += 1
-        up = Framer()
-        threading.Thread(target=self._pump, args=(client, server, UP, up, early),
+        kind = Framer if self.framed else _Chunks
+        threading.Thread(target=self._pump, args=(client, server, UP, kind(), early),
                          daemon=True).start()
-        threading.Thread(target=self._pump, args=(server, client, DOWN, Framer(), b""),
+        threading.Thread(target=self._pump, args=(server, client, DOWN, kind(), b""),
                          daemon=True).start()
 
     def _pump(self, src: socket.socket, dst: socket.socket, direction: str, framer: Framer,
@@ -210,7 +216,7 @@ class FaultProxy:
                  held: bytes | None) -> bytes | None:
         # Returns the packet now held back for reordering (None if none).
         self._flowing.wait()
-        ptype = packet_type(packet)
+        ptype = packet_type(packet) if self.framed else -1
         with self._lock:
             rules = self._rules[direction]
             delay = rules.delay
@@ -232,6 +238,13 @@ class FaultProxy:
         with self._lock:
             self.packets[direction] += copies + (1 if held else 0)
         return None
+
+
+class _Chunks(Framer):
+    """No framing: every chunk read goes on as it is."""
+
+    def feed(self, data: bytes) -> list[bytes]:
+        return [data]
 
 
 _FAILED = b"\x00failed"

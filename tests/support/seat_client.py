@@ -55,13 +55,15 @@ class SeatClient:
 
     ``boot`` is the number drawn at power-on (random unless given);
     ``retry_ms`` and ``max_retry_ms`` set the outbox's retransmission backoff
-    (the protocol's 500 ms and 8 s by default). All public methods are
+    (the protocol's 500 ms and 8 s by default); ``username`` and ``password`` log
+    in to a broker with accounts (``risktable broker config``). All public methods are
     thread-safe; callbacks run on paho's network thread.
     """
 
     def __init__(self, host: str, port: int, table: str, seat: int, *,
                  boot: int | None = None, retry_ms: int = 500, max_retry_ms: int = 8000,
-                 keepalive: int = 15, capacity: int = 16) -> None:
+                 keepalive: int = 15, capacity: int = 16, username: str | None = None,
+                 password: str | None = None) -> None:
         self.host, self.port = host, port
         self.table = topics.check_table(table)
         self.seat = topics.check_seat(seat)
@@ -88,6 +90,8 @@ class SeatClient:
             client_id=f"{table}-seat{seat}", protocol=mqtt.MQTTv311, clean_session=True,
         )
         self._keepalive = keepalive
+        if username is not None:
+            self._client.username_pw_set(username, password)
         self._client.on_connect = self._on_connect
         self._client.on_message = self._on_message
         self._client.on_socket_open = _no_delay

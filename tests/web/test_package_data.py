@@ -15,5 +15,6 @@ def test_package_data_covers_every_static_file() -> None:
     covered = {p for pattern in patterns for p in package.glob(pattern) if p.is_file()}
     static = {p for p in (package / "web" / "static").iterdir() if p.is_file()}
     assert {p.name for p in static} >= {"index.html", "board.js", "style.css", "mqtt.min.js",
-                                        "board-map.json"}
+                                        "board-map.json", "seat.html", "seat.js", "seat.css",
+                                        "venue.html", "venue.js", "venue.css"}
     assert static <= covered, sorted(p.name for p in static - covered)

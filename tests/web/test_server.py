@@ -29,6 +29,12 @@ PAGE_FILES = {
     "style.css": "text/css",
     "mqtt.min.js": "text/javascript",
     "board-map.json": "application/json",
+    "seat.html": "text/html",
+    "seat.js": "text/javascript",
+    "seat.css": "text/css",
+    "venue.html": "text/html",
+    "venue.js": "text/javascript",
+    "venue.css": "text/css",
 }
 
 

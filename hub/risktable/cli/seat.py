@@ -15,6 +15,15 @@ from risktable.cli.errors import CliError
 from risktable.demo.seats import SeatProcess
 from risktable.paths import MissingPart, find_micropython
 from risktable.provision.micropython_version import BOARD, VARIANT, VERSION_TEXT
+from risktable.provision.phone_seat import (
+    DEFAULT_PAGE_PORT,
+    PhoneSeatError,
+    page_and_ws,
+    reload_broker,
+    rotate_seat_password,
+    seat_account,
+    seat_page_url,
+)
 from risktable.provision.seat_build import REPO, BuildError, build
 from risktable.provision.seat_config import BOARDS, DICE, seat_config, write_seat_config
 from risktable.provision.seat_flash import FlashError, Plan, flash
@@ -62,6 +71,31 @@ def register(sub: Any) -> None:
     play.add_argument("--micropython", help="the MicroPython unix-port binary")
     play.add_argument("--no-colour", action="store_true", help="no colours (also NO_COLOR)")
     play.set_defaults(handler=_play)
+
+    qr = seat_sub.add_parser(
+        "qr", help="a phone seat: print the seat page's link as a QR code",
+        description="Print the phone seat page's address for seat N as a QR code and as "
+        "text. The seat's account travels in the URL fragment (#...), which browsers "
+        "never send to a server. --rotate first gives seat N a new password, so a page "
+        "opened from an older code cannot log in again (docs/phone-seat.md).")
+    qr.add_argument("seat", type=int, metavar="N", help="seat number 1-6")
+    qr.add_argument("--broker-dir", type=Path, default=Path("/etc/risktable/broker"),
+                    metavar="DIR", help="the folder of risktable broker config "
+                    "(credentials.json, passwd; default /etc/risktable/broker)")
+    qr.add_argument("--host", help="the hub's address as phones reach it "
+                    "(default: the broker's --bind)")
+    qr.add_argument("--page", metavar="URL", help="the hub's page server "
+                    f"(default: http://HOST:{DEFAULT_PAGE_PORT}/, [web]'s default port)")
+    qr.add_argument("--ws-url", metavar="URL", help="the table broker's WebSockets listener "
+                    "for seats (default: ws://HOST:PORT/ of --seat-websockets)")
+    qr.add_argument("--keepalive", type=int, metavar="S",
+                    help="the page's MQTT keepalive in seconds (default 15)")
+    qr.add_argument("--rotate", action="store_true",
+                    help="issue seat N a new password first: the old page is cut off")
+    qr.add_argument("--broker-pid", type=int, metavar="PID",
+                    help="with --rotate: the table broker's process, sent SIGHUP so it "
+                    "reads the new password at once")
+    qr.set_defaults(handler=_qr)
 
     build_p = seat_sub.add_parser("build", help="compile the firmware with mpy-cross")
     build_p.add_argument("--out", type=Path, required=True, help="folder to fill")
@@ -137,6 +171,46 @@ def _play(args: argparse.Namespace) -> int:
         return play_seat(seat, sys.stdin, sys.stdout, deck=deck, colour=colour)
     except (SeatPlayError, MissingPart, ValueError) as exc:
         raise CliError(str(exc)) from None
+
+
+def _qr(args: argparse.Namespace) -> int:
+    import segno
+
+    if args.broker_pid is not None and not args.rotate:
+        raise CliError("--broker-pid reloads the broker after --rotate: give both", 2)
+    if args.keepalive is not None and not 1 <= args.keepalive <= 600:
+        raise CliError("--keepalive must be 1 to 600 seconds", 2)
+    try:
+        topics.check_seat(args.seat)
+    except ValueError as exc:
+        raise CliError(str(exc), 2) from None
+    try:
+        if args.rotate:
+            account = rotate_seat_password(args.broker_dir, args.seat)
+            print(f"seat {args.seat}: new password written to {args.broker_dir}")
+            if args.broker_pid is not None:
+                try:
+                    reload_broker(args.broker_pid)
+                except PhoneSeatError as exc:
+                    raise PhoneSeatError(f"{exc} (the new password is written: reload the "
+                                         "broker to cut the old page off)") from None
+                print(f"broker {args.broker_pid} reloaded: the old page cannot log in again")
+            else:
+                print("reload the table broker now (systemctl reload mosquitto, or kill -HUP "
+                      "its pid): until then the new password is not known to it")
+        else:
+            account = seat_account(args.broker_dir, args.seat)
+        page, ws_url = page_and_ws(account, args.host, args.page, args.ws_url)
+        url = seat_page_url(page, account.table, args.seat, account.username,
+                            account.password, ws_url, args.keepalive)
+    except PhoneSeatError as exc:
+        raise CliError(str(exc), 2) from None
+    except OSError as exc:
+        raise CliError(f"cannot write {args.broker_dir}: {exc.strerror}") from None
+    segno.make(url, error="m").terminal(out=sys.stdout, compact=True)
+    print(f"seat {args.seat} of table {account.table}: {url}")
+    print("the link holds the seat's password: show it only to that seat's player")
+    return 0
 
 
 def _build(args: argparse.Namespace) -> int:

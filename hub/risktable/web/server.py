@@ -1,4 +1,5 @@
-"""The board page's HTTP server: the static page and ``/config.json``, on a thread.
+"""The board page's HTTP server: the static pages (the board, and the phone seat's
+``seat.html``, docs/phone-seat.md) and ``/config.json``, on a thread.
 
 The same server, given a :class:`VenuePageConfig`, serves the venue page instead:
 every table on a venue's guest broker on one screen.
@@ -30,7 +31,7 @@ from risktable.provision.venue_config import VENUE_GUEST_PREFIX
 
 # Files the pages may fetch: nothing else under the package is served.
 _STATIC = ("index.html", "board.js", "style.css", "mqtt.min.js", "board-map.json",
-           "venue.html", "venue.js", "venue.css")
+           "venue.html", "venue.js", "venue.css", "seat.html", "seat.js", "seat.css")
 
 
 def _palette() -> dict[str, Any]:

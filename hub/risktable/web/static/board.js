@@ -163,4 +163,5 @@ async function start() {
   client.on("message", onMessage);
 }
 
-start();
+// The phone seat (seat.html) draws this map from its own connection (seat.js).
+if (document.body.dataset.page !== "seat") start();
