@@ -47,6 +47,11 @@ def register(sub: Any) -> None:
                              "game it stays up until Ctrl-C)")
     parser.add_argument("--web-port", type=whole_number("port", 0, 65535), default=0,
                         help="HTTP port of the board page on 127.0.0.1 (default: a free one)")
+    parser.add_argument("--phone", type=whole_number("seat", 1, 6), action="append",
+                        default=[], metavar="SEAT",
+                        help="play this seat from the phone seat page (with --web; may be "
+                        "given for several seats): its link and QR code are printed, the "
+                        "hub keeps the hands, and the game starts once the page is online")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="log to stderr")
     parser.set_defaults(handler=run)
 
@@ -74,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         keyboard=sys.stdin,
         web=args.web,
         web_port=args.web_port,
+        phones=tuple(args.phone),
         after_game=_wait_for_interrupt if args.web else None,
     )
     try:

@@ -59,6 +59,12 @@ class DemoOptions:
     web: bool = False  # serve the live board page (embedded broker's WebSockets listener)
     web_port: int = 0  # the page's HTTP port on 127.0.0.1 (0: a free one)
     on_web: Callable[[str], None] | None = None  # told the page's address before the game
+    # Seats played from the phone seat page (with web): no firmware runs for them, their
+    # links are printed with a QR code, the hub keeps the hands (a phone has no NFC
+    # reader) and the game starts once every such page is online.
+    phones: tuple[int, ...] = ()
+    phone_timeout: float = 300.0  # how long a printed link may take to be opened
+    on_phone: Callable[[int, str], None] | None = None  # told each phone seat's link
     # Called after the game with the hub's data folder (its journal), while the broker
     # and the page are still up: the CLI waits for Ctrl-C there, tests look at the page.
     after_game: Callable[[Path], None] | None = None
@@ -82,7 +88,8 @@ def _config(options: DemoOptions, address: BrokerAddress, data_dir: Path) -> Hub
     # No bots at the hub: the demo's bots sit at the seats (demo/pilot.py).
     return HubConfig(
         broker=BrokerConfig(address),
-        table=TableConfig(id=options.table, seats=options.seats, rules=options.rules),
+        table=TableConfig(id=options.table, seats=options.seats, rules=options.rules,
+                          cards="hub" if options.phones else "physical"),
         leds=LedConfig(enabled=False),
         panel_enabled=False,
         data_dir=data_dir,
@@ -102,8 +109,22 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
             raise DemoError(f"--play {person}: the seats are 1 to {options.seats}")
         if options.keyboard is None or not options.keyboard.isatty() or not out.isatty():
             raise DemoError("--play needs an interactive terminal (stdin and stdout a tty)")
+    phones = options.phones
+    if phones:
+        if not options.web:
+            raise DemoError("--phone needs --web: the phone seat page is served beside the "
+                            "board page")
+        if len(set(phones)) != len(phones):
+            raise DemoError("--phone: a seat is named twice")
+        wrong = [n for n in phones if not 1 <= n <= options.seats]
+        if wrong:
+            raise DemoError(f"--phone {wrong[0]}: the seats are 1 to {options.seats}")
+        if person in phones:
+            raise DemoError(f"seat {person} cannot be played from the keyboard and a phone")
     with contextlib.ExitStack() as stack:
         address = options.broker
+        page: BoardPageServer | None = None
+        ws_url: str | None = None
         if options.web and address is not None:
             raise DemoError("--web needs the embedded broker (its WebSockets listener): "
                             "leave out --broker")
@@ -113,9 +134,9 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
             address = broker.address
             print(f"embedded MQTT broker on {address}", file=out)
             if options.web:
+                ws_url = f"ws://{broker.host}:{broker.ws_port}/"
                 page = stack.enter_context(BoardPageServer(
-                    PageConfig(f"ws://{broker.host}:{broker.ws_port}/", options.table,
-                               players=options.seats),
+                    PageConfig(ws_url, options.table, players=options.seats),
                     port=options.web_port))
                 print(f"live board page on {page.url} (MQTT over WebSockets on "
                       f"{broker.host}:{broker.ws_port})", file=out)
@@ -132,7 +153,8 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
                           lambda seat, roll, count, timeout: _armed(seats[seat], roll, count,
                                                                     timeout),
                           cards, seed=options.seed, timeout=options.seat_timeout,
-                          people=frozenset() if person is None else frozenset({person}),
+                          people=frozenset(phones) | (frozenset() if person is None
+                                                      else frozenset({person})),
                           pace=0.0 if person is None else _PERSON_PACE)
         painter: Painter | None = None
         if person is not None:
@@ -149,6 +171,8 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         print(f"hub online for table {options.table!r}", file=out)
         started = time.monotonic()
         for number in range(1, options.seats + 1):
+            if number in phones:
+                continue
             seat = SeatProcess(micropython, number, options.table, address, workdir)
             stack.callback(seat.stop)
             seats[number] = seat.start()
@@ -162,6 +186,9 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
             if not _shows_colour(seat, colour.rgb, options.seat_timeout):
                 raise DemoError(f"seat {seat.seat} never showed its colour on its LED ring")
             print(f"  seat {seat.seat}: ring shows {colour.name}", file=out)
+        if phones:
+            assert page is not None and ws_url is not None
+            _phone_seats(options, service, page.url, ws_url, out)
         if person is not None and painter is not None and options.keyboard is not None:
             stack.enter_context(cbreak(options.keyboard))
             stack.callback(painter.stop)
@@ -195,6 +222,31 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         if options.after_game is not None:
             options.after_game(config.data_dir)
         return GameSummary(winner, state.turn, actions)
+
+
+def _phone_seats(options: DemoOptions, service: TableService, page: str, ws_url: str,
+                 out: TextIO) -> None:
+    # Each phone seat's link and QR code, then the wait for its page's birth. The embedded
+    # broker is anonymous, so the links carry no account.
+    import segno
+
+    from risktable.provision.phone_seat import seat_page_url
+
+    for number in options.phones:
+        url = seat_page_url(page, options.table, number, "", "", ws_url)
+        print(f"seat {number} is played from the phone seat page: open this link in a "
+              f"browser on this machine (the demo's broker listens on loopback only)", file=out)
+        segno.make(url, error="m").terminal(out=out, compact=True)
+        print(f"  {url}", file=out, flush=True)
+        if options.on_phone is not None:
+            options.on_phone(number, url)
+    for number in options.phones:
+        print(f"waiting up to {options.phone_timeout:g} s for seat {number}'s page",
+              file=out, flush=True)
+        if not service.hub.wait_for_seats([number], options.phone_timeout):
+            raise DemoError(f"seat {number}'s phone page did not come online within "
+                            f"{options.phone_timeout:g} s (open the link printed above)")
+        print(f"  seat {number}: phone page online", file=out, flush=True)
 
 
 def _draw_for_person(screen: Screen, service: TableService, seat: SeatProcess, scene: Scene,
