@@ -139,9 +139,12 @@ def test_the_venue_page_lists_every_table_live(tmp_path: Path) -> None:
 
             set_viewport(driver, 1920, 1080)
             driver.get(server.url)
-            WebDriverWait(driver, 30).until(
-                lambda d: read(d)["den"]["online"] == "true"
-                and all(read(d)[t]["seats"] for t in TABLES), "the page showed both boards")
+            def both_boards(d: Any) -> bool:
+                page = read(d)  # no cards until the page has read its configuration
+                return all(t in page and page[t]["seats"] for t in TABLES) \
+                    and page["den"]["online"] == "true"
+
+            WebDriverWait(driver, 30).until(both_boards, "the page showed both boards")
             page = read(driver)
             assert page["order"] == sorted(TABLES)
             for table in TABLES:
