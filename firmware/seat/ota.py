@@ -24,6 +24,8 @@ from micropython import const
 
 from log import log, log_exception
 import otaboot
+from riskproto import update
+from riskproto.codec import ProtocolError
 
 _STAGE = "slots/new"
 _LIST = "slots/new.txt"
@@ -39,6 +41,11 @@ def page(seat, msg):
     # One page of the manifest.
     global _job
     root = otaboot.ROOT
+    try:
+        update.check(msg)
+    except ProtocolError as exc:
+        log("refused message on cmd schema", exc.field)
+        return
     if msg["page"] == 0:
         if _job is not None and _job[6] is not None:
             _job[6].cancel()  # a new update replaces one under way
