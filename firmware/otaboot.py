@@ -87,9 +87,8 @@ def _report(m):
     if "state" not in m:
         return None
     said = {"id": m.get("id", 0), "state": m["state"]}
-    for key in ("version", "why"):
-        if key in m:
-            said[key] = m[key]
+    if "why" in m:
+        said["why"] = m["why"]
     return said
 
 

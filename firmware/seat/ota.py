@@ -71,7 +71,7 @@ def page(seat, msg):
 
 def _say(seat, job, state, done, why=None):
     # What the seat's births say of the update from now on, and one birth now.
-    report = {"id": job[0], "state": state, "version": job[1], "done": done, "of": job[5]}
+    report = {"id": job[0], "state": state, "done": done, "of": job[5]}
     if why is not None:
         report["why"] = why[:_WHY]
     otaboot.say(report)

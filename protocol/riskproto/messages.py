@@ -230,7 +230,6 @@ _TYPES = tuple([entry + ("update", update.FIELDS)  # noqa: RUF005
             "ota", OPT, "o", (
                 "id", REQ, "i", 0, MAX_COUNTER,
                 "state", REQ, "e", OTA_STATES,
-                "version", OPT, "s", 1, 32,
                 "done", OPT, "i", 0, update.MAX_PAGES * update.PAGE_FILES,
                 "of", OPT, "i", 0, update.MAX_PAGES * update.PAGE_FILES,
                 "why", OPT, "s", 0, MAX_OTA_WHY,
