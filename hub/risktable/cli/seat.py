@@ -1,4 +1,4 @@
-"""``risktable seat ...``: per-seat configuration, the firmware build and flashing."""
+"""``risktable seat ...``: per-seat configuration, the firmware build, flashing and network updates."""
 
 from __future__ import annotations
 
