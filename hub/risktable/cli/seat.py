@@ -1,4 +1,4 @@
-"""``risktable seat ...``: per-seat configuration, the firmware build, flashing and network updates."""
+"""``risktable seat ...``: per-seat configuration, firmware build, flashing, updates."""
 
 from __future__ import annotations
 
