@@ -96,7 +96,7 @@ async def _run(seat, job):
                 await _fetch(seat.client.host, job[2], path, root, int(size), digest, buf)
                 done += 1
                 await _said(_say(seat, job, "fetching", done))
-        await _said(_say(seat, job, "staged", done))
+        await _sure(seat, job, "staged", done)
         await _hold("staged")
         m = otaboot.read(root)
         active = m.get("active", "")
@@ -117,7 +117,21 @@ async def _run(seat, job):
         _wipe(root + _STAGE)
         _wipe(root + _LIST)
         why = exc.args[0] if exc.args and isinstance(exc.args[0], str) else repr(exc)
-        await _said(_say(seat, job, "failed", done, why))
+        await _sure(seat, job, "failed", done, why)
+
+
+async def _sure(seat, job, state, done, why=None):
+    # A birth that must go out (staged, failed): the client drops a publish while eight
+    # await their PUBACK (progress births, a moment ago), so it is sent again until the
+    # client takes it, for at most 5 s; while the link is down the next connection's
+    # birth carries it anyway.
+    client = seat.client
+    for _ in range(50):
+        dropped = client.dropped_publishes
+        await _said(_say(seat, job, state, done, why))
+        if client.dropped_publishes == dropped:
+            return
+        await asyncio.sleep_ms(100)
 
 
 async def _said(sending):

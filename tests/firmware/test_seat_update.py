@@ -8,6 +8,7 @@ whenever it ends, as a chip starts after a reset or a power cut."""
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import subprocess
 import threading
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from risktable.broker_address import BrokerAddress
 from risktable.provision import fw_version
 from risktable.provision.seat_build import REPO, build
 from risktable.provision.seat_update import (
@@ -29,6 +31,7 @@ from risktable.provision.seat_update import (
     bundle_files,
 )
 from risktable.processes import end_process
+from risktable.service.hub import HubService
 from riskproto import topics
 from tests.firmware.seats import Watcher, write_config
 from tests.support.mosquitto import Mosquitto
@@ -172,7 +175,8 @@ def test_a_good_update_switches_and_survives_a_reboot(
         assert (result.result, result.fw) == (UPDATED, builds.new_version), (lines,
                                                                               device.stderr)
         files = len(bundle_files(builds.new))
-        assert f"seat 1: fetching {files}/{files} files" in lines
+        # Progress births may be dropped while eight await their PUBACK; staged may not.
+        assert f"seat 1: staged {files}/{files} files" in lines
         marker = json.loads((device.root / "ota.json").read_text())
         assert marker["trial"] == 0 and marker["state"] == "updated"
         assert not (device.root / "slots" / "new").exists()
@@ -214,7 +218,7 @@ def test_a_corrupted_file_is_refused_and_the_old_version_kept(
 
 def test_a_version_that_crashes_at_start_is_rolled_back(
     micropython: str, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
-    request: pytest.FixtureRequest,
+    request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture,
 ) -> None:
     table = _table(request)
     device = _device(micropython, builds, tmp_path, mosquitto.port, table)
@@ -225,7 +229,18 @@ def test_a_version_that_crashes_at_start_is_rolled_back(
         assert (result.result, result.why) == (ROLLED_BACK, "did not start"), lines
         assert result.fw == builds.old_version
         assert any("broken build" in line for line in device.stderr)
-        assert json.loads((device.root / "ota.json").read_text())["active"] == ""
+        marker = json.loads((device.root / "ota.json").read_text())
+        assert marker["active"] == ""
+        # A hub started afterwards reads the retained birth and logs what happened.
+        hub = HubService(BrokerAddress(mosquitto.host, mosquitto.port), table, 1)
+        with caplog.at_level(logging.INFO, logger="risktable.service.hub"):
+            hub.start()
+            try:
+                assert hub.wait_for_seats([1], 10)
+            finally:
+                hub.stop()
+        assert (f"seat 1: its last network update ({marker['id']}) rolled back: did not "
+                "start") in caplog.text
     finally:
         device.close()
 
