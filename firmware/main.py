@@ -18,6 +18,17 @@ if ".frozen" not in sys.path:
     sys.path.append(".frozen")
 
 try:
+    # Network updates: the slot to run from, and a rollback of a version that did not
+    # come online (otaboot.py). Its module stays only where an update left its marker.
+    import otaboot
+
+    if not otaboot.select():
+        sys.modules.pop("otaboot")
+    del otaboot
+    # Its code gives its heap back now, in one piece, before the seat's modules load.
+    import gc
+
+    gc.collect()
     from seat.app import run
 
     run(sys.argv[1] if len(sys.argv) > 1 else "config.json", BUFFERS)

@@ -19,6 +19,7 @@
 include("$(PORT_DIR)/boards/manifest.py")
 
 module("log.py")
+module("otaboot.py")
 module("version.py")
 package("board")
 package("drivers")

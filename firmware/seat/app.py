@@ -37,7 +37,6 @@ from net import mqtt
 from riskproto import OUTBOX_CAPACITY, PROTOCOL_VERSION, codec
 from riskproto.outbox import Outbox
 from drivers import ring
-from seat import refusal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -152,6 +151,11 @@ class Seat:
                 caps.append("emulated")
             msg["caps"] = caps
             msg["reset"] = self.board.reset_cause  # why this boot began
+            # After a network update main.py keeps otaboot loaded, with what the births
+            # say of it (`ota`; seat/ota.py updates it while an update runs).
+            boot = sys.modules.get("otaboot")
+            if boot is not None and boot.report is not None:
+                msg["ota"] = boot.report
         return codec.dumps(msg)
 
     def _will(self):
@@ -234,6 +238,9 @@ class Seat:
                     log("connected, session", self.session)
                     self.board.show_net(True)
                     self._show()
+                    boot = sys.modules.get("otaboot")
+                    if boot is not None and boot.trial:
+                        boot.confirm()  # a new version on probation reached the broker
                     await client.publish(self.topic("status"), self._status(True), True, 1)
                     # Everything unanswered goes out again, oldest first.
                     self.outbox.reconnected()
@@ -393,6 +400,10 @@ class Seat:
             elif cmd == "brightness":
                 self.ring.level = msg["level"]
                 self._draw()
+            elif cmd == "update":
+                from seat.ota import page
+
+                page(self, msg)
             else:
                 log("unknown command", cmd)
         else:
@@ -414,6 +425,9 @@ class Seat:
                 # The reason is shown for an event still waiting here, or for a message
                 # the hub could not tie to one; not for an event closed already.
                 if answered or seq is None:
+                    # Loaded at the first refusal: until then its heap is the game's.
+                    from seat import refusal
+
                     self.refusal = (self._ticks(), refusal.lines(code, detail,
                                                                  msg.get("field")))
                     self._show()

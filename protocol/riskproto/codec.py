@@ -92,7 +92,8 @@ class ProtocolError(ValueError):
 REQ = True
 OPT = False
 
-COMMANDS = tuple(["arm_dice", "disarm", "identify", "beep", "brightness"])
+# "update" has its fields in riskproto.update, which a seat loads only for an update.
+COMMANDS = tuple(["arm_dice", "disarm", "identify", "beep", "brightness", "update"])
 RING_MODES = tuple(["off", "count", "progress", "pulse", "spin"])
 PHASES = tuple(["setup", "reinforce", "attack", "fortify", "over"])
 # Longest smart die id ("gd-" and a 12-digit BLE address; "px-" and 8 hex digits).

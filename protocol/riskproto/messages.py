@@ -14,7 +14,7 @@
 # state the same contract independently and the test suite checks that both agree on
 # every example, under CPython and MicroPython.
 
-from riskproto import MAX_MESSAGE_BYTES, PROTOCOL_VERSION
+from riskproto import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, update
 from riskproto.codec import (
     COMMANDS,
     ERROR_CODES,
@@ -42,11 +42,40 @@ except ImportError:
 
 # The hub's codec API; most of the constants come from riskproto.codec.
 __all__ = [
-    "BUTTONS", "CARD_MODES", "COMMANDS", "DIE_STATES", "ERROR_CODES", "EVENT_KINDS", "E_DUPLICATE",
-    "E_MALFORMED", "E_NOT_ALLOWED", "E_SCHEMA", "E_STALE", "E_TOO_LARGE", "E_UNKNOWN_SEAT",
-    "E_VERSION", "MAX_COUNTER", "MAX_DETAIL", "MAX_DIE_ID", "MAX_MESSAGE_BYTES", "MESSAGE_TYPES",
-    "PHASES", "PRESSES", "PROTOCOL_VERSION", "REFEREE_OPS", "RING_MODES", "TERRITORY_COUNT",
-    "ProtocolError", "decode", "encode", "error_reply", "message", "text", "validate",
+    "BUTTONS",
+    "CARD_MODES",
+    "COMMANDS",
+    "DIE_STATES",
+    "ERROR_CODES",
+    "EVENT_KINDS",
+    "E_DUPLICATE",
+    "E_MALFORMED",
+    "E_NOT_ALLOWED",
+    "E_SCHEMA",
+    "E_STALE",
+    "E_TOO_LARGE",
+    "E_UNKNOWN_SEAT",
+    "E_VERSION",
+    "MAX_COUNTER",
+    "MAX_DETAIL",
+    "MAX_DIE_ID",
+    "MAX_MESSAGE_BYTES",
+    "MAX_OTA_WHY",
+    "MESSAGE_TYPES",
+    "OTA_STATES",
+    "PHASES",
+    "PRESSES",
+    "PROTOCOL_VERSION",
+    "REFEREE_OPS",
+    "RING_MODES",
+    "TERRITORY_COUNT",
+    "ProtocolError",
+    "decode",
+    "encode",
+    "error_reply",
+    "message",
+    "text",
+    "validate",
 ]
 
 # Error codes (also used in error replies on seat/<n>/error), in the order of
@@ -74,6 +103,9 @@ DECKS = ("1993", "2016")
 CARD_MODES = ("physical", "hub")
 MAX_REFEREE_UNDO = 50
 MAX_REPLY_DETAIL = 200
+# What a seat reports of a firmware update in its births (seat_status `ota`).
+MAX_OTA_WHY = 48
+OTA_STATES = ("fetching", "staged", "updated", "rolled_back", "failed")
 # A seat's last reset cause, carried in its births (seat_status `reset`).
 RESET_CAUSES = ("power", "hard", "watchdog", "soft", "error", "deepsleep", "unknown")
 
@@ -100,6 +132,11 @@ def text(exc: ProtocolError) -> str:
         )
     if word == "missing":
         return "field '%s' is missing" % exc.field
+    if word == "file_path":
+        return ("field '%s' must be a relative path of %d to %d characters from a-z, 0-9, "
+                "_ - . / without '..'" % (exc.field, why[1], why[2]))
+    if word == "hex_digest":
+        return "field '%s' must be %d lower-case hex digits" % (exc.field, why[2])
     if word == "die_id":
         return "field '%s' must be a die id of %d to %d characters from a-z, 0-9 and -" % (
             exc.field, why[1], why[2])
@@ -176,7 +213,10 @@ _TURN = ("seat", REQ, "i", 1, 6, "phase", REQ, "e", PHASES, "round", OPT, "i", 0
 
 # fmt: off
 # Concatenated, not unpacked: MicroPython (the example checks) has no (*a, b) display.
-_TYPES = SEAT_BOUND + (  # noqa: RUF005
+# The seat's table of cmd gets the fields of "update" (riskproto.update) here: a seat
+# checks them only when an update arrives.
+_TYPES = tuple([entry + ("update", update.FIELDS)  # noqa: RUF005
+                if entry[0] == "cmd" else entry for entry in SEAT_BOUND]) + (
     (
         "seat_status",
         (
@@ -187,6 +227,13 @@ _TYPES = SEAT_BOUND + (  # noqa: RUF005
             "fw", OPT, "s", 1, 32,
             "caps", OPT, "l", 0, 16, _word, 1, 16,
             "reset", OPT, "e", RESET_CAUSES,
+            "ota", OPT, "o", (
+                "id", REQ, "i", 0, MAX_COUNTER,
+                "state", REQ, "e", OTA_STATES,
+                "done", OPT, "i", 0, update.MAX_PAGES * update.PAGE_FILES,
+                "of", OPT, "i", 0, update.MAX_PAGES * update.PAGE_FILES,
+                "why", OPT, "s", 0, MAX_OTA_WHY,
+            ),
         ),
     ),
     (
@@ -240,7 +287,7 @@ _TYPES = SEAT_BOUND + (  # noqa: RUF005
 )
 # fmt: on
 
-MESSAGE_TYPES = tuple(sorted(entry[0] for entry in _TYPES))
+MESSAGE_TYPES = tuple(sorted(str(entry[0]) for entry in _TYPES))
 
 
 def validate(msg: "Any") -> "dict[str, Any]":

@@ -97,5 +97,5 @@ def test_the_hub_shows_the_seat_whose_firmware_differs(
             hub.stop()
     assert f"seat 1 online (session 1, firmware {bundled}, last reset power)" in caplog.text
     assert (f"seat 2 runs firmware {older}, the hub bundles {bundled} "
-            "(install it over USB: risktable seat build, then mpremote)") in caplog.text
+            "(update it with no game running: risktable seat update --seat 2)") in caplog.text
     assert "seat 1 runs firmware" not in caplog.text

@@ -46,7 +46,9 @@ def test_files_modes_and_accounts(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert modes["guests-passwd"] == 0o600
     assert modes["guests.conf"] == 0o600  # it holds the bridge's password
     users = [line.split(":")[0] for line in (tmp_path / "passwd").read_text().splitlines()]
-    assert users == ["den-hub", "den-seat1", "den-seat2", "den-seat3", "den-bridge"]
+    assert users == ["den-hub", "den-seat1", "den-seat2", "den-seat3", "den-bridge",
+                     "den-updater"]
+    assert creds["updater"]["username"] == "den-updater"
     guests = [line.split(":")[0] for line in (tmp_path / "guests-passwd").read_text().splitlines()]
     assert guests == ["den-spectator", "den-referee"]
     assert creds["spectator"]["username"] == "den-spectator"
@@ -253,6 +255,37 @@ def test_a_seat_reads_the_public_topics(peers: dict[str, Peer]) -> None:
     assert seat2.next_message() == (topics.board(TABLE), board, True)
     seat2.subscribe(topics.hub_status(TABLE))
     assert seat2.next_message()[0] == topics.hub_status(TABLE)
+
+
+def test_the_updater_writes_only_the_seats_commands(peers: dict[str, Peer],
+                                                    table_broker: dict[str, Any]) -> None:
+    account = table_broker["updater"]
+    updater = Peer(table_broker["port"], account["username"], account["password"],
+                   account["username"])
+    assert not updater.connect().is_failure
+    try:
+        seat1 = peers["1"]
+        seat1.subscribe(topics.seat(TABLE, 1, topics.SEAT_CMD))
+        seat1.subscribe(topics.seat(TABLE, 1, topics.SEAT_VIEW))
+        view = encode(message("view", seat=1, colour=[1, 2, 3]))
+        assert updater.publish(topics.seat(TABLE, 1, topics.SEAT_VIEW), view).is_failure
+        assert updater.publish(topics.seat(TABLE, 1, topics.SEAT_EVENT), _event(1, 1)).is_failure
+        assert updater.publish(topics.board(TABLE), view).is_failure
+        identify = encode(message("cmd", cmd="identify"))
+        assert not updater.publish(topics.seat(TABLE, 1, topics.SEAT_CMD), identify).is_failure
+        topic, payload, _ = seat1.next_message()
+        while topic != topics.seat(TABLE, 1, topics.SEAT_CMD):
+            topic, payload, _ = seat1.next_message()  # a retained view of an earlier test
+        assert payload == identify
+        # It reads the seats' births.
+        updater.subscribe(topics.seat_filter(TABLE, topics.SEAT_STATUS))
+        birth = encode(message("seat_status", seat=2, online=True, session=5))
+        assert not peers["2"].publish(topics.seat(TABLE, 2, topics.SEAT_STATUS), birth).is_failure
+        topic, payload, _ = updater.next_message()
+        while payload != birth:
+            topic, payload, _ = updater.next_message()
+    finally:
+        updater.close()
 
 
 def test_a_seat_cannot_publish_the_board(peers: dict[str, Peer]) -> None:

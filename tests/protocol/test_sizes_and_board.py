@@ -30,6 +30,7 @@ def _largest() -> list[dict[str, Any]]:
             fw=W * 32,
             caps=["abcdefghijklmnop"] * 16,
             reset="deepsleep",
+            ota={"id": BIG, "state": "rolled_back", "done": 320, "of": 320, "why": W * 48},
         ),
         message("event", seat=6, seq=BIG, kind="dice", roll=BIG, dice=[die] * 3),
         message("event", seat=6, seq=BIG, kind="card", uid="F" * 20),
@@ -51,6 +52,10 @@ def _largest() -> list[dict[str, Any]]:
                 replace="r" * 16),
         message("cmd", cmd="beep", ms=2000, hz=8000),
         message("cmd", cmd="arm_dice", roll=BIG, count=3),
+        # A manifest page at its bounds (riskproto.update): paths and hashes cannot be
+        # escaped, the version can.
+        message("cmd", cmd="update", id=BIG, version=W * 32, port=65535, probation=3600,
+                page=63, pages=64, files=[{"p": "a" * 40, "n": 1048576, "h": "f" * 64}] * 5),
         message(
             "board",
             owners=[6] * 42,

@@ -1,4 +1,4 @@
-"""``risktable seat ...``: per-seat configuration, the firmware build and flashing."""
+"""``risktable seat ...``: per-seat configuration, firmware build, flashing, updates."""
 
 from __future__ import annotations
 
@@ -27,6 +27,14 @@ from risktable.provision.phone_seat import (
 from risktable.provision.seat_build import REPO, BuildError, build
 from risktable.provision.seat_config import BOARDS, DICE, seat_config, write_seat_config
 from risktable.provision.seat_flash import FlashError, Plan, flash
+from risktable.provision.seat_update import (
+    DEFAULT_PROBATION_S,
+    UPDATED,
+    UpdateError,
+    Updater,
+    format_results,
+    results_json,
+)
 from risktable.seat_play import SeatPlayError, load_deck_keys, load_seat_file, play_seat
 
 WIFI_PASSWORD_ENV = "RISKTABLE_WIFI_PASSWORD"
@@ -131,6 +139,40 @@ def register(sub: Any) -> None:
     flash_p.add_argument("--wait", type=float, default=30.0,
                          help="seconds to wait for MicroPython to answer (default: 30)")
     flash_p.set_defaults(handler=_flash)
+
+    update_p = seat_sub.add_parser(
+        "update",
+        help="update seats' firmware over the network (refused while a game is running)",
+        description=(
+            "Compiles the firmware, serves its files over HTTP from this machine (the "
+            "broker's host, as the seats reach it) and sends each seat the manifest on its "
+            "cmd topic; each seat downloads and checks every file, switches, and rolls "
+            "back by itself when the new version does not come online within --probation "
+            "seconds. Prints each seat's progress and result. Exit codes: 0 every seat "
+            "updated, 1 a seat was not (rolled back, failed) or the update could not start."),
+    )
+    which = update_p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--seat", type=int, help="the seat to update (1-6)")
+    which.add_argument("--all", action="store_true", help="every seat that is online")
+    update_p.add_argument("--table", default="table1", help="table id (default: table1)")
+    update_p.add_argument("--broker", default="127.0.0.1:1883",
+                          help="the table's broker, HOST:PORT (default: 127.0.0.1:1883)")
+    update_p.add_argument("--username", help="broker account (risktable broker config's "
+                                             "<table>-updater)")
+    add_secret_options(update_p, "password", PASSWORD_ENV, "the account's broker password")
+    update_p.add_argument("--bind", default="0.0.0.0",
+                          help="address the file server listens on (default: 0.0.0.0)")
+    update_p.add_argument("--http-port", type=int, default=0,
+                          help="the file server's port (default: any free one)")
+    update_p.add_argument("--probation", type=int, default=DEFAULT_PROBATION_S,
+                          help="seconds a new version has to come online before the seat "
+                               f"rolls back (5-3600, default {DEFAULT_PROBATION_S})")
+    update_p.add_argument("--timeout", type=float, default=300.0,
+                          help="seconds to wait for every seat's result (default: 300)")
+    update_p.add_argument(
+        "--source", type=Path, default=REPO, help="checkout holding firmware/ and protocol/")
+    update_p.add_argument("--json", action="store_true", help="the results as JSON")
+    update_p.set_defaults(handler=_update)
 
 
 def _config(args: argparse.Namespace) -> int:
@@ -249,3 +291,39 @@ def _flash(args: argparse.Namespace) -> int:
         except FlashError as exc:
             raise CliError(str(exc), exc.exit_code) from None
     return 0
+
+
+def _update(args: argparse.Namespace) -> int:
+    from risktable.broker_address import BrokerAddress
+    from risktable.provision.fw_version import bundled_version
+
+    try:
+        if args.seat is not None:
+            topics.check_seat(args.seat)
+        topics.check_table(args.table)
+        broker = BrokerAddress.parse(args.broker)
+        if not 5 <= args.probation <= 3600:
+            raise ValueError(f"--probation {args.probation}: from 5 to 3600 seconds")
+    except ValueError as exc:
+        raise CliError(str(exc), 2) from None
+    password = read_secret(args, "password", PASSWORD_ENV)
+
+    def say(line: str) -> None:
+        print(f"seat update: {line}", flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="risktable-update-") as scratch:
+        try:
+            say("compiling the firmware with mpy-cross")
+            build_dir = build(Path(scratch) / "seat", repo=args.source).out
+            updater = Updater(
+                broker.host, broker.port, args.table, build_dir, bundled_version(args.source),
+                username=args.username, password=password, bind=args.bind,
+                http_port=args.http_port, probation_s=args.probation, say=say)
+            results = updater.run(None if args.all else [args.seat], timeout_s=args.timeout)
+        except (BuildError, UpdateError) as exc:
+            raise CliError(str(exc)) from None
+        except OSError as exc:
+            raise CliError(f"cannot serve the firmware on {args.bind}:{args.http_port}: "
+                           f"{exc.strerror}") from None
+    print(results_json(results) if args.json else format_results(results))
+    return 0 if all(r.result == UPDATED for r in results) else 1

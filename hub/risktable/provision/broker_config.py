@@ -62,9 +62,11 @@ GUEST_ACL_FILE = "guests-acl"
 CREDENTIALS_FILE = "credentials.json"
 DATA_DIR = "data"
 
-#: Roles of the accounts: the hub, a seat, the guest broker's bridge (table
-#: broker), and the two guest accounts (guest broker).
+#: Roles of the accounts: the hub, a seat, the guest broker's bridge and the seat
+#: updater (``risktable seat update``; table broker), and the two guest accounts
+#: (guest broker).
 HUB, SEAT, BRIDGE, SPECTATOR, REFEREE = "hub", "seat", "bridge", "spectator", "referee"
+UPDATER = "updater"
 GUEST_ROLES = (SPECTATOR, REFEREE)
 
 #: A payload is at most 1 KiB (riskproto.MAX_MESSAGE_BYTES); topic and headers fit
@@ -100,17 +102,18 @@ def new_password() -> str:
 def make_accounts(
     table: str, seats: int, password: Callable[[], str] = new_password
 ) -> list[Account]:
-    """The hub's account, one per seat, the bridge's, the spectator's and the
-    referee's: ``<table>-hub``, ``<table>-seat<n>``, ``<table>-bridge``,
-    ``<table>-spectator``, ``<table>-referee``, so several tables can share a
-    broker."""
+    """The hub's account, one per seat, the bridge's, the updater's, the
+    spectator's and the referee's: ``<table>-hub``, ``<table>-seat<n>``,
+    ``<table>-bridge``, ``<table>-updater``, ``<table>-spectator``,
+    ``<table>-referee``, so several tables can share a broker."""
     topics.check_table(table)
     for seat in range(1, seats + 1):
         topics.check_seat(seat)
     accounts = [Account(f"{table}-hub", password(), role=HUB)]
     accounts += [Account(f"{table}-seat{n}", password(), n) for n in range(1, seats + 1)]
     accounts += [
-        Account(f"{table}-{role}", password(), role=role) for role in (BRIDGE, *GUEST_ROLES)
+        Account(f"{table}-{role}", password(), role=role)
+        for role in (BRIDGE, UPDATER, *GUEST_ROLES)
     ]
     return accounts
 
@@ -153,6 +156,12 @@ def render_acl(table: str, accounts: list[Account]) -> str:
             lines.append("# the referee in, the referee's requests out.")
             lines += _public_reads(table)
             lines += _referee_lines(table)
+        elif account.role == UPDATER:
+            lines.append("# risktable seat update: the manifest on each seat's cmd topic, the")
+            lines.append("# seats' births (progress, results), the public topics (a game on?).")
+            lines.append(f"topic write {topics.seat_filter(table, topics.SEAT_CMD)}")
+            lines.append(f"topic read {topics.seat_filter(table, topics.SEAT_STATUS)}")
+            lines += _public_reads(table)
         else:
             assert account.seat is not None
             lines += [
@@ -410,6 +419,9 @@ def render_credentials(
             if a.seat is not None
         ],
     }
+    updater = [a for a in accounts if a.role == UPDATER]
+    if updater:
+        doc["updater"] = {"username": updater[0].username, "password": updater[0].password}
     if guest_port is not None:
         doc["guests"] = {
             "host": bind,

@@ -347,11 +347,14 @@ class HubService:
                          msg["session"], fw, msg.get("reset", "?"))
                 with self._lock:
                     self._seat_firmware[seat] = fw
+                ota = msg.get("ota")
+                if isinstance(ota, dict) and ota["state"] in ("rolled_back", "failed"):
+                    log.warning("seat %d: its last network update (%d) %s: %s", seat,
+                                ota["id"], ota["state"].replace("_", " "), ota.get("why", ""))
                 if self.firmware is not None and fw_version.differs(fw, self.firmware):
-                    # No network update yet: the fix is the USB install of firmware/README.md.
-                    log.warning("seat %d runs firmware %s, the hub bundles %s (install it "
-                                "over USB: risktable seat build, then mpremote)", seat, fw,
-                                self.firmware)
+                    log.warning("seat %d runs firmware %s, the hub bundles %s (update it "
+                                "with no game running: risktable seat update --seat %d)",
+                                seat, fw, self.firmware, seat)
             else:
                 log.info("seat %d offline (session %d)", seat, msg["session"])
             with self._changed:
