@@ -19,7 +19,7 @@ from risktable.rules.events import (
     TurnStarted,
 )
 from risktable.rules.odds import battle
-from risktable.rules.options import Config
+from risktable.rules.options import Config, Options
 from risktable.rules.presets import preset_config
 from risktable.table import menus
 from risktable.table.public import scene_message
@@ -86,7 +86,9 @@ class _Watcher:
             assert s.owners[source] != s.owners[target]
             a, d = s.armies[source], s.armies[target]
             assert max(a, d) <= ODDS_ARMY_LIMIT
-            assert odds["win"] == round(1000 * float(battle(a, d).attacker_wins))
+            limit = int(s.config.options.defence_dice)
+            assert odds["win"] == round(1000 * float(battle(a, d, defend_limit=limit)
+                                                     .attacker_wins))
             self.seen_odds.add(table.menu.stage)
         events = msg.get("events", [])
         assert len(events) <= MAX_SCENE_EVENTS
@@ -135,6 +137,11 @@ def test_a_whole_classic_game_scene_by_scene() -> None:
     assert {menus.ATTACK_TO, menus.ATTACK_DICE, menus.DEFEND_DICE} <= watcher.seen_odds
     assert {"turn", "battle", "conquer", "trade", "out"} <= watcher.kinds
     assert watcher.before_reveal == watcher.after_reveal == 0
+
+
+def test_the_odds_count_the_rule_sets_defence_dice() -> None:
+    watcher = _watched_game(Config(3, Options(defence_dice="3")), 4)
+    assert menus.ATTACK_TO in watcher.seen_odds
 
 
 def test_capitals_stay_hidden_until_the_reveal_and_are_shown_after() -> None:

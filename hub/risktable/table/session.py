@@ -157,8 +157,9 @@ class _Refused(Exception):
 
 
 @lru_cache(maxsize=4096)
-def _win(attackers: int, defenders: int) -> float:
-    return float(battle(attackers, defenders).attacker_wins)
+def _win(attackers: int, defenders: int, defend_limit: int) -> float:
+    # defend_limit: the rule set's defence dice (house rule `defence_dice = 3`).
+    return float(battle(attackers, defenders, defend_limit=defend_limit).attacker_wins)
 
 
 class TableSession:
@@ -898,7 +899,7 @@ class TableSession:
         if s.owners[source] == s.owners[target] or attackers < 2 or defenders < 1 \
                 or max(attackers, defenders) > ODDS_ARMY_LIMIT:
             return None
-        return source, target, _win(attackers, defenders)
+        return source, target, _win(attackers, defenders, int(s.config.options.defence_dice))
 
     def _capital_card_lines(self, player: int, acting: bool) -> list[str]:
         """What ``player`` must do with a capital card now: lay their own as the capitals
@@ -987,7 +988,8 @@ class TableSession:
         elif acting and player not in self._bots:
             win = None
             if menu.stage == menus.ATTACK_DICE:
-                win = _win(s.armies[self._pick.source], s.armies[self._pick.target])
+                win = _win(s.armies[self._pick.source], s.armies[self._pick.target],
+                           int(s.config.options.defence_dice))
                 ring = {"mode": "progress", "value": round(99 * win), "max": 99}
             elif menu.is_number:
                 ring = {"mode": "count", "value": min(99, menu.value)}
