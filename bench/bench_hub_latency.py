@@ -402,7 +402,7 @@ def report(name: str, result: dict[str, Any]) -> None:
     print(f"  publish -> hub network thread  {_percentiles(result['inbound'])}")
     print(f"  waiting for the worker         {_percentiles(result['queued'])}")
     print(f"  worker to the ack (gate, rules, journal)  {_percentiles(result['to_ack'])}")
-    print(f"  worker after the ack (views, board, LEDs, bots)  "
+    print(f"  worker after the ack (views, board, scene, LEDs, bots)  "
           f"{_percentiles(result['after_ack'])}")
     print(f"  journal record_input     {_percentiles(result['journal'])}")
     share = sum(result["journal"]) / sum(result["ack"])

@@ -9,7 +9,7 @@
 #
 # The checking engine and the tables of the types a seat receives are in
 # riskproto.codec, the only part a seat loads; the tables of the types only the hub
-# receives (seat_status, event) and of the public board are here. Together they are
+# receives (seat_status, event) and of the public board and scene are here. Together they are
 # the executable form of protocol/README.md; the JSON Schemas in protocol/schemas/
 # state the same contract independently and the test suite checks that both agree on
 # every example, under CPython and MicroPython.
@@ -59,15 +59,19 @@ __all__ = [
     "MAX_COUNTER",
     "MAX_DETAIL",
     "MAX_DIE_ID",
+    "MAX_HAND",
     "MAX_MESSAGE_BYTES",
     "MAX_OTA_WHY",
+    "MAX_SCENE_EVENTS",
     "MESSAGE_TYPES",
+    "ODDS_SCALE",
     "OTA_STATES",
     "PHASES",
     "PRESSES",
     "PROTOCOL_VERSION",
     "REFEREE_OPS",
     "RING_MODES",
+    "SCENE_EVENTS",
     "TERRITORY_COUNT",
     "ProtocolError",
     "decode",
@@ -108,6 +112,14 @@ MAX_OTA_WHY = 48
 OTA_STATES = ("fetching", "staged", "updated", "rolled_back", "failed")
 # A seat's last reset cause, carried in its births (seat_status `reset`).
 RESET_CAUSES = ("power", "hard", "watchdog", "soft", "error", "deepsleep", "unknown")
+# What the public scene's last events may tell (protocol/README.md, `scene`): a turn's
+# reinforcements, a trade, a battle's losses, a conquest, a player knocked out.
+SCENE_EVENTS = ("turn", "trade", "battle", "conquer", "out")
+# How many of the last events a scene carries, and the most cards a hand may count.
+MAX_SCENE_EVENTS = 6
+MAX_HAND = 99
+# An attack's win probability travels in thousandths: no message has a fraction.
+ODDS_SCALE = 1000
 
 
 def text(exc: ProtocolError) -> str:
@@ -210,6 +222,18 @@ def _hex(parent: str, key: "str | int", value: "Any", lo: int, hi: int) -> None:
 _DIE = ("id", REQ, "s", 1, 24, "face", REQ, "i", 1, 6, "state", REQ, "e", DIE_STATES,
         "battery", OPT, "i", 0, 100)
 _TURN = ("seat", REQ, "i", 1, 6, "phase", REQ, "e", PHASES, "round", OPT, "i", 0, MAX_COUNTER)
+_LAST = TERRITORY_COUNT - 1
+_ODDS = ("from", REQ, "i", 0, _LAST, "to", REQ, "i", 0, _LAST, "win", REQ, "i", 0, ODDS_SCALE)
+_SCENE_EVENT = (
+    "k", REQ, "e", SCENE_EVENTS,
+    "seat", REQ, "i", 1, 6,
+    "from", OPT, "i", 0, _LAST,
+    "to", OPT, "i", 0, _LAST,
+    "n", OPT, "i", 0, 999,
+    "lost", OPT, "i", 0, 3,
+    "killed", OPT, "i", 0, 3,
+    "by", OPT, "i", 1, 6,
+)
 
 # fmt: off
 # Concatenated, not unpacked: MicroPython (the example checks) has no (*a, b) display.
@@ -282,6 +306,19 @@ _TYPES = tuple([entry + ("update", update.FIELDS)  # noqa: RUF005
             "owners", REQ, "l", TERRITORY_COUNT, TERRITORY_COUNT, "i", 0, 6,
             "armies", REQ, "l", TERRITORY_COUNT, TERRITORY_COUNT, "i", 0, 999,
             "turn", OPT, "o", _TURN,
+        ),
+    ),
+    (
+        "scene",
+        (
+            "lit", REQ, "l", 0, TERRITORY_COUNT, "i", 0, _LAST,
+            "cursor", OPT, "i", 0, _LAST,
+            "targets", OPT, "l", 0, TERRITORY_COUNT, "i", 0, _LAST,
+            "battle", OPT, "l", 2, 2, "i", 0, _LAST,
+            "odds", OPT, "o", _ODDS,
+            "events", OPT, "l", 0, MAX_SCENE_EVENTS, "o", _SCENE_EVENT,
+            "cards", OPT, "l", 0, 6, "i", 0, MAX_HAND,
+            "capitals", OPT, "l", 0, 6, "i", 0, _LAST,
         ),
     ),
 )

@@ -1,6 +1,7 @@
 # Topic builders and parser. Layout (protocol/README.md is the authority):
 #   risk/<table>/hub/status          hub status, retained, hub's Last Will
 #   risk/<table>/board               public board, retained
+#   risk/<table>/scene               public scene (highlight, odds, last events), retained
 #   risk/<table>/seat/<n>/status     seat birth / Last Will, retained
 #   risk/<table>/seat/<n>/event      seat input events (sequence numbered)
 #   risk/<table>/seat/<n>/view       the seat's view, retained
@@ -52,6 +53,10 @@ def hub_status(table: str) -> str:
 
 def board(table: str) -> str:
     return ROOT + "/" + check_table(table) + "/board"
+
+
+def scene(table: str) -> str:
+    return ROOT + "/" + check_table(table) + "/scene"
 
 
 def referee(table: str, leaf: str) -> str:

@@ -213,3 +213,38 @@ def test_flushed_and_queued_publishes_from_two_threads_arrive_whole_and_in_order
         got = [json.loads(payload)["colour"] for topic, payload, retain in watcher.messages
                if topic == topics.seat(TABLE, seat, topics.SEAT_VIEW) and not retain]
         assert [c[0] + 256 * c[1] for c in got] == list(range(count)), f"seat {seat}"
+
+
+def test_the_scene_is_retained_sent_once_per_change_and_again_on_reconnect(
+        hub: HubService, fresh_mosquitto: Mosquitto) -> None:
+    watcher = Recorder(fresh_mosquitto.host, fresh_mosquitto.port, "scene-watcher")
+    watcher.subscribe(topics.scene(TABLE))
+    watcher.subscribe("test/marker")
+    watcher.publish("test/marker", b"1")
+    watcher.wait_for(lambda t, m, r: t == "test/marker")
+    first = messages.message("scene", lit=[3, 4], cursor=4, cards=[0, 2])
+    second = messages.message("scene", lit=[5], cursor=5, cards=[0, 2])
+    for scene in (first, first, second, second, first):
+        hub.publish_scene(dict(scene))
+    watcher.wait_for(lambda t, m, r: m == first and not r and len(scenes(watcher)) == 3)
+    # A cursor step that changes nothing of the scene sends nothing.
+    assert scenes(watcher) == [first, second, first]
+    # A page opened later finds the current one retained; so after a broker restart.
+    session = hub.link.session
+    fresh_mosquitto.stop()
+    fresh_mosquitto.start()
+    late = Recorder(fresh_mosquitto.host, fresh_mosquitto.port, "scene-late")
+    late.subscribe(topics.hub_status(TABLE))
+    # The broker kept nothing: the hub sends the scene again before its birth.
+    late.wait_for(lambda t, m, r: m is not None and m.get("online") is True
+                  and m["session"] == session + 1, timeout=20)
+    late.subscribe(topics.scene(TABLE))
+    _, got, retain = late.wait_for(lambda t, m, r: t == topics.scene(TABLE), timeout=20)
+    assert got == first and retain
+    late.close()
+    watcher.close()
+
+
+def scenes(recorder: Recorder) -> list[dict[str, Any]]:
+    return [json.loads(payload) for topic, payload, _ in list(recorder.messages)
+            if topic == topics.scene(TABLE)]

@@ -47,6 +47,14 @@ hex_uid = st.integers(4, 10).flatmap(
 )
 word = st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyz0123456789_"), min_size=1, max_size=16)
 
+# A territory's index in the protocol's order, and one of a scene's last events.
+territory = st.integers(0, 41)
+scene_event = st.fixed_dictionaries(
+    {"k": st.sampled_from(["turn", "trade", "battle", "conquer", "out"]), "seat": seat},
+    optional={"from": territory, "to": territory, "n": st.integers(0, 999),
+              "lost": st.integers(0, 3), "killed": st.integers(0, 3), "by": seat},
+)
+
 _event = {"seat": seat, "seq": seq}
 events = st.one_of(
     msg("event", {**_event, "kind": st.just("encoder"), "steps": st.integers(-64, 64)}),
@@ -126,6 +134,20 @@ messages = st.one_of(
             )
         },
     ),
+    msg(
+        "scene",
+        {"lit": st.lists(territory, max_size=42)},
+        {
+            "cursor": territory,
+            "targets": st.lists(territory, max_size=42),
+            "battle": st.lists(territory, min_size=2, max_size=2),
+            "odds": st.fixed_dictionaries(
+                {"from": territory, "to": territory, "win": st.integers(0, 1000)}),
+            "events": st.lists(scene_event, max_size=6),
+            "cards": st.lists(st.integers(0, 99), max_size=6),
+            "capitals": st.lists(territory, max_size=6),
+        },
+    ),
 )
 
 # Fields each message needs, beyond "v" and "t" (and the discriminator's own).
@@ -138,6 +160,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "view": ("seat", "colour"),
     "cmd": ("cmd",),
     "board": ("owners", "armies"),
+    "scene": ("lit",),
 }
 REQUIRED_BY_VARIANT: dict[str, tuple[str, ...]] = {
     "encoder": ("steps",),

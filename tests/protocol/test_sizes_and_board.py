@@ -62,6 +62,18 @@ def _largest() -> list[dict[str, Any]]:
             armies=[999] * 42,
             turn={"seat": 6, "phase": "reinforce", "round": BIG},
         ),
+        message(
+            "scene",
+            lit=[41] * 42,
+            cursor=41,
+            targets=[41] * 42,
+            battle=[41, 41],
+            odds={"from": 41, "to": 41, "win": 1000},
+            events=[{"k": "conquer", "seat": 6, "from": 41, "to": 41, "n": 999, "lost": 3,
+                     "killed": 3, "by": 6}] * 6,
+            cards=[99] * 6,
+            capitals=[41] * 6,
+        ),
     ]
 
 

@@ -6,13 +6,26 @@ the game starts and follows it over MQTT on WebSockets with mqtt.js. After the g
 its DOM must show exactly the final owners and armies of the hub's journal, and no
 two army labels may overlap at 1920x1080 (a TV) or 390x844 (a phone).
 
+The scene (risk/<table>/scene) is checked the same way: an MQTT client of the test's
+own records every scene the hub publishes, the page's DOM is read every few tenths of
+a second during the game, and each reading must show one of those scenes exactly (the
+lit territories, cursor, targets and battle on the map, the odds line, the last-events
+list, the cards in the seat table); at the end it shows the last one, whose card
+counts are the journal's.
+
 The screenshots ``docs/screenshots/board-1920x1080.png`` and ``board-390x844.png`` are
-made here; a file is rewritten only when the new image differs from it.
+made here, and ``board-battle-*.png``: after the game the test sends the page again the
+board and scene the hub published at the game's first battle in round 5 (the demo's
+broker is anonymous), so that picture is the same in every run. A file is rewritten
+only when the new image differs from it.
 """
 
 from __future__ import annotations
 
 import io
+import json
+import threading
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +34,7 @@ from risktable.demo.runner import DemoOptions, run_demo
 from risktable.journal import Journal, journal_path
 from risktable.table.public import board_message
 from tests.support.browser import chromium, save_screenshot, set_viewport
+from tests.support.mqtt_client import Recorder
 from tests.support.tools import ROOT
 
 SCREENSHOTS = ROOT / "docs" / "screenshots"
@@ -47,6 +61,89 @@ return Array.from(document.querySelectorAll('.label')).map((g) => {
 """
 
 
+# What the page shows of the scene, read from its DOM in one go (the page's script
+# cannot run in between, so the reading is of one scene).
+_READ_SCENE = """
+const ids = (sel) => Array.from(document.querySelectorAll(sel)).map((n) => n.id.slice(2)).sort();
+const odds = document.getElementById('odds').dataset;
+const cards = {};
+for (const row of document.querySelectorAll('#seats tr[data-seat]')) {
+  cards[row.dataset.seat] = Number(row.querySelector('.cards').textContent);
+}
+return {
+  scenes: Number(document.body.dataset.scenes || 0),
+  lit: ids('.light.lit'), cursor: ids('.light.cursor'), targets: ids('.light.target'),
+  battle: ['from', 'to'].map((side) => ids(`.light[data-battle="${side}"]`)),
+  capitals: ids('.label.capital'),
+  odds: odds.win === undefined ? null : [odds.from, odds.to, Number(odds.win)],
+  odds_text: document.getElementById('odds').textContent,
+  events: Array.from(document.querySelectorAll('#events li:not(.none)')).map((li) => [
+    li.dataset.k, Number(li.dataset.seat), li.dataset.from || null, li.dataset.to || null,
+    li.textContent]),
+  cards: cards,
+};
+"""
+
+
+def _shows(page: dict[str, Any], scene: dict[str, Any]) -> bool:
+    """True when the page's reading ``page`` shows exactly ``scene``."""
+    def names(indices: list[int]) -> list[str]:
+        return sorted(TERRITORIES[i] for i in indices)
+
+    battle = scene.get("battle")
+    odds = scene.get("odds")
+    events = [[e["k"], e["seat"], TERRITORIES[e["from"]] if "from" in e else None,
+               TERRITORIES[e["to"]] if "to" in e else None]
+              for e in reversed(scene.get("events", []))]
+    cards = scene.get("cards", [])
+    return (page["lit"] == names(scene["lit"])
+            and page["cursor"] == names([scene["cursor"]] if "cursor" in scene else [])
+            and page["targets"] == names(scene.get("targets", []))
+            and page["battle"] == ([[TERRITORIES[battle[0]]], [TERRITORIES[battle[1]]]]
+                                   if battle else [[], []])
+            and page["capitals"] == names(scene.get("capitals", []))
+            and page["odds"] == ([TERRITORIES[odds["from"]], TERRITORIES[odds["to"]],
+                                  odds["win"]] if odds else None)
+            and [e[:4] for e in page["events"]] == events
+            # Every seat in the table shows its count; a seat left out holds none.
+            and all(cards[int(seat) - 1] == n for seat, n in page["cards"].items())
+            and all(str(i + 1) in page["cards"] for i, n in enumerate(cards) if n))
+
+
+class _Poller(threading.Thread):
+    """Reads the page's scene every ``period`` seconds while the game runs."""
+
+    def __init__(self, driver: Any, period: float = 0.3) -> None:
+        super().__init__(name="page-poller", daemon=True)
+        self.driver, self.period = driver, period
+        self.readings: list[dict[str, Any]] = []
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.wait(self.period):
+            page = self.driver.execute_script(_READ_SCENE)
+            if page["scenes"]:
+                self.readings.append(page)
+
+
+def _scene_recorder(out: io.StringIO) -> Recorder:
+    """A client of the demo's broker recording every scene, subscribed before the game."""
+    line = next(x for x in out.getvalue().splitlines() if x.startswith("embedded MQTT broker"))
+    host, port = line.rsplit(" ", 1)[1].rsplit(":", 1)
+    recorder = Recorder(host, int(port), "test-scenes")
+    recorder.subscribe(f"risk/{TABLE}/scene")
+    recorder.subscribe(f"risk/{TABLE}/board")
+    # Subscriptions are handled in order: once the marker comes back, scenes are recorded.
+    recorder.subscribe("test/marker")
+    recorder.publish("test/marker", b"1")
+    recorder.wait_for(lambda topic, _msg, _retain: topic == "test/marker")
+    return recorder
+
+
+def _scenes(recorder: Recorder) -> list[dict[str, Any]]:
+    return [json.loads(p) for t, p, _ in list(recorder.messages) if t == f"risk/{TABLE}/scene"]
+
+
 def _wait_for(driver: Any, script: str, what: str, timeout: float = 30.0) -> None:
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -65,23 +162,34 @@ def _overlaps(boxes: list[list[Any]]) -> list[tuple[str, str]]:
 
 def test_board_page_follows_a_whole_demo_game(tmp_path: Path) -> None:
     checked: dict[str, Any] = {}
+    out = io.StringIO()
     with chromium(tmp_path / "profile") as driver:
         set_viewport(driver, *SIZES[0])
+        poller = _Poller(driver)
 
         def on_web(url: str) -> None:
             # Opened before the hub publishes anything: the page follows the whole game.
+            config = json.loads(urllib.request.urlopen(url + "config.json", timeout=10).read())
+            assert config["table"] == TABLE
+            checked["recorder"] = _scene_recorder(out)
             driver.get(url)
             _wait_for(driver, "return document.querySelectorAll('.label').length === 42",
                       "the page drew the map")
+            poller.start()
 
         def after_game(data_dir: Path) -> None:
+            poller.stop.set()
+            poller.join()
             with Journal(journal_path(data_dir), create=False) as journal:
                 game = journal.current_game(TABLE)
                 assert game is not None
-                final = board_message(journal.state(game))
+                end = journal.state(game)
+                final = board_message(end)
             checked["final"] = final
             _wait_for(driver, "return document.body.dataset.phase === 'over'",
                       "the page saw the game end")
+            _check_scenes(driver, checked["recorder"], poller.readings,
+                          [len(hand) for hand in end.hands])
             for width, height in SIZES:
                 set_viewport(driver, width, height)
                 _wait_for(driver, f"return window.innerWidth === {width}", "viewport resized")
@@ -96,9 +204,16 @@ def test_board_page_follows_a_whole_demo_game(tmp_path: Path) -> None:
                            for b in boxes), f"a label is off screen at {width}x{height}"
                 checked[f"{width}x{height}"] = page
                 save_screenshot(driver, SCREENSHOTS / f"board-{width}x{height}.png")
+            # Last: it shows the page an older board and scene again.
+            _battle_screenshots(driver, checked["recorder"])
 
-        summary = run_demo(DemoOptions(seats=3, table=TABLE, seed=3, colour=False, web=True,
-                                       on_web=on_web, after_game=after_game), io.StringIO())
+        try:
+            summary = run_demo(DemoOptions(seats=3, table=TABLE, seed=3, colour=False, web=True,
+                                           on_web=on_web, after_game=after_game), out)
+        finally:
+            poller.stop.set()
+            if "recorder" in checked:
+                checked["recorder"].close()
     assert summary.winner_seat is not None
     final = checked["final"]
     assert set(final["owners"]) == {summary.winner_seat}
@@ -106,3 +221,75 @@ def test_board_page_follows_a_whole_demo_game(tmp_path: Path) -> None:
     assert phone["turn"].startswith("game over")
     # The page took many board updates during the game, not only the last one.
     assert checked["1920x1080"]["boards"] > 20
+
+
+def _check_scenes(driver: Any, recorder: Recorder, readings: list[dict[str, Any]],
+                  hands: list[int]) -> None:
+    """Every reading during the game shows a scene the hub published; the page ends on
+    the last one, whose card counts are the journal's; the game showed each part."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    # The hub publishes the last scene just after the last board: wait for both to land.
+    def ends_on_last(d: Any) -> bool:
+        scenes = _scenes(recorder)
+        return bool(scenes) and _shows(d.execute_script(_READ_SCENE), scenes[-1])
+
+    WebDriverWait(driver, 15).until(ends_on_last, message="the page ends on the last scene")
+    scenes = _scenes(recorder)
+    assert scenes[-1]["cards"] == hands
+    assert len(readings) > 50, len(readings)
+    for page in readings:
+        assert any(_shows(page, scene) for scene in scenes), page
+    # The game showed every part of the scene at some point, not only empty ones.
+    assert any(p["odds"] for p in readings) and any(p["cursor"] for p in readings)
+    assert any(p["targets"] for p in readings) and any(p["battle"][0] for p in readings)
+    assert any(any(n for n in p["cards"].values()) for p in readings)
+    kinds = {e[0] for p in readings for e in p["events"]}
+    assert {"turn", "battle", "conquer"} <= kinds, kinds
+    # The odds line and the events name the territories they are about.
+    names = {t: n for t, n in zip(TERRITORIES, _territory_names(), strict=True)}
+    for page in readings:
+        if page["odds"]:
+            assert names[page["odds"][0]] in page["odds_text"]
+            assert names[page["odds"][1]] in page["odds_text"]
+        for _, _, source, target, text in page["events"]:
+            assert all(names[t] in text for t in (source, target) if t)
+
+
+def _territory_names() -> list[str]:
+    from risktable.rules.board import classic_board
+
+    board = classic_board()
+    return [board.territory_names[board.territory_ids.index(t)] for t in TERRITORIES]
+
+
+def _battle_screenshots(driver: Any, recorder: Recorder) -> None:
+    """Show the page the board and scene of the first battle of round 5 again (as the
+    hub published them), check it shows them, and take its screenshots."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    board: bytes | None = None
+    for topic, payload, _ in list(recorder.messages):
+        if topic == f"risk/{TABLE}/board":
+            board = payload
+            continue
+        if topic != f"risk/{TABLE}/scene":
+            continue
+        scene = json.loads(payload)
+        turn = json.loads(board)["turn"] if board else {}
+        if "battle" in scene and "odds" in scene and turn.get("round", 0) >= 5:
+            break
+    else:
+        raise AssertionError("the game had no battle from round 5 on")
+    assert board is not None
+    recorder.publish(f"risk/{TABLE}/board", board)
+    recorder.publish(f"risk/{TABLE}/scene", payload)
+    for width, height in SIZES:
+        set_viewport(driver, width, height)
+        _wait_for(driver, f"return window.innerWidth === {width}", "viewport resized")
+        WebDriverWait(driver, 15).until(
+            lambda d: _shows(d.execute_script(_READ_SCENE), scene),
+            message="the page shows the battle again")
+        boxes = driver.execute_script(_LABEL_BOXES)
+        assert _overlaps(boxes) == [], f"labels overlap at {width}x{height}"
+        save_screenshot(driver, SCREENSHOTS / f"board-battle-{width}x{height}.png")

@@ -6,7 +6,7 @@ be able to read the public topics and nothing else, and publish nothing. Both
 brokers run from ``risktable broker config`` output (mosquitto on loopback
 ports); the hub publishes a seat's private view and ack on the table broker,
 and the spectator, subscribed to everything under the table, must never see
-them, while a board published after them arrives.
+them, while a board and a scene published after them arrive.
 """
 
 from __future__ import annotations
@@ -64,6 +64,10 @@ def _board(armies: int) -> bytes:
     return encode(message("board", owners=[0] * 42, armies=[armies] * 42))
 
 
+def _scene(cursor: int) -> bytes:
+    return encode(message("scene", lit=[cursor], cursor=cursor, cards=[1, 0]))
+
+
 def test_the_spectator_reads_the_public_topics_and_never_a_seats(
         brokers: dict[str, Any]) -> None:
     hub = _hub(brokers)
@@ -74,14 +78,23 @@ def test_the_spectator_reads_the_public_topics_and_never_a_seats(
         assert not hub.publish(topics.seat(TABLE, 1, leaf), view, retain=True).is_failure
     board = _board(7)
     assert not hub.publish(topics.board(TABLE), board, retain=True).is_failure
-    # The board published after the seat's messages arrives; nothing of a seat before it.
+    scene = _scene(5)
+    assert not hub.publish(topics.scene(TABLE), scene, retain=True).is_failure
+    # The board and scene published after the seat's messages arrive; nothing of a seat.
     seen = []
     topic, payload, _ = spectator.next_message()
-    while payload != board:
-        seen.append(topic)
+    while payload != scene:
+        seen.append((topic, payload))
         topic, payload, _ = spectator.next_message()
-    assert topic == topics.board(TABLE)
-    assert all(topics.parse_seat_topic(t) is None for t in seen), seen
+    assert topic == topics.scene(TABLE)
+    assert (topics.board(TABLE), board) in seen
+    assert all(topics.parse_seat_topic(t) is None for t, _ in seen), seen
+    # The scene is retained for a page opened later.
+    late = _spectator(brokers, "late")
+    assert not late.subscribe(topics.scene(TABLE)).is_failure
+    topic, payload, retained = late.next_message()
+    assert (topic, payload) == (topics.scene(TABLE), scene) and retained
+    late.close()
     # Asking for a seat's view by name gives nothing either, retained or new.
     spectator.subscribe(topics.seat(TABLE, 1, topics.SEAT_VIEW))
     assert not hub.publish(topics.seat(TABLE, 1, topics.SEAT_VIEW), view).is_failure
@@ -100,7 +113,7 @@ def test_the_spectator_cannot_publish_anything(brokers: dict[str, Any]) -> None:
     hub.subscribe(f"{topics.ROOT}/{TABLE}/#")
     spectator = _spectator(brokers, "intruder")
     fake = _board(99)
-    for topic in (topics.board(TABLE), topics.hub_status(TABLE),
+    for topic in (topics.board(TABLE), topics.scene(TABLE), topics.hub_status(TABLE),
                   topics.seat(TABLE, 1, topics.SEAT_EVENT),
                   topics.seat(TABLE, 2, topics.SEAT_STATUS),
                   topics.referee(TABLE, "request"), f"{topics.ROOT}/{TABLE}/other"):

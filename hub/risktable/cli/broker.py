@@ -86,7 +86,7 @@ def register(sub: Any) -> None:
     config.add_argument(
         "--bridge",
         metavar="HOST[:PORT]",
-        help="also bridge the public topics (board, hub status) to the venue broker at "
+        help="also bridge the public topics (board, scene, hub status) to the venue broker at "
         "HOST (port 1883 unless given; see `risktable broker venue`)",
     )
     config.add_argument(
@@ -243,7 +243,7 @@ def _config(args: argparse.Namespace) -> int:
     )
     print(f"passwords are in {out / broker_config.CREDENTIALS_FILE} (mode 0600): keep it private")
     if venue is not None:
-        print(f"the board and hub status go to the venue at {venue.host}:{venue.port} "
+        print(f"the board, scene and hub status go to the venue at {venue.host}:{venue.port} "
               f"as {venue.username}; {out / broker_config.CONF_FILE} holds its password "
               "(mode 0600)")
     for name in (broker_config.CONF_FILE, broker_config.GUEST_CONF_FILE):

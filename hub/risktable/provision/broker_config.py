@@ -133,7 +133,7 @@ def _account(accounts: list[Account], role: str) -> Account:
 
 
 def _public_reads(table: str) -> list[str]:
-    return [f"topic read {topics.hub_status(table)}", f"topic read {topics.board(table)}"]
+    return [f"topic read {t}" for t in public_topics(table)]
 
 
 def _referee_lines(table: str) -> list[str]:
@@ -245,14 +245,15 @@ class VenueTarget:
 
 
 def public_topics(table: str) -> list[str]:
-    """The topics of ``table`` that reach a venue: the hub's status and the board."""
-    return [topics.hub_status(table), topics.board(table)]
+    """The public topics of ``table``: the hub's status, the board and the scene. Seats,
+    spectators and the referee read them; they are all that reach a venue."""
+    return [topics.hub_status(table), topics.board(table), topics.scene(table)]
 
 
 def render_table_bridge(table: str, bridge: VenueBridge) -> list[str]:
     """The lines of a table broker's configuration that bridge its public topics out."""
     return [
-        f"# The public topics (board, hub status) out to the venue at {bridge.host}:"
+        f"# The public topics (board, scene, hub status) out to the venue at {bridge.host}:"
         f"{bridge.port}; nothing of a seat leaves the table.",
         f"connection {bridge.username}",
         f"address {bridge.host}:{bridge.port}",
@@ -388,8 +389,7 @@ def render_guest_conf(
         "cleansession true",
         "notifications false",
         "try_private true",
-        f"topic {topics.hub_status(table)} in 1",
-        f"topic {topics.board(table)} in 1",
+        *[f"topic {t} in 1" for t in public_topics(table)],
         f"topic {topics.referee(table, 'request')} out 1",
         f"topic {topics.referee(table, 'reply')} in 1",
         "",

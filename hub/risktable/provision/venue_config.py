@@ -1,8 +1,8 @@
 """Mosquitto configuration for a venue: many tables' public topics on one broker.
 
 A venue (a club night, a tournament) shows every table on one page. Each
-table's own mosquitto pushes its public topics, the board and the hub's
-status and nothing else, over a bridge to the venue (``risktable broker config
+table's own mosquitto pushes its public topics, the board, the scene and the
+hub's status and nothing else, over a bridge to the venue (``risktable broker config
 --bridge HOST``); the venue page reads them there. Nothing of a seat (views,
 hands, missions, events) ever leaves a table: the bridge names the public
 topics one by one, and the venue's ACL lets each table's account write only
@@ -66,7 +66,7 @@ def bridge_password_file(table: str) -> str:
 
 def _all_public() -> list[str]:
     # The public topics of every table: public_topics() with the table a wildcard.
-    return [f"{topics.ROOT}/+/hub/status", f"{topics.ROOT}/+/board"]
+    return [f"{topics.ROOT}/+/hub/status", f"{topics.ROOT}/+/board", f"{topics.ROOT}/+/scene"]
 
 
 def make_venue_accounts(tables: Sequence[str],

@@ -119,6 +119,7 @@ class HubService:
         self.gate = HubGate(table, seats)
         self._views = {seat: self._initial_view(seat) for seat in range(1, seats + 1)}
         self._board: dict[str, Any] | None = None
+        self._scene: dict[str, Any] | None = None
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self._on_event = on_event
@@ -237,6 +238,17 @@ class HubService:
         if publish:
             self.link.publish(topics.board(self.table), board, retain=True)
 
+    def publish_scene(self, scene: dict[str, Any], *, publish: bool = True) -> None:
+        """Publish the public scene (retained: highlight, odds, last events, card
+        counts, revealed capitals) if it changed; with ``publish=False`` (before
+        :meth:`start`) it goes out on connecting. Runs after the ack, on the worker."""
+        with self._lock:
+            if scene == self._scene:
+                return  # a cursor step that lit nothing new: spectators have it
+            self._scene = scene
+        if publish:
+            self.link.publish(topics.scene(self.table), scene, retain=True)
+
     def set_notice(self, notice: str | None, *, publish: bool = True) -> None:
         """Put ``notice`` (a line of at most 24 characters) at the top of every seat's
         view while it lasts, e.g. "hub storage full"; ``None`` takes it away. With
@@ -251,13 +263,15 @@ class HubService:
 
     def _republish(self) -> None:
         # On every connect, before the birth: a seat that sees the hub online
-        # already has its current view, and spectators the board.
+        # already has its current view, and spectators the board and scene.
         for seat in self._views:
             self._publish_view(seat)
         with self._lock:
-            board = self._board
+            board, scene = self._board, self._scene
         if board is not None:
             self.link.publish(topics.board(self.table), board, retain=True)
+        if scene is not None:
+            self.link.publish(topics.scene(self.table), scene, retain=True)
 
     # internals
 

@@ -49,7 +49,7 @@ from risktable.service.hub import HubService, Unanswered
 from risktable.service.referee import referee_answer
 from risktable.service.storage import StorageGuard
 from risktable.service.undo_notes import undo_notes
-from risktable.table.public import board_message, led_scene
+from risktable.table.public import board_message, led_scene, scene_message
 from risktable.table.session import Checkpoint, Outcome, TableSession
 
 log = logging.getLogger(__name__)
@@ -220,6 +220,7 @@ class TableService:
         for seat in range(1, served + 1):
             self._show_paired(seat, publish=False)
         self.hub.publish_board(board_message(self.session.state), publish=False)
+        self._publish_scene(publish=False)
 
     # -- start-up -------------------------------------------------------------
 
@@ -745,12 +746,22 @@ class TableService:
             self.hub.send_command(seat, command)
         if outcome.actions or outcome.retracted:
             self._publish_public()
-        elif self._show_leds is not None:
+            return
+        if self._show_leds is not None:
             self._show_leds(led_scene(self.session.state, outcome.highlight))
+        self._publish_scene()
+
+    def _publish_scene(self, *, publish: bool = True) -> None:
+        # The LED board's highlight and the last events for spectators; the hub drops
+        # an unchanged one, so a cursor step over nothing new sends nothing.
+        highlight, facts = self.session.scene()
+        self.hub.publish_scene(scene_message(self.session.state, highlight, facts),
+                               publish=publish)
 
     def _publish_public(self, highlight: frozenset[str] | None = None) -> None:
         state = self.session.state
         self.hub.publish_board(board_message(state))
+        self._publish_scene()
         if self._show_leds is not None:
             self._show_leds(led_scene(
                 state, self.session.highlight if highlight is None else highlight))

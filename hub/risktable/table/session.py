@@ -76,7 +76,7 @@ from risktable.rules.state import (
 from risktable.table import menus, prompts
 from risktable.table.dice import Side, chance_action, sides
 from risktable.table.menus import DONE, NONE, Menu, Pick, menu_for, still_valid
-from risktable.table.public import protocol_phase
+from risktable.table.public import Fact, Highlight, protocol_phase, public_facts
 
 Command = tuple[int, dict[str, Any]]
 
@@ -94,6 +94,11 @@ _AFTER_ROLL = frozenset({menus.ATTACK_FROM, menus.ATTACK_TO, menus.ATTACK_DICE,
                          menus.OCCUPY_ARMIES})
 # Their line naming the source, dropped for the result's line (the LED board shows it).
 _SOURCE_LINE = {menus.ATTACK_DICE: 1, menus.OCCUPY_ARMIES: 2}
+# The public scene's odds are worked out up to this many armies a side (a battle of
+# 200 against 200 takes milliseconds; 999 against 999 a fifth of a second).
+ODDS_ARMY_LIMIT = 200
+# The public facts a session keeps for the scene's last events.
+_FACTS_KEPT = 6
 
 
 @dataclass(frozen=True)
@@ -141,6 +146,7 @@ class Checkpoint:
     highlight: frozenset[str]
     dice: Any  # random.Random.getstate()
     drawn: tuple[int, int] | None = None
+    facts: tuple[Fact, ...] = ()
 
 
 class _Refused(Exception):
@@ -151,8 +157,9 @@ class _Refused(Exception):
 
 
 @lru_cache(maxsize=4096)
-def _win(attackers: int, defenders: int) -> float:
-    return float(battle(attackers, defenders).attacker_wins)
+def _win(attackers: int, defenders: int, defend_limit: int) -> float:
+    # defend_limit: the rule set's defence dice (house rule `defence_dice = 3`).
+    return float(battle(attackers, defenders, defend_limit=defend_limit).attacker_wins)
 
 
 class TableSession:
@@ -227,6 +234,8 @@ class TableSession:
         self._readings: tuple[tuple[str, int], ...] = ()
         # The hub-drawn card its receiver is told of (player, card), just after the draw.
         self._drawn: tuple[int, int] | None = None
+        # The last public facts (conquests, losses, trades...) for the public scene.
+        self._facts: tuple[Fact, ...] = ()
         # The menu of (state, pick), computed once: every view asks for it.
         self._menu: tuple[State, Pick, Menu] | None = None
         for i, a in enumerate(actions):
@@ -259,6 +268,13 @@ class TableSession:
         """Territory ids the LED board blinks now."""
         self._catch_up()
         return self._highlight
+
+    def scene(self) -> tuple[Highlight, tuple[Fact, ...]]:
+        """What the public scene shows now: the LED board's highlight taken apart
+        (cursor, targets, battle, with the odds of the attack being considered) and
+        the last public facts, oldest first."""
+        self._catch_up()
+        return self._highlight_parts(with_odds=True), self._facts
 
     @property
     def menu(self) -> Menu:
@@ -337,7 +353,7 @@ class TableSession:
                           tuple(self._faces.items()), self._battle_at, tuple(self._last),
                           self._last_by, self._result, self._marks, self._handed,
                           tuple(self._views.items()), self._highlight,
-                          self._dice.getstate(), self._drawn)
+                          self._dice.getstate(), self._drawn, self._facts)
 
     def rollback(self, checkpoint: Checkpoint) -> None:
         """Go back to ``checkpoint``, taken on this session since its last rollback
@@ -358,6 +374,7 @@ class TableSession:
         self._views_due = False
         self._dice.setstate(c.dice)
         self._drawn = c.drawn
+        self._facts = c.facts
         self._readings = ()
 
     # --- inputs -------------------------------------------------------------
@@ -735,6 +752,9 @@ class TableSession:
         self._log.append(action)
         actions.append(action)
         events.extend(new_events)
+        facts = public_facts(before, new_events)
+        if facts:
+            self._facts = (*self._facts, *facts)[-_FACTS_KEPT:]
         self._handed = tuple((e.player, e.owner, e.card) for e in new_events
                              if isinstance(e, CapitalCardPassed))
         # Told until the next action, as "Drew a card" is; the hand line keeps it after.
@@ -825,9 +845,16 @@ class TableSession:
         return changed
 
     def _compute_highlight(self) -> frozenset[str]:
+        ids = self._state.config.board.territory_ids
+        return frozenset(ids[t] for t in self._highlight_parts().lit)
+
+    def _highlight_parts(self, *, with_odds: bool = False) -> Highlight:
+        """The LED board's highlight, each part named: the page draws them apart."""
         s = self._state
         menu = self.menu
         marks: set[int] = set()
+        cursor = -1
+        targets: frozenset[int] = frozenset()
         if self._revealing():
             marks.update(s.capitals)
         elif menu.player in self._bots or menu.stage in (menus.CARD, menus.OVER):
@@ -838,14 +865,41 @@ class TableSession:
             pass
         elif menu.is_territory:
             if menu.cursor >= 0:
-                marks.add(menu.cursor)
+                cursor = menu.cursor
             if menu.stage in (menus.ATTACK_TO, menus.FORTIFY_TO, menus.BONUS):
-                marks.update(menu.choices)
-        marks.update(t for t in (self._pick.source, self._pick.target) if t >= 0)
+                targets = frozenset(t for t in menu.choices if t >= 0)
+        picked = tuple(t for t in (self._pick.source, self._pick.target) if t >= 0)
+        marks.update(picked)
+        battle = None
         if s.source >= 0 and s.phase != GAME_OVER:
-            marks.update((s.source, s.target))
-        ids = s.config.board.territory_ids
-        return frozenset(ids[t] for t in marks if t >= 0)
+            battle = (s.source, s.target)
+            marks.update(battle)
+        lit = frozenset(t for t in marks | targets | {cursor} if t >= 0)
+        odds = None
+        if with_odds:
+            considered = battle
+            if considered is None and menu.stage == menus.ATTACK_TO and cursor >= 0 \
+                    and self._pick.source >= 0:
+                considered = (self._pick.source, cursor)
+            elif considered is None and menu.stage == menus.ATTACK_DICE and len(picked) == 2:
+                considered = (picked[0], picked[1])
+            odds = self._odds(considered, lit)
+        return Highlight(lit=lit, cursor=cursor, targets=targets, battle=battle, odds=odds)
+
+    def _odds(self, attack: tuple[int, int] | None,
+              lit: frozenset[int]) -> tuple[int, int, float] | None:
+        """The attacker's chance of taking the target of ``attack``, if the board shows
+        it (both lit), it is still a battle (two owners, armies on both) and it is
+        small enough to work out at once."""
+        if attack is None or not set(attack) <= lit:
+            return None
+        s = self._state
+        source, target = attack
+        attackers, defenders = s.armies[source], s.armies[target]
+        if s.owners[source] == s.owners[target] or attackers < 2 or defenders < 1 \
+                or max(attackers, defenders) > ODDS_ARMY_LIMIT:
+            return None
+        return source, target, _win(attackers, defenders, int(s.config.options.defence_dice))
 
     def _capital_card_lines(self, player: int, acting: bool) -> list[str]:
         """What ``player`` must do with a capital card now: lay their own as the capitals
@@ -934,7 +988,8 @@ class TableSession:
         elif acting and player not in self._bots:
             win = None
             if menu.stage == menus.ATTACK_DICE:
-                win = _win(s.armies[self._pick.source], s.armies[self._pick.target])
+                win = _win(s.armies[self._pick.source], s.armies[self._pick.target],
+                           int(s.config.options.defence_dice))
                 ring = {"mode": "progress", "value": round(99 * win), "max": 99}
             elif menu.is_number:
                 ring = {"mode": "count", "value": min(99, menu.value)}

@@ -1,5 +1,5 @@
 // The live board page: draws board-map.json as SVG and follows the table's public
-// topics (board, hub/status) over MQTT on WebSockets with the spectator account.
+// topics (board, scene, hub/status) over MQTT on WebSockets with the spectator account.
 // Only public data reaches this page: the spectator's ACL allows nothing else.
 "use strict";
 
@@ -10,7 +10,21 @@ const CONTINENT = {
   north_america: "#d8c26a", south_america: "#cf7c5c", europe: "#7f96d6",
   africa: "#c9a070", asia: "#7fb98a", australia: "#b88ac0",
 };
-const state = { config: null, layout: null, board: null, portrait: null, nodes: {} };
+const state = { config: null, layout: null, board: null, scene: null, portrait: null,
+                nodes: {}, names: {} };
+
+// Every sentence the page writes, in one place: a seat is its colour's name.
+const WORDS = {
+  turn: (e) => `${e.who}'s turn: ${e.n} armies to place`,
+  trade: (e) => `${e.who} traded cards for ${e.n} armies`,
+  battle: (e) => `${e.who} attacked ${e.to} from ${e.from}: lost ${e.lost}, ${e.to} lost ${e.killed}`,
+  conquer: (e) => `${e.who} took ${e.to} from ${e.from}, moving ${e.n} in`,
+  out: (e) => `${e.who} is out, beaten by ${e.by}`,
+  odds: (o) => `${o.from} → ${o.to}: ${o.win} to take it`,
+  noOdds: "no attack being considered",
+  noEvents: "nothing has happened yet",
+  seatsHead: ["seat", "territories", "armies", "cards"],
+};
 
 function el(name, attrs, parent) {
   const node = document.createElementNS(SVG, name);
@@ -57,9 +71,12 @@ function draw() {
   }
   const halos = el("g", {}, world);
   const shapes = el("g", {}, world);
+  // The LED board's highlight, drawn over every shape so no neighbour hides an edge.
+  const lights = el("g", { id: "lights" }, world);
   const labels = el("g", {}, svg);
   state.nodes = {};
   for (const t of layout.territories) {
+    state.names[t.id] = t.name;
     el("path", { d: t.path, fill: "none", stroke: CONTINENT[t.continent], "stroke-width": 5 },
        halos);
     const shape = el("path", { d: t.path, class: "territory unowned", id: `t-${t.id}`,
@@ -70,9 +87,11 @@ function draw() {
     // Upright phones show the map smaller: bigger labels keep the numbers readable.
     el("circle", { cx: x, cy: y, r: state.portrait ? 9 : 7 }, label);
     const text = el("text", { x: x, y: y, "font-size": state.portrait ? 11 : 8 }, label);
-    state.nodes[t.id] = { shape, text, continent: t.continent };
+    const light = el("path", { d: t.path, class: "light", id: `h-${t.id}` }, lights);
+    state.nodes[t.id] = { shape, text, label, light, continent: t.continent };
   }
   render();
+  renderScene();
 }
 
 function render() {
@@ -103,22 +122,115 @@ function render() {
     swatch.style.background = "transparent";
     text.textContent = "no game running";
   }
-  const footer = document.getElementById("seats");
-  footer.replaceChildren();
+  renderSeats();
+  document.body.dataset.boards = String(Number(document.body.dataset.boards || 0) + 1);
+}
+
+// The seat table: territories and armies summed from the board, cards from the scene.
+function renderSeats() {
+  const board = state.board;
+  const table = document.getElementById("seats");
+  table.replaceChildren();
+  if (!board) return;
+  const cards = (state.scene && state.scene.cards) || [];
+  const head = document.createElement("tr");
+  for (const word of WORDS.seatsHead) {
+    const th = document.createElement("th");
+    th.textContent = word;
+    head.appendChild(th);
+  }
+  table.appendChild(head);
+  const turn = board.turn;
   const shown = state.config.players ? state.config.players + 1 : state.config.seats.length;
   state.config.seats.slice(0, shown).forEach((_, i) => {
-    const seat = seatOf(i + 1);
     const owned = board.owners.filter((o) => o === i + 1);
-    if (!owned.length) return;
+    if (!owned.length && !cards[i]) return;
+    const seat = seatOf(i + 1);
     const armies = board.armies.filter((_, j) => board.owners[j] === i + 1)
       .reduce((a, b) => a + b, 0);
-    const span = document.createElement("span");
-    span.className = "seat" + (turn && turn.seat === i + 1 ? " turn-seat" : "");
-    span.innerHTML = `<i style="background:${rgb(seat.rgb)}"></i>`;
-    span.append(`${seat.name}: ${owned.length} territories, ${armies} armies`);
-    footer.appendChild(span);
+    const row = document.createElement("tr");
+    row.className = "seat" + (turn && turn.seat === i + 1 ? " turn-seat" : "");
+    row.dataset.seat = String(i + 1);
+    const name = document.createElement("td");
+    name.innerHTML = `<i style="background:${rgb(seat.rgb)}"></i>`;
+    name.append(seat.name);
+    row.appendChild(name);
+    for (const [cls, value] of [["territories", owned.length], ["armies", armies],
+                                ["cards", cards[i] || 0]]) {
+      const td = document.createElement("td");
+      td.className = cls;
+      td.textContent = String(value);
+      row.appendChild(td);
+    }
+    table.appendChild(row);
   });
-  document.body.dataset.boards = String(Number(document.body.dataset.boards || 0) + 1);
+}
+
+function seatName(seat) {
+  const s = seatOf(seat);
+  return s ? s.name : `seat ${seat}`;
+}
+
+// The scene: highlight on the map, capitals on their labels, the odds line, the events.
+function renderScene() {
+  const scene = state.scene;
+  if (!scene || !state.layout) return;
+  const order = state.config.territories;
+  const lit = new Set(scene.lit.map((i) => order[i]));
+  const targets = new Set((scene.targets || []).map((i) => order[i]));
+  const cursor = scene.cursor === undefined ? null : order[scene.cursor];
+  const battle = (scene.battle || []).map((i) => order[i]);
+  const capitals = new Set((scene.capitals || []).map((i) => order[i]));
+  for (const tid of order) {
+    const node = state.nodes[tid];
+    const light = node.light;
+    light.classList.toggle("lit", lit.has(tid));
+    light.classList.toggle("target", targets.has(tid));
+    light.classList.toggle("cursor", tid === cursor);
+    if (tid === battle[0]) light.dataset.battle = "from";
+    else if (tid === battle[1]) light.dataset.battle = "to";
+    else delete light.dataset.battle;
+    node.label.classList.toggle("capital", capitals.has(tid));
+  }
+  const odds = document.getElementById("odds");
+  if (scene.odds) {
+    const o = scene.odds;
+    odds.dataset.from = order[o.from];
+    odds.dataset.to = order[o.to];
+    odds.dataset.win = String(o.win);
+    odds.textContent = WORDS.odds({ from: state.names[order[o.from]],
+      to: state.names[order[o.to]], win: `${(o.win / 10).toFixed(1)} %` });
+  } else {
+    for (const key of ["from", "to", "win"]) delete odds.dataset[key];
+    odds.textContent = WORDS.noOdds;
+  }
+  const list = document.getElementById("events");
+  list.replaceChildren();
+  const events = scene.events || [];
+  // Newest first: the line a glance lands on is what just happened.
+  for (const e of [...events].reverse()) {
+    const li = document.createElement("li");
+    li.dataset.k = e.k;
+    li.dataset.seat = String(e.seat);
+    if (e.from !== undefined) li.dataset.from = order[e.from];
+    if (e.to !== undefined) li.dataset.to = order[e.to];
+    li.style.borderColor = rgb(seatOf(e.seat).rgb);
+    li.textContent = WORDS[e.k]({
+      who: seatName(e.seat), n: e.n, lost: e.lost, killed: e.killed,
+      from: e.from === undefined ? "" : state.names[order[e.from]],
+      to: e.to === undefined ? "" : state.names[order[e.to]],
+      by: e.by === undefined ? "" : seatName(e.by),
+    });
+    list.appendChild(li);
+  }
+  if (!events.length) {
+    const li = document.createElement("li");
+    li.className = "none";
+    li.textContent = WORDS.noEvents;
+    list.appendChild(li);
+  }
+  renderSeats();
+  document.body.dataset.scenes = String(Number(document.body.dataset.scenes || 0) + 1);
 }
 
 function onMessage(topic, payload) {
@@ -128,6 +240,9 @@ function onMessage(topic, payload) {
   if (topic === base + "board" && msg.t === "board") {
     state.board = msg;
     render();
+  } else if (topic === base + "scene" && msg.t === "scene") {
+    state.scene = msg;
+    renderScene();
   } else if (topic === base + "hub/status") {
     const hub = document.getElementById("hub");
     hub.dataset.online = String(Boolean(msg.online));
@@ -153,7 +268,8 @@ async function start() {
   if (config.username) { options.username = config.username; options.password = config.password; }
   const client = mqtt.connect(config.ws_url, options);
   client.on("connect", () => {
-    client.subscribe([`risk/${config.table}/board`, `risk/${config.table}/hub/status`], { qos: 1 });
+    client.subscribe([`risk/${config.table}/board`, `risk/${config.table}/scene`,
+                      `risk/${config.table}/hub/status`], { qos: 1 });
   });
   client.on("offline", () => {
     const hub = document.getElementById("hub");
