@@ -28,6 +28,7 @@ from riskproto import topics
 from risktable.broker_address import BrokerAddress
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.leds.scene import Scene
+from risktable.service.mqtt_link import DirectClient
 from risktable.service.table_service import TableService
 from tests.support.seat_client import SeatClient
 from tests.table.inputs import CARDS
@@ -95,7 +96,7 @@ class Watcher:
         self.answers = 0  # acks and errors received so far
         self._cond = threading.Condition()
         self._subscribed = threading.Event()
-        self.client = mqtt.Client(callback_api_version=CallbackAPIVersion.VERSION2,
+        self.client = DirectClient(callback_api_version=CallbackAPIVersion.VERSION2,
                                   client_id=f"{table}-watcher", protocol=mqtt.MQTTv311)
         # Thousands of QoS 1 messages in flight: paho's default window of 20
         # would make the flood wait on round trips, not on the hub.
@@ -129,7 +130,9 @@ class Watcher:
             self._cond.notify_all()
 
     def publish(self, topic: str, payload: bytes) -> mqtt.MQTTMessageInfo:
-        return self.client.publish(topic, payload, qos=1)
+        # Written from the calling thread, as SeatClient's events are (DirectClient).
+        with self.client.direct():
+            return self.client.publish(topic, payload, qos=1)
 
     def wait_answers(self, count: int, timeout: float) -> None:
         """Block until ``count`` acks and errors have arrived in all."""

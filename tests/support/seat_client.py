@@ -30,6 +30,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from riskproto import messages, topics
 from riskproto.sequence import Outbox
+from risktable.service.mqtt_link import DirectClient
 
 CAPS = ("ring", "encoder", "buttons", "nfc", "dice_manual")
 # mosquitto leaves Nagle's algorithm on by default: it then holds an ack back behind
@@ -85,7 +86,11 @@ class SeatClient:
         self.hub_online = False
         self._cond = threading.Condition()
         self._closing = False
-        self._client = mqtt.Client(
+        # The hub's client class: inside direct(), as a seat device writes its own
+        # packets, a publish goes to the socket from the publishing thread instead of
+        # waiting for paho's network thread to get the interpreter in a test process
+        # full of other clients (what bench_hub_latency.py times from).
+        self._client = DirectClient(
             callback_api_version=CallbackAPIVersion.VERSION2,
             client_id=f"{table}-seat{seat}", protocol=mqtt.MQTTv311, clean_session=True,
         )
@@ -216,7 +221,8 @@ class SeatClient:
             seq = json.loads(payload)["seq"]  # the events sent may be invalid ones
             self.sends[seq] = self.sends.get(seq, 0) + 1
             self.first_published.setdefault(seq, time.perf_counter())
-            infos.append(self._client.publish(topic, payload, qos=1))
+            with self._client.direct():
+                infos.append(self._client.publish(topic, payload, qos=1))
             payload = self.outbox.due(now)
         return infos
 

@@ -57,7 +57,7 @@ def describe_connect_error(address: BrokerAddress, exc: BaseException) -> str:
 FLUSH_WAIT = 0.05
 
 
-class _DirectClient(mqtt.Client):
+class DirectClient(mqtt.Client):
     """paho's client, able to write a packet from the publishing thread itself.
 
     With ``loop_start`` paho only queues a packet published from another thread and
@@ -162,7 +162,7 @@ class HubLink:
         self._before_birth = before_birth
         self.connected = threading.Event()
         self._online_published: mqtt.MQTTMessageInfo | None = None
-        self._client = _DirectClient(
+        self._client = DirectClient(
             callback_api_version=CallbackAPIVersion.VERSION2,
             client_id=client_id or hub_client_id(table),
             protocol=mqtt.MQTTv311,
@@ -218,7 +218,7 @@ class HubLink:
         """Encode and publish ``message`` with QoS 1 (queued by paho while offline).
 
         With ``flush``, while connected, the calling thread writes the packet to the
-        socket itself (:class:`_DirectClient`) and, should part of it be left over,
+        socket itself (:class:`DirectClient`) and, should part of it be left over,
         waits (at most :data:`FLUSH_WAIT` seconds) until paho's network thread has
         written the rest. A publish from another thread would only queue the packet and
         wake that thread, which then needs the interpreter; a caller that goes on
