@@ -425,3 +425,17 @@ def test_the_dropins_bridge_brings_the_board_to_a_real_venue(tmp_path: Path) -> 
         finally:
             hub.close()
             watcher.close()
+
+
+def test_a_first_install_can_give_phone_seats_a_websockets_listener(tmp_path: Path) -> None:
+    install(tmp_path, table="den", seat_websockets=9002)
+    dropin_path = tmp_path / "etc/mosquitto/conf.d/risktable.conf"
+    dropin = dropin_path.read_text()
+    assert "listener 9002 0.0.0.0\nprotocol websockets\nuse_username_as_clientid true\n" in dropin
+    creds = json.loads((tmp_path / "etc/risktable/broker/credentials.json").read_text())
+    assert creds["broker"]["websockets"] == 9002  # where `seat qr` finds the listener
+    # An upgrade keeps what the first install set up, whatever it is given.
+    install(tmp_path, table="den")
+    assert dropin_path.read_text() == dropin
+    assert main(["install", "--root", str(tmp_path / "other"), "--no-apt", "--no-pip",
+                 "--no-systemctl", "--seat-websockets", "70000"]) == 2

@@ -49,6 +49,9 @@ def register(sub: Any) -> None:
                          "(with --bridge)")
     install.add_argument("--no-bridge", action="store_true",
                          help="remove the venue bridge an earlier install set up")
+    install.add_argument("--seat-websockets", type=int, metavar="PORT",
+                         help="a first install's WebSockets listener for phone seats on the "
+                         "table broker (docs/phone-seat.md; kept by upgrades)")
     install.set_defaults(handler=_install)
     uninstall: argparse.ArgumentParser = sub.add_parser(
         "uninstall", help=UNINSTALL_HELP,
@@ -77,6 +80,8 @@ def _install(args: argparse.Namespace) -> int:
     from risktable.provision.installer import Installer, Options
 
     check_table_and_bind(args.table, args.bind)
+    if args.seat_websockets is not None and not 1 <= args.seat_websockets <= 65535:
+        raise CliError(f"--seat-websockets: must be 1 to 65535, not {args.seat_websockets}", 2)
     venue = venue_target(args.bridge, args.bridge_password_file)
     if venue is not None and args.no_bridge:
         raise CliError("--bridge and --no-bridge contradict each other", 2)
@@ -84,6 +89,7 @@ def _install(args: argparse.Namespace) -> int:
         root=args.root, source=args.source or _default_source(), apt=not args.no_apt,
         pip=not args.no_pip, systemctl=not args.no_systemctl, table=args.table,
         seats=args.seats, bind=args.bind, venue=venue, no_venue=args.no_bridge,
+        seat_websockets=args.seat_websockets,
     )
     return _carry_out(Installer(options).install, "write")
 

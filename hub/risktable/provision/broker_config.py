@@ -280,14 +280,7 @@ def render_conf(
     bridge sending the public topics to a venue broker (its password is then in
     the file)."""
     folder = folder.resolve()
-    websockets: list[str] = []
-    if seat_websockets is not None:
-        websockets = [
-            "# Seats in a browser (MQTT over WebSockets): ids bound to accounts here too.",
-            f"listener {seat_websockets} {bind}",
-            "protocol websockets",
-            "use_username_as_clientid true",
-        ]
+    websockets = _seat_websockets(bind, seat_websockets)
     return "\n".join(
         [
             f"# mosquitto configuration for risktable table {table}.",
@@ -301,6 +294,17 @@ def render_conf(
             *(render_table_bridge(table, venue) if venue is not None else []),
         ]
     )
+
+
+def _seat_websockets(bind: str, port: int | None) -> list[str]:
+    if port is None:
+        return []
+    return [
+        "# Seats in a browser (MQTT over WebSockets): ids bound to accounts here too.",
+        f"listener {port} {bind}",
+        "protocol websockets",
+        "use_username_as_clientid true",
+    ]
 
 
 def _table_listeners(bind: str, port: int, websockets: list[str]) -> list[str]:
@@ -317,7 +321,7 @@ def _table_listeners(bind: str, port: int, websockets: list[str]) -> list[str]:
 
 
 def render_dropin(folder: Path, table: str, bind: str, port: int, user: str,
-                  venue: VenueBridge | None = None) -> str:
+                  venue: VenueBridge | None = None, seat_websockets: int | None = None) -> str:
     """The table broker as a drop-in for Debian's own mosquitto service
     (``/etc/mosquitto/conf.d/``), using the accounts and ACL in ``folder``.
 
@@ -326,14 +330,15 @@ def render_dropin(folder: Path, table: str, bind: str, port: int, user: str,
     mosquitto refuses a second ``persistence_location``: the drop-in sets none of
     them (retained messages persist in Debian's ``/var/lib/mosquitto``). ``venue``:
     also the bridge of the public topics to a venue broker, as in :func:`render_conf`
-    (the file then holds its password)."""
+    (the file then holds its password); ``seat_websockets``: also the WebSockets
+    listener for phone seats, as there."""
     return "\n".join(
         [
             f"# risktable table {table}: the table broker, as a drop-in for Debian's",
             "# mosquitto service. Written by `risktable install`; accounts and ACL from",
             f"# `risktable broker config` in {folder}.",
             *_common_settings(folder, user, PASSWORD_FILE, ACL_FILE),
-            *_table_listeners(bind, port, []),
+            *_table_listeners(bind, port, _seat_websockets(bind, seat_websockets)),
             *(render_table_bridge(table, venue) if venue is not None else []),
         ]
     )

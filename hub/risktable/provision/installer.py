@@ -82,7 +82,9 @@ class Options:
     they would have run. ``table``, ``seats``, ``bind`` and ``port`` shape a first
     install's broker accounts and configuration; an upgrade keeps the existing ones.
     ``venue``: bridge the public topics to this venue broker (kept by later
-    upgrades); ``no_venue``: remove a bridge an earlier install set up."""
+    upgrades); ``no_venue``: remove a bridge an earlier install set up;
+    ``seat_websockets``: a first install's WebSockets listener for phone seats (kept in
+    the broker's credentials, so upgrades keep it)."""
 
     root: Path = Path("/")
     source: Path | None = None
@@ -95,6 +97,7 @@ class Options:
     port: int = 1883
     venue: broker_config.VenueTarget | None = None
     no_venue: bool = False
+    seat_websockets: int | None = None
 
 
 def shipped_file(name: str) -> str:
@@ -189,6 +192,7 @@ class Installer:
             accounts = broker_config.write_config(
                 folder, self.options.table, self.options.seats, self.options.bind,
                 self.options.port, user=MOSQUITTO_USER, at=BROKER_DIR,
+                seat_websockets=self.options.seat_websockets,
             )
             hub = next(a for a in accounts if a.role == broker_config.HUB)
             _write_file(self.target(HUB_PASSWORD), hub.password + "\n", 0o600)
@@ -202,7 +206,7 @@ class Installer:
         bridge = None if venue is None else venue.for_table(doc["table"])
         dropin = broker_config.render_dropin(
             BROKER_DIR, doc["table"], doc["broker"]["host"], doc["broker"]["port"],
-            MOSQUITTO_USER, venue=bridge,
+            MOSQUITTO_USER, venue=bridge, seat_websockets=doc["broker"].get("websockets"),
         )
         if bridge is None:
             _write_file(self.target(DROPIN), dropin, 0o644)
