@@ -1,0 +1,87 @@
+"""Keep the message catalogues in step with the code (a maintainer's tool, run from a
+checkout; Babel is a development dependency).
+
+    python -m risktable.i18n.catalogues extract   # the code's messages -> locale/risktable.pot
+    python -m risktable.i18n.catalogues update    # merge the .pot into each language's .po
+    python -m risktable.i18n.catalogues compile   # each .po -> its .mo (shipped in the wheel)
+    python -m risktable.i18n.catalogues all       # the three in turn
+
+The .po files are what translators edit; the .mo files are generated and committed so an
+installed hub needs only the standard library's gettext. tests/i18n checks both are in
+step with the code.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from risktable.i18n import DEFAULT, DOMAIN, LANGUAGES, LOCALE_DIR
+
+PACKAGE = Path(__file__).resolve().parent.parent
+TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
+# The call names whose string arguments are messages (Babel's keyword specs).
+KEYWORDS = ("_", "N_", "ngettext:1,2", "pgettext:1c,2", "npgettext:1c,2,3", "territory",
+            "continent", "colour")
+TRANSLATED = tuple(lang for lang in LANGUAGES if lang != DEFAULT)
+
+
+def po_path(lang: str) -> Path:
+    """Where the catalogue translators edit for ``lang`` lives."""
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def mo_path(lang: str) -> Path:
+    """Where the compiled catalogue of ``lang`` lives."""
+    return po_path(lang).with_suffix(".mo")
+
+
+def _babel(args: list[str]) -> None:
+    from babel.messages.frontend import CommandLineInterface
+
+    CommandLineInterface().run(["pybabel", "-q", *args])
+
+
+def extract(out: Path = TEMPLATE) -> None:
+    """Write the code's messages to ``out`` (a .pot), sorted, without line numbers
+    (so a change elsewhere in a file does not rewrite the template)."""
+    args = ["extract", "--no-wrap", "--sort-output", "--no-location", "--omit-header",
+            "--project", "risktable", "-o", str(out)]
+    for keyword in KEYWORDS:
+        args += ["-k", keyword]
+    _babel([*args, str(PACKAGE)])
+
+
+def update() -> None:
+    """Merge the template into every language's catalogue (new messages empty)."""
+    for lang in TRANSLATED:
+        po = po_path(lang)
+        if not po.exists():
+            po.parent.mkdir(parents=True, exist_ok=True)
+            _babel(["init", "--no-wrap", "-D", DOMAIN, "-i", str(TEMPLATE), "-o", str(po),
+                    "-l", lang])
+        else:
+            _babel(["update", "--no-wrap", "--omit-header", "--ignore-obsolete", "-D",
+                    DOMAIN, "-i", str(TEMPLATE), "-o", str(po), "-l", lang])
+
+
+def compile_all() -> None:
+    """Compile every language's catalogue to the .mo gettext loads."""
+    for lang in TRANSLATED:
+        _babel(["compile", "-D", DOMAIN, "-i", str(po_path(lang)), "-o",
+                str(mo_path(lang)), "-l", lang])
+
+
+def main(argv: list[str]) -> int:
+    steps = {"extract": [extract], "update": [update], "compile": [compile_all],
+             "all": [extract, update, compile_all]}
+    if len(argv) != 1 or argv[0] not in steps:
+        print(__doc__, file=sys.stderr)
+        return 2
+    for step in steps[argv[0]]:
+        step()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
