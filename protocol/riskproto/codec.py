@@ -98,6 +98,10 @@ RING_MODES = tuple(["off", "count", "progress", "pulse", "spin"])
 PHASES = tuple(["setup", "reinforce", "attack", "fortify", "over"])
 # Longest smart die id ("gd-" and a 12-digit BLE address; "px-" and 8 hex digits).
 MAX_DIE_ID = 16
+# A view's lines: up to 12 of 40 characters, the display rows of a right-to-left view
+# (three pages of four); a left-to-right view has at most 4 lines of 24 (the hub's rule).
+MAX_LINES = 12
+MAX_LINE = 40
 
 
 def die_id(parent: str, key: "str | int", value: "Any", lo: int, hi: int) -> None:
@@ -137,7 +141,8 @@ SEAT_BOUND = (
             "name", OPT, "s", 0, 16,
             "active", OPT, "b",
             "phase", OPT, "e", PHASES,
-            "lines", OPT, "l", 0, 4, "s", 0, 24,
+            "lines", OPT, "l", 0, MAX_LINES, "s", 0, MAX_LINE,
+            "rtl", OPT, "b",
             "ring", OPT, "o", (
                 "mode", REQ, "e", RING_MODES,
                 "value", OPT, "i", 0, 99,

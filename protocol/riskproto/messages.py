@@ -111,6 +111,8 @@ MAX_REPLY_DETAIL = 200
 MAX_OTA_WHY = 48
 OTA_STATES = ("fetching", "staged", "updated", "rolled_back", "failed")
 # A seat's last reset cause, carried in its births (seat_status `reset`).
+# The languages a seat may speak (its births' `lang`; risktable.i18n.LANGUAGES).
+LANGUAGES = ("en", "fa", "pt", "ro", "tr")
 RESET_CAUSES = ("power", "hard", "watchdog", "soft", "error", "deepsleep", "unknown")
 # What the public scene's last events may tell (protocol/README.md, `scene`): a turn's
 # reinforcements, a trade, a battle's losses, a conquest, a player knocked out.
@@ -251,6 +253,7 @@ _TYPES = tuple([entry + ("update", update.FIELDS)  # noqa: RUF005
             "fw", OPT, "s", 1, 32,
             "caps", OPT, "l", 0, 16, _word, 1, 16,
             "reset", OPT, "e", RESET_CAUSES,
+            "lang", OPT, "e", LANGUAGES,
             "ota", OPT, "o", (
                 "id", REQ, "i", 0, MAX_COUNTER,
                 "state", REQ, "e", OTA_STATES,
