@@ -50,6 +50,33 @@ def extract(out: Path = TEMPLATE) -> None:
     for keyword in KEYWORDS:
         args += ["-k", keyword]
     _babel([*args, str(PACKAGE)])
+    _add_names(out)
+
+
+def board_names() -> list[tuple[str, str]]:
+    """(context, English name) of every name the board data holds and a player reads:
+    its territories and continents, and the seat colours. They live in data files, not
+    in calls Babel can find, so the template gets them from here."""
+    import json
+
+    from risktable.hardware.palette import NEUTRAL, SEAT_COLOURS
+
+    board = json.loads((PACKAGE / "rules" / "data" / "classic_map.json").read_text())
+    names = [("territory", t["name"]) for t in board["territories"]]
+    names += [("continent", c["name"]) for c in board["continents"]]
+    names += [("colour", c.name) for c in (*SEAT_COLOURS, NEUTRAL)]
+    return names
+
+
+def _add_names(pot: Path) -> None:
+    from babel.messages.pofile import read_po, write_po
+
+    with pot.open("rb") as f:
+        catalog = read_po(f)
+    for context, name in board_names():
+        catalog.add(name, context=context)
+    with pot.open("wb") as f:
+        write_po(f, catalog, width=0, sort_output=True, omit_header=True, no_location=True)
 
 
 def update() -> None:
