@@ -4,7 +4,8 @@ checkout; Babel is a development dependency).
     python -m risktable.i18n.catalogues extract   # the code's messages -> locale/risktable.pot
     python -m risktable.i18n.catalogues update    # merge the .pot into each language's .po
     python -m risktable.i18n.catalogues compile   # each .po -> its .mo (shipped in the wheel)
-    python -m risktable.i18n.catalogues all       # the three in turn
+    python -m risktable.i18n.catalogues all       # the three in turn, then the seat's
+                                                  # font for the catalogues' characters
 
 The .po files are what translators edit; the .mo files are generated and committed so an
 installed hub needs only the standard library's gettext. tests/i18n checks both are in
@@ -14,6 +15,7 @@ step with the code.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from risktable.i18n import DEFAULT, DOMAIN, LANGUAGES, LOCALE_DIR
@@ -39,7 +41,7 @@ def mo_path(lang: str) -> Path:
 def _babel(args: list[str]) -> None:
     from babel.messages.frontend import CommandLineInterface
 
-    CommandLineInterface().run(["pybabel", "-q", *args])
+    CommandLineInterface().run(["pybabel", "-q", *args])  # type: ignore[no-untyped-call]
 
 
 def extract(out: Path = TEMPLATE) -> None:
@@ -99,9 +101,17 @@ def compile_all() -> None:
                 str(mo_path(lang)), "-l", lang])
 
 
+def font() -> None:
+    """Rebuild the seat's font (firmware/fonts/font.bin) for the compiled catalogues."""
+    from risktable.i18n.font import write_font
+
+    write_font()
+
+
 def main(argv: list[str]) -> int:
-    steps = {"extract": [extract], "update": [update], "compile": [compile_all],
-             "all": [extract, update, compile_all]}
+    steps: dict[str, list[Callable[[], object]]] = {
+        "extract": [extract], "update": [update], "compile": [compile_all],
+        "all": [extract, update, compile_all, font]}
     if len(argv) != 1 or argv[0] not in steps:
         print(__doc__, file=sys.stderr)
         return 2
