@@ -292,7 +292,7 @@ def _pack(cell: list[list[bool]], stride: int) -> bytes:
 def _latin_glyph(ch: str, regular: ImageFont.FreeTypeFont,
                  small: ImageFont.FreeTypeFont) -> list[list[bool]]:
     # A base letter from DejaVu Sans Bold on the built-in font's baseline, with its
-    # marks drawn to the grid; a character with no such decomposition (ı, ß, quotes,
+    # marks drawn to the grid; a character with no such decomposition (dotless i, sharp s, quotes,
     # dashes) is the font's own glyph, moved into the cell.
     cell = [[False] * LATIN_HEIGHT for _ in range(LATIN_HEIGHT)]
     parts = unicodedata.normalize("NFD", ch)
