@@ -61,11 +61,13 @@ def board_names() -> list[tuple[str, str]]:
     import json
 
     from risktable.hardware.palette import NEUTRAL, SEAT_COLOURS
+    from risktable.rules.board import SYMBOLS
 
     board = json.loads((PACKAGE / "rules" / "data" / "classic_map.json").read_text())
     names = [("territory", t["name"]) for t in board["territories"]]
     names += [("continent", c["name"]) for c in board["continents"]]
     names += [("colour", c.name) for c in (*SEAT_COLOURS, NEUTRAL)]
+    names += [("symbol", symbol) for symbol in SYMBOLS]
     return names
 
 
