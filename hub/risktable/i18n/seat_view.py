@@ -22,9 +22,9 @@ MAX_ROWS = 12
 @cache
 def _rtl_width() -> Callable[[str], int]:
     # The seat font's right-to-left face measures what the seat will draw.
-    from risktable.i18n.font import load_seat_font
+    from risktable.i18n.font import Font
 
-    return load_seat_font().face("rtl").width
+    return Font.load().face("rtl").width
 
 
 def written(view: dict[str, Any], lang: str, *, shaping: bool = False,
