@@ -14,6 +14,7 @@ step with the code.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,7 +47,7 @@ def mo_path(lang: str) -> Path:
 def _babel(args: list[str]) -> None:
     from babel.messages.frontend import CommandLineInterface
 
-    CommandLineInterface().run(["pybabel", "-q", *args])
+    CommandLineInterface().run(["pybabel", "-q", *args])  # type: ignore[no-untyped-call]
 
 
 def extract(out: Path = TEMPLATE) -> None:
@@ -134,8 +135,9 @@ def compile_all() -> None:
 
 
 def main(argv: list[str]) -> int:
-    steps = {"extract": [extract], "update": [update], "compile": [compile_all],
-             "all": [extract, update, compile_all]}
+    steps: dict[str, list[Callable[[], None]]] = {
+        "extract": [extract], "update": [update], "compile": [compile_all],
+        "all": [extract, update, compile_all]}
     if len(argv) != 1 or argv[0] not in steps:
         print(__doc__, file=sys.stderr)
         return 2
