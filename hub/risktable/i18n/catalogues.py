@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from risktable.i18n import DEFAULT, DOMAIN, LANGUAGES, LOCALE_DIR
@@ -43,7 +44,7 @@ def mo_path(lang: str) -> Path:
 def _babel(args: list[str]) -> None:
     from babel.messages.frontend import CommandLineInterface
 
-    CommandLineInterface().run(["pybabel", "-q", *args])
+    CommandLineInterface().run(["pybabel", "-q", *args])  # type: ignore[no-untyped-call]
 
 
 def extract(out: Path = TEMPLATE) -> None:
@@ -126,8 +127,9 @@ def compile_all() -> None:
 
 
 def main(argv: list[str]) -> int:
-    steps = {"extract": [extract], "update": [update], "compile": [compile_all],
-             "all": [extract, update, compile_all]}
+    steps: dict[str, list[Callable[[], None]]] = {
+        "extract": [extract], "update": [update], "compile": [compile_all],
+        "all": [extract, update, compile_all]}
     if len(argv) != 1 or argv[0] not in steps:
         print(__doc__, file=sys.stderr)
         return 2
