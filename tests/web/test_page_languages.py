@@ -85,7 +85,7 @@ def test_every_page_message_is_translated(lang: str) -> None:
     keys = {f"{c}\x04{m}" if c else m for c, m, _ in page_messages()}
     assert sorted(keys - doc["messages"].keys()) == []
     t = i18n.translation(lang)
-    for context, message, plural in page_messages():
+    for _context, message, plural in page_messages():
         if not plural:
             continue
         forms = doc["messages"][message]

@@ -69,7 +69,7 @@ def web_messages() -> list[list[str]]:
     from babel.messages.frontend import parse_keywords, parse_mapping_cfg
 
     with MAPPING.open() as f:
-        method_map, options_map = parse_mapping_cfg(f)
+        method_map, options_map = parse_mapping_cfg(f)  # type: ignore[no-untyped-call]
     js = [(pattern, method) for pattern, method in method_map
           if method in ("ignore", "javascript")]
     keywords = {**DEFAULT_KEYWORDS, **parse_keywords(list(KEYWORDS))}

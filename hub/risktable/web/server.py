@@ -22,6 +22,7 @@ import functools
 import json
 import mimetypes
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -178,8 +179,8 @@ def _json(doc: dict[str, Any]) -> bytes:
 def _handler(config: PageConfig | VenuePageConfig) -> type[BaseHTTPRequestHandler]:
     config_body = json.dumps(config.document()).encode("utf-8")
     index = config.index
-    words = {f"i18n/{lang}.json": functools.partial(page_catalogue, lang)
-             for lang in i18n.LANGUAGES}
+    words: dict[str, Callable[[], dict[str, Any]]] = {
+        f"i18n/{lang}.json": functools.partial(page_catalogue, lang) for lang in i18n.LANGUAGES}
     words["i18n/languages.json"] = languages_document
 
     class Handler(BaseHTTPRequestHandler):
