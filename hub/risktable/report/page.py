@@ -56,16 +56,18 @@ h2 { font-size: 1.25em; margin: 1.4em 0 0.4em; border-bottom: 2px solid var(--ru
 figure { margin: 0.5em 0; background: #fff; border: 1px solid var(--rule);
   border-radius: 6px; padding: 0.5em; }
 figcaption { color: var(--muted); font-size: 0.9em; }
-svg { display: block; width: 100%; height: auto; }
+/* The charts are drawn with their axes at fixed places, in either direction of the page
+   (start and end sides elsewhere, so that a right-to-left page mirrors). */
+svg { display: block; width: 100%; height: auto; direction: ltr; }
 svg text { font-family: inherit; fill: var(--ink); }
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
 table { border-collapse: collapse; margin: 0.5em 0; background: #fff; }
-caption { text-align: left; font-weight: 600; padding: 0.3em 0; }
-th, td { border: 1px solid var(--rule); padding: 0.25em 0.55em; text-align: right; }
-th[scope=row], td.name, th.name { text-align: left; }
+caption { text-align: start; font-weight: 600; padding: 0.3em 0; }
+th, td { border: 1px solid var(--rule); padding: 0.25em 0.55em; text-align: end; }
+th[scope=row], td.name, th.name { text-align: start; }
 thead th { vertical-align: bottom; }
 .swatch { display: inline-block; width: 2.4em; height: 0.9em; vertical-align: middle;
-  margin-right: 0.35em; border: 1px solid #333; }
+  margin-inline-end: 0.35em; border: 1px solid #333; }
 .dice { display: grid; gap: 0.6em; grid-template-columns: repeat(auto-fill, minmax(17em, 1fr)); }
 .note { color: var(--muted); font-size: 0.9em; }
 .suspicious { font-weight: 700; color: #a00; }
