@@ -28,17 +28,6 @@ const WORDS = {
   noOdds: () => _("no attack being considered"),
   noEvents: () => _("nothing has happened yet"),
   seatsHead: () => [_("seat"), _("territories"), _("armies"), _("cards")],
-  phase: {
-    setup: () => pgettext("phase", "setup"),
-    reinforce: () => pgettext("phase", "reinforce"),
-    attack: () => pgettext("phase", "attack"),
-    fortify: () => pgettext("phase", "fortify"),
-    over: () => pgettext("phase", "over"),
-  },
-  turnLine: (t) => (t.round === undefined ? _("{who} (seat {seat}) · {phase}", t)
-    : _("{who} (seat {seat}) · {phase} · round {round}", t)),
-  overLine: (t) => (t.round === undefined ? _("game over: {who} (seat {seat})", t)
-    : _("game over: {who} (seat {seat}) · round {round}", t)),
   noGame: () => _("no game running"),
   seatN: (n) => _("seat {n}", { n }),
   table: (table) => _("table {table}", { table }),
@@ -149,10 +138,7 @@ function render() {
   if (turn) {
     const seat = state.config.seats[turn.seat - 1];
     swatch.style.background = rgb(seat.rgb);
-    const phase = WORDS.phase[turn.phase];
-    const line = { who: nameOf("colour", seat.name), seat: turn.seat, round: turn.round,
-                   phase: phase ? phase() : turn.phase };
-    text.textContent = turn.phase === "over" ? WORDS.overLine(line) : WORDS.turnLine(line);
+    text.textContent = turnLine(turn, nameOf("colour", seat.name));
   } else {
     swatch.style.background = "transparent";
     text.textContent = WORDS.noGame();

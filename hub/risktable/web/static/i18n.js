@@ -48,6 +48,27 @@ function N_(message) { return message; }
 // extractor could find, so the catalogue gets these names from the board data itself.
 function nameOf(context, name) { return pgettext(context, name); }
 
+// A game phase's name (the protocol's setup, reinforce, attack, fortify, over).
+const PHASES = {
+  setup: () => pgettext("phase", "setup"),
+  reinforce: () => pgettext("phase", "reinforce"),
+  attack: () => pgettext("phase", "attack"),
+  fortify: () => pgettext("phase", "fortify"),
+  over: () => pgettext("phase", "over"),
+};
+function phaseName(phase) { return PHASES[phase] ? PHASES[phase]() : phase; }
+
+// A board message's turn line: whose turn it is, the phase, the round.
+function turnLine(turn, who) {
+  const t = { who, seat: turn.seat, round: turn.round, phase: phaseName(turn.phase) };
+  if (turn.phase === "over") {
+    return t.round === undefined ? _("game over: {who} (seat {seat})", t)
+      : _("game over: {who} (seat {seat}) · round {round}", t);
+  }
+  return t.round === undefined ? _("{who} (seat {seat}) · {phase}", t)
+    : _("{who} (seat {seat}) · {phase} · round {round}", t);
+}
+
 // The language asked for: ?lang=xx in the address, else the browser's, else English.
 function wantedLanguage(known) {
   const asked = new URLSearchParams(location.search).get("lang");
