@@ -57,6 +57,7 @@ _REASON_MS = const(4000)  # a refusal's reason stays this long (or to the next v
 _CMD_ROOM = const(16)  # hub commands waiting for the loop; beyond: resync
 _WATCH_MS = const(1000)  # the supervisor's period
 _BEATS = const(3)  # every loop has checked in: _serve 1, _tick 2
+_PAGE_MS = const(3000)  # a text taller than the display turns its page this often
 
 # The view's ring modes in the order of ring.MODE_OFF (1) .. ring.MODE_SPIN (5).
 _MODES = ("off", "count", "progress", "pulse", "spin")
@@ -78,6 +79,8 @@ class Seat:
         self.boot = int.from_bytes(os.urandom(4), "big") & _COUNTER_MASK
         self.session = 0
         self.text = None  # the view's lines for the display (not the whole view)
+        self.rtl = False  # they are right-to-left display rows
+        self._pages = [0, 1, 0]  # the page shown, the count, the ticks it was shown at
         self.hub_session = None
         # Only an explicit offline status means the hub is gone; before the first status
         # arrives the seat simply shows its view.
@@ -300,6 +303,11 @@ class Seat:
                     self._show()
                 if self._frame:
                     self._frame = False
+                    pages = self._pages
+                    if pages[1] > 1 and time.ticks_diff(now, pages[2]) >= _PAGE_MS:
+                        pages[0] += 1
+                        pages[2] = now
+                        self._show()
                     if self.dice is not None:
                         self.dice.tick(self._ticks())  # the faces display ends on its own
                     self._draw()
@@ -362,6 +370,10 @@ class Seat:
         elif leaf == "view":
             lines = msg.get("lines")
             self.text = lines if isinstance(lines, list) else [msg.get("name", "")]
+            self.rtl = msg.get("rtl", False)
+            pages = self._pages
+            pages[0] = 0
+            pages[2] = self._ticks()
             r = self.ring
             colour = msg["colour"]
             r.colour = (colour[0], colour[1], colour[2])
@@ -450,7 +462,9 @@ class Seat:
         if pairing and shown is None:
             pairing.show()
         elif (self.ring.dice_n == 0 or shown is not None) and text is not None:
-            self.board.show_text(text)
+            # A refusal's reason is the seat's own (left-to-right) words.
+            pages = self._pages
+            pages[1] = self.board.show_text(text, self.rtl and shown is None, pages[0])
 
     def flash(self, r, g, b, ms):
         # The red error flash, or white to identify the seat.

@@ -4,7 +4,8 @@ checkout; Babel is a development dependency).
     python -m risktable.i18n.catalogues extract   # the code's messages -> locale/risktable.pot
     python -m risktable.i18n.catalogues update    # merge the .pot into each language's .po
     python -m risktable.i18n.catalogues compile   # each .po -> its .mo (shipped in the wheel)
-    python -m risktable.i18n.catalogues all       # the three in turn
+    python -m risktable.i18n.catalogues all       # the three in turn, then the seat's
+                                                  # font for the catalogues' characters
 
 The .po files are what translators edit; the .mo files are generated and committed so an
 installed hub needs only the standard library's gettext. tests/i18n checks both are in
@@ -87,11 +88,13 @@ def board_names() -> list[tuple[str, str]]:
     its territories and continents, and the seat colours. They live in data files, not
     in calls Babel can find, so the template gets them from here."""
     from risktable.hardware.palette import NEUTRAL, SEAT_COLOURS
+    from risktable.rules.board import SYMBOLS
 
     board = json.loads((PACKAGE / "rules" / "data" / "classic_map.json").read_text())
     names = [("territory", t["name"]) for t in board["territories"]]
     names += [("continent", c["name"]) for c in board["continents"]]
     names += [("colour", c.name) for c in (*SEAT_COLOURS, NEUTRAL)]
+    names += [("symbol", symbol) for symbol in SYMBOLS]
     return names
 
 
@@ -126,10 +129,17 @@ def compile_all() -> None:
                 str(mo_path(lang)), "-l", lang])
 
 
+def font() -> None:
+    """Rebuild the seat's font (firmware/fonts/font.bin) for the compiled catalogues."""
+    from risktable.i18n.font import write_font
+
+    write_font()
+
+
 def main(argv: list[str]) -> int:
-    steps: dict[str, list[Callable[[], None]]] = {
+    steps: dict[str, list[Callable[[], object]]] = {
         "extract": [extract], "update": [update], "compile": [compile_all],
-        "all": [extract, update, compile_all]}
+        "all": [extract, update, compile_all, font]}
     if len(argv) != 1 or argv[0] not in steps:
         print(__doc__, file=sys.stderr)
         return 2

@@ -157,7 +157,12 @@ def card_label(state: State, card: int) -> str:
         return _("Ceasefire") if stars is not None else _("Wild")
     if stars is not None:
         return f"{_name(state, card)} {stars[card]}*"
-    return f"{_name(state, card)} {SYMBOLS[board.card_symbols[card]][0].upper()}"
+    return f"{_name(state, card)} {_symbol_initial(SYMBOLS[board.card_symbols[card]])}"
+
+
+def _symbol_initial(symbol: str) -> str:
+    # The symbol's initial in the context's language ("I" for infantry; "P" for piyade).
+    return i18n.pgettext("symbol", symbol)[:1].upper()
 
 
 def hand_line(state: State, player: int) -> str:

@@ -197,6 +197,7 @@ class TableSession:
         start: State | None = None,
         names: Mapping[int, str] | None = None,
         hub_cards: bool = False,
+        languages: Mapping[int, str] | None = None,
     ) -> None:
         self.config = config
         self.hub_cards = hub_cards
@@ -204,7 +205,8 @@ class TableSession:
         # How the screens call each seat's player: its name, or "Seat n".
         self._given = {seat: name for seat, name in (names or {}).items() if name}
         # Each seat's language (risktable.i18n): its screens are written in it.
-        self._languages: dict[int, str] = {}
+        self._languages = {seat: i18n.check_language(lang)
+                           for seat, lang in (languages or {}).items()}
         self._offline: frozenset[int] = frozenset()
         if len(self.seats) != config.players or len(set(self.seats)) != len(self.seats) \
                 or not all(1 <= s <= 6 for s in self.seats):
