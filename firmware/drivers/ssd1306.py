@@ -17,6 +17,9 @@
 import framebuf
 from micropython import const
 
+# The hub lays its lines out with the same wrap (risktable.i18n.layout).
+from riskproto.wrap import wrap
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from machine import I2C
@@ -48,31 +51,6 @@ _PIPS = ((4,), (0, 8), (0, 4, 8), (0, 2, 6, 8), (0, 2, 4, 6, 8), (0, 2, 3, 5, 6,
 
 _FONT = const(8)
 _RTL_ROWS = const(4)  # 16 px rows on a 64 px display
-
-
-def wrap(text: str, per_line: int) -> "list[str]":
-    # Greedy word wrap; a word longer than a line is cut across lines.
-    lines: "list[str]" = []
-    line = ""
-    for word in text.split():
-        while len(word) > per_line:
-            if line:
-                lines.append(line)
-                line = ""
-            lines.append(word[:per_line])
-            word = word[per_line:]
-        if not word:
-            continue
-        if not line:
-            line = word
-        elif len(line) + 1 + len(word) <= per_line:
-            line = line + " " + word
-        else:
-            lines.append(line)
-            line = word
-    if line:
-        lines.append(line)
-    return lines
 
 
 class SSD1306:

@@ -2,7 +2,8 @@
 
 ``firmware/version.py`` holds the release number; the build (``seat_build.build``)
 writes the hash of every firmware source (the same files it compiles, except
-``version.py`` itself, and the data files it copies, the font) into the compiled copy of that module, so a seat built from
+``version.py`` itself, and the data files it copies, the font) into the compiled
+copy of that module, so a seat built from
 a changed file reports a different version in its birth (``fw``). The hub computes
 the same string for the firmware it bundles and shows every seat that differs.
 """
