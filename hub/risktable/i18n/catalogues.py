@@ -14,6 +14,7 @@ step with the code.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
 PACKAGE = Path(__file__).resolve().parent.parent
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
+WEB_MESSAGES = PACKAGE / "web" / "messages.json"
 # The call names whose string arguments are messages (Babel's keyword specs).
 KEYWORDS = ("_", "N_", "ngettext:1,2", "pgettext:1c,2", "npgettext:1c,2,3", "territory",
             "continent", "colour")
@@ -33,6 +35,8 @@ TRANSLATED = tuple(lang for lang in LANGUAGES if lang != DEFAULT)
 # The translator comment of a translation no native speaker has checked yet (listed in
 # docs/translations.md for review).
 UNVERIFIED = "unverified"
+# Which files hold messages, and in which language (Python, or the pages' JavaScript).
+MAPPING = Path(__file__).parent / "babel.cfg"
 
 
 def po_path(lang: str) -> Path:
@@ -55,19 +59,41 @@ def extract(out: Path = TEMPLATE) -> None:
     """Write the code's messages to ``out`` (a .pot), sorted, without line numbers
     (so a change elsewhere in a file does not rewrite the template)."""
     args = ["extract", "--no-wrap", "--sort-output", "--no-location", "--omit-header",
-            "--project", "risktable", "-o", str(out)]
+            "--project", "risktable", "-F", str(MAPPING), "-o", str(out)]
     for keyword in KEYWORDS:
         args += ["-k", keyword]
     _babel([*args, str(PACKAGE)])
     _add_names(out)
+    if out == TEMPLATE:
+        rows = ",\n".join(json.dumps(row, ensure_ascii=False) for row in web_messages())
+        WEB_MESSAGES.write_text(f"[\n{rows}\n]\n", "utf-8")
+
+
+def web_messages() -> list[list[str]]:
+    """[context, message, plural] of every message the pages' JavaScript asks for (``""``:
+    none), and the board's names: what the page server translates into ``/i18n/<lang>.json``
+    (risktable.web.server), read from the committed ``web/messages.json`` at run time."""
+    from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+    from babel.messages.frontend import parse_keywords, parse_mapping_cfg
+
+    with MAPPING.open() as f:
+        method_map, options_map = parse_mapping_cfg(f)  # type: ignore[no-untyped-call]
+    js = [(pattern, method) for pattern, method in method_map
+          if method in ("ignore", "javascript")]
+    keywords = {**DEFAULT_KEYWORDS, **parse_keywords(list(KEYWORDS))}
+    found: set[tuple[str, str, str]] = set()
+    for _file, _line, message, _comments, context in extract_from_dir(
+            PACKAGE, js, options_map, keywords=keywords):
+        singular, plural = (message, "") if isinstance(message, str) else message[:2]
+        found.add((context or "", singular, plural))
+    found.update((context, name, "") for context, name in board_names())
+    return [list(entry) for entry in sorted(found)]
 
 
 def board_names() -> list[tuple[str, str]]:
     """(context, English name) of every name the board data holds and a player reads:
     its territories and continents, and the seat colours. They live in data files, not
     in calls Babel can find, so the template gets them from here."""
-    import json
-
     from risktable.hardware.palette import NEUTRAL, SEAT_COLOURS
     from risktable.rules.board import SYMBOLS
 
