@@ -19,8 +19,12 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from risktable.i18n import DEFAULT, DOMAIN, LANGUAGES, LOCALE_DIR
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 PACKAGE = Path(__file__).resolve().parent.parent
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
@@ -29,6 +33,9 @@ WEB_MESSAGES = PACKAGE / "web" / "messages.json"
 KEYWORDS = ("_", "N_", "ngettext:1,2", "pgettext:1c,2", "npgettext:1c,2,3", "territory",
             "continent", "colour")
 TRANSLATED = tuple(lang for lang in LANGUAGES if lang != DEFAULT)
+# The translator comment of a translation no native speaker has checked yet (listed in
+# docs/translations.md for review).
+UNVERIFIED = "unverified"
 # Which files hold messages, and in which language (Python, or the pages' JavaScript).
 MAPPING = Path(__file__).parent / "babel.cfg"
 
@@ -110,17 +117,44 @@ def _add_names(pot: Path) -> None:
         write_po(f, catalog, width=0, sort_output=True, omit_header=True, no_location=True)
 
 
+def _new_catalog(lang: str) -> Catalog:
+    from babel.messages.catalog import Catalog
+
+    catalog = Catalog(locale=lang, domain=DOMAIN, project="risktable",
+                      header_comment=f"# The messages of risktable in {lang}.",
+                      last_translator="risktable translators",
+                      language_team=f"risktable {lang}", fuzzy=False)
+    return catalog
+
+
 def update() -> None:
-    """Merge the template into every language's catalogue (new messages empty)."""
+    """Merge the template into every language's catalogue: new messages empty, messages
+    gone from the template dropped, the header (with the language's Plural-Forms from
+    Babel's CLDR data) and the ``#. unverified`` marks kept."""
+    from babel.messages.pofile import read_po, write_po
+
+    with TEMPLATE.open("rb") as f:
+        template = read_po(f)
     for lang in TRANSLATED:
         po = po_path(lang)
-        if not po.exists():
-            po.parent.mkdir(parents=True, exist_ok=True)
-            _babel(["init", "--no-wrap", "-D", DOMAIN, "-i", str(TEMPLATE), "-o", str(po),
-                    "-l", lang])
+        if po.exists():
+            with po.open("rb") as f:
+                catalog = read_po(f, locale=lang, domain=DOMAIN)
         else:
-            _babel(["update", "--no-wrap", "--omit-header", "--ignore-obsolete", "-D",
-                    DOMAIN, "-i", str(TEMPLATE), "-o", str(po), "-l", lang])
+            po.parent.mkdir(parents=True, exist_ok=True)
+            catalog = _new_catalog(lang)
+        marks = {key: [c for c in m.auto_comments if c == UNVERIFIED]
+                 for key, m in ((catalog._key_for(m.id, m.context), m) for m in catalog)}
+        # No fuzzy matching: a guess from a similar message would be shown to players
+        # until a translator clears it; an empty translation is found by the tests.
+        catalog.update(template, no_fuzzy_matching=True, update_creation_date=False)
+        for message in catalog:
+            for mark in marks.get(catalog._key_for(message.id, message.context), []):
+                if mark not in message.auto_comments:
+                    message.auto_comments.append(mark)
+        with po.open("wb") as f:
+            write_po(f, catalog, width=0, sort_output=True, no_location=True,
+                     ignore_obsolete=True)
 
 
 def compile_all() -> None:

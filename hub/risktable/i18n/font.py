@@ -56,11 +56,12 @@ FALLBACK = "?"
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
 LATIN_FONT = DEJAVU / "DejaVuSans-Bold.ttf"
 RTL_FONT = Path("/usr/share/fonts/truetype/noto/NotoNaskhArabic-Regular.ttf")
-RTL_SIZE = 14
+RTL_SIZE = 15
 RTL_LATIN_FONT = DEJAVU / "DejaVuSans.ttf"
 RTL_LATIN_SIZE = 11
-# At 14 px Noto Naskh's letters reach 12 rows above the baseline (alef with hamza) and 3
-# below it (the tails of noon, reh, yeh): the baseline row that fits both in 16 rows.
+# At 15 px Noto Naskh's letters reach 12 rows above the baseline (alef with madda, gaf)
+# and 3 below it (the tails of noon, reh, yeh): the baseline row that fits both in 16
+# rows (an alef alone is 10 px).
 RTL_BASELINE = 12
 RTL_THRESHOLD = 100
 # DejaVu Sans Bold at 9 px: 7 px capitals and a 5 px x-height, framebuf's proportions.
@@ -190,6 +191,14 @@ class Font:
 
 
 # ---- which characters
+
+
+def missing_chars(font: Font, latin: set[str], rtl: set[str]) -> set[tuple[str, str]]:
+    """(face, character) of each of ``latin`` (outside ASCII) and ``rtl`` that ``font``
+    lacks: what the seat would draw as "?"."""
+    lacking = {("latin", ch) for ch in latin if ord(ch) > 0x7E and not font.face("latin").has(ch)}
+    lacking |= {("rtl", ch) for ch in rtl if not font.face("rtl").has(ch)}
+    return lacking
 
 
 def shape(text: str) -> str:

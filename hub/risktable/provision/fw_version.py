@@ -2,7 +2,8 @@
 
 ``firmware/version.py`` holds the release number; the build (``seat_build.build``)
 writes the hash of every firmware source (the same files it compiles, except
-``version.py`` itself) into the compiled copy of that module, so a seat built from
+``version.py`` itself, and the data files it copies, the font) into the compiled
+copy of that module, so a seat built from
 a changed file reports a different version in its birth (``fw``). The hub computes
 the same string for the firmware it bundles and shows every seat that differs.
 """
@@ -13,7 +14,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from risktable.provision.seat_build import REPO, sources
+from risktable.provision.seat_build import DATA_FILES, REPO, sources
 
 VERSION_MODULE = Path("version.py")
 _RELEASE = re.compile(r'^VERSION = "([^"+]+)"$', re.MULTILINE)
@@ -39,6 +40,13 @@ def content_hash(repo: Path = REPO) -> str:
         digest.update(f"{base.name}/{rel.as_posix()}\0".encode())
         digest.update((base / rel).read_bytes())
         digest.update(b"\0")
+    for rel in DATA_FILES:
+        # A new font is a new firmware too (the seat draws from the one it carries).
+        data = repo / "firmware" / rel
+        if data.is_file():
+            digest.update(f"firmware/{rel.as_posix()}\0".encode())
+            digest.update(data.read_bytes())
+            digest.update(b"\0")
     return digest.hexdigest()[:HASH_LENGTH]
 
 

