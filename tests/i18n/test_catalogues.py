@@ -20,7 +20,7 @@ from risktable.i18n import catalogues
 from tests.support.tools import ROOT
 
 LANGS = catalogues.TRANSLATED
-NAME_CONTEXTS = ("territory", "continent", "colour")
+NAME_CONTEXTS = ("territory", "continent", "colour", "symbol")
 
 # Each language's plural rule, written out from CLDR's rules (what Babel writes in the
 # header): the form a number takes. Persian and Turkish keep a noun singular after a
@@ -161,12 +161,23 @@ def test_template_is_in_step_with_the_code(tmp_path: Path) -> None:
             for k, m in messages(extracted).items()}
     committed = {(k, tuple(m.id) if not isinstance(m.id, str) else m.id)
                  for k, m in messages(template()).items()}
-    assert code - committed == set(), "messages in the code, not in the template: " \
-        "run python -m risktable.i18n.catalogues all"
-    assert committed - code == set(), "messages in the template the code no longer has"
+    new = sorted(k for k, _ in code - committed)
+    gone = sorted(k for k, _ in committed - code)
+    assert not new, f"messages in the code, not in the template: {new} " \
+        "(run python -m risktable.i18n.catalogues all)"
+    assert not gone, f"messages in the template the code no longer has: {gone}"
 
 
-ROW = re.compile(r"^\| *(territory|continent|colour|[a-z]*) *\| *(.+?) *\| *(.+?) *\|"
+@pytest.mark.parametrize("lang", LANGS)
+def test_card_symbols_have_distinct_initials(lang: str) -> None:
+    # A hub-dealt card is shown as its territory and its symbol's initial ("Alaska P").
+    own = messages(catalogue(lang))
+    initials = [own[("symbol", s)].string[:1].upper() for s in ("infantry", "cavalry",
+                                                                 "artillery")]
+    assert len(set(initials)) == 3, (lang, initials)
+
+
+ROW = re.compile(r"^\| *(territory|continent|colour|symbol|[a-z]*) *\| *(.+?) *\| *(.+?) *\|"
                  r" *(unverified|rule book \d{3}) *\|$")
 
 

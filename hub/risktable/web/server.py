@@ -89,10 +89,11 @@ def page_catalogue(lang: str) -> dict[str, Any]:
 
 def _plural_examples(t: Any) -> list[int]:
     # One number for each plural form, in the forms' order: the smallest n that the
-    # catalogue's rule sends to it (every rule of ours has all its forms under 200).
+    # catalogue's rule sends to it. Every form but one comes under 200; CLDR's Portuguese
+    # keeps a form for whole millions ("1 000 000 de exércitos").
     rule = getattr(t, "plural", lambda n: int(n != 1))
     found: dict[int, int] = {}
-    for n in range(200):
+    for n in (*range(200), *(10 ** k for k in range(3, 10))):
         found.setdefault(rule(n), n)
     return [found[i] for i in sorted(found)]
 
