@@ -5,6 +5,7 @@ costs the heap little (it stays in its file)."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -14,7 +15,18 @@ import pytest
 
 from risktable.i18n.font import FONT_PATH, Face, Font, build_font, shape
 from risktable.provision.seat_build import build
-from tests.support.oled_pixels import HEIGHT, WIDTH, ascii_art, display_ram, lit, png
+from tests.support.oled_pixels import (
+    GLASS,
+    HEIGHT,
+    INK,
+    SCALE,
+    WIDTH,
+    ascii_art,
+    display_ram,
+    lit,
+    png,
+    render,
+)
 
 PERSIAN = ["نوبت شما است", "۳ سرباز در ایران", "حمله کنید؟ (تأیید)", "اروپا، آسیا: ۱۲",
            "سطر پنجم", "سطر ششم"]
@@ -183,3 +195,27 @@ def test_the_font_in_use_costs_the_heap_little(micropython: str, tmp_path: Path)
     print(f"heap held by the font: {loaded} bytes; after drawing: {drawn} more")
     assert loaded <= 3072
     assert drawn <= 256  # a leak of one block a draw would be 768
+
+
+def test_screens_render_to_pngs_of_the_oleds_pixels(
+    micropython: str, sample: tuple[Path, Font]
+) -> None:
+    from PIL import Image
+
+    path, _ = sample
+    english = render(["Armies to place", "7"], micropython=micropython)
+    persian = render([shape(PERSIAN[0])], rtl=True, font=path, micropython=micropython)
+    for pages, ram in ((english, display_ram(["Armies to place", "7"],
+                                             micropython=micropython)[0]),
+                       (persian, display_ram([shape(PERSIAN[0])], rtl=True, font=path,
+                                             micropython=micropython)[0])):
+        assert len(pages) == 1
+        image = Image.open(io.BytesIO(pages[0])).convert("RGB")
+        assert image.size == (WIDTH * SCALE, HEIGHT * SCALE)
+        for y in range(HEIGHT):
+            for x in range(WIDTH):
+                want = INK if lit(ram, x, y) else GLASS
+                assert image.getpixel((x * SCALE + 1, y * SCALE + 2)) == want, (x, y)
+    # The Persian row ends at the right edge.
+    assert max(r.rfind("#") for r in ascii_art(display_ram(
+        [shape(PERSIAN[0])], rtl=True, font=path, micropython=micropython)[0])) >= WIDTH - 3
