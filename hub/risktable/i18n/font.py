@@ -230,11 +230,35 @@ def catalogue_messages(lang: str) -> list[str]:
     return [t for t in texts if t]
 
 
+_TATWEEL = "\u0640"
+_LAM = "\u0644"
+
+
+def joining_forms(letters: set[str]) -> set[str]:
+    """Every presentation form of each Arabic-script letter in ``letters`` (isolated,
+    initial, medial, final; lam with each alef there), as shaping can give them."""
+    import arabic_reshaper
+
+    forms: set[str] = set()
+    arabic = {ch for ch in letters if 0x0600 <= ord(ch) <= 0x06FF and ch != _TATWEEL}
+    for ch in arabic:
+        for text in (ch, ch + _TATWEEL, _TATWEEL + ch + _TATWEEL, _TATWEEL + ch):
+            forms.update(str(arabic_reshaper.reshape(text)))
+        if _LAM in arabic and unicodedata.name(ch, "").startswith("ARABIC LETTER ALEF"):
+            for text in (_LAM + ch, _TATWEEL + _LAM + ch):
+                forms.update(str(arabic_reshaper.reshape(text)))
+    forms.discard(_TATWEEL)
+    return forms
+
+
 def catalogue_chars() -> tuple[set[str], set[str]]:
     """(latin, rtl): the characters outside ASCII every left-to-right catalogue uses,
     and every character of the right-to-left catalogues once shaped, with each
-    language's own name (a language menu shows them). The seat's own texts are
-    catalogue messages too (marked in risktable.i18n.seat_texts), so they are in."""
+    language's own name (a language menu shows them). The rtl set holds every joining
+    form of each letter used, not only those the messages show: the hub breaks a word
+    too long for a row and puts names into messages, which can join a letter another
+    way. The seat's own texts are catalogue messages too (marked with N_()), so their
+    characters are in."""
     latin: set[str] = set()
     rtl: set[str] = set()
     for lang in LANGUAGES:
@@ -242,6 +266,7 @@ def catalogue_chars() -> tuple[set[str], set[str]]:
         if lang in RIGHT_TO_LEFT:
             for text in texts:
                 rtl.update(shape(text))
+            rtl.update(joining_forms(set("".join(texts))))
         else:
             for text in texts:
                 latin.update(ch for ch in text if ord(ch) > 0x7E)
