@@ -13,8 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from riskproto import messages, topics
 from risktable.i18n.font import FONT_PATH, Face, Font, build_font, shape
 from risktable.provision.seat_build import build
+from tests.firmware.hub import AckingHub
+from tests.firmware.seats import SeatProcess, write_config
+from tests.support.mosquitto import Mosquitto
 from tests.support.oled_pixels import (
     GLASS,
     HEIGHT,
@@ -219,3 +223,30 @@ def test_screens_render_to_pngs_of_the_oleds_pixels(
     # The Persian row ends at the right edge.
     assert max(r.rfind("#") for r in ascii_art(display_ram(
         [shape(PERSIAN[0])], rtl=True, font=path, micropython=micropython)[0])) >= WIDTH - 3
+
+
+def test_a_persian_refusal_is_shown_as_its_rtl_rows_then_the_view(
+    micropython: str, mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    # The hub's detail for a Persian seat: display rows joined by newlines
+    # (risktable.i18n.seat_view.detail_for); a one-row detail has no newline.
+    table = "fw-fa-refusal"
+    hub = AckingHub(mosquitto.host, mosquitto.port, table)
+    seat = SeatProcess(micropython, write_config(tmp_path, table, 1, mosquitto.port))
+    try:
+        seat.wait_output(lambda line: line.get("net") == "up", timeout=20)
+        view = messages.message("view", seat=1, colour=[0, 255, 16], name="x",
+                                lines=["Your move"])
+        hub.publish(1, topics.SEAT_VIEW, view)
+        seat.wait_output(lambda line: line.get("oled") == ["Your move"])
+        rows = [shape("نوبت شما نیست"), shape("صبر کنید")]
+        for detail in ("\n".join(rows), rows[0]):
+            hub.publish(1, topics.SEAT_ERROR, messages.message(
+                "error", code="not_allowed", detail=detail))
+            want = {"oled": detail.split("\n"), "rtl": True}
+            seat.wait_output(want.__eq__, timeout=10)
+            hub.publish(1, topics.SEAT_VIEW, view)  # the next view ends the reason
+            seat.wait_output(lambda line: line == {"oled": ["Your move"]})
+    finally:
+        seat.stop()
+        hub.close()
