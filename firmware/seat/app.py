@@ -452,9 +452,15 @@ class Seat:
         # the hub) goes above the first three lines.
         self._draw()
         text = self.text
+        rtl = self.rtl
         shown = self.refusal
         if shown is not None:
             text = shown[1]
+            # The hub's detail for a right-to-left seat is its display rows (Arabic
+            # script, in visual order), joined by newlines.
+            rtl = ord(max(text[0])) > 0x5FF if text and text[0] else False
+            if rtl:
+                text = text[0].split("\n")
         if self.notice is not None:
             text = [self.notice] + (text[:3] if text else [])
         # Pairing shows its own screen; seat/dice.py shows dice; a reason comes first.
@@ -462,9 +468,8 @@ class Seat:
         if pairing and shown is None:
             pairing.show()
         elif (self.ring.dice_n == 0 or shown is not None) and text is not None:
-            # A refusal's reason is the seat's own (left-to-right) words.
             pages = self._pages
-            pages[1] = self.board.show_text(text, self.rtl and shown is None, pages[0])
+            pages[1] = self.board.show_text(text, rtl, pages[0])
 
     def flash(self, r, g, b, ms):
         # The red error flash, or white to identify the seat.
