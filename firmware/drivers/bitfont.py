@@ -22,20 +22,33 @@ _ENTRY = const(4)
 _FALLBACK = const(63)  # "?"
 
 
-def find(path=PATH):
-    # The font beside the modules that run: the first folder on sys.path holding it
-    # (an update's slot, the board's root, the tree on the unix port).
+def load(path=None):
+    # The (latin, rtl) faces of the font at path, by default the one beside the modules
+    # that run: the first folder on sys.path holding fonts/font.bin (an update's slot,
+    # the board's root, the tree on the unix port). A face the file lacks is None.
     import os
     import sys
 
-    for folder in sys.path:
-        at = folder + "/" + path if folder else path
-        try:
-            os.stat(at)
-            return at
-        except OSError:
-            pass
-    return None
+    if path is None:
+        for folder in sys.path:
+            path = folder + "/" + PATH if folder else PATH
+            try:
+                os.stat(path)
+                break
+            except OSError:
+                path = None
+    f = open(path or PATH, "rb")
+    head = f.read(_HEAD)
+    if head[:4] != b"RTFN" or head[4] != 1:
+        raise ValueError("font")
+    latin = rtl = None
+    for _ in range(head[5]):
+        rec = f.read(_FACE)
+        if rec[:6] == b"latin\0":
+            latin = Face(f, rec)
+        elif rec[:4] == b"rtl\0":
+            rtl = Face(f, rec)
+    return latin, rtl
 
 
 class Face:
@@ -43,7 +56,7 @@ class Face:
         self._f = f
         self.height = rec[8]
         stride = rec[9]
-        self.count = rec[10] | rec[11] << 8
+        self._count = rec[10] | rec[11] << 8
         self._index = int.from_bytes(rec[12:16], "little")
         self._bitmaps = int.from_bytes(rec[16:20], "little")
         self._size = self.height * stride
@@ -53,11 +66,12 @@ class Face:
         self._entry = bytearray(_ENTRY)  # code point (2 bytes LE), advance, 0
 
     def _find(self, cp):
-        # The glyph's number, its entry left in self._entry; -1 when absent.
+        # The number of cp's glyph (else of "?", else -1), its entry left in
+        # self._entry: a binary search of the index, one entry read at a time.
         f = self._f
         e = self._entry
         lo = 0
-        hi = self.count - 1
+        hi = self._count - 1
         while lo <= hi:
             mid = (lo + hi) >> 1
             f.seek(self._index + mid * _ENTRY)
@@ -69,50 +83,24 @@ class Face:
                 lo = mid + 1
             else:
                 hi = mid - 1
-        return -1
-
-    def _lookup(self, ch):
-        i = self._find(ord(ch))
-        return i if i >= 0 else self._find(_FALLBACK)
-
-    def has(self, ch):
-        return self._find(ord(ch)) >= 0
+        return self._find(_FALLBACK) if cp != _FALLBACK else -1
 
     def width(self, s):
         # The sum of the advances of s's glyphs, in pixels.
         w = 0
         for ch in s:
-            if self._lookup(ch) >= 0:
+            if self._find(ord(ch)) >= 0:
                 w += self._entry[2]
         return w
 
     def draw(self, fb, ch, x, y):
-        # Blits ch's glyph with its left edge at x, top at y; returns its advance.
-        i = self._lookup(ch)
+        # Blits ch's glyph with its left edge at x, top at y; returns its advance, 0
+        # when the face has neither it nor "?".
+        i = self._find(ord(ch))
         if i < 0:
             return 0
-        advance = self._entry[2]
         f = self._f
         f.seek(self._bitmaps + i * self._size)
         f.readinto(self._buf)
         fb.blit(self._glyph, x, y, 0)
-        return advance
-
-
-class Font:
-    def __init__(self, path):
-        f = self._f = open(path, "rb")
-        head = f.read(_HEAD)
-        if head[:4] != b"RTFN" or head[4] != 1:
-            raise ValueError("font")
-        self.latin = None
-        self.rtl = None
-        for _ in range(head[5]):
-            rec = f.read(_FACE)
-            if rec[:6] == b"latin\0":
-                self.latin = Face(f, rec)
-            elif rec[:4] == b"rtl\0":
-                self.rtl = Face(f, rec)
-
-    def close(self):
-        self._f.close()
+        return self._entry[2]

@@ -24,7 +24,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from machine import I2C
 
-    from drivers.bitfont import Font
+    from drivers.bitfont import Face
 
 _SET_MEM_MODE = const(0x20)
 _SET_COL_ADDR = const(0x21)
@@ -68,14 +68,15 @@ class SSD1306:
         self._data = bytes((_CTRL_DATA,))
         self._glyph_buf = bytearray(_FONT)
         self._glyph = framebuf.FrameBuffer(self._glyph_buf, _FONT, _FONT, framebuf.MONO_VLSB)
-        self._font: "Font | None" = None  # opened when a line first needs it
+        # The font's (latin, rtl) faces, loaded when a line first needs them.
+        self._faces: "tuple[Face | None, Face | None] | None" = None
 
-    def font(self) -> "Font":
-        if self._font is None:
+    def faces(self) -> "tuple[Face | None, Face | None]":
+        if self._faces is None:
             from drivers import bitfont
 
-            self._font = bitfont.Font(bitfont.find())
-        return self._font
+            self._faces = bitfont.load()
+        return self._faces
 
     def _command(self, a: int, b: int = -1, c: int = -1) -> None:
         cmd = self._cmd
@@ -142,14 +143,12 @@ class SSD1306:
         else:
             fb.text(s, 0, y, 1)
             return
-        face = self.font().latin
+        face = self.faces()[0]
         x = 0
         for ch in s:
             if ord(ch) <= 126:
                 fb.text(ch, x, y, 1)
-            elif face is not None and face.has(ch):
-                face.draw(fb, ch, x, y)
-            else:
+            elif face is None or not face.draw(fb, ch, x, y):
                 fb.text("?", x, y, 1)
             x += _FONT
 
@@ -158,7 +157,7 @@ class SSD1306:
         # page, each right-aligned; draws page `page` (modulo their count) and returns
         # the count of pages.
         pages = (len(rows) + _RTL_ROWS - 1) // _RTL_ROWS or 1
-        face = self.font().rtl
+        face = self.faces()[1]
         if face is None:
             return pages
         fb = self.fb

@@ -73,7 +73,7 @@ class DemoOptions:
     after_game: Callable[[Path], None] | None = None
     # The language of every seat's screen and of the demo's own lines (risktable.i18n).
     lang: str = "en"
-    on_seat: Callable[[SeatProcess], None] | None = None  # told each seat firmware started
+    on_seat: Callable[[SeatProcess], None] | None = None  # told each seat before it starts
 
 
 def _diagnose(seats: list[SeatProcess], hub: HubService) -> str:
@@ -189,9 +189,9 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
             seat = SeatProcess(micropython, number, options.table, address, workdir,
                                extra_config={"lang": options.lang})
             stack.callback(seat.stop)
-            seats[number] = seat.start()
             if options.on_seat is not None:
                 options.on_seat(seat)
+            seats[number] = seat.start()
             # One at a time: amqtt has a race between simultaneous connects.
             if not service.hub.wait_for_seats([number], options.seat_timeout):
                 raise DemoError(_diagnose(list(seats.values()), service.hub))
