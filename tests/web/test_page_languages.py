@@ -177,6 +177,28 @@ def test_the_board_page_in_persian(tmp_path: Path, broker: tuple[Recorder, str])
         assert driver.execute_script("return document.documentElement.dir") == "ltr"
 
 
+def test_without_lang_the_page_speaks_the_browser_s_language(tmp_path: Path) -> None:
+    layout = json.loads((ROOT / "hub" / "risktable" / "web" / "static" /
+                         "board-map.json").read_text("utf-8"))
+    with i18n.using("tr"):
+        turkish = {t["id"]: i18n.territory(t["name"]) for t in layout["territories"]}
+    english = {t["id"]: t["name"] for t in layout["territories"]}
+    with contextlib.ExitStack() as stack:
+        page = stack.enter_context(BoardPageServer(PageConfig("ws://127.0.0.1:9", TABLE)))
+        driver = stack.enter_context(chromium(tmp_path / "profile"))
+        agent = driver.execute_script("return navigator.userAgent")
+        for accept, lang, names in [("tr-TR,tr", "tr", turkish), ("de-DE,de", "en", english),
+                                    ("de-DE,pt-BR", "pt", None)]:
+            driver.execute_cdp_cmd("Emulation.setUserAgentOverride",
+                                   {"userAgent": agent, "acceptLanguage": accept})
+            driver.get(page.url)
+            shown = _until("the map drawn", lambda: (
+                lambda r: r if r["titles"] else None)(driver.execute_script(_READ_PAGE)))
+            assert (shown["lang"], shown["dir"]) == (lang, "ltr"), accept
+            if names is not None:
+                assert shown["titles"] == names, accept
+
+
 _READ_SEAT = """
 const text = (id) => document.getElementById(id).textContent;
 return {back: text('back'), confirm: text('confirm'), clear: text('dice-clear'),

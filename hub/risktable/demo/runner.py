@@ -150,8 +150,8 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
                 page = stack.enter_context(BoardPageServer(
                     PageConfig(ws_url, options.table, players=options.seats),
                     port=options.web_port))
-                print(f"live board page on {page.url} (MQTT over WebSockets on "
-                      f"{broker.host}:{broker.ws_port})", file=out)
+                print(f"live board page on {page.url}{_lang_query(options.lang)} (MQTT over "
+                      f"WebSockets on {broker.host}:{broker.ws_port})", file=out)
                 if options.on_web is not None:
                     options.on_web(page.url)
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="risktable-")))
@@ -243,6 +243,11 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         return GameSummary(winner, state.turn, actions)
 
 
+def _lang_query(lang: str) -> str:
+    # The demo's language for its pages too; English pages follow the browser's.
+    return "" if lang == i18n.DEFAULT else f"?lang={lang}"
+
+
 def _phone_seats(options: DemoOptions, service: TableService, page: str, ws_url: str,
                  out: TextIO) -> None:
     # Each phone seat's link and QR code, then the wait for its page's birth. The embedded
@@ -252,7 +257,8 @@ def _phone_seats(options: DemoOptions, service: TableService, page: str, ws_url:
     from risktable.provision.phone_seat import seat_page_url
 
     for number in options.phones:
-        url = seat_page_url(page, options.table, number, "", "", ws_url)
+        url = seat_page_url(page, options.table, number, "", "", ws_url,
+                            lang=None if options.lang == i18n.DEFAULT else options.lang)
         print(f"seat {number} is played from the phone seat page: open this link in a "
               f"browser on this machine (the demo's broker listens on loopback only)", file=out)
         segno.make(url, error="m").terminal(out=out, compact=True)

@@ -2,6 +2,7 @@
 checkout; Babel is a development dependency).
 
     python -m risktable.i18n.catalogues extract   # the code's messages -> locale/risktable.pot
+                                                  # (and the pages' -> web/messages.json)
     python -m risktable.i18n.catalogues update    # merge the .pot into each language's .po
     python -m risktable.i18n.catalogues compile   # each .po -> its .mo (shipped in the wheel)
     python -m risktable.i18n.catalogues all       # the three in turn, then the seat's
