@@ -250,3 +250,14 @@ def test_a_persian_refusal_is_shown_as_its_rtl_rows_then_the_view(
     finally:
         seat.stop()
         hub.close()
+
+
+def test_without_the_font_file_the_seat_draws_question_marks(
+    micropython: str, tmp_path: Path
+) -> None:
+    missing = tmp_path / "none.bin"
+    (lacking,) = display_ram(["a\u00e7b"], font=missing, micropython=micropython)
+    (asked,) = display_ram(["a?b"], font=missing, micropython=micropython)
+    assert lacking == asked
+    (blank,) = display_ram([shape("فارسی")], rtl=True, font=missing, micropython=micropython)
+    assert not any(blank)
