@@ -93,12 +93,13 @@ class Board:
             at += 7 if i % 3 == 2 else 5  # past "], [" or ", "
         sys.stdout.buffer.write(line)
 
-    def show_text(self, lines):
-        self._emit("oled", lines)
+    def show_text(self, lines, rtl=False):
+        # Right-to-left display rows print as {"rtl": [...]} in place of {"oled": [...]}.
+        self._emit("rtl" if rtl else "oled", lines)
 
-    def show_dice(self, title, faces):
+    def show_dice(self, title, faces, rtl=False):
         # The ESP32 board draws the dice; here they are a line of faces under the title.
-        self._emit("oled", [title, " ".join(map(str, faces))])
+        self._emit("rtl" if rtl else "oled", [title, " ".join(map(str, faces))])
 
     def show_net(self, up):
         self._emit("net", "up" if up else "down")

@@ -13,7 +13,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from risktable.provision.seat_build import REPO, sources
+from risktable.provision.seat_build import DATA_FILES, REPO, sources
 
 VERSION_MODULE = Path("version.py")
 _RELEASE = re.compile(r'^VERSION = "([^"+]+)"$', re.MULTILINE)
@@ -30,10 +30,12 @@ def release(repo: Path = REPO) -> str:
 
 
 def content_hash(repo: Path = REPO) -> str:
-    """SHA-256 (first ``HASH_LENGTH`` hex digits) over the firmware sources' paths and
-    bytes, in the build's order; ``version.py`` is left out, since the build rewrites it."""
+    """SHA-256 (first ``HASH_LENGTH`` hex digits) over the firmware sources' and data
+    files' paths and bytes, in the build's order; ``version.py`` is left out, since the
+    build rewrites it."""
     digest = hashlib.sha256()
-    for base, rel in sources(repo):
+    data = [(repo / "firmware", rel) for rel in DATA_FILES]
+    for base, rel in [*sources(repo), *data]:
         if base.name == "firmware" and rel == VERSION_MODULE:
             continue
         digest.update(f"{base.name}/{rel.as_posix()}\0".encode())

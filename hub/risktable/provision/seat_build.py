@@ -5,7 +5,9 @@ LED controller's firmware) and under
 ``protocol/riskproto/`` is compiled with ``mpy-cross`` to bytecode (``.mpy``), which
 a seat imports without compiling and so with far less RAM. ``main.py`` stays source,
 because MicroPython's boot runs ``main.py`` by name. ``hardware/seat-pinout.json`` is
-copied when present, since the ESP32 board reads its pins from it.
+copied when present, since the ESP32 board reads its pins from it, and so are the data
+files the seat reads at run time (:data:`DATA_FILES`: ``texts.bin``, the seat's own words
+in every language, written by ``risktable.i18n.seat_texts``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ REPO = Path(__file__).resolve().parents[3]
 _SKIP_DIRS = {"tests", "__pycache__", "ledctl"}
 # firmware/manifest.py is MicroPython's build recipe for freezing the firmware, not a module.
 _SKIP_FILES = {Path("manifest.py")}
+# Under firmware/, copied as they are: read by the seat from beside its modules, a piece
+# at a time, never imported.
+DATA_FILES = (Path("texts.bin"),)
 
 
 class BuildError(Exception):
@@ -100,6 +105,11 @@ def build(out: Path, repo: Path = REPO, march: str | None = None) -> BuildResult
             shutil.rmtree(stamped.parent)
             continue
         result.compiled.append(compile_one(mpy_cross, base, rel, out, march))
+    for rel in DATA_FILES:
+        target = out / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(repo / "firmware" / rel, target)
+        result.copied.append(target)
     pinout = repo / "hardware" / "seat-pinout.json"
     if pinout.is_file():
         shutil.copyfile(pinout, out / pinout.name)
