@@ -93,13 +93,28 @@ class Board:
             at += 7 if i % 3 == 2 else 5  # past "], [" or ", "
         sys.stdout.buffer.write(line)
 
-    def show_text(self, lines, rtl=False):
-        # Right-to-left display rows print as {"rtl": [...]} in place of {"oled": [...]}.
-        self._emit("rtl" if rtl else "oled", lines)
+    def show_text(self, lines, rtl=False, page=0):
+        # {"oled": lines}, with "rtl": true for right-to-left rows and "page": [n, of]
+        # when they take more than one page; no wrap here, so a line is a row (a
+        # right-to-left page holds 4, a left-to-right one 8). Returns the page count.
+        pages = ((len(lines) + 3) // 4 if rtl else (len(lines) + 7) // 8) or 1
+        page %= pages
+        if rtl or pages > 1:
+            shown = {"oled": lines}
+            if rtl:
+                shown["rtl"] = True
+            if pages > 1:
+                shown["page"] = [page + 1, pages]
+            if self._last.get("oled") != shown:
+                self._last["oled"] = shown
+                print(json.dumps(shown))
+        else:
+            self._emit("oled", lines)
+        return pages
 
     def show_dice(self, title, faces, rtl=False):
         # The ESP32 board draws the dice; here they are a line of faces under the title.
-        self._emit("rtl" if rtl else "oled", [title, " ".join(map(str, faces))])
+        self.show_text([title, " ".join(map(str, faces))], rtl)
 
     def show_net(self, up):
         self._emit("net", "up" if up else "down")

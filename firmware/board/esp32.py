@@ -115,13 +115,15 @@ class Board:
                      pixels[j + 2] * cap // 255)
         np.write()
 
-    def show_text(self, lines, rtl=False):
-        # A redraw is a 1 KiB I2C write (about 25 ms at 400 kHz): only on a change.
-        # rtl (right-to-left display rows) waits for the seat font: the 8x8 font has no
-        # Persian glyphs (risktable.i18n.font, drivers/bitfont.py).
-        if self._screen is not None and lines != self._shown:
-            self._shown = lines
-            self._screen.text(lines)
+    def show_text(self, lines, rtl=False, page=0):
+        # A redraw is a 1 KiB I2C write (about 25 ms at 400 kHz): only on a change (of
+        # the lines, their direction or the page). Returns the count of pages.
+        shown = self._shown
+        if self._screen is None:
+            return 1
+        if shown is None or shown[0] != lines or shown[1] != rtl or shown[2] != page:
+            shown = self._shown = (lines, rtl, page, self._screen.text(lines, rtl, page))
+        return shown[3]
 
     def show_dice(self, title, faces, rtl=False):
         if self._screen is not None:

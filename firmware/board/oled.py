@@ -1,6 +1,8 @@
 # What the seat's display shows, drawn through drivers/ssd1306.py: the hub's prompt
 # lines (word-wrapped in the 8x8 font), a line of only digits as a big number (an army
-# count to read from across the table), and the dice of a roll under a title.
+# count to read from across the table), and the dice of a roll under a title. A text
+# taller than the display is never cut: it is shown a page at a time (the seat turns
+# the page every 3 s), as are right-to-left rows, four 16 px rows to a page.
 
 from micropython import const
 
@@ -21,21 +23,42 @@ class Screen:
     def __init__(self, display: "SSD1306") -> None:
         self.display = display
 
-    def text(self, lines: "list[str]") -> None:
+    def text(self, lines: "list[str]", rtl: bool = False, page: int = 0) -> int:
+        # Draws page `page` (modulo their count) of the lines; returns the count.
         d = self.display
         d.clear()
+        if rtl:
+            pages = d.rtl(lines, page)
+        else:
+            pages = self._pages(lines, -1)
+            self._pages(lines, page % pages)
+        d.show()
+        return pages
+
+    def _pages(self, lines: "list[str]", page: int) -> int:
+        # Lays the lines out in pages, drawing those of page `page` (-1: none); a row
+        # or big number that does not fit below the last starts the next page.
+        d = self.display
         top = 0
+        n = 0
         for line in lines:
             if _is_number(line):
                 size = _FONT * _NUMBER_SCALE
-                if top + size > d.height:
-                    break
-                x = (d.width - len(line) * size) // 2
-                d.big_text(line, x, top, _NUMBER_SCALE)
+                if top + size > d.height and top:
+                    n += 1
+                    top = 0
+                if n == page:
+                    d.big_text(line, (d.width - len(line) * size) // 2, top, _NUMBER_SCALE)
                 top += size + 2
             else:
-                top = d.prompt(line, top)
-        d.show()
+                for row in d.rows(line):
+                    if top + _FONT > d.height:
+                        n += 1
+                        top = 0
+                    if n == page:
+                        d.line(row, top)
+                    top += _FONT
+        return n + 1
 
     def dice(self, title: str, faces: "bytes | bytearray | list[int]") -> None:
         # The title on the first row, the dice as large as fit below it, left to right.

@@ -6,8 +6,10 @@
 #
 # Content helpers for the seat: a prompt of up to 8 lines of the built-in 8x8
 # font with word wrapping, a big number scaled up from the same font, and up to
-# three dice faces with pips. Text is what the hub sends; scripts the 8x8 font
-# cannot draw are rendered by the hub (see DESIGN.md), not here.
+# three dice faces with pips. Characters outside ASCII come from the seat font's
+# 8 px "latin" face in the same 8 px cells (so the wrap's columns hold), and
+# right-to-left rows, shaped and ordered by the hub, from its 16 px "rtl" face
+# (drivers/bitfont.py; the font file is opened at the first such character).
 #
 # I2C framing: every write starts with a control byte, 0x00 for a run of
 # commands, 0x40 for display data.
@@ -21,6 +23,8 @@ from riskproto.wrap import wrap
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from machine import I2C
+
+    from drivers.bitfont import Face
 
 _SET_MEM_MODE = const(0x20)
 _SET_COL_ADDR = const(0x21)
@@ -46,6 +50,7 @@ _INIT_HEAD = bytes((_CTRL_CMD, _DISPLAY_OFF, _SET_MEM_MODE, 0x00, 0x40, 0xA1, 0x
 _PIPS = ((4,), (0, 8), (0, 4, 8), (0, 2, 6, 8), (0, 2, 4, 6, 8), (0, 2, 3, 5, 6, 8))
 
 _FONT = const(8)
+_RTL_ROWS = const(4)  # 16 px rows on a 64 px display
 
 
 class SSD1306:
@@ -63,6 +68,15 @@ class SSD1306:
         self._data = bytes((_CTRL_DATA,))
         self._glyph_buf = bytearray(_FONT)
         self._glyph = framebuf.FrameBuffer(self._glyph_buf, _FONT, _FONT, framebuf.MONO_VLSB)
+        # The font's (latin, rtl) faces, loaded when a line first needs them.
+        self._faces: "tuple[Face | None, Face | None] | None" = None
+
+    def faces(self) -> "tuple[Face | None, Face | None]":
+        if self._faces is None:
+            from drivers import bitfont
+
+            self._faces = bitfont.load()
+        return self._faces
 
     def _command(self, a: int, b: int = -1, c: int = -1) -> None:
         cmd = self._cmd
@@ -109,10 +123,52 @@ class SSD1306:
             y = self._line(line, y)
         return y
 
+    def rows(self, text: str) -> "list[str]":
+        # The text word-wrapped to the display's columns of the 8x8 font.
+        return wrap(text, self.width // _FONT)
+
     def _line(self, s: str, y: int) -> int:
         if y + _FONT <= self.height:
-            self.fb.text(s, 0, y, 1)
+            self.line(s, y)
         return y + _FONT
+
+    def line(self, s: str, y: int) -> None:
+        # One row of 8 px cells from column 0. framebuf's text() would draw each byte
+        # of a character's UTF-8 as a box: such a character is the latin face's glyph
+        # (or "?" when the font has none) in its cell.
+        fb = self.fb
+        for ch in s:
+            if ord(ch) > 126:
+                break
+        else:
+            fb.text(s, 0, y, 1)
+            return
+        face = self.faces()[0]
+        x = 0
+        for ch in s:
+            if ord(ch) <= 126:
+                fb.text(ch, x, y, 1)
+            elif face is None or not face.draw(fb, ch, x, y):
+                fb.text("?", x, y, 1)
+            x += _FONT
+
+    def rtl(self, rows: "list[str]", page: int) -> int:
+        # Right-to-left display rows as the hub sent them (visual order), four to a
+        # page, each right-aligned; draws page `page` (modulo their count) and returns
+        # the count of pages.
+        pages = (len(rows) + _RTL_ROWS - 1) // _RTL_ROWS or 1
+        face = self.faces()[1]
+        if face is None:
+            return pages
+        fb = self.fb
+        first = page % pages * _RTL_ROWS
+        y = 0
+        for row in rows[first:first + _RTL_ROWS]:
+            x = self.width - face.width(row)
+            for ch in row:
+                x += face.draw(fb, ch, x, y)
+            y += face.height
+        return pages
 
     def big_text(self, s: str, x: int, y: int, scale: int = 3) -> int:
         # The 8x8 font blown up `scale` times; returns the x after the last glyph.

@@ -57,8 +57,9 @@ _REASON_MS = const(4000)  # a refusal's reason stays this long (or to the next v
 _CMD_ROOM = const(16)  # hub commands waiting for the loop; beyond: resync
 _WATCH_MS = const(1000)  # the supervisor's period
 _BEATS = const(3)  # every loop has checked in: _serve 1, _tick 2
+_PAGE_MS = const(3000)  # a text taller than the display turns its page this often
 
-_lang = "en"
+_lang = "en"  # the seat's own words' language (Seat.words)
 _OUTBOX = const(0)
 _WAITING = const(1)
 
@@ -82,8 +83,9 @@ class Seat:
         self.boot = int.from_bytes(os.urandom(4), "big") & _COUNTER_MASK
         self.session = 0
         self.text = None  # the view's lines for the display (not the whole view)
-        # The seat's own words' language (Seat.words): a module global, since one more
-        # attribute here would grow the instance's dict (below) at start-up.
+        self.rtl = False  # they are right-to-left display rows
+        self._pages = [0, 1, 0]  # the page shown, the count, the ticks it was shown at
+        # The config's language: a module global, not one more attribute in this dict.
         global _lang
         _lang = cfg["lang"]
         self.hub_session = None
@@ -313,6 +315,11 @@ class Seat:
                     self._show()
                 if self._frame:
                     self._frame = False
+                    pages = self._pages
+                    if pages[1] > 1 and time.ticks_diff(now, pages[2]) >= _PAGE_MS:
+                        pages[0] += 1
+                        pages[2] = now
+                        self._show()
                     if self.dice is not None:
                         self.dice.tick(self._ticks())  # the faces display ends on its own
                     self._draw()
@@ -375,6 +382,10 @@ class Seat:
         elif leaf == "view":
             lines = msg.get("lines")
             self.text = lines if isinstance(lines, list) else [msg.get("name", "")]
+            self.rtl = msg.get("rtl", False)
+            pages = self._pages
+            pages[0] = 0
+            pages[2] = self._ticks()
             r = self.ring
             colour = msg["colour"]
             r.colour = (colour[0], colour[1], colour[2])
@@ -441,9 +452,16 @@ class Seat:
                     # Loaded at the first refusal: until then its heap is the game's.
                     from seat import refusal
 
-                    key = refusal.reason(code, detail, msg.get("field"))
-                    self.refusal = (self._ticks(), ([detail], False) if key is None
-                                    else self.words(key[0], key[1]))
+                    words = refusal.reason(code, detail, msg.get("field"))
+                    if words is not None:
+                        words = self.words(words[0], words[1])
+                    elif detail and ord(max(detail)) > 0x5FF:
+                        # The hub's detail for a right-to-left seat is its display
+                        # rows (Arabic script, in visual order), joined by newlines.
+                        words = (detail.split("\n"), True)
+                    else:
+                        words = ([detail], False)
+                    self.refusal = (self._ticks(), words)
                     self._show()
 
     # ---- outputs
@@ -454,7 +472,7 @@ class Seat:
         # the hub) goes above the first three lines.
         self._draw()
         text = self.text
-        rtl = False
+        rtl = self.rtl
         shown = self.refusal
         if shown is not None:
             text, rtl = shown[1]
@@ -467,7 +485,8 @@ class Seat:
         if pairing and shown is None:
             pairing.show()
         elif (self.ring.dice_n == 0 or shown is not None) and text is not None:
-            self.board.show_text(text, rtl)
+            pages = self._pages
+            pages[1] = self.board.show_text(text, rtl, pages[0])
 
     def words(self, key, english, args=()):
         # The seat's own words for key in its language: (rows, rtl). English is the

@@ -16,6 +16,7 @@ from typing import Any
 
 from riskproto import topics
 from riskproto.messages import CARD_MODES
+from risktable import i18n
 from risktable.broker_address import BrokerAddress
 from risktable.game_rules import RulesUnknown, default_seats, house_rules, rules_config
 from risktable.hardware.panel_pins import PanelPins
@@ -46,7 +47,9 @@ class TableConfig:
     players' names the screens use (``[seats]``; a seat without one is "Seat n"), the
     house rules (options of ``risktable rules presets``) its games start with, and how
     its new games handle cards: ``physical`` (the seats tap the enrolled deck) or
-    ``hub`` (the hub deals and keeps the hands, and the seats show them)."""
+    ``hub`` (the hub deals and keeps the hands, and the seats show them). ``language``
+    is what a seat whose birth names no language reads (``en``, ``fa``, ``pt``, ``ro``
+    or ``tr``; a seat's own configuration names its player's)."""
 
     id: str = "table1"
     seats: int = 4
@@ -55,6 +58,7 @@ class TableConfig:
     names: Mapping[int, str] = field(default_factory=dict)
     house: Mapping[str, str] = field(default_factory=dict)
     cards: str = "physical"
+    language: str = "en"
 
 
 @dataclass(frozen=True)
@@ -184,7 +188,12 @@ def _table(section: _Section) -> TableConfig:
     cards = section.get("cards", str, "physical")
     if cards not in CARD_MODES:
         raise section.error("cards", f"must be {' or '.join(CARD_MODES)}, got {cards!r}")
-    config = TableConfig(table_id, seats, rules, bots, house=house, cards=cards)
+    language = section.get("language", str, i18n.DEFAULT)
+    if language not in i18n.LANGUAGES:
+        raise section.error("language", f"must be one of {', '.join(i18n.LANGUAGES)}, "
+                            f"got {language!r}")
+    config = TableConfig(table_id, seats, rules, bots, house=house, cards=cards,
+                         language=language)
     section.done()
     return config
 

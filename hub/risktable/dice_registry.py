@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from risktable.dice_stats import SMART, die_kind
+from risktable.i18n import _
 
 REGISTRY_FILE = "dice.sqlite3"
 MAX_PER_SEAT = 3  # the most dice one roll needs (an attack with three)
@@ -159,10 +160,11 @@ class DiceRegistry:
                 row = self._db.execute("SELECT seat FROM dice WHERE die = ?",
                                        (die,)).fetchone()
                 if row is not None:
-                    raise PairingRefused(f"Die {die} is seat {row[0]}'s: roll this "
-                                         "seat's own dice")
+                    raise PairingRefused(_("Die {die} is seat {seat}'s: roll this seat's "
+                                           "own dice").format(die=die, seat=row[0]))
                 if mine:
-                    raise PairingRefused(f"Die {die} is not paired here: pair it first")
+                    raise PairingRefused(_("Die {die} is not paired here: pair it first")
+                                         .format(die=die))
 
     # -- changing ---------------------------------------------------------------
 
@@ -171,32 +173,33 @@ class DiceRegistry:
         """Pair ``die`` to ``seat`` (again: a no-op but for its battery), in the place of
         ``seat``'s die ``replace`` when given. Raises :class:`PairingRefused`."""
         if maker(die) is None:
-            raise PairingRefused("Only Pixels and GoDice dice can be paired")
+            raise PairingRefused(_("Only Pixels and GoDice dice can be paired"))
         now = self._clock()
         with self._lock, self._transaction():
             db = self._db
             row = db.execute("SELECT seat FROM dice WHERE die = ?", (die,)).fetchone()
             if row is not None and row[0] != seat:
-                raise PairingRefused(f"That die is seat {row[0]}'s: unpair it there first")
+                raise PairingRefused(_("That die is seat {seat}'s: unpair it there first")
+                                     .format(seat=row[0]))
             if row is not None:
                 if replace is not None and replace != die:
-                    raise PairingRefused("That die is paired here already")
+                    raise PairingRefused(_("That die is paired here already"))
                 self._saw(die, battery, now)
                 return
             if replace is not None:
                 old = db.execute("SELECT slot FROM dice WHERE die = ? AND seat = ?",
                                  (replace, seat)).fetchone()
                 if old is None:
-                    raise PairingRefused(f"Die {replace} is not paired here: nothing to "
-                                         "replace")
+                    raise PairingRefused(_("Die {die} is not paired here: nothing to "
+                                           "replace").format(die=replace))
                 db.execute("DELETE FROM dice WHERE die = ?", (replace,))
                 slot = int(old[0])
             else:
                 count, top = db.execute("SELECT COUNT(*), COALESCE(MAX(slot), 0) FROM dice "
                                         "WHERE seat = ?", (seat,)).fetchone()
                 if count >= MAX_PER_SEAT:
-                    raise PairingRefused(f"This seat has {MAX_PER_SEAT} dice: replace or "
-                                         "unpair one")
+                    raise PairingRefused(_("This seat has {n} dice: replace or unpair one")
+                                         .format(n=MAX_PER_SEAT))
                 slot = int(top) + 1
             db.execute("INSERT INTO dice (die, seat, slot, battery, last_seen, paired_at) "
                        "VALUES (?, ?, ?, ?, ?, ?)", (die, seat, slot, battery, now, now))
@@ -208,7 +211,7 @@ class DiceRegistry:
             gone = self._db.execute("DELETE FROM dice WHERE die = ? AND seat = ?",
                                     (die, seat)).rowcount
             if not gone:
-                raise PairingRefused(f"Die {die} is not paired here")
+                raise PairingRefused(_("Die {die} is not paired here").format(die=die))
 
     def seen(self, seat: int, dice: Iterable[Mapping[str, Any]]) -> None:
         """Note a dice event's smart dice of ``seat`` as seen now, with the battery level

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from riskproto import messages, topics
+from risktable.i18n.font import shape
 from risktable.provision.seat_build import build
 from tests.firmware.hub import AckingHub
 from tests.firmware.seats import SeatProcess, write_config
@@ -59,6 +60,15 @@ def test_seat_scenario_runs_in_a_small_heap(
         # the dim background level (x * 17 >> 8).
         want = [[0, 0, 0]] + [[0, 255, 16]] * 5 + [[0, 16, 1]] * 6
         seat.wait_output(lambda line: line.get("ring") == want)
+        seat.wait_output(lambda line: line.get("oled") == ["a" * 24] * 4)
+        # A Persian view of six display rows: shown in two pages, turned every 3 s.
+        rows = [shape(f"سطر شماره {n} از شش") for n in range(1, 7)]
+        hub.publish(2, topics.SEAT_VIEW, messages.message(
+            "view", seat=2, colour=[0, 255, 16], name="x", lines=rows, rtl=True))
+        for page in ([1, 2], [2, 2], [1, 2]):
+            seat.wait_output(lambda line, page=page: line == {"oled": rows, "rtl": True,
+                                                              "page": page}, timeout=8)
+        hub.publish(2, topics.SEAT_VIEW, view)
         seat.wait_output(lambda line: line.get("oled") == ["a" * 24] * 4)
         hub.publish(2, topics.SEAT_CMD, messages.message("cmd", cmd="beep", ms=50, hz=440))
         seat.wait_output(lambda line: line.get("beep") == [50, 440])

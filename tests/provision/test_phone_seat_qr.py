@@ -84,6 +84,18 @@ def test_host_page_and_keepalive_options(tmp_path: Path,
         assert code == 2 and err.count("\n") == 1, (bad, err)
 
 
+def test_the_language_goes_in_the_query(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _broker(tmp_path)
+    code, out, err = run(capsys, "seat", "qr", "3", "--broker-dir", str(folder), "--lang", "fa")
+    assert (code, err) == (0, "")
+    parts = urlsplit(_url(out))
+    assert (parts.path, parts.query) == ("/seat.html", "lang=fa")
+    assert parse_qs(parts.fragment)["seat"] == ["3"]
+    code, _, err = run(capsys, "seat", "qr", "3", "--broker-dir", str(folder), "--lang", "de")
+    assert code == 2 and "--lang" in err
+
+
 def test_clear_errors_for_a_bad_seat_or_a_missing_configuration(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = _broker(tmp_path)

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import pytest
 
+from risktable import i18n
 from risktable.dice_stats import DieStats
 from risktable.report import compute
 from risktable.report.compute import conquest_probability
@@ -181,3 +182,27 @@ def test_a_game_just_begun_has_a_report_too() -> None:
         assert report.swing is None and report.actions == len(actions)
         page = render(report, "Game 1")
         assert "Not enough turns yet" in page and "No physical dice" in page
+
+
+def test_the_page_in_persian_is_right_to_left_with_the_catalogue_s_names() -> None:
+    die = DieStats("seat1-die1", (1, 2, 3, 4, 5, 6), "smart")
+    report = compute(Config(3), hand_game(), [die])
+    page = render(report, "Game 1", "fa")
+    assert '<html lang="fa" dir="rtl">' in page
+    with i18n.using("fa"):
+        names = [i18n.continent(c.name) for c in BOARD.continents]
+    assert all(name in page for name in names) and any(not n.isascii() for n in names)
+    # The numbers are the same in every language; the English page keeps its own.
+    assert 'data-territories="15" data-armies="38"' in page
+    assert '<html lang="en" dir="ltr">' in render(report, "Game 1")
+    assert i18n.current() == "en"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT])
+def test_every_word_of_the_page_is_translated(lang: str) -> None:
+    # Fails until the translators' catalogues hold the report's messages.
+    die = DieStats("seat1-die1", (1, 2, 3, 4, 5, 6), "smart")
+    report = compute(Config(3), hand_game(), [die])
+    i18n.missed.clear()
+    render(report, "Game 1", lang)
+    assert sorted(m for m in i18n.missed if m[0] == lang) == []

@@ -91,6 +91,11 @@ class _Display(_SSD1306.SSD1306):  # type: ignore[name-defined,misc]
         super().__init__(*args)
         self.big: list[tuple[int, int, str, int]] = []
 
+    def line(self, s: str, y: int) -> None:
+        # A character outside ASCII is the latin face's glyph in the same 8-px cell the
+        # built-in font's take: the row is recorded as its text.
+        self.fb.text(s, 0, y, 1)
+
     def big_text(self, s: str, x: int, y: int, scale: int = 3) -> int:
         self.fb.text(f"[{s}]", x, y)
         self.big.append((y, x, s, scale))

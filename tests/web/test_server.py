@@ -35,6 +35,7 @@ PAGE_FILES = {
     "venue.html": "text/html",
     "venue.js": "text/javascript",
     "venue.css": "text/css",
+    "i18n.js": "text/javascript",
 }
 
 

@@ -28,9 +28,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from risktable import i18n
 from risktable.cards.deck_file import EnrolledCard
+from risktable.i18n import _
 from risktable.rules.board import SYMBOLS, WILD, Board
 from risktable.rules.decks import PLACEHOLDER_STARS, ceasefire_card, deck_cards
+from risktable.table.prompts import fit
 
 TERRITORY_SYMBOLS = tuple(i for i, name in enumerate(SYMBOLS) if i != WILD)
 TERRITORY_STARS = (1, 2)
@@ -87,10 +90,10 @@ class Enrollment:
 
     def _name(self, card: int) -> str:
         if card < self.board.size:
-            return self.board.territory_names[card]
+            return i18n.territory(self.board.territory_names[card])
         if card == ceasefire_card(self.board):
-            return "the ceasefire card"
-        return f"wild card {card - self.board.size + 1}"
+            return _("the ceasefire card")
+        return _("wild card {n}").format(n=card - self.board.size + 1)
 
     def _placeholder(self, card: int) -> int:
         # What the engine assumes is printed, so a deck that matches needs no turning.
@@ -103,30 +106,32 @@ class Enrollment:
 
     def _printed_text(self) -> str:
         if self.deck == "1993":
-            return f"symbol: {SYMBOLS[self._printed]}"
-        return f"stars: {self._printed}"
+            return _("symbol: {symbol}").format(symbol=_symbol(SYMBOLS[self._printed]))
+        return _("stars: {n}").format(n=self._printed)
 
     def lines(self) -> list[str]:
         """The seat's prompt (at most 4 lines of 24 characters)."""
         card = self.card
         if card is None:
-            return ["All cards enrolled", f"{len(self.enrolled)} cards"]
-        progress = f"card {self.position + 1} of {self.size}"
+            return [_("All cards enrolled"), i18n.ngettext("{n} card", "{n} cards", len(
+                self.enrolled)).format(n=len(self.enrolled))]
+        progress = _("card {n} of {total}").format(n=self.position + 1, total=self.size)
         if self._tapped is None:
-            return ["Tap the card of", self._name(card)[:24], progress]
+            return [_("Tap the card of"), fit(self._name(card)), progress]
         if card >= self.board.size:
-            return [self._name(card)[:24], "Confirm to store", progress]
-        return [self._name(card)[:24], self._printed_text(), "turn, then Confirm", progress]
+            return [fit(self._name(card)), _("Confirm to store"), progress]
+        return [fit(self._name(card)), self._printed_text(), _("turn, then Confirm"), progress]
 
     def tap(self, uid: str) -> Step:
         uid = uid.upper()
         card = self.card
         if card is None:
-            return Step(False, "Every card is enrolled already")
+            return Step(False, _("Every card is enrolled already"))
         owner = self.enrolled.get(uid)
         if owner is not None and owner.card != card:
             taken = self.cards.index(owner.card) + 1
-            return Step(False, f"This tag is already card {taken}: tap another")
+            return Step(False, _("This tag is already card {card}: tap another").format(
+                card=taken))
         self._tapped = uid
         self._printed = self._placeholder(card)
         return Step(True)
@@ -134,8 +139,8 @@ class Enrollment:
     def turn(self, steps: int) -> Step:
         card = self.card
         if self._tapped is None or card is None or card >= self.board.size:
-            return Step(False, "Tap the card first" if self._tapped is None
-                        else "This card has nothing to choose")
+            return Step(False, _("Tap the card first") if self._tapped is None
+                        else _("This card has nothing to choose"))
         choices = self._choices()
         i = choices.index(self._printed)
         self._printed = choices[(i + steps) % len(choices)]
@@ -144,7 +149,7 @@ class Enrollment:
     def confirm(self) -> Step:
         card = self.card
         if self._tapped is None or card is None:
-            return Step(False, "Tap the card first")
+            return Step(False, _("Tap the card first"))
         # A re-enrolled card drops the tag it had before.
         for uid, old in list(self.enrolled.items()):
             if old.card == card:
@@ -159,6 +164,10 @@ class Enrollment:
             self._tapped = None
             return Step(True)
         if self.position == 0:
-            return Step(False, "This is the first card")
+            return Step(False, _("This is the first card"))
         self.position -= 1
         return Step(True)
+
+
+def _symbol(name: str) -> str:
+    return i18n.pgettext("symbol", name)

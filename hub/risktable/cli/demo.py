@@ -14,6 +14,7 @@ from risktable.cli.errors import CliError
 from risktable.demo.broker import EmbeddedBrokerError
 from risktable.demo.runner import DemoError, DemoOptions, run_demo
 from risktable.game_rules import default_seats
+from risktable.i18n import DEFAULT, LANGUAGES, NAMES
 from risktable.paths import MissingPart
 from risktable.rules.presets import PRESETS
 from risktable.service.mqtt_link import BrokerUnavailable
@@ -52,6 +53,10 @@ def register(sub: Any) -> None:
                         help="play this seat from the phone seat page (with --web; may be "
                         "given for several seats): its link and QR code are printed, the "
                         "hub keeps the hands, and the game starts once the page is online")
+    parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT,
+                        help="the language of the seats' screens and the demo's lines: "
+                        + ", ".join(f"{code} ({NAMES[code]})" for code in LANGUAGES)
+                        + " (default en)")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="log to stderr")
     parser.set_defaults(handler=run)
 
@@ -78,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         play=args.play,
         keyboard=sys.stdin,
         web=args.web,
+        lang=args.lang,
         web_port=args.web_port,
         phones=tuple(args.phone),
         after_game=_wait_for_interrupt if args.web else None,

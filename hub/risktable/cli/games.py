@@ -22,6 +22,7 @@ from risktable.cli.journal_args import (
 )
 from risktable.cli.referee_args import referee_parent, send
 from risktable.game_rules import RulesUnknown, parse_house_pair
+from risktable.i18n import DEFAULT, LANGUAGES, using
 from risktable.journal import GameInfo
 from risktable.rules.presets import PRESETS
 from risktable.rules.render import summary
@@ -51,6 +52,9 @@ def register(sub: Any) -> None:
     p.add_argument("id", type=game_id, help="game id (see games list)")
     p.add_argument("--out", type=Path, metavar="FILE.html", help="write the page to FILE")
     p.add_argument("--json", action="store_true", help="print the computed numbers as JSON")
+    p.add_argument("--lang", choices=LANGUAGES, default=DEFAULT, metavar="LANG",
+                   help="the page's language, one of " + ", ".join(LANGUAGES)
+                   + f" (default {DEFAULT}; the JSON's names stay English)")
     p.set_defaults(handler=run_report)
 
     p = games_sub.add_parser(
@@ -178,10 +182,11 @@ def run_report(args: argparse.Namespace) -> int:
 
     with open_journal(data_dir(args)) as journal, journal_errors():
         game = report.load(journal, args.id)
-        heading = report.title(journal, args.id)
+        with using(args.lang):
+            heading = report.title(journal, args.id)
     if args.out is not None:
         try:
-            args.out.write_text(report.render(game, heading), "utf-8")
+            args.out.write_text(report.render(game, heading, args.lang), "utf-8")
         except OSError as exc:
             raise CliError(f"cannot write {args.out}: {exc.strerror}") from None
     if args.json:

@@ -103,6 +103,9 @@ def register(sub: Any) -> None:
                     "for seats (default: ws://HOST:PORT/ of --seat-websockets)")
     qr.add_argument("--keepalive", type=int, metavar="S",
                     help="the page's MQTT keepalive in seconds (default 15)")
+    qr.add_argument("--lang", choices=LANGUAGES, metavar="LANG",
+                    help="the page's language, one of " + ", ".join(LANGUAGES)
+                    + " (default: the phone's own)")
     qr.add_argument("--rotate", action="store_true",
                     help="issue seat N a new password first: the old page is cut off")
     qr.add_argument("--broker-pid", type=int, metavar="PID",
@@ -250,7 +253,7 @@ def _qr(args: argparse.Namespace) -> int:
             account = seat_account(args.broker_dir, args.seat)
         page, ws_url = page_and_ws(account, args.host, args.page, args.ws_url)
         url = seat_page_url(page, account.table, args.seat, account.username,
-                            account.password, ws_url, args.keepalive)
+                            account.password, ws_url, args.keepalive, args.lang)
     except PhoneSeatError as exc:
         raise CliError(str(exc), 2) from None
     except OSError as exc:

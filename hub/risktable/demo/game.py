@@ -13,7 +13,9 @@ import time
 from dataclasses import dataclass
 from typing import TextIO
 
+from risktable import i18n
 from risktable.hardware.palette import seat_colour
+from risktable.i18n import _, ngettext
 from risktable.leds.scene import Scene
 from risktable.leds.terminal import TerminalBoard
 from risktable.rules import state as st
@@ -41,7 +43,11 @@ def standings(state: State) -> str:
     for player in range(state.config.players):
         colour = seat_colour(player + 1)
         armies = sum(a for a, o in zip(state.armies, state.owners, strict=True) if o == player)
-        parts.append(f"{colour.name}: {state.counts[player]} territories, {armies} armies")
+        parts.append(_("{colour}: {territories}, {armies}").format(
+            colour=i18n.colour(colour.name),
+            territories=ngettext("{n} territory", "{n} territories",
+                                 state.counts[player]).format(n=state.counts[player]),
+            armies=ngettext("{n} army", "{n} armies", armies).format(n=armies)))
     return " | ".join(parts)
 
 
@@ -57,18 +63,18 @@ def end_reason(state: State) -> str:
     """
     how = how_won(state)
     if how == "conquest":
-        return "every other player was eliminated"
+        return _("every other player was eliminated")
     if how == "capitals":
-        return "it held every capital"
+        return _("it held every capital")
     if how == "mission":
         seats = range(1, state.config.players + 1)
-        return "it completed its secret mission (" + " ".join(
-            mission_lines(state, state.winner, list(seats))) + ")"
+        return _("it completed its secret mission ({mission})").format(
+            mission=" ".join(mission_lines(state, state.winner, list(seats))))
     if how == "territories":
-        return (f"it held {state.counts[state.winner]} territories, the goal being "
-                f"{state.config.territory_goal}")
+        return _("it held {n} territories, the goal being {goal}").format(
+            n=state.counts[state.winner], goal=state.config.territory_goal)
     if how == "ceasefire":
-        return "the ceasefire card came up: most territories, then most armies, wins"
+        return _("the ceasefire card came up: most territories, then most armies, wins")
     raise ValueError("the game is not over")
 
 
@@ -98,8 +104,11 @@ class Screen:
     own thread, inside its lock, so it always matches the scene).
     """
 
-    def __init__(self, out: TextIO, *, colour: bool, live: bool, delay: float) -> None:
+    def __init__(self, out: TextIO, *, colour: bool, live: bool, delay: float,
+                 lang: str = i18n.DEFAULT) -> None:
         self.out = out
+        # The service's thread draws the frames: the language goes with the screen.
+        self.lang = lang
         self.board = _board_for(out)
         self.colour = colour
         self.live = live
@@ -110,6 +119,10 @@ class Screen:
 
     def show(self, scene: Scene, state: State) -> None:
         """Draw ``scene`` when a turn begins (live), after setup, and at the end."""
+        with i18n.using(self.lang):
+            self._show(scene, state)
+
+    def _show(self, scene: Scene, state: State) -> None:
         self.state = state
         if state.phase == st.GAME_OVER:
             return  # the final frame is drawn once by the caller
@@ -118,14 +131,16 @@ class Screen:
         self._turn = state.turn
         if not self._setup_shown:
             self._setup_shown = True
-            self.frame(scene, state, "Setup done: every territory claimed and reinforced")
+            self.frame(scene, state, _("Setup done: every territory claimed and reinforced"))
         elif self.live:
-            self.frame(scene, state, f"Turn {state.turn}: {seat_colour(state.player + 1).name}")
+            self.frame(scene, state, _("Turn {n}: {colour}").format(
+                n=state.turn, colour=i18n.colour(seat_colour(state.player + 1).name)))
             if self.delay:
                 time.sleep(self.delay)
         elif state.turn % _PROGRESS_TURNS == 0:
             # Without a live view, a line now and then shows the game moving on.
-            print(f"turn {state.turn}: {standings(state)}", file=self.out, flush=True)
+            print(_("turn {n}: {standings}").format(n=state.turn, standings=standings(state)),
+                  file=self.out, flush=True)
 
     def frame(self, scene: Scene, state: State, caption: str, footer: str = "") -> None:
         """Draw ``scene`` under ``caption``, then the standings and ``footer``: in place
@@ -133,5 +148,6 @@ class Screen:
         picture = self.board.render(scene, colour=self.colour)
         prefix = _CLEAR if self.live else "\n"
         tail = f"\n\n{footer}" if footer else ""
-        print(f"{prefix}{caption}\n{picture}\n{standings(state)}{tail}", file=self.out,
-              flush=True)
+        with i18n.using(self.lang):
+            told = standings(state)
+        print(f"{prefix}{caption}\n{picture}\n{told}{tail}", file=self.out, flush=True)

@@ -23,15 +23,17 @@ import tty
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TextIO
 
+from risktable import i18n
 from risktable.hardware.palette import seat_colour
+from risktable.i18n import N_, _
 from risktable.leds.scene import Scene
 from risktable.rules.board import SYMBOLS
 from risktable.rules.state import State
 from risktable.table import menus
 from risktable.table.session import TableSession
 
-HELP = ("keys: <- -> encoder | Enter confirm | Backspace back | r roll | c draw a card | "
-        "1-9 tap a card | q quit")
+HELP = N_("keys: <- -> encoder | Enter confirm | Backspace back | r roll | c draw a card | "
+          "1-9 tap a card | q quit")
 
 # Keys (as read, escape sequences whole) and the board input line each one makes.
 KEY_LINES: dict[str, dict[str, Any]] = {
@@ -63,11 +65,11 @@ def card_label(state: State, card: int) -> str:
     board = state.config.board
     stars = state.config.stars
     if card >= board.size:
-        return "Ceasefire" if stars is not None else "Wild"
-    name = board.territory_names[card]
+        return _("Ceasefire") if stars is not None else _("Wild")
+    name = i18n.territory(board.territory_names[card])
     if stars is not None:
         return f"{name} ({stars[card]}*)"
-    return f"{name} ({SYMBOLS[board.card_symbols[card]]})"
+    return f"{name} ({i18n.pgettext('symbol', SYMBOLS[board.card_symbols[card]])})"
 
 
 def card_key_line(session: TableSession, seat: int, key: str, uids: Mapping[int, str],
@@ -97,18 +99,20 @@ def seat_panel(session: TableSession, seat: int, outputs: dict[str, Any]) -> str
     state = session.state
     player = session.seats.index(seat)
     colour = seat_colour(seat)
-    lines = [f"Your seat: {seat} ({colour.name})"
-             + ("  <- your move" if session.menu.player == player else "")]
+    lines = [_("Your seat: {seat} ({colour})").format(seat=seat,
+                                                        colour=i18n.colour(colour.name))
+             + (_("  <- your move") if session.menu.player == player else "")]
     for text in outputs.get("oled") or []:
         lines.append(f"  | {text}")
     armed = outputs.get("armed")
     if isinstance(armed, list) and len(armed) == 2 and armed[1]:
-        lines.append(f"  roll {armed[0]} armed: {armed[1]} dice to roll (press r)")
+        lines.append(_("  roll {roll} armed: {n} dice to roll (press r)").format(
+            roll=armed[0], n=armed[1]))
     hand = state.hands[player]
     if hand:
-        lines.append("  cards: " + ", ".join(f"{i + 1} {card_label(state, c)}"
-                                             for i, c in enumerate(hand)))
-    lines.append(HELP)
+        lines.append(_("  cards: {cards}").format(cards=", ".join(
+            f"{i + 1} {card_label(state, c)}" for i, c in enumerate(hand))))
+    lines.append(_(HELP))
     return "\n".join(lines)
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from risktable import i18n
 from risktable.broker_address import BrokerAddress
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.demo.broker import EmbeddedBroker
@@ -25,12 +26,14 @@ from risktable.demo.pilot import PilotError, SeatPilot, demo_card_uids
 from risktable.demo.seats import SeatProcess, ring_shows
 from risktable.game_rules import RulesUnknown, rules_config
 from risktable.hardware.palette import seat_colour
+from risktable.i18n import _
 from risktable.leds.scene import Scene
 from risktable.paths import find_micropython
 from risktable.rules.state import GAME_OVER, State
 from risktable.service.hub import HubService
 from risktable.service.table_service import TableService
 from risktable.table.public import led_scene
+from risktable.table.session import TableSession
 from risktable.web.server import BoardPageServer, PageConfig
 
 _PERSON_PACE = 0.05  # seconds after each bot input while a person plays: to follow the game
@@ -68,6 +71,9 @@ class DemoOptions:
     # Called after the game with the hub's data folder (its journal), while the broker
     # and the page are still up: the CLI waits for Ctrl-C there, tests look at the page.
     after_game: Callable[[Path], None] | None = None
+    # The language of every seat's screen and of the demo's own lines (risktable.i18n).
+    lang: str = "en"
+    on_seat: Callable[[SeatProcess], None] | None = None  # told each seat before it starts
 
 
 def _diagnose(seats: list[SeatProcess], hub: HubService) -> str:
@@ -89,7 +95,8 @@ def _config(options: DemoOptions, address: BrokerAddress, data_dir: Path) -> Hub
     return HubConfig(
         broker=BrokerConfig(address),
         table=TableConfig(id=options.table, seats=options.seats, rules=options.rules,
-                          cards="hub" if options.phones else "physical"),
+                          cards="hub" if options.phones else "physical",
+                          language=options.lang),
         leds=LedConfig(enabled=False),
         panel_enabled=False,
         data_dir=data_dir,
@@ -98,6 +105,11 @@ def _config(options: DemoOptions, address: BrokerAddress, data_dir: Path) -> Hub
 
 def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
     """Start everything, wait for the seats, let the bots play, and tear it all down."""
+    with i18n.using(options.lang):
+        return _run_demo(options, out)
+
+
+def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
     micropython = find_micropython(options.micropython)
     try:
         rules = rules_config(options.rules, options.seats)
@@ -138,14 +150,15 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
                 page = stack.enter_context(BoardPageServer(
                     PageConfig(ws_url, options.table, players=options.seats),
                     port=options.web_port))
-                print(f"live board page on {page.url} (MQTT over WebSockets on "
-                      f"{broker.host}:{broker.ws_port})", file=out)
+                print(f"live board page on {page.url}{_lang_query(options.lang)} (MQTT over "
+                      f"WebSockets on {broker.host}:{broker.ws_port})", file=out)
                 if options.on_web is not None:
                     options.on_web(page.url)
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="risktable-")))
         # A person's view is always redrawn in place (--play needs a terminal).
         live = out.isatty() and (options.colour or person is not None)
-        screen = Screen(out, colour=options.colour, live=live, delay=options.turn_delay)
+        screen = Screen(out, colour=options.colour, live=live, delay=options.turn_delay,
+                        lang=options.lang)
         config = _config(options, address, workdir / "hub")
         cards = demo_card_uids(rules.board, rules.options.deck)
         seats: dict[int, SeatProcess] = {}
@@ -173,8 +186,11 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         for number in range(1, options.seats + 1):
             if number in phones:
                 continue
-            seat = SeatProcess(micropython, number, options.table, address, workdir)
+            seat = SeatProcess(micropython, number, options.table, address, workdir,
+                               extra_config={"lang": options.lang})
             stack.callback(seat.stop)
+            if options.on_seat is not None:
+                options.on_seat(seat)
             seats[number] = seat.start()
             # One at a time: amqtt has a race between simultaneous connects.
             if not service.hub.wait_for_seats([number], options.seat_timeout):
@@ -208,20 +224,28 @@ def run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         if painter is not None:
             painter.stop()
         if pilot.stopped and state.phase != GAME_OVER:
-            print(f"\nYou left the game at turn {state.turn}.", file=out)
+            print("\n" + _("You left the game at turn {n}.").format(n=state.turn), file=out)
             return GameSummary(None, state.turn, len(service.session.log))
         if state.phase != GAME_OVER:
             raise DemoError(f"the bots stopped in phase {state.phase_name}, turn {state.turn}")
-        screen.frame(led_scene(state), state, f"Game over after {state.turn} turns")
+        screen.frame(led_scene(state), state, _("Game over after {n} turns").format(
+            n=state.turn))
         winner = state.winner + 1
         actions = len(service.session.log)
-        print(f"{seat_colour(winner).name} (seat {winner}) wins after {state.turn} turns "
-              f"and {actions} actions: {end_reason(state)}", file=out)
+        print(_("{colour} (seat {seat}) wins after {turns} turns and {actions} actions: "
+                "{why}").format(colour=i18n.colour(seat_colour(winner).name), seat=winner,
+                                turns=state.turn, actions=actions, why=end_reason(state)),
+              file=out)
         print(f"the bots made {inputs} seat inputs through the firmware in {elapsed:.1f} s "
               f"({elapsed / max(inputs, 1) * 1000:.1f} ms each)", file=out)
         if options.after_game is not None:
             options.after_game(config.data_dir)
         return GameSummary(winner, state.turn, actions)
+
+
+def _lang_query(lang: str) -> str:
+    # The demo's language for its pages too; English pages follow the browser's.
+    return "" if lang == i18n.DEFAULT else f"?lang={lang}"
 
 
 def _phone_seats(options: DemoOptions, service: TableService, page: str, ws_url: str,
@@ -233,7 +257,8 @@ def _phone_seats(options: DemoOptions, service: TableService, page: str, ws_url:
     from risktable.provision.phone_seat import seat_page_url
 
     for number in options.phones:
-        url = seat_page_url(page, options.table, number, "", "", ws_url)
+        url = seat_page_url(page, options.table, number, "", "", ws_url,
+                            lang=None if options.lang == i18n.DEFAULT else options.lang)
         print(f"seat {number} is played from the phone seat page: open this link in a "
               f"browser on this machine (the demo's broker listens on loopback only)", file=out)
         segno.make(url, error="m").terminal(out=out, compact=True)
@@ -252,8 +277,13 @@ def _phone_seats(options: DemoOptions, service: TableService, page: str, ws_url:
 def _draw_for_person(screen: Screen, service: TableService, seat: SeatProcess, scene: Scene,
                      state: State) -> None:
     # The LED board, the standings and what the person's seat shows, redrawn in place.
-    panel = service.inspect(lambda session: seat_panel(session, seat.seat, dict(seat.outputs)))
-    screen.frame(scene, state, f"Turn {state.turn}", panel)
+    def panel_of(session: TableSession) -> str:
+        with i18n.using(screen.lang):  # inspect runs on the service's thread
+            return seat_panel(session, seat.seat, dict(seat.outputs))
+
+    panel = service.inspect(panel_of)
+    with i18n.using(screen.lang):
+        screen.frame(scene, state, _("Turn {n}").format(n=state.turn), panel)
 
 
 def _watch_outputs(seat: SeatProcess, painter: Painter, pilot: SeatPilot) -> None:

@@ -64,6 +64,9 @@ class SeatProcess:
         return process
 
     def _prepare(self, micropython: str, config_path: Path) -> None:
+        # Every display change in order, once a caller asks for them (a test that renders
+        # the screens a game showed); None: only the latest, in outputs.
+        self.history: list[dict[str, Any]] | None = None
         self.config_path = config_path
         self._argv = [micropython, str(firmware_dir() / "main.py"), str(self.config_path)]
         self._env = dict(os.environ)
@@ -100,6 +103,8 @@ class SeatProcess:
                 continue
             if isinstance(update, dict):
                 with self._changed:
+                    if self.history is not None and "oled" in update:
+                        self.history.append(update)
                     self.outputs.update(update)
                     self._changed.notify_all()
 

@@ -2,7 +2,8 @@
 
 ``firmware/version.py`` holds the release number; the build (``seat_build.build``)
 writes the hash of every firmware source (the same files it compiles, except
-``version.py`` itself) into the compiled copy of that module, so a seat built from
+``version.py`` itself, and the data files it copies, the font) into the compiled
+copy of that module, so a seat built from
 a changed file reports a different version in its birth (``fw``). The hub computes
 the same string for the firmware it bundles and shows every seat that differs.
 """
@@ -30,17 +31,22 @@ def release(repo: Path = REPO) -> str:
 
 
 def content_hash(repo: Path = REPO) -> str:
-    """SHA-256 (first ``HASH_LENGTH`` hex digits) over the firmware sources' and data
-    files' paths and bytes, in the build's order; ``version.py`` is left out, since the
-    build rewrites it."""
+    """SHA-256 (first ``HASH_LENGTH`` hex digits) over the firmware sources' paths and
+    bytes, in the build's order; ``version.py`` is left out, since the build rewrites it."""
     digest = hashlib.sha256()
-    data = [(repo / "firmware", rel) for rel in DATA_FILES]
-    for base, rel in [*sources(repo), *data]:
+    for base, rel in sources(repo):
         if base.name == "firmware" and rel == VERSION_MODULE:
             continue
         digest.update(f"{base.name}/{rel.as_posix()}\0".encode())
         digest.update((base / rel).read_bytes())
         digest.update(b"\0")
+    for rel in DATA_FILES:
+        # A new font is a new firmware too (the seat draws from the one it carries).
+        data = repo / "firmware" / rel
+        if data.is_file():
+            digest.update(f"firmware/{rel.as_posix()}\0".encode())
+            digest.update(data.read_bytes())
+            digest.update(b"\0")
     return digest.hexdigest()[:HASH_LENGTH]
 
 

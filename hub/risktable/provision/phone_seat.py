@@ -25,6 +25,7 @@ from urllib.parse import urlencode, urlsplit
 
 from riskproto import topics
 from risktable.config import WebConfig
+from risktable.i18n import check_language
 from risktable.provision.broker_config import (
     CREDENTIALS_FILE,
     PASSWORD_FILE,
@@ -137,9 +138,11 @@ def reload_broker(pid: int) -> None:
 
 
 def seat_page_url(page: str, table: str, seat: int, username: str, password: str,
-                  ws_url: str, keepalive: int | None = None) -> str:
+                  ws_url: str, keepalive: int | None = None, lang: str | None = None) -> str:
     """The phone seat page's address for seat ``seat``: ``page`` (the hub's page
-    server, e.g. ``http://hub.local:8080/``) with the account in the fragment."""
+    server, e.g. ``http://hub.local:8080/``) with the account in the fragment and, given
+    ``lang`` (one of risktable.i18n.LANGUAGES), the page's language in ``?lang=``
+    (``None``: the phone's own language)."""
     parts = urlsplit(page)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise PhoneSeatError(f"the page address {page!r} is not http://HOST:PORT/")
@@ -154,7 +157,9 @@ def seat_page_url(page: str, table: str, seat: int, username: str, password: str
                                      ("pass", password), ("ws", ws_url)]
     if keepalive is not None:
         fields.append(("ka", str(keepalive)))
-    return f"{parts.scheme}://{parts.netloc}{path}#{urlencode(fields)}"
+    # The language is no secret: it may go to the server, in the query.
+    query = f"?{urlencode([('lang', check_language(lang))])}" if lang is not None else ""
+    return f"{parts.scheme}://{parts.netloc}{path}{query}#{urlencode(fields)}"
 
 
 def page_and_ws(account: SeatAccount, host: str | None, page: str | None,

@@ -5,9 +5,10 @@ LED controller's firmware) and under
 ``protocol/riskproto/`` is compiled with ``mpy-cross`` to bytecode (``.mpy``), which
 a seat imports without compiling and so with far less RAM. ``main.py`` stays source,
 because MicroPython's boot runs ``main.py`` by name. ``hardware/seat-pinout.json`` is
-copied when present, since the ESP32 board reads its pins from it, and so are the data
-files the seat reads at run time (:data:`DATA_FILES`: ``texts.bin``, the seat's own words
-in every language, written by ``risktable.i18n.seat_texts``).
+copied when present, since the ESP32 board reads its pins from it, and the seat's font
+``fonts/font.bin`` (``python -m risktable.i18n.font``) at the same path as in the tree,
+since the display reads its glyphs from it, and ``texts.bin``, the seat's own words in
+every language (``python -m risktable.i18n.seat_texts``).
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ REPO = Path(__file__).resolve().parents[3]
 _SKIP_DIRS = {"tests", "__pycache__", "ledctl"}
 # firmware/manifest.py is MicroPython's build recipe for freezing the firmware, not a module.
 _SKIP_FILES = {Path("manifest.py")}
-# Under firmware/, copied as they are: read by the seat from beside its modules, a piece
-# at a time, never imported.
-DATA_FILES = (Path("texts.bin"),)
+#: Data files the firmware reads at run time, by path under ``firmware/`` (the same
+#: path in the bundle).
+DATA_FILES = (Path("fonts") / "font.bin", Path("texts.bin"))
 
 
 class BuildError(Exception):
@@ -105,13 +106,13 @@ def build(out: Path, repo: Path = REPO, march: str | None = None) -> BuildResult
             shutil.rmtree(stamped.parent)
             continue
         result.compiled.append(compile_one(mpy_cross, base, rel, out, march))
-    for rel in DATA_FILES:
-        target = out / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(repo / "firmware" / rel, target)
-        result.copied.append(target)
     pinout = repo / "hardware" / "seat-pinout.json"
     if pinout.is_file():
         shutil.copyfile(pinout, out / pinout.name)
         result.copied.append(out / pinout.name)
+    for data in DATA_FILES:
+        if (repo / "firmware" / data).is_file():
+            (out / data).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(repo / "firmware" / data, out / data)
+            result.copied.append(out / data)
     return result

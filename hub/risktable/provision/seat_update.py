@@ -38,8 +38,9 @@ from risktable.provision.seat_build import DATA_FILES
 #: Files of a build that an update leaves alone: the boot selector and the entry
 #: point (they must stay bootable whatever an update does) and data files beside them.
 BOOT_FILES = frozenset({"main.py", "otaboot.mpy"})
-# The compiled modules and the data files the seat reads beside them (seat_build.DATA_FILES).
-_SENT = (".mpy", *sorted({p.suffix for p in DATA_FILES}))
+# The data files an update carries with the modules (the font: a slot's display reads
+# the one beside its own modules, drivers/bitfont.py).
+_DATA_FILES = frozenset(p.as_posix() for p in DATA_FILES)
 #: Results of one seat's update.
 UPDATED, ROLLED_BACK, FAILED = "updated", "rolled back", "failed"
 #: How long a seat has to come online on the new version before it rolls back.
@@ -68,7 +69,8 @@ def bundle_files(build_dir: Path) -> list[BundleFile]:
     found: list[BundleFile] = []
     for path in sorted(build_dir.rglob("*")):
         rel = path.relative_to(build_dir).as_posix()
-        if not path.is_file() or rel in BOOT_FILES or not rel.endswith(_SENT):
+        if not path.is_file() or rel in BOOT_FILES or not (
+                rel.endswith(".mpy") or rel in _DATA_FILES):
             continue
         data = path.read_bytes()
         try:

@@ -7,6 +7,7 @@ it into one self-contained HTML page with inline SVG charts.
 
 from __future__ import annotations
 
+from risktable.i18n import _
 from risktable.journal import Journal
 from risktable.report.compute import GameReport, Luck, Snapshot, Swing, compute
 from risktable.report.page import render
@@ -23,6 +24,7 @@ def load(journal: Journal, game_id: int) -> GameReport:
 
 
 def title(journal: Journal, game_id: int) -> str:
-    """The page's heading: the game, its table and its status."""
+    """The page's heading: the game, its table and its status, in the context's language."""
     info = journal.game(game_id)
-    return f"Game {info.id} at table {info.table} ({info.status})"
+    return _("Game {id} at table {table} ({status})").format(id=info.id, table=info.table,
+                                                               status=info.status)

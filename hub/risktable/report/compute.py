@@ -32,6 +32,7 @@ from functools import cache
 from typing import Any
 
 from risktable.dice_stats import MIN_ROLLS, DieStats
+from risktable.i18n import N_, _
 from risktable.rules.actions import Action, Roll
 from risktable.rules.engine import apply, new_game
 from risktable.rules.events import TerritoryConquered
@@ -40,7 +41,7 @@ from risktable.rules.options import Config
 from risktable.rules.state import ROLL, State
 
 # How the expected conquests are computed, stated in the report and its JSON.
-LUCK_METHOD = (
+LUCK_METHOD = N_(
     "per roll: the exact probability that each roll the player made as attacker "
     "conquers the territory, given the attack and defence dice actually rolled and "
     "the armies defending, summed over the player's rolls (re-rolls and the "
@@ -183,11 +184,14 @@ class GameReport:
 
 
 def seat_name(config: Config, seat: int) -> str:
-    """How the report names seat index ``seat``: ``"Seat 1"`` is player 0."""
+    """How the report names seat index ``seat``, in the context's language: ``"Seat 1"``
+    is player 0."""
     if seat < config.players:
-        return f"Seat {seat + 1}"
+        return _("Seat {n}").format(n=seat + 1)
     neutrals = config.seats - config.players
-    return "Neutral" if neutrals == 1 else f"Neutral {seat - config.players + 1}"
+    if neutrals == 1:
+        return _("Neutral")
+    return _("Neutral {n}").format(n=seat - config.players + 1)
 
 
 @cache
@@ -212,7 +216,7 @@ def _snapshot(state: State, turn: int, label: str, player: int, action: int) -> 
         if 0 <= owner < seats:
             territories[owner] += 1
             armies[owner] += n
-    held: list[list[int]] = [[] for _ in range(seats)]
+    held: list[list[int]] = [[] for _seat in range(seats)]
     for index, continent in enumerate(state.config.board.continents):
         owners = {state.owners[t] for t in continent.territories}
         if len(owners) == 1:

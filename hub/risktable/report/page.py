@@ -15,7 +15,10 @@ import math
 from collections.abc import Sequence
 from html import escape
 
+from risktable import i18n
+from risktable.dice_stats import MIN_ROLLS
 from risktable.hardware.palette import NEUTRAL, SEAT_COLOURS
+from risktable.i18n import N_, _, ngettext
 from risktable.report.compute import LUCK_METHOD, GameReport, Snapshot
 
 # Chart geometry in SVG user units; the page scales the whole drawing to its width.
@@ -28,6 +31,18 @@ LEFT, RIGHT, TOP, BOTTOM = 80, 125, 20, 70
 DASHES = ("", "10 5", "3 4", "14 4 3 4", "7 3 2 3 2 3", "2 2", "1 6")
 MARKERS = ("circle", "square", "triangle", "diamond", "plus", "down", "cross")
 PATTERNS = ("solid", "stripes", "dots", "hlines", "crosshatch", "vlines", "checks")
+# How the legend names them (the names above are also the SVG patterns' kinds).
+_STYLE_WORDS = {
+    "solid": N_("solid"), "stripes": N_("stripes"), "dots": N_("dots"),
+    "hlines": N_("horizontal lines"), "crosshatch": N_("crosshatch"),
+    "vlines": N_("vertical lines"), "checks": N_("checks"), "circle": N_("circle"),
+    "square": N_("square"), "triangle": N_("triangle"), "diamond": N_("diamond"),
+    "plus": N_("plus"), "down": N_("down triangle"), "cross": N_("cross"),
+}
+_VERDICTS = {"too few rolls": N_("too few rolls"), "fair": N_("fair"),
+             "suspicious": N_("suspicious")}
+_DIE_KINDS = {"seat": N_("seat"), "manual": N_("typed in"), "smart": N_("smart"),
+              "named": N_("named")}
 
 CSS = """
 :root { color-scheme: light; --ink: #1a1a1a; --muted: #555; --rule: #ccc; }
@@ -41,16 +56,18 @@ h2 { font-size: 1.25em; margin: 1.4em 0 0.4em; border-bottom: 2px solid var(--ru
 figure { margin: 0.5em 0; background: #fff; border: 1px solid var(--rule);
   border-radius: 6px; padding: 0.5em; }
 figcaption { color: var(--muted); font-size: 0.9em; }
-svg { display: block; width: 100%; height: auto; }
+/* The charts are drawn with their axes at fixed places, in either direction of the page
+   (start and end sides elsewhere, so that a right-to-left page mirrors). */
+svg { display: block; width: 100%; height: auto; direction: ltr; }
 svg text { font-family: inherit; fill: var(--ink); }
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
 table { border-collapse: collapse; margin: 0.5em 0; background: #fff; }
-caption { text-align: left; font-weight: 600; padding: 0.3em 0; }
-th, td { border: 1px solid var(--rule); padding: 0.25em 0.55em; text-align: right; }
-th[scope=row], td.name, th.name { text-align: left; }
+caption { text-align: start; font-weight: 600; padding: 0.3em 0; }
+th, td { border: 1px solid var(--rule); padding: 0.25em 0.55em; text-align: end; }
+th[scope=row], td.name, th.name { text-align: start; }
 thead th { vertical-align: bottom; }
 .swatch { display: inline-block; width: 2.4em; height: 0.9em; vertical-align: middle;
-  margin-right: 0.35em; border: 1px solid #333; }
+  margin-inline-end: 0.35em; border: 1px solid #333; }
 .dice { display: grid; gap: 0.6em; grid-template-columns: repeat(auto-fill, minmax(17em, 1fr)); }
 .note { color: var(--muted); font-size: 0.9em; }
 .suspicious { font-weight: 700; color: #a00; }
@@ -81,7 +98,23 @@ def _num(x: float) -> str:
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f} %"
+    return _("{percent} %").format(percent=f"{100 * x:.1f}")
+
+
+def _when(snap_label: str) -> str:
+    """A snapshot's label (compute's "setup", "turn N", "end", "now") in the language."""
+    words = {"setup": _("setup"), "end": _("end"), "now": _("now")}
+    if snap_label in words:
+        return words[snap_label]
+    return _("turn {n}").format(n=snap_label.removeprefix("turn "))
+
+
+def _verdict(verdict: str) -> str:
+    return _(_VERDICTS[verdict]) if verdict in _VERDICTS else verdict
+
+
+def _kind(kind: str) -> str:
+    return _(_DIE_KINDS[kind]) if kind in _DIE_KINDS else kind
 
 
 def _patterns(report: GameReport, prefix: str) -> str:
@@ -195,13 +228,13 @@ def _spread(ys: list[tuple[float, int]], gap: float, limit: float) -> dict[int, 
     """End-label heights pushed apart so no two labels overlap, none below ``limit``."""
     order = sorted(ys)
     heights: list[float] = []
-    for y, _ in order:
+    for y, _key in order:
         heights.append(max(y, heights[-1] + gap) if heights else y)
     # Labels pushed past the bottom move back up, keeping their gaps.
     for k in range(len(heights) - 1, -1, -1):
         cap = limit if k == len(heights) - 1 else heights[k + 1] - gap
         heights[k] = min(heights[k], cap)
-    return {key: h for (_, key), h in zip(order, heights, strict=True)}
+    return {key: h for (_y, key), h in zip(order, heights, strict=True)}
 
 
 def line_chart(report: GameReport, chart_id: str, title: str, desc: str, y_label: str,
@@ -232,7 +265,7 @@ def line_chart(report: GameReport, chart_id: str, title: str, desc: str, y_label
                      f'width="{_num(max(xs[b] - xs[a], 3))}" height="{bottom - TOP}" '
                      f'fill="#ffd54a" fill-opacity="0.45" stroke="#b08800" '
                      f'stroke-dasharray="4 3"/>')
-    parts.append(_axes("turns played", y_label, y_max, y_step, ticks, x_of, y_format))
+    parts.append(_axes(_("turns played"), y_label, y_max, y_step, ticks, x_of, y_format))
     every = max(1, len(snaps) // 30)  # markers on at most about 30 points per line
     ends: list[tuple[float, int]] = []
     for seat, values in series.items():
@@ -271,14 +304,15 @@ def continents_chart(report: GameReport) -> str:
     height = TOP + rows * row_h + 60
     span = WIDTH - label_w - 20
     cell = span / len(snaps)
-    parts = [_svg_open("chart-continents", "Continents held over time",
-                       "For each continent, a band over the turns filled with the pattern of "
-                       "the seat that held the whole continent; blank where nobody did.",
+    parts = [_svg_open("chart-continents", _("Continents held over time"),
+                       _("For each continent, a band over the turns filled with the pattern of "
+                         "the seat that held the whole continent; blank where nobody did."),
                        height), _patterns(report, "cont")]
     for r, continent in enumerate(board.continents):
+        name = i18n.continent(continent.name)
         top = TOP + r * row_h
         parts.append(f'<text x="{label_w - 10}" y="{top + row_h / 2 + 6}" text-anchor="end" '
-                     f'font-size="19">{escape(continent.name)}</text>'
+                     f'font-size="19">{escape(name)}</text>'
                      f'<rect x="{label_w}" y="{top + 3}" width="{_num(span)}" '
                      f'height="{row_h - 6}" fill="#f2f2f2" stroke="#ccc"/>')
         holders = []
@@ -288,20 +322,20 @@ def continents_chart(report: GameReport) -> str:
             if holder >= 0:
                 parts.append(f'<rect x="{_num(label_w + k * cell)}" y="{top + 3}" '
                              f'width="{_num(cell + 0.4)}" height="{row_h - 6}" '
-                             f'fill="url(#cont-p{holder})"><title>{escape(continent.name)}: '
-                             f'{escape(report.seat_name(holder))}, {escape(snap.label)}'
+                             f'fill="url(#cont-p{holder})"><title>{escape(name)}: '
+                             f'{escape(report.seat_name(holder))}, {escape(_when(snap.label))}'
                              f'</title></rect>')
         parts.append(f'<g class="continent" data-continent="{escape(continent.name)}" '
                      f'data-holders="{",".join(holders)}"/>')
     axis_y = TOP + rows * row_h + 22
-    _, ticks, _ = _x_positions(snaps)
+    _xs, ticks, _x_of = _x_positions(snaps)
     last = max(snaps[-1].turn, 1)
     for t in ticks:
         px = label_w + span * t / last
         parts.append(f'<text x="{_num(px)}" y="{axis_y}" text-anchor="middle" '
                      f'font-size="18">{t}</text>')
     parts.append(f'<text class="x-label" x="{label_w + span / 2}" y="{axis_y + 26}" '
-                 f'text-anchor="middle" font-size="20">turns played</text></svg>')
+                 f'text-anchor="middle" font-size="20">{escape(_("turns played"))}</text></svg>')
     return "".join(parts)
 
 
@@ -323,10 +357,15 @@ def dice_chart(report: GameReport, index: int) -> str:
              f'aria-labelledby="{chart_id}-title {chart_id}-desc" '
              f'xmlns="http://www.w3.org/2000/svg" class="die" data-die="{escape(die.die)}" '
              f'data-counts="{",".join(map(str, die.counts))}">'
-             f'<title id="{chart_id}-title">Faces of die {escape(die.die)}</title>'
-             f'<desc id="{chart_id}-desc">How often each face 1 to 6 came up in '
-             f'{die.rolls} rolls; the dashed line is what a fair die gives on average '
-             f'({expected:.1f} each).</desc><rect width="{w}" height="{h}" fill="#fff"/>']
+             f'<title id="{chart_id}-title">'
+             f'{escape(_("Faces of die {die}").format(die=die.die))}</title>'
+             f'<desc id="{chart_id}-desc">'
+             + escape(ngettext("How often each face 1 to 6 came up in {n} roll; the dashed "
+                               "line is what a fair die gives on average ({mean} each).",
+                               "How often each face 1 to 6 came up in {n} rolls; the dashed "
+                               "line is what a fair die gives on average ({mean} each).",
+                               die.rolls).format(n=die.rolls, mean=f"{expected:.1f}"))
+             + f'</desc><rect width="{w}" height="{h}" fill="#fff"/>']
     v = 0.0
     while v <= y_max + 1e-9:
         parts.append(f'<line x1="{left}" x2="{w - 8}" y1="{_num(y(v))}" y2="{_num(y(v))}" '
@@ -339,7 +378,8 @@ def dice_chart(report: GameReport, index: int) -> str:
         parts.append(f'<rect class="face" data-face="{face}" data-count="{count}" '
                      f'x="{_num(x0)}" y="{_num(y(count))}" width="{_num(slot * 0.7)}" '
                      f'height="{_num(bottom - y(count))}" fill="#4a7fb0" stroke="#223">'
-                     f'<title>face {face}: {count}</title></rect>'
+                     f'<title>{escape(_("face {face}: {count}").format(face=face, count=count))}'
+                     f'</title></rect>'
                      f'<text x="{_num(x0 + slot * 0.35)}" y="{_num(y(count) - 4)}" '
                      f'text-anchor="middle" font-size="13">{count}</text>'
                      f'<text x="{_num(x0 + slot * 0.35)}" y="{bottom + 18}" '
@@ -350,9 +390,10 @@ def dice_chart(report: GameReport, index: int) -> str:
                  f'<line x1="{left}" x2="{left}" y1="{top}" y2="{bottom}" stroke="#333"/>'
                  f'<line x1="{left}" x2="{w - 8}" y1="{bottom}" y2="{bottom}" stroke="#333"/>'
                  f'<text x="{(left + w) / 2}" y="{h - 6}" text-anchor="middle" '
-                 f'font-size="14">face</text><text x="12" y="{(top + bottom) / 2}" '
-                 f'text-anchor="middle" font-size="14" '
-                 f'transform="rotate(-90 12 {(top + bottom) / 2})">times</text></svg>')
+                 f'font-size="14">{escape(_("face"))}</text><text x="12" '
+                 f'y="{(top + bottom) / 2}" text-anchor="middle" font-size="14" '
+                 f'transform="rotate(-90 12 {(top + bottom) / 2})">{escape(_("times"))}</text>'
+                 f'</svg>')
     return "".join(parts)
 
 
@@ -372,10 +413,10 @@ def luck_chart(report: GameReport) -> str:
     def x(v: float) -> float:
         return label_w + span * v / x_max
 
-    parts = [_svg_open("chart-luck", "Battle luck: conquests against the odds",
-                       "For each player, the territories conquered (filled bar) and the "
-                       "conquests expected from the exact odds of every roll the player made "
-                       "as attacker (outlined bar).", height), _patterns(report, "luck")]
+    parts = [_svg_open("chart-luck", _("Battle luck: conquests against the odds"),
+                       _("For each player, the territories conquered (filled bar) and the "
+                         "conquests expected from the exact odds of every roll the player made "
+                         "as attacker (outlined bar)."), height), _patterns(report, "luck")]
     bottom = TOP + players * (2 * bar_h + gap)
     v = 0.0
     while v <= x_max + 1e-9:
@@ -393,17 +434,19 @@ def luck_chart(report: GameReport) -> str:
             f'font-size="19">{escape(report.seat_name(lk.seat))}</text>'
             f'<rect x="{label_w}" y="{top}" width="{_num(x(lk.conquests) - label_w)}" '
             f'height="{bar_h}" fill="url(#luck-p{lk.seat})" stroke="#222">'
-            f'<title>conquests made: {lk.conquests}</title></rect>'
+            f'<title>{escape(_("conquests made: {n}").format(n=lk.conquests))}</title></rect>'
             f'<text x="{_num(x(lk.conquests) + 6)}" y="{top + bar_h - 5}" font-size="18">'
-            f'{lk.conquests} made</text>'
+            f'{escape(_("{n} made").format(n=lk.conquests))}</text>'
             f'<rect x="{label_w}" y="{top + bar_h}" width="{_num(x(expected) - label_w)}" '
             f'height="{bar_h}" fill="#fff" stroke="#222" stroke-width="2" '
-            f'stroke-dasharray="5 3"><title>conquests expected: {expected:.2f}</title></rect>'
+            f'stroke-dasharray="5 3"><title>'
+            f'{escape(_("conquests expected: {n}").format(n=f"{expected:.2f}"))}</title></rect>'
             f'<text x="{_num(x(expected) + 6)}" y="{top + 2 * bar_h - 5}" font-size="18">'
-            f'{expected:.1f} expected</text></g>')
+            f'{escape(_("{n} expected").format(n=f"{expected:.1f}"))}</text></g>')
     parts.append(f'<line x1="{label_w}" x2="{label_w}" y1="{TOP}" y2="{bottom}" stroke="#333"/>'
                  f'<text class="x-label" x="{label_w + span / 2}" y="{height - 8}" '
-                 f'text-anchor="middle" font-size="20">territories conquered</text></svg>')
+                 f'text-anchor="middle" font-size="20">{escape(_("territories conquered"))}'
+                 f'</text></svg>')
     return "".join(parts)
 
 
@@ -422,14 +465,15 @@ def _legend(report: GameReport) -> str:
             f'stroke-width="3.5"{dash}/>{_marker(MARKERS[style], 38, 10, colour, 4.5)}'
             f'</svg> {escape(report.seat_name(seat))} '
             f'<span class="note">({escape(_colour_name(report, seat))}, '
-            f'{PATTERNS[style]}, {MARKERS[style]})</span></li>')
+            f'{escape(_(_STYLE_WORDS[PATTERNS[style]]))}, '
+            f'{escape(_(_STYLE_WORDS[MARKERS[style]]))})</span></li>')
     return f'<ul class="legend">{"".join(items)}</ul>'
 
 
 def _colour_name(report: GameReport, seat: int) -> str:
     if seat < report.config.players and seat < len(SEAT_COLOURS):
-        return SEAT_COLOURS[seat].name
-    return NEUTRAL.name
+        return i18n.colour(SEAT_COLOURS[seat].name)
+    return i18n.colour(NEUTRAL.name)
 
 
 def _final_table(report: GameReport) -> str:
@@ -437,34 +481,44 @@ def _final_table(report: GameReport) -> str:
     board = report.config.board
     rows = []
     for seat in range(report.seats):
-        held = ", ".join(board.continents[c].name for c in snap.continents[seat]) or "-"
-        mark = " (winner)" if seat == report.winner else ""
+        held = ", ".join(i18n.continent(board.continents[c].name)
+                         for c in snap.continents[seat]) or "-"
+        mark = _(" (winner)") if seat == report.winner else ""
         rows.append(f'<tr data-seat="{seat}" data-territories="{snap.territories[seat]}" '
                     f'data-armies="{snap.armies[seat]}"><th scope="row">'
-                    f'{escape(report.seat_name(seat))}{mark}</th>'
+                    f'{escape(report.seat_name(seat))}{escape(mark)}</th>'
                     f'<td class="territories">{snap.territories[seat]}</td>'
                     f'<td class="armies">{snap.armies[seat]}</td>'
                     f'<td class="name">{escape(held)}</td></tr>')
-    where = "at the end" if report.finished else f"now, after {report.actions} actions"
-    return (f'<div class="scroll"><table id="final"><caption>Territories and armies {where}'
-            f'</caption><thead><tr><th scope="col">Seat</th><th scope="col">Territories</th>'
-            f'<th scope="col">Armies</th><th scope="col" class="name">Continents held</th></tr>'
+    caption = _("Territories and armies at the end") if report.finished else ngettext(
+        "Territories and armies now, after {n} action",
+        "Territories and armies now, after {n} actions", report.actions).format(n=report.actions)
+    return (f'<div class="scroll"><table id="final"><caption>{escape(caption)}'
+            f'</caption><thead><tr><th scope="col">{escape(_("Seat"))}</th>'
+            f'<th scope="col">{escape(_("Territories"))}</th>'
+            f'<th scope="col">{escape(_("Armies"))}</th>'
+            f'<th scope="col" class="name">{escape(_("Continents held"))}</th></tr>'
             f'</thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
 def _turn_table(report: GameReport) -> str:
-    head = "".join(f'<th scope="col">{escape(report.seat_name(s))} territories / armies</th>'
-                   for s in range(report.seats))
+    head = "".join(f'<th scope="col">'
+                   f'{escape(_("{seat} territories / armies").format(seat=report.seat_name(s)))}'
+                   f'</th>' for s in range(report.seats))
     rows = []
     for snap in report.snapshots:
         who = "" if snap.player < 0 else f" ({escape(report.seat_name(snap.player))})"
         cells = "".join(f"<td>{snap.territories[s]} / {snap.armies[s]}</td>"
                         for s in range(report.seats))
-        rows.append(f'<tr><th scope="row">{escape(snap.label)}{who}</th>{cells}</tr>')
-    return (f'<details><summary>Every turn as a table ({len(report.snapshots)} rows)</summary>'
-            f'<div class="scroll"><table id="turns"><caption>Territories / armies per seat at '
-            f'the end of each turn</caption><thead><tr><th scope="col">When</th>{head}</tr>'
+        rows.append(f'<tr><th scope="row">{escape(_when(snap.label))}{who}</th>{cells}</tr>')
+    n = len(report.snapshots)
+    summary = ngettext("Every turn as a table ({n} row)", "Every turn as a table ({n} rows)",
+                       n).format(n=n)
+    return (f'<details><summary>{escape(summary)}</summary>'
+            f'<div class="scroll"><table id="turns"><caption>'
+            f'{escape(_("Territories / armies per seat at the end of each turn"))}</caption>'
+            f'<thead><tr><th scope="col">{escape(_("When"))}</th>{head}</tr>'
             f'</thead><tbody>{"".join(rows)}</tbody></table></div></details>')
 
 
@@ -477,12 +531,12 @@ def _continent_table(report: GameReport) -> str:
         counts = [sum(1 for snap in report.snapshots[1:] if c in snap.continents[s])
                   for s in range(report.seats)]
         cells = "".join(f"<td>{n}</td>" for n in counts)
-        rows.append(f'<tr><th scope="row">{escape(continent.name)} (+{continent.bonus})</th>'
-                    f'{cells}</tr>')
-    return (f'<div class="scroll"><table id="continents"><caption>Snapshots after the setup '
-            f'in which each seat held the continent whole</caption><thead><tr>'
-            f'<th scope="col">Continent</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody>'
-            f'</table></div>')
+        rows.append(f'<tr><th scope="row">{escape(i18n.continent(continent.name))} '
+                    f'(+{continent.bonus})</th>{cells}</tr>')
+    caption = _("Snapshots after the setup in which each seat held the continent whole")
+    return (f'<div class="scroll"><table id="continents"><caption>{escape(caption)}</caption>'
+            f'<thead><tr><th scope="col">{escape(_("Continent"))}</th>{head}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
 def _luck_table(report: GameReport) -> str:
@@ -496,12 +550,12 @@ def _luck_table(report: GameReport) -> str:
             f'<td class="expected">{float(lk.expected_conquests):.2f}</td>'
             f'<td>{lk.luck:+.2f}</td><td>{lk.defended}</td><td>{lk.losses}</td>'
             f'<td>{float(lk.expected_losses):.2f}</td></tr>')
-    return ('<div class="scroll"><table id="luck"><caption>Battle luck (exact per-roll odds)'
-            '</caption><thead><tr><th scope="col">Seat</th><th scope="col">Rolls attacking'
-            '</th><th scope="col">Conquests</th><th scope="col">Expected</th>'
-            '<th scope="col">Luck</th><th scope="col">Rolls defending</th>'
-            '<th scope="col">Territories lost</th><th scope="col">Expected lost</th></tr>'
-            f'</thead><tbody>{"".join(rows)}</tbody></table></div>')
+    heads = [_("Seat"), _("Rolls attacking"), _("Conquests"), _("Expected"), _("Luck"),
+             _("Rolls defending"), _("Territories lost"), _("Expected lost")]
+    return (f'<div class="scroll"><table id="luck"><caption>'
+            f'{escape(_("Battle luck (exact per-roll odds)"))}</caption><thead><tr>'
+            + "".join(f'<th scope="col">{escape(h)}</th>' for h in heads)
+            + f'</tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
 
 
 def _dice_table(report: GameReport) -> str:
@@ -509,16 +563,21 @@ def _dice_table(report: GameReport) -> str:
     for d in report.dice:
         verdict = d.verdict()
         cls = ' class="suspicious"' if verdict == "suspicious" else ""
+        verdict = _verdict(verdict)
         cells = "".join(f'<td class="face{f + 1}">{n}</td>' for f, n in enumerate(d.counts))
         rows.append(f'<tr data-die="{escape(d.die)}" data-counts="{",".join(map(str, d.counts))}">'
-                    f'<th scope="row">{escape(d.die)}</th><td class="name">{escape(d.kind)}</td>'
+                    f'<th scope="row">{escape(d.die)}</th>'
+                    f'<td class="name">{escape(_kind(d.kind))}</td>'
                     f'{cells}<td>{d.rolls}</td><td>{d.chi_square():.2f}</td>'
                     f'<td>{d.p_value():.3g}</td><td{cls}>{escape(verdict)}</td></tr>')
     faces = "".join(f'<th scope="col">{f}</th>' for f in range(1, 7))
-    return ('<div class="scroll"><table id="dice"><caption>Faces of each physical die'
-            '</caption><thead><tr><th scope="col">Die</th><th scope="col">Kind</th>'
-            f'{faces}<th scope="col">Rolls</th><th scope="col">Chi-square</th>'
-            '<th scope="col">p-value</th><th scope="col">Verdict</th></tr></thead>'
+    def th(word: str) -> str:
+        return f'<th scope="col">{escape(word)}</th>'
+
+    return (f'<div class="scroll"><table id="dice"><caption>'
+            f'{escape(_("Faces of each physical die"))}</caption><thead><tr>'
+            f'{th(_("Die"))}{th(_("Kind"))}{faces}{th(_("Rolls"))}{th(_("Chi-square"))}'
+            f'{th(_("p-value"))}{th(_("Verdict"))}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
@@ -527,81 +586,107 @@ def _figure(svg: str, caption: str) -> str:
             f"</figcaption></figure>")
 
 
-def render(report: GameReport, title: str) -> str:
-    """The whole page for ``report`` under the heading ``title``."""
+def render(report: GameReport, title: str, lang: str | None = None) -> str:
+    """The whole page for ``report`` under the heading ``title``, written in ``lang``
+    (one of risktable.i18n.LANGUAGES; ``None``: the context's language)."""
+    with i18n.using(lang) as written:
+        return _render(report, title, written)
+
+
+def _render(report: GameReport, title: str, lang: str) -> str:
     snaps = report.snapshots
     seats = range(report.seats)
     territories = {s: [float(x.territories[s]) for x in snaps] for s in seats}
     armies = {s: [float(x.armies[s]) for x in snaps] for s in seats}
     focus = report.seat_name(report.focus)
     if report.winner is not None:
-        status = f"{escape(report.seat_name(report.winner))} won."
-        whose = f"the winner ({focus})"
+        status = _("{seat} won.").format(seat=report.seat_name(report.winner))
+        whose = _("the winner ({seat})").format(seat=focus)
     elif report.finished:
-        status = "The game ended without a winner."
-        whose = f"the seat with the most armies now ({focus})"
+        status = _("The game ended without a winner.")
+        whose = _("the seat with the most armies now ({seat})").format(seat=focus)
     else:
-        status = f"The game is under way: this is the story up to action {report.actions}."
-        whose = f"the seat with the most armies now ({focus})"
+        status = _("The game is under way: this is the story up to action {n}.").format(
+            n=report.actions)
+        whose = _("the seat with the most armies now ({seat})").format(seat=focus)
     swing = report.swing
     highlight = None
-    swing_text = "Not enough turns yet for a change in share."
+    swing_text = _("Not enough turns yet for a change in share.")
     if swing is not None:
         k = next(i for i, s in enumerate(snaps) if s.label == swing.label and s.turn == swing.turn)
         highlight = (k - 1, k)
         if swing.label == "end":
-            when = f"turn {swing.turn}, the one that ended the game"
+            when = _("turn {n}, the one that ended the game").format(n=swing.turn)
         elif swing.label == "now":
-            when = f"turn {swing.turn}, the one under way"
+            when = _("turn {n}, the one under way").format(n=swing.turn)
         else:
-            when = f"{swing.label} ({report.seat_name(swing.player)}'s turn)"
-        swing_text = (f"The largest change in the share of all armies held by {whose} came "
-                      f"in {when}: from {_pct(swing.before)} to {_pct(swing.after)} "
-                      f"({100 * swing.change:+.1f} points).")
+            when = _("{when} ({seat}'s turn)").format(when=_when(swing.label),
+                                                      seat=report.seat_name(swing.player))
+        swing_text = _("The largest change in the share of all armies held by {whose} came "
+                       "in {when}: from {before} to {after} ({change} points).").format(
+            whose=whose, when=when, before=_pct(swing.before), after=_pct(swing.after),
+            change=f"{100 * swing.change:+.1f}")
     share_chart = line_chart(
-        report, "chart-share", f"Share of all armies held by {focus}",
-        f"{whose}'s armies as a share of all armies on the board after each turn; the "
-        f"shaded band is the turn with the largest change.", "share of all armies",
+        report, "chart-share", _("Share of all armies held by {seat}").format(seat=focus),
+        _("{whose}'s armies as a share of all armies on the board after each turn; the "
+          "shaded band is the turn with the largest change.").format(whose=whose),
+        _("share of all armies"),
         {report.focus: list(report.shares)}, y_format="{:.0%}", y_max=1.0, highlight=highlight)
-    dice = "".join(f"<figure>{dice_chart(report, k)}<figcaption>{escape(d.die)} ({d.kind}): "
-                   f"{d.rolls} rolls, chi-square {d.chi_square():.2f}, p = {d.p_value():.3g}"
-                   f", {escape(d.verdict())}</figcaption></figure>"
-                   for k, d in enumerate(report.dice))
+    dice = "".join(
+        "<figure>" + dice_chart(report, k) + "<figcaption>" + escape(ngettext(
+            "{die} ({kind}): {n} roll, chi-square {chi}, p = {p}, {verdict}",
+            "{die} ({kind}): {n} rolls, chi-square {chi}, p = {p}, {verdict}", d.rolls).format(
+            die=d.die, kind=_kind(d.kind), n=d.rolls, chi=f"{d.chi_square():.2f}",
+            p=f"{d.p_value():.3g}", verdict=_verdict(d.verdict())))
+        + "</figcaption></figure>" for k, d in enumerate(report.dice))
+    turns, actions = report.snapshots[-1].turn, report.actions
+    counts = ", ".join([ngettext("{n} turn", "{n} turns", turns).format(n=turns),
+                        ngettext("{n} action", "{n} actions", actions).format(n=actions),
+                        ngettext("{n} player", "{n} players", report.config.players).format(
+                            n=report.config.players)])
+
+    def h2(text: str) -> str:
+        return f"<h2>{escape(text)}</h2>"
+
+    def note(text: str) -> str:
+        return f'<p class="note">{escape(text)}</p>'
+
     body = [
         f"<h1>{escape(title)}</h1>",
-        f"<p>{status} {report.snapshots[-1].turn} turns, {report.actions} actions, "
-        f"{report.config.players} players.</p>",
-        "<h2>Seats</h2>", _legend(report), _final_table(report),
-        "<h2>Territories per seat</h2>",
-        _figure(line_chart(report, "chart-territories", "Territories per seat over the turns",
-                           "The number of territories each seat held at the end of each turn.",
-                           "territories", territories),
-                "Territories held at the end of every turn (turn 0: after the setup)."),
-        "<h2>Armies per seat</h2>",
-        _figure(line_chart(report, "chart-armies", "Armies per seat over the turns",
-                           "The armies each seat had on the board at the end of each turn.",
-                           "armies on the board", armies),
-                "Armies on the board at the end of every turn."),
+        f"<p>{escape(status)} {escape(counts)}.</p>",
+        h2(_("Seats")), _legend(report), _final_table(report),
+        h2(_("Territories per seat")),
+        _figure(line_chart(report, "chart-territories",
+                           _("Territories per seat over the turns"),
+                           _("The number of territories each seat held at the end of each "
+                             "turn."), _("territories"), territories),
+                _("Territories held at the end of every turn (turn 0: after the setup).")),
+        h2(_("Armies per seat")),
+        _figure(line_chart(report, "chart-armies", _("Armies per seat over the turns"),
+                           _("The armies each seat had on the board at the end of each turn."),
+                           _("armies on the board"), armies),
+                _("Armies on the board at the end of every turn.")),
         _turn_table(report),
-        "<h2>Continents held</h2>",
-        _figure(continents_chart(report), "Who held each continent whole, turn by turn."),
+        h2(_("Continents held")),
+        _figure(continents_chart(report), _("Who held each continent whole, turn by turn.")),
         _continent_table(report),
-        "<h2>The turning point</h2>",
+        h2(_("The turning point")),
         _figure(share_chart, swing_text),
-        "<h2>Battle luck</h2>",
-        f'<p class="note">Expected conquests: {escape(LUCK_METHOD)}. Luck is conquests '
-        "made minus conquests expected.</p>",
-        _figure(luck_chart(report), "Conquests made against conquests expected."),
+        h2(_("Battle luck")),
+        note(_("Expected conquests: {method}. Luck is conquests made minus conquests "
+               "expected.").format(method=_(LUCK_METHOD))),
+        _figure(luck_chart(report), _("Conquests made against conquests expected.")),
         _luck_table(report),
-        "<h2>Dice</h2>",
-        '<p class="note">Each physical die against a fair die (dashed line: the expected '
-        "count per face). Pearson's chi-square over the six faces, 5 degrees of freedom; "
-        "a verdict needs at least 30 rolls.</p>",
+        h2(_("Dice")),
+        note(_("Each physical die against a fair die (dashed line: the expected count per "
+               "face). Pearson's chi-square over the six faces, 5 degrees of freedom; a "
+               "verdict needs at least {n} rolls.").format(n=MIN_ROLLS)),
         f'<div class="dice">{dice}</div>' if report.dice else
-        "<p>No physical dice were read in this game.</p>",
+        f"<p>{escape(_('No physical dice were read in this game.'))}</p>",
         _dice_table(report),
     ]
-    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+    direction = "rtl" if lang in i18n.RIGHT_TO_LEFT else "ltr"
+    return (f'<!DOCTYPE html>\n<html lang="{lang}" dir="{direction}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{escape(title)}</title><style>{CSS}</style></head>"
             f'<body><main>{"".join(body)}</main></body></html>\n')

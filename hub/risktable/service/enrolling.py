@@ -15,6 +15,7 @@ from typing import Any
 
 from risktable.cards.deck_file import deck_path, load_deck, save_deck
 from risktable.cards.enroll import Enrollment, Step
+from risktable.i18n import _
 from risktable.leds.scene import CURSOR, Scene, TerritoryLight
 from risktable.rules.board import Board
 from risktable.table.prompts import fit
@@ -28,7 +29,7 @@ class TableEnrollment:
     def __init__(self, data_dir: Path, board: Board, deck: str, seat: int,
                  restart: bool = False, name: str | None = None) -> None:
         self.seat = seat
-        self.name = name or f"Seat {seat}"
+        self._given = name
         self.deck = deck
         self.board = board
         self.path = deck_path(data_dir, deck)
@@ -42,12 +43,18 @@ class TableEnrollment:
 
     def progress(self) -> str:
         """``12 of 44 cards`` enrolled so far."""
-        return f"{len(self.enrollment.enrolled)} of {self.enrollment.size} cards"
+        return _("{n} of {total} cards").format(n=len(self.enrollment.enrolled),
+                                                 total=self.enrollment.size)
+
+    @property
+    def name(self) -> str:
+        """How the other seats' screens call the enrolling player (context's language)."""
+        return self._given or _("Seat {n}").format(n=self.seat)
 
     def input(self, seat: int, msg: Mapping[str, Any]) -> Step:
         """Apply one seat event; the deck file is saved after each stored card."""
         if seat != self.seat:
-            return Step(False, f"Cards are being enrolled at seat {self.seat}")
+            return Step(False, _("Cards are being enrolled at seat {n}").format(n=self.seat))
         kind, e = msg["kind"], self.enrollment
         if kind == "card":
             return e.tap(msg["uid"])
@@ -60,7 +67,7 @@ class TableEnrollment:
             return step
         if kind == "button" and msg["button"] == "back":
             return e.back()
-        return Step(False, "Tap the card, turn to what it shows, press Confirm")
+        return Step(False, _("Tap the card, turn to what it shows, press Confirm"))
 
     def view(self, seat: int) -> dict[str, Any]:
         """The view fields of ``seat`` while the enrollment lasts."""
@@ -69,7 +76,7 @@ class TableEnrollment:
         if seat == self.seat:
             return {"active": True, "phase": "setup", "lines": e.lines(), "ring": ring}
         return {"active": False, "phase": "setup", "ring": ring,
-                "lines": [fit(f"{self.name} enrolls cards"), self.progress()]}
+                "lines": [fit(_("{who} enrolls cards").format(who=self.name)), self.progress()]}
 
     def scene(self) -> Scene:
         """The LED board: the territory of the card to tap, blinking."""

@@ -20,8 +20,10 @@ from typing import Any
 from riskproto import messages, topics
 from riskproto.gate import APPLY, HOLD, PRESENCE, REFUSED, HubGate, Inbound
 from riskproto.presence import BIRTH, DEATH
+from risktable import i18n
 from risktable.broker_address import BrokerAddress
 from risktable.hardware.palette import seat_colour
+from risktable.i18n import _, seat_view
 from risktable.provision import fw_version
 from risktable.service.mqtt_link import HubLink
 from risktable.service.worker import Worker
@@ -107,8 +109,14 @@ class HubService:
         on_referee: RefereeHandler | None = None,
         inbox: int = INBOX_CAPACITY,
         firmware: str | None = None,
+        language: str = i18n.DEFAULT,
     ) -> None:
         self.table = topics.check_table(table)
+        # The language of a seat whose birth names none (the hub configuration's).
+        self.language = i18n.check_language(language)
+        # Each seat's language and whether it shapes text itself, from its latest birth.
+        self._seat_language: dict[int, str] = {}
+        self._seat_shapes: dict[int, bool] = {}
         # The firmware version the hub bundles (provision/fw_version.py); a seat whose
         # birth names another is shown as out of date (firmware_mismatches).
         self.firmware = firmware if firmware is not None else _bundled_firmware()
@@ -196,6 +204,11 @@ class HubService:
         return {seat: fw for seat, fw in sorted(known.items())
                 if seat in online and fw_version.differs(fw, self.firmware)}
 
+    def seat_language(self, seat: int) -> str:
+        """The language ``seat``'s player reads: its birth's ``lang``, else the hub's."""
+        with self._lock:
+            return self._seat_language.get(seat, self.language)
+
     def online_seats(self) -> frozenset[int]:
         with self._lock:
             return frozenset(self.gate.presence.online())
@@ -282,9 +295,22 @@ class HubService:
     def _publish_view(self, seat: int) -> None:
         with self._lock:
             view = dict(self._views[seat])
-            if self._notice is not None:
-                view["lines"] = [self._notice, *view.get("lines", [])][:MAX_VIEW_LINES]
+            notice = self._notice
+            lang = self._seat_language.get(seat, self.language)
+            shaping = self._seat_shapes.get(seat, False)
+        view = seat_view.written(view, lang, shaping=shaping, notice=notice)
         self.link.publish(topics.seat(self.table, seat, topics.SEAT_VIEW), view, retain=True)
+
+    def _for_reader(self, seat: int, error: messages.ProtocolError) -> messages.ProtocolError:
+        # A refusal written for the player (already in their language): a right-to-left
+        # seat controller gets its display rows.
+        with self._lock:
+            lang = self._seat_language.get(seat, self.language)
+            shaping = self._seat_shapes.get(seat, False)
+        detail = seat_view.detail_for(error.message, lang, shaping=shaping)
+        if detail == error.message:
+            return error
+        return messages.ProtocolError(error.code, detail[:messages.MAX_DETAIL])
 
     def _receive(self, topic: str, payload: bytes) -> None:
         # The network thread: hand over and return, so the keepalive never waits.
@@ -361,6 +387,8 @@ class HubService:
                          msg["session"], fw, msg.get("reset", "?"))
                 with self._lock:
                     self._seat_firmware[seat] = fw
+                    self._seat_language[seat] = msg.get("lang", self.language)
+                    self._seat_shapes[seat] = "shaping" in msg.get("caps", ())
                 ota = msg.get("ota")
                 if isinstance(ota, dict) and ota["state"] in ("rolled_back", "failed"):
                     log.warning("seat %d: its last network update (%d) %s: %s", seat,
@@ -397,7 +425,9 @@ class HubService:
         elif self._on_event is not None:
             self._in_hand = (seat, seq)
             try:
-                error = self._on_event(seat, msg)
+                # What the handling writes for this seat (a refusal) is in its language.
+                with i18n.using(self.seat_language(seat)):
+                    error = self._on_event(seat, msg)
             except Unanswered as why:
                 log.info("seat %d: event %d left unanswered: %s", seat, msg["seq"], why)
                 return
@@ -409,15 +439,18 @@ class HubService:
                 return
             journalled = error is None
         else:
-            error = messages.ProtocolError(
-                messages.E_NOT_ALLOWED, "No game is running at this table"
-            )
+            with i18n.using(self.seat_language(seat)):
+                error = messages.ProtocolError(
+                    messages.E_NOT_ALLOWED, _("No game is running at this table")
+                )
         if not journalled and self._record_answer is not None:
             try:
                 self._record_answer(seat, self.gate.tracker(seat).boot, seq)
             except Unanswered as why:
                 log.info("seat %d: event %d left unanswered: %s", seat, seq, why)
                 return
+        if error is not None and error.why is None and error.field is None:
+            error = self._for_reader(seat, error)
         with self._lock:
             reply_topic, reply = self.gate.answered(seat, seq, error)
         self.link.publish(reply_topic, reply)

@@ -24,10 +24,12 @@ from typing import Any, TypeVar
 
 from riskproto import messages
 from riskproto.messages import CARD_MODES, ProtocolError
+from risktable import i18n
 from risktable.cards.deck_file import DeckFileError, deck_path, load_deck
 from risktable.config import HubConfig
 from risktable.dice_registry import REGISTRY_FILE, DiceRegistry, PairingRefused
 from risktable.game_rules import RulesUnknown, default_seats, describe, rules_config
+from risktable.i18n import N_, _
 from risktable.journal import (
     ActionMeta,
     DieFace,
@@ -60,17 +62,17 @@ SEED_FILE = "bot-seed"
 _MAX_BOT_STEPS = 100_000
 # What every seat shows while the journal has no room; how often the room is measured
 # while no input comes (so that the table notices it filling up, and recovers, alone).
-STORAGE_NOTICE = "hub storage full"
+STORAGE_NOTICE = N_("hub storage full")
 # What every seat shows while the referee has paused the game.
-PAUSED_NOTICE = "Paused by the referee"
+PAUSED_NOTICE = N_("Paused by the referee")
 STORAGE_POLL_SECONDS = 2.0
 # What a seat the current game does not seat shows.
-OUT_OF_GAME = "Not in this game"
+OUT_OF_GAME = N_("Not in this game")
 # What every seat of a game shows while it waits for its physical deck to be enrolled,
 # and the reason its inputs are refused then.
-NOT_STARTED = ["Game not started:", "deck not enrolled.", "cards enroll, or",
+NOT_STARTED = [N_("Game not started:"), N_("deck not enrolled."), N_("cards enroll, or"),
                "games new --cards hub"]
-NOT_STARTED_REASON = "The game starts once its cards are enrolled"
+NOT_STARTED_REASON = N_("The game starts once its cards are enrolled")
 
 
 def _out_of_space(exc: BaseException) -> bool:
@@ -211,6 +213,7 @@ class TableService:
             record_answer=self._record_answer, on_connection=on_connection,
             on_republish=self._resend_commands, on_change=self._presence_changed,
             on_referee=lambda request: referee_answer(self, request),
+            language=config.table.language,
         )
         self._restore_sequences()
         self._storage_ok(publish=False)
@@ -296,19 +299,26 @@ class TableService:
         session = TableSession(config, list(range(1, config.players + 1)), card_uids,
                                bots=bots, dice=dice, actions=actions,
                                names=self.config.table.names,
-                               hub_cards=self.journal.game(self.game_id).cards == "hub")
+                               hub_cards=self.journal.game(self.game_id).cards == "hub",
+                               languages=self._languages(config.players))
         last = self.journal.last_input(self.game_id)
         if last is not None and last[0] == len(actions):
             session.restore_ui(last[1])
         log.info("game %d: %d actions replayed", self.game_id, len(actions))
         return session
 
+    def _languages(self, players: int) -> dict[int, str]:
+        # Each seat's language: its birth's once the hub heard one, else the table's.
+        hub = getattr(self, "hub", None)  # the first game is rebuilt before the hub exists
+        return {seat: hub.seat_language(seat) if hub is not None
+                else self.config.table.language for seat in range(1, players + 1)}
+
     def _restore_sequences(self) -> None:
         # Each seat's events continue from the number after the last one answered:
         # under the boot of its latest input until its birth names another boot.
         table = self.config.table.id
         for seat in range(1, self.hub.seats + 1):
-            boot, _ = self.journal.input_seqs(self.game_id, seat)
+            boot, _seq = self.journal.input_seqs(self.game_id, seat)
             self.hub.gate.tracker(seat).restore(boot, self.journal.answered_seqs(table, seat))
 
     def _record_answer(self, seat: int, boot: int | None, seq: int) -> None:
@@ -479,7 +489,9 @@ class TableService:
         enrolling = self._enrolling
         assert enrolling is not None
         for seat in range(1, self.hub.seats + 1):
-            self.hub.update_view(seat, **enrolling.view(seat))
+            with i18n.using(self.hub.seat_language(seat)):
+                fields = enrolling.view(seat)
+            self.hub.update_view(seat, **fields)
         if self._show_leds is not None:
             self._show_leds(enrolling.scene())
 
@@ -546,7 +558,8 @@ class TableService:
             armed = frozenset(target for seat in seats
                               for target, _ in self.session.standing_commands(seat))
             notes = undo_notes(before, self.session.state, withdrawn, seats, armed,
-                               hub_cards=self.session.hub_cards)
+                               hub_cards=self.session.hub_cards,
+                               language=self.hub.seat_language)
             self._show_views()
             for seat, lines in notes.lines.items():
                 view = self.session.view(seat)
@@ -581,13 +594,16 @@ class TableService:
         if self._enrolling is not None:
             return self._enroll_input(seat, msg)
         if seat not in self.session.seats:
-            return ProtocolError("not_allowed", f"Seat {seat} does not play in this game")
+            with i18n.using(self.hub.seat_language(seat)):
+                return ProtocolError("not_allowed", _("Seat {n} does not play in this game")
+                                     .format(n=seat))
         if self.session.state.phase == GAME_OVER:
-            return ProtocolError("not_allowed", "The game is over")
+            with i18n.using(self.hub.seat_language(seat)):
+                return ProtocolError("not_allowed", _("The game is over"))
         if not self._started():
-            return ProtocolError("not_allowed", NOT_STARTED_REASON)
+            return ProtocolError("not_allowed", _(NOT_STARTED_REASON))
         if self._paused:
-            return ProtocolError("not_allowed", "The referee has paused the game")
+            return ProtocolError("not_allowed", _("The referee has paused the game"))
         if not self._storage_ok():
             raise Unanswered(f"{STORAGE_NOTICE}: {self.storage.free // 1024} KiB free, "
                              f"{self.storage.min_free // 1024} KiB needed")
@@ -715,13 +731,24 @@ class TableService:
         log.error("game %d: bots did not yield after %d steps", self.game_id, _MAX_BOT_STEPS)
 
     def _presence_changed(self) -> None:
-        # A seat came or went: the other seats' screens say who is offline.
+        # A seat came or went: the other seats' screens say who is offline, and a seat
+        # born speaking another language has its screen written again in it.
         with self._lock:
             session = self.session
             offline = set(session.seats) - self.hub.online_seats()
             changed = session.set_offline(offline)
+            relabelled = False
+            for seat in session.seats:
+                lang = self.hub.seat_language(seat)
+                if session.language(seat) != lang:
+                    relabelled = True
+                    changed = session.set_language(seat, lang)
+                    if self._started():
+                        self._publish(changed)
             if self._started():  # until then every seat shows why the game waits
                 self._publish(changed)
+            elif relabelled:
+                self._show_views()
 
     # -- outputs --------------------------------------------------------------
 
@@ -729,14 +756,15 @@ class TableService:
         # Every seat's whole view; a seat the game does not seat says so.
         started = self._started()
         for seat in range(1, self.hub.seats + 1):
-            if seat in self.session.seats and not started:
-                # An empty progress ring: the seat still shows its colour.
-                fields = {"lines": NOT_STARTED, "active": False,
-                          "ring": {"mode": "progress", "value": 0, "max": 99}}
-            else:
-                fields = (self.session.view(seat) if seat in self.session.seats
-                          else {"lines": [OUT_OF_GAME], "active": False,
-                                "ring": {"mode": "off"}})
+            with i18n.using(self.hub.seat_language(seat)):
+                if seat in self.session.seats and not started:
+                    # An empty progress ring: the seat still shows its colour.
+                    fields = {"lines": [_(line) for line in NOT_STARTED], "active": False,
+                              "ring": {"mode": "progress", "value": 0, "max": 99}}
+                else:
+                    fields = (self.session.view(seat) if seat in self.session.seats
+                              else {"lines": [_(OUT_OF_GAME)], "active": False,
+                                    "ring": {"mode": "off"}})
             self.hub.update_view(seat, publish=publish, **fields)
 
     def _publish(self, outcome: Outcome) -> None:

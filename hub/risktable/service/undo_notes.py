@@ -12,19 +12,20 @@ territories whose pieces must move back (the board is public anyway).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from risktable import i18n
+from risktable.i18n import N_, _
 from risktable.journal.records import Entry
 from risktable.rules import OpeningRoll, Roll
 from risktable.rules.decks import ceasefire_card
 from risktable.rules.state import State
+from risktable.table.prompts import fit
 
-# A view line is at most 24 characters (the protocol's view.lines).
-_LINE = 24
-UNDONE = "Referee undid a move"
-ROLL_AGAIN = "Roll your dice again"
-PUT_BACK = "Put back this card:"
+UNDONE = N_("Referee undid a move")
+ROLL_AGAIN = N_("Roll your dice again")
+PUT_BACK = N_("Put back this card:")
 
 
 @dataclass(frozen=True)
@@ -38,27 +39,33 @@ class UndoNotes:
 def _card_name(state: State, card: int) -> str:
     board = state.config.board
     if card < board.size:
-        return board.territory_names[card][:_LINE]
+        return fit(i18n.territory(board.territory_names[card]))
     if card == ceasefire_card(board):
-        return "the ceasefire card"
-    return "a wild card"
+        return _("the ceasefire card")
+    return _("a wild card")
 
 
 def undo_notes(before: State, after: State, withdrawn: Sequence[Entry],
                seats: Sequence[int], armed: frozenset[int], *,
-               hub_cards: bool = False) -> UndoNotes:
+               hub_cards: bool = False,
+               language: Callable[[int], str] = lambda seat: i18n.DEFAULT) -> UndoNotes:
     """The notes for an undo that took the game from ``before`` back to ``after``,
     withdrawing ``withdrawn``; ``seats`` are the game's seats by player, ``armed``
     the seats asked to roll now. With ``hub_cards`` (no physical cards) the hub takes
-    a withdrawn card back itself: nobody is asked to put one back."""
-    lines: dict[int, list[str]] = {seat: [UNDONE] for seat in seats}
-    for player, seat in enumerate(seats if not hub_cards else ()):
-        returned = [c for c in before.hands[player] if c not in after.hands[player]]
-        for card in returned[:1]:  # one turn draws one card
-            lines[seat] += [PUT_BACK, _card_name(after, card)]
-    if any(isinstance(e.action, Roll | OpeningRoll) for e in withdrawn):
-        for seat in armed:
-            lines[seat].append(ROLL_AGAIN)
+    a withdrawn card back itself: nobody is asked to put one back. Each seat's notes
+    are in ``language(seat)``."""
+    lines: dict[int, list[str]] = {}
+    rolled = any(isinstance(e.action, Roll | OpeningRoll) for e in withdrawn)
+    for player, seat in enumerate(seats):
+        with i18n.using(language(seat)):
+            told = [_(UNDONE)]
+            returned = [] if hub_cards else [c for c in before.hands[player]
+                                             if c not in after.hands[player]]
+            for card in returned[:1]:  # one turn draws one card
+                told += [_(PUT_BACK), _card_name(after, card)]
+            if rolled and seat in armed:
+                told.append(_(ROLL_AGAIN))
+        lines[seat] = told
     ids = after.config.board.territory_ids
     moved = frozenset(ids[t] for t in range(len(ids))
                       if (before.owners[t], before.armies[t]) != (after.owners[t],

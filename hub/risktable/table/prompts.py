@@ -1,15 +1,20 @@
 """Short text telling a player what to do on the physical board.
 
-A seat's display holds 4 lines of 24 characters (riskproto's view limits), so
-every prompt is a few short lines. When a bot plays a seat, the same prompts
-tell someone at the table how to mirror its moves with real pieces.
+A seat's display holds 4 lines of 24 characters (the hub's rule for a
+left-to-right view), so every prompt is a few short lines. When a bot plays a seat,
+the same prompts tell someone at the table how to mirror its moves with real pieces.
+
+Every function writes in the context's language (:func:`risktable.i18n.using`):
+the words through the catalogue, territory and colour names too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from risktable import i18n
 from risktable.hardware.palette import seat_colour
+from risktable.i18n import _, ngettext
 from risktable.rules import state as st
 from risktable.rules.actions import (
     AcceptRoll,
@@ -44,89 +49,95 @@ from risktable.table import menus
 from risktable.table.menus import Menu, Pick
 
 LINE = 24
+# A line in another language is not cut at 24: the seat wraps and pages it, and a
+# right-to-left one is broken into display rows by the hub (risktable.i18n.layout).
+WIDE_LINE = 40
 
 
 def fit(text: str) -> str:
     """``text`` cut to one display line; the start is kept (territory names are
-    recognisable from it)."""
-    return text if len(text) <= LINE else text[: LINE - 1] + "."
+    recognisable from it). Only English lines are held to 24 characters."""
+    limit = LINE if i18n.current() == i18n.DEFAULT else WIDE_LINE
+    return text if len(text) <= limit else text[: limit - 1] + "."
 
 
 def _name(state: State, territory: int) -> str:
-    return state.config.board.territory_names[territory]
-
-
-def count(n: int, one: str, many: str) -> str:
-    """``n`` and the noun in the right number: ``count(1, "die", "dice")`` is "1 die"."""
-    return f"{n} {one if n == 1 else many}"
+    return i18n.territory(state.config.board.territory_names[territory])
 
 
 def _armies(n: int) -> str:
-    return count(n, "army", "armies")
+    return ngettext("{n} army", "{n} armies", n).format(n=n)
 
 
 def _cards(n: int) -> str:
-    return count(n, "card", "cards")
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
 
 
 def _dice(n: int) -> str:
-    return count(n, "die", "dice")
+    return ngettext("{n} die", "{n} dice", n).format(n=n)
 
 
 def neutral_name(state: State, seat: int) -> str:
     """How the seats call neutral seat ``seat``: "neutral 1" to "neutral 3" in the 2016
     two-player game (numbered as dealt), "the neutral" when there is only one."""
     if state.config.neutrals == 1:
-        return "the neutral"
-    return f"neutral {seat - state.config.players + 1}"
+        return _("the neutral")
+    return _("neutral {n}").format(n=seat - state.config.players + 1)
 
 
 def describe(before: State, action: Action) -> list[str]:
     """Lines describing ``action`` taken in state ``before`` (empty for chance actions)."""
     lines: list[str]
     if isinstance(action, Claim):
-        lines = ["Claim", _name(before, action.territory)]
+        lines = [_("Claim"), _name(before, action.territory)]
     elif isinstance(action, Place) and before.phase == st.NEUTRAL:
         owner = before.owners[action.territory]
-        lines = [f"Place {_armies(action.armies)} of", neutral_name(before, owner),
-                 "on " + _name(before, action.territory)]
+        lines = [_("Place {armies} of").format(armies=_armies(action.armies)),
+                 neutral_name(before, owner),
+                 _("on {territory}").format(territory=_name(before, action.territory))]
     elif isinstance(action, Place):
-        lines = [f"Place {_armies(action.armies)}", "on " + _name(before, action.territory)]
+        lines = [_("Place {armies}").format(armies=_armies(action.armies)),
+                 _("on {territory}").format(territory=_name(before, action.territory))]
     elif isinstance(action, Trade):
-        lines = ["Trade 3 cards"]
+        lines = [_("Trade 3 cards")]
     elif isinstance(action, TradeStars):
         total = _stars(before, action.cards)
-        lines = [f"Trade {_cards(len(action.cards))}",
-                 f"{total} stars: {_armies(STAR_VALUES[total])}"]
+        lines = [_("Trade {cards}").format(cards=_cards(len(action.cards))),
+                 ngettext("{n} star: {armies}", "{n} stars: {armies}", total).format(
+                     n=total, armies=_armies(STAR_VALUES[total]))]
     elif isinstance(action, Attack):
-        lines = ["Attack " + _name(before, action.target),
-                 "from " + _name(before, action.source), f"with {_dice(action.dice)}"]
+        lines = [_("Attack {territory}").format(territory=_name(before, action.target)),
+                 _("from {territory}").format(territory=_name(before, action.source)),
+                 _("with {dice}").format(dice=_dice(action.dice))]
     elif isinstance(action, Defend):
-        lines = [f"Defend with {_dice(action.dice)}"]
+        lines = [_("Defend with {dice}").format(dice=_dice(action.dice))]
     elif isinstance(action, Occupy):
         moved = action.armies - before.occupy_min
-        lines = [f"Move {_armies(moved)} more" if moved else "Keep the armies",
-                 "into " + _name(before, before.target)]
+        lines = [_("Move {armies} more").format(armies=_armies(moved)) if moved
+                 else _("Keep the armies"),
+                 _("into {territory}").format(territory=_name(before, before.target))]
     elif isinstance(action, Fortify):
-        lines = [f"Move {_armies(action.armies)}", "from " + _name(before, action.source),
-                 "to " + _name(before, action.target)]
+        lines = [_("Move {armies}").format(armies=_armies(action.armies)),
+                 _("from {territory}").format(territory=_name(before, action.source)),
+                 _("to {territory}").format(territory=_name(before, action.target))]
     elif isinstance(action, EndAttack):
-        lines = ["Attack over"]
+        lines = [_("Attack over")]
     elif isinstance(action, EndTurn):
-        lines = ["Turn over"]
+        lines = [_("Turn over")]
     elif isinstance(action, Reroll):
         # The re-roll reveals the held card that allows it: name it to everyone.
         hand = before.hands[before.player]
         card = before.source if before.source in hand else before.target
-        lines = [roll_choice(before, action), "Card shown: " + _name(before, card)]
+        lines = [roll_choice(before, action),
+                 _("Card shown: {territory}").format(territory=_name(before, card))]
     elif isinstance(action, Commander | AcceptRoll):
-        lines = ["Roll accepted" if isinstance(action, AcceptRoll)
+        lines = [_("Roll accepted") if isinstance(action, AcceptRoll)
                  else roll_choice(before, action)]
     elif isinstance(action, ChooseCapital):
         # Everyone reads these lines: never the territory while capitals are secret.
-        lines = ["Capital chosen"]
+        lines = [_("Capital chosen")]
         if before.capitals.count(-1) == 1:
-            lines += ["Capitals revealed:", "they blink on the board"]
+            lines += [_("Capitals revealed:"), _("they blink on the board")]
     else:
         lines = []
     return [fit(line) for line in lines]
@@ -143,37 +154,44 @@ def card_label(state: State, card: int) -> str:
     board = state.config.board
     stars = state.config.stars
     if card >= board.size:
-        return "Ceasefire" if stars is not None else "Wild"
+        return _("Ceasefire") if stars is not None else _("Wild")
     if stars is not None:
         return f"{_name(state, card)} {stars[card]}*"
-    return f"{_name(state, card)} {SYMBOLS[board.card_symbols[card]][0].upper()}"
+    return f"{_name(state, card)} {_symbol_initial(SYMBOLS[board.card_symbols[card]])}"
+
+
+def _symbol_initial(symbol: str) -> str:
+    # The symbol's initial in the context's language ("I" for infantry; "P" for piyade).
+    return i18n.pgettext("symbol", symbol)[:1].upper()
 
 
 def hand_line(state: State, player: int) -> str:
     """``player``'s hub-dealt hand on one line, as much of it as fits."""
     hand = state.hands[player]
-    return fit("Hand: " + ", ".join(card_label(state, c) for c in hand))
+    return fit(_("Hand: {cards}").format(cards=", ".join(card_label(state, c) for c in hand)))
 
 
 # How a menu of hub-dealt sets is worked (24 characters: one display line).
-TRADE_HINT = "Turn: next, press: trade"
+TRADE_HINT = i18n.N_("Turn: next, press: trade")
 
 
 def _trade_lines(state: State, menu: Menu) -> list[str]:
     """A trade menu of hub-dealt cards: the set shown, or keeping the cards."""
-    place = f"{menu.value + 1} of {menu.high + 1}"
+    place = _("{n} of {total}").format(n=menu.value + 1, total=menu.high + 1)
     if menu.keeps:
         held = _cards(len(state.hands[state.player]))
-        return ["Keep the cards", f"Choice {place}", f"You hold {held}", "Press: place armies"]
+        return [_("Keep the cards"), _("Choice {place}").format(place=place),
+                _("You hold {cards}").format(cards=held), _("Press: place armies")]
     chosen = menu.options[menu.value]
     assert isinstance(chosen, Trade | TradeStars), chosen
-    head = ("Must trade: " if menu.stage == menus.MUST_TRADE else "Trade ") + place
+    head = (_("Must trade: {place}") if menu.stage == menus.MUST_TRADE
+            else _("Trade {place}")).format(place=place)
     names = [card_label(state, c) for c in chosen.cards]
     if isinstance(chosen, TradeStars):
         return [head, star_worth(state, chosen.cards), *_two_lines(names)]
     listed = _two_lines(names)
     if all(len(line) <= LINE for line in listed):
-        return [head, *listed, TRADE_HINT]
+        return [head, *listed, _(TRADE_HINT)]
     return [head, *names]  # a name each, whole, rather than a hint
 
 
@@ -189,45 +207,47 @@ def _two_lines(names: list[str]) -> list[str]:
 def star_worth(state: State, cards: tuple[int, ...]) -> str:
     """What tapped star cards are worth: the line a seat shows while choosing a trade."""
     total = _stars(state, cards)
-    stars = "1 star" if total == 1 else f"{total} stars"
     value = STAR_VALUES.get(total)
     if value is None:
-        return f"{stars}: no trade"
-    return f"{stars} = {_armies(value)}"
+        return ngettext("{n} star: no trade", "{n} stars: no trade", total).format(n=total)
+    return ngettext("{n} star = {armies}", "{n} stars = {armies}", total).format(
+        n=total, armies=_armies(value))
 
 
 def roll_choice(state: State, action: Action) -> str:
     """One choice of a held roll (phase MODIFY) as the attacker's seat names it; dice
     are numbered from 1 in the order the seat read them."""
     if isinstance(action, Reroll):
-        return f"Re-roll die {action.die + 1} (a {state.pending[0][action.die]})"
+        return _("Re-roll die {n} (a {face})").format(n=action.die + 1,
+                                                      face=state.pending[0][action.die])
     if isinstance(action, Commander):
-        return f"Commander: die {action.die + 1} -> 6"
-    return "Accept the roll"
+        return _("Commander: die {n} -> 6").format(n=action.die + 1)
+    return _("Accept the roll")
 
 
 def held_dice(state: State) -> str:
     """A held roll as it stands: attack dice in the order read (a choice names them by
     position), the defence highest first."""
     att, dfn = state.pending
-    return fit("Dice " + " ".join(str(f) for f in att) + " v "
-                + " ".join(str(f) for f in sorted(dfn, reverse=True)))
+    return fit(_("Dice {attack} v {defence}").format(
+        attack=" ".join(str(f) for f in att),
+        defence=" ".join(str(f) for f in sorted(dfn, reverse=True))))
 
 
 def held_head(state: State, who: str) -> str:
     """What the other seats read while the player called ``who`` may change its held roll."""
     if state.rerolls and commander_ready(state, state.pending[0]):
-        return fit(f"{who} may change roll")
+        return fit(_("{who} may change roll").format(who=who))
     if state.rerolls:
-        return fit(f"{who} may re-roll")
-    return fit(f"{who} may use commander")
+        return fit(_("{who} may re-roll").format(who=who))
+    return fit(_("{who} may use commander").format(who=who))
 
 
 def reroll_lines(state: State) -> list[str]:
     """Lines asking the attacker to re-roll one die (phase REROLL)."""
     i = state.reroll_die
-    return [f"Re-roll die {i + 1} (a {state.pending[0][i]})", "Roll 1 die",
-            held_dice(state)]
+    return [_("Re-roll die {n} (a {face})").format(n=i + 1, face=state.pending[0][i]),
+            _("Roll 1 die"), held_dice(state)]
 
 
 def _percent(p: float) -> str:
@@ -244,85 +264,107 @@ def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[
     lines: list[str]
     here = _name(state, menu.cursor) if menu.cursor >= 0 else ""
     if stage == menus.CLAIM_STAGE:
-        lines = ["Claim a territory:", here, "Press: put 1 army there"]
+        lines = [_("Claim a territory:"), here, _("Press: put 1 army there")]
     elif stage == menus.SETUP_PLACE_STAGE and setup_seat(state) != menu.player:
         neutral = setup_seat(state)
-        lines = ["Place 1 neutral army on", here, f"{state.to_place[neutral]} neutral left",
-                 f"{state.to_place[menu.player]} own left"]
+        lines = [_("Place 1 neutral army on"), here,
+                 _("{n} neutral left").format(n=state.to_place[neutral]),
+                 _("{n} own left").format(n=state.to_place[menu.player])]
     elif stage == menus.SETUP_PLACE_STAGE:
-        lines = ["Place 1 army on", here, f"{state.to_place[menu.player]} left to place"]
+        lines = [_("Place 1 army on"), here,
+                 _("{n} left to place").format(n=state.to_place[menu.player])]
     elif stage == menus.PLACE:
         held = len(state.hands[menu.player])
-        lines = ["Place 1 army on", here, f"{state.pool} to place",
-                 f"{_cards(held)}, Back: undo"]
+        lines = [_("Place 1 army on"), here, _("{n} to place").format(n=state.pool),
+                 _("{cards}, Back: undo").format(cards=_cards(held))]
         if pick.cards and state.config.stars is not None:
             # Confirm trades while cards are tapped, so the lines say so.
-            lines = [star_worth(state, pick.cards), "Press: trade them",
-                     f"{_cards(len(pick.cards))} tapped", "Back: untap last"]
+            lines = [star_worth(state, pick.cards), _("Press: trade them"),
+                     _("{cards} tapped").format(cards=_cards(len(pick.cards))),
+                     _("Back: untap last")]
         elif pick.cards:
-            lines[3] = f"{len(pick.cards)} of 3 cards tapped"
+            lines[3] = _("{n} of 3 cards tapped").format(n=len(pick.cards))
     elif menu.options and stage in (menus.TRADE_STAGE, menus.MUST_TRADE):
         lines = _trade_lines(state, menu)
     elif stage == menus.MUST_TRADE and state.config.stars is not None:
-        lines = [f"You hold {len(state.hands[menu.player])} cards",
-                 "Tap cards, 2-10 stars", star_worth(state, pick.cards), "Press: trade them"]
+        lines = [_("You hold {cards}").format(cards=_cards(len(state.hands[menu.player]))),
+                 _("Tap cards, 2-10 stars"), star_worth(state, pick.cards),
+                 _("Press: trade them")]
     elif stage == menus.MUST_TRADE:
-        lines = [f"You hold {len(state.hands[menu.player])} cards", "Tap 3 cards to trade",
-                 f"{len(pick.cards)} of 3 tapped"]
+        lines = [_("You hold {cards}").format(cards=_cards(len(state.hands[menu.player]))),
+                 _("Tap 3 cards to trade"), _("{n} of 3 tapped").format(n=len(pick.cards))]
         if state.trades_due:
             # second_set = forced: six cards making two sets owe both.
-            lines[0] = "Two sets: trade both" if state.trades_due > 1 else "Trade the second set"
+            lines[0] = _("Two sets: trade both") if state.trades_due > 1 \
+                else _("Trade the second set")
     elif stage == menus.BONUS:
-        lines = ["Set traded: +2 armies", "go on " + here, "Press to choose"]
+        lines = [_("Set traded: +2 armies"), _("go on {territory}").format(territory=here),
+                 _("Press to choose")]
     elif stage == menus.ATTACK_FROM:
         if menu.cursor == menus.DONE:
-            lines = ["End attacks?", "Press: go to fortify"]
+            lines = [_("End attacks?"), _("Press: go to fortify")]
         else:
-            lines = ["Attack from", here, f"({state.armies[menu.cursor]} armies)"]
+            lines = [_("Attack from"), here,
+                     "(" + _armies(state.armies[menu.cursor]) + ")"]
     elif stage == menus.ATTACK_TO:
-        lines = ["Attack " + here, "from " + _name(state, pick.source),
-                 f"({state.armies[menu.cursor]} defending)", "Back: other source"]
+        lines = [_("Attack {territory}").format(territory=here),
+                 _("from {territory}").format(territory=_name(state, pick.source)),
+                 _("({n} defending)").format(n=state.armies[menu.cursor]),
+                 _("Back: other source")]
     elif stage == menus.ATTACK_DICE:
-        lines = ["Attack " + _name(state, pick.target), "from " + _name(state, pick.source),
-                 f"Roll {_dice(menu.value)}?", "Battle odds " + _percent(win or 0.0)]
+        lines = [_("Attack {territory}").format(territory=_name(state, pick.target)),
+                 _("from {territory}").format(territory=_name(state, pick.source)),
+                 _("Roll {dice}?").format(dice=_dice(menu.value)),
+                 _("Battle odds {percent}").format(percent=_percent(win or 0.0))]
     elif stage == menus.DEFEND_DICE:
-        lines = ["Defend " + _name(state, state.target),
-                 "from " + _name(state, state.source), f"Roll {_dice(menu.value)}?"]
+        lines = [_("Defend {territory}").format(territory=_name(state, state.target)),
+                 _("from {territory}").format(territory=_name(state, state.source)),
+                 _("Roll {dice}?").format(dice=_dice(menu.value))]
     elif stage == menus.OCCUPY_ARMIES:
-        lines = [f"Move {menu.value} into", _name(state, state.target),
-                 f"from {_name(state, state.source)}", f"({menu.low} to {menu.high})"]
+        lines = [_("Move {n} into").format(n=menu.value), _name(state, state.target),
+                 _("from {territory}").format(territory=_name(state, state.source)),
+                 _("({low} to {high})").format(low=menu.low, high=menu.high)]
     elif stage == menus.FORTIFY_FROM:
         if menu.cursor == menus.DONE:
-            lines = ["End the turn", "without fortifying?"]
+            lines = [_("End the turn"), _("without fortifying?")]
         else:
-            lines = ["Fortify from", here, f"({state.armies[menu.cursor]} armies)"]
+            lines = [_("Fortify from"), here,
+                     "(" + _armies(state.armies[menu.cursor]) + ")"]
     elif stage == menus.FORTIFY_TO:
-        lines = ["Fortify " + here, "from " + _name(state, pick.source), "Back: other source"]
+        lines = [_("Fortify {territory}").format(territory=here),
+                 _("from {territory}").format(territory=_name(state, pick.source)),
+                 _("Back: other source")]
     elif stage == menus.FORTIFY_ARMIES:
-        lines = [f"Move {_armies(menu.value)}", "from " + _name(state, pick.source),
-                 "to " + _name(state, pick.target)]
+        lines = [_("Move {armies}").format(armies=_armies(menu.value)),
+                 _("from {territory}").format(territory=_name(state, pick.source)),
+                 _("to {territory}").format(territory=_name(state, pick.target))]
     elif stage == menus.MODIFY_STAGE:
         lines = [held_dice(state), roll_choice(state, menu.options[menu.value]),
-                 f"Choice {menu.value + 1} of {len(menu.options)}", "Press: do it"]
+                 _("Choice {place}").format(place=_("{n} of {total}").format(
+                     n=menu.value + 1, total=len(menu.options))),
+                 _("Press: do it")]
     elif stage == menus.NEUTRAL_STAGE:
         whose = neutral_name(state, state.owners[menu.cursor])
         left = state.neutral_pool
         # All of a turn's 3 neutral armies go to one neutral, chosen by the first of them.
-        rule = f"{left} left, all on 1 neutral" if state.neutral_seat < 0 else \
-            f"{left} left for {whose}"
-        lines = ["Place 1 neutral army on", here, "owner: " + whose, rule]
+        rule = _("{n} left, all on 1 neutral").format(n=left) if state.neutral_seat < 0 \
+            else _("{n} left for {neutral}").format(n=left, neutral=whose)
+        lines = [_("Place 1 neutral army on"), here, _("owner: {neutral}").format(neutral=whose),
+                 rule]
     elif stage == menus.CAPITAL_STAGE:
-        lines = ["Choose your capital:", here, "(secret until revealed)", "Press to choose"]
+        lines = [_("Choose your capital:"), here, _("(secret until revealed)"),
+                 _("Press to choose")]
     elif stage == menus.CARD:
-        lines = ["Draw a card and tap it", "on your reader"]
+        lines = [_("Draw a card and tap it"), _("on your reader")]
         if state.phase == st.ASIDE:
-            lines = ["Set aside a card for", f"{neutral_name(state, state.player)}: tap it on",
-                     "your reader, face down"]
+            lines = [_("Set aside a card for"),
+                     _("{neutral}: tap it on").format(neutral=neutral_name(state, state.player)),
+                     _("your reader, face down")]
         elif state.phase == st.DEAL and state.player != menu.player:
-            lines = [f"Deal {neutral_name(state, state.player)} a card",
-                     "tap it on your reader"]
+            lines = [_("Deal {neutral} a card").format(neutral=neutral_name(state, state.player)),
+                     _("tap it on your reader")]
         elif state.phase == st.DEAL:
-            lines = ["Tap your dealt card", "on your reader"]
+            lines = [_("Tap your dealt card"), _("on your reader")]
     else:
         lines = []
     return [fit(line) for line in lines]
@@ -333,7 +375,7 @@ def own_capital(state: State, player: int) -> list[str]:
     (shown on that player's seat only: the capitals are secret until all are chosen)."""
     if state.phase != st.CAPITAL or state.capitals[player] < 0:
         return []
-    return ["Your capital:", fit(_name(state, state.capitals[player]))]
+    return [_("Your capital:"), fit(_name(state, state.capitals[player]))]
 
 
 def lay_capital_card(state: State, player: int, acting: bool) -> list[str]:
@@ -345,14 +387,15 @@ def lay_capital_card(state: State, player: int, acting: bool) -> list[str]:
         return []
     name = fit(_name(state, state.laid[player]))
     if acting:
-        return ["Lay capital card down:", name]
-    return ["Take from the pile,", "lay face down by you:", name]
+        return [_("Lay capital card down:"), name]
+    return [_("Take from the pile,"), _("lay face down by you:"), name]
 
 
 def take_capital_card(state: State, owner: str, card: int) -> list[str]:
     """Two lines telling a captor whose capital card to take (it joins their hand):
     ``owner`` is how the seats call its owner ("Seat 2", or a player's name)."""
-    return [fit(f"Take {owner}'s capital"), fit("card: " + _name(state, card))]
+    return [fit(_("Take {owner}'s capital").format(owner=owner)),
+            fit(_("card: {territory}").format(territory=_name(state, card)))]
 
 
 def mission_lines(state: State, player: int, seats: Sequence[int]) -> list[str]:
@@ -372,21 +415,28 @@ def mission_lines(state: State, player: int, seats: Sequence[int]) -> list[str]:
     mission = MISSIONS[effective_mission(state, player)]
     if mission.kind == "destroy":
         seat = seats[mission.target]
-        lines = ["Mission: destroy", f"{seat_colour(seat).name} (seat {seat})"]
+        lines = [_("Mission: destroy"), _("{colour} (seat {seat})").format(
+            colour=i18n.colour(seat_colour(seat).name), seat=seat)]
     elif mission.kind == "territories":
-        each = f", {mission.armies}+ armies each" if mission.armies > 1 else ""
-        lines = ["Mission: occupy", f"{mission.holding} terr.{each}" if each
-                 else f"{mission.holding} territories"]
+        lines = [_("Mission: occupy"),
+                 _("{n} terr., {armies}+ armies each").format(n=mission.holding,
+                                                               armies=mission.armies)
+                 if mission.armies > 1 else _("{n} territories").format(n=mission.holding)]
     else:
         names = {c.id: _short_continent(c.name) for c in state.config.board.continents}
         first, *rest = (names[c] for c in mission.continents)
-        third = " and a third" if mission.extra_continents else ""
-        lines = [f"Mission: {first} and", " and ".join(rest) + third]
+        rest_named = _(" and ").join(rest)
+        lines = [_("Mission: {continent} and").format(continent=first),
+                 _("{continents} and a third").format(continents=rest_named)
+                 if mission.extra_continents else rest_named]
     return [fit(line) for line in lines]
 
 
 def _short_continent(name: str) -> str:
     # Short enough for "Mission: <name> and" on one line: "North America" -> "N.America".
+    # Another language has its own name, whole (its lines are not held to 24 characters).
+    if i18n.current() != i18n.DEFAULT:
+        return i18n.continent(name)
     *first, last = name.split()
     return "".join(word[0] + "." for word in first) + last
 
@@ -403,36 +453,36 @@ def roll_lines(state: State, player: int, dice: int) -> list[str]:
     """Lines asking ``player`` to roll ``dice`` armed dice: for a battle, which territory
     they attack or defend (a defender with one army is asked to roll without choosing)."""
     if state.phase == st.OPENING:
-        return ["Roll 1 die", "for the first turn"]
-    roll = f"Roll {_dice(dice)}"
+        return [_("Roll 1 die"), _("for the first turn")]
+    roll = _("Roll {dice}").format(dice=_dice(dice))
     if state.phase not in (st.ROLL, st.DEFEND) or state.target < 0:
         return [roll]
-    verb = "Attack " if player == state.player else "Defend "
-    return [fit(verb + _name(state, state.target)), fit("from " + _name(state, state.source)),
-            roll]
+    verb = _("Attack {territory}") if player == state.player else _("Defend {territory}")
+    return [fit(verb.format(territory=_name(state, state.target))),
+            fit(_("from {territory}").format(territory=_name(state, state.source))), roll]
 
 
 def battle_result(roll: Roll) -> str:
     """The attacker's line for the battle ``roll`` just decided (the defender reads
     :func:`outcome_lines`)."""
     attacker, defender = _roll_losses(roll)
-    return f"You lost {attacker}, they lost {defender}"
+    return _("You lost {lost}, they lost {killed}").format(lost=attacker, killed=defender)
 
 
 def chance_head(state: State, tapper: str) -> str:
     """What the seats not acting read while the game waits on chance: a card drawn,
     dealt or set aside by the player called ``tapper``, or dice being rolled."""
     if state.phase == st.DRAW:
-        return fit(f"{tapper} draws a card")
+        return fit(_("{who} draws a card").format(who=tapper))
     if state.phase == st.DEAL:
-        return fit(f"{tapper}: deal a card")
+        return fit(_("{who}: deal a card").format(who=tapper))
     if state.phase == st.ASIDE:
-        return fit(f"{tapper} sets a card aside")
+        return fit(_("{who} sets a card aside").format(who=tapper))
     if state.phase == st.OPENING:
-        return "Opening roll"
+        return _("Opening roll")
     if state.phase == st.MISSION_DEAL:
-        return "Dealing missions"
-    return "Dice are rolling"
+        return _("Dealing missions")
+    return _("Dice are rolling")
 
 
 def outcome_lines(before: State, action: Action) -> list[str]:
@@ -440,28 +490,30 @@ def outcome_lines(before: State, action: Action) -> list[str]:
     if isinstance(action, Roll):
         att = " ".join(str(f) for f in sorted(action.attack, reverse=True))
         dfn = " ".join(str(f) for f in sorted(action.defend, reverse=True))
-        lines = [f"Dice {att} v {dfn}"]
+        lines = [_("Dice {attack} v {defence}").format(attack=att, defence=dfn)]
         survivors = before.armies[before.target]
         won = _roll_losses(action)
         for lost, territory in ((won[0], before.source), (won[1], before.target)):
             if lost and not (territory == before.target and lost == survivors):
-                lines.append(f"Take {lost} off {_name(before, territory)}")
+                lines.append(_("Take {n} off {territory}").format(
+                    n=lost, territory=_name(before, territory)))
         if won[1] == survivors:
-            lines.append("Conquered " + _name(before, before.target))
+            lines.append(_("Conquered {territory}").format(territory=_name(before, before.target)))
         return [fit(line) for line in lines]
     if isinstance(action, OpeningRoll):
-        return [fit("Opening " + " ".join(str(f) for f in action.faces))]
+        return [fit(_("Opening {faces}").format(faces=" ".join(str(f) for f in action.faces)))]
     if isinstance(action, RerollDie):
-        return [fit(f"Re-rolled die {before.reroll_die + 1}: {action.face}")]
+        return [fit(_("Re-rolled die {n}: {face}").format(n=before.reroll_die + 1,
+                                                          face=action.face))]
     if isinstance(action, DealMission):
-        return ["Missions dealt"]  # everyone reads this: never which one
+        return [_("Missions dealt")]  # everyone reads this: never which one
     if isinstance(action, DrawCard):
-        return ["Drew a card"]  # never which one
+        return [_("Drew a card")]  # never which one
     if isinstance(action, DealCard) and before.phase == st.ASIDE:
-        return ["Set a card aside"]
+        return [_("Set a card aside")]
     if isinstance(action, DealCard) and action.card < before.config.board.size:
         # A dealt territory card is public: the territory becomes the receiver's.
-        return [fit("Was dealt " + _name(before, action.card))]
+        return [fit(_("Was dealt {territory}").format(territory=_name(before, action.card)))]
     return []
 
 

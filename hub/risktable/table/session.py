@@ -22,13 +22,15 @@ each move is shown before the next; the caller calls it until it returns
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from riskproto import messages
 from riskproto.messages import E_NOT_ALLOWED, ProtocolError
+from risktable import i18n
+from risktable.i18n import _
 from risktable.rules import turn
 from risktable.rules.actions import (
     END_ATTACK,
@@ -137,9 +139,9 @@ class Checkpoint:
     pick: Pick
     faces: tuple[tuple[int, tuple[int, ...]], ...]
     battle_at: int
-    last: tuple[str, ...]
+    last: Told
     last_by: int
-    result: str
+    result: Callable[[], str]
     marks: frozenset[int]
     handed: tuple[tuple[int, int, int], ...]
     views: tuple[tuple[int, dict[str, Any]], ...]
@@ -195,12 +197,16 @@ class TableSession:
         start: State | None = None,
         names: Mapping[int, str] | None = None,
         hub_cards: bool = False,
+        languages: Mapping[int, str] | None = None,
     ) -> None:
         self.config = config
         self.hub_cards = hub_cards
         self.seats = tuple(seats)
         # How the screens call each seat's player: its name, or "Seat n".
-        self._names = {seat: (names or {}).get(seat) or f"Seat {seat}" for seat in self.seats}
+        self._given = {seat: name for seat, name in (names or {}).items() if name}
+        # Each seat's language (risktable.i18n): its screens are written in it.
+        self._languages = {seat: i18n.check_language(lang)
+                           for seat, lang in (languages or {}).items()}
         self._offline: frozenset[int] = frozenset()
         if len(self.seats) != config.players or len(set(self.seats)) != len(self.seats) \
                 or not all(1 <= s <= 6 for s in self.seats):
@@ -223,11 +229,12 @@ class TableSession:
         self._battle_at = -1
         self._pick = Pick()
         self._faces: dict[int, tuple[int, ...]] = {}
-        self._last: list[str] = []
+        # What happened last, written when a seat's screen is (in that seat's language).
+        self._last: Told = _nothing
         # Who did what _last describes (a player; -1: no one, e.g. dice), and the line the
         # attacker reads about the roll just decided (until their next decision).
         self._last_by = -1
-        self._result = ""
+        self._result: Callable[[], str] = _no_result
         # Capital cards the last action handed to a captor: (captor, owner, card).
         self._handed: tuple[tuple[int, int, int], ...] = ()
         self._marks: frozenset[int] = frozenset()
@@ -302,8 +309,23 @@ class TableSession:
         return [(s, self._arm(side)) for s, side in self._armed() if s == seat]
 
     def name(self, seat: int) -> str:
-        """How the screens call the player at ``seat``: its name, or "Seat n"."""
-        return self._names[seat]
+        """How the screens call the player at ``seat`` (in the context's language): its
+        name, or "Seat n"."""
+        given = self._given.get(seat)
+        return given if given else _("Seat {n}").format(n=seat)
+
+    def language(self, seat: int) -> str:
+        """The language ``seat``'s screens are written in."""
+        return self._languages.get(seat, i18n.DEFAULT)
+
+    def set_language(self, seat: int, lang: str) -> Outcome:
+        """Write ``seat``'s screens in ``lang`` from now on (its birth says which); returns
+        the view that changed."""
+        self._catch_up()
+        if self._languages.get(seat, i18n.DEFAULT) == i18n.check_language(lang):
+            return Outcome(highlight=self._highlight)
+        self._languages[seat] = lang
+        return self._finish([], [], [], 0)
 
     def set_offline(self, seats: Iterable[int]) -> Outcome:
         """Tell the session which of its seats are offline now (bots never are): the
@@ -350,7 +372,7 @@ class TableSession:
         game's log), so it can be taken before every input."""
         self._catch_up()
         return Checkpoint(self._state, len(self._log), tuple(self._undo), self._pick,
-                          tuple(self._faces.items()), self._battle_at, tuple(self._last),
+                          tuple(self._faces.items()), self._battle_at, self._last,
                           self._last_by, self._result, self._marks, self._handed,
                           tuple(self._views.items()), self._highlight,
                           self._dice.getstate(), self._drawn, self._facts)
@@ -365,7 +387,7 @@ class TableSession:
         del self._log[c.log_length:]
         self._undo = list(c.undo)
         self._faces = dict(c.faces)
-        self._last = list(c.last)
+        self._last = c.last
         self._last_by, self._result = c.last_by, c.result
         self._views = dict(c.views)
         self._highlight = c.highlight
@@ -399,7 +421,8 @@ class TableSession:
         retracted = 0
         self._readings = ()
         try:
-            retracted = self._dispatch(seat, event, actions, events)
+            with i18n.using(self.language(seat)):  # a refusal is told to this seat
+                retracted = self._dispatch(seat, event, actions, events)
             self._hub_chance(actions, events)
         except _Refused as refusal:
             self.rollback(saved)
@@ -460,22 +483,23 @@ class TableSession:
     def _dispatch(self, seat: int, event: Mapping[str, Any], actions: list[Action],
                   events: list[Event]) -> int:
         if seat not in self._player_of:
-            raise _Refused(f"Seat {seat} does not play in this game", messages.E_UNKNOWN_SEAT)
+            raise _Refused(_("Seat {n} does not play in this game").format(n=seat),
+                           messages.E_UNKNOWN_SEAT)
         kind = event.get("kind")
         if kind == "resync":
             return 0
         player = self._player_of[seat]
         if player in self._bots:
-            raise _Refused("A bot plays this seat: it takes no input")
+            raise _Refused(_("A bot plays this seat: it takes no input"))
         if kind == "dice":
             self._dice_event(player, event, actions, events)
             return 0
         if kind == "card":
             if self.hub_cards:
-                raise _Refused("This game deals no physical cards")
+                raise _Refused(_("This game deals no physical cards"))
             uid = event.get("uid")
             if not isinstance(uid, str):
-                raise _Refused("The card was not read: tap it again", messages.E_SCHEMA)
+                raise _Refused(_("The card was not read: tap it again"), messages.E_SCHEMA)
             self._card_event(player, uid.upper(), actions, events)
             return 0
         menu = self.menu
@@ -484,7 +508,7 @@ class TableSession:
         if kind == "encoder":
             steps = event.get("steps")
             if type(steps) is not int:
-                raise _Refused("The knob was misread: turn it again", messages.E_SCHEMA)
+                raise _Refused(_("The knob was misread: turn it again"), messages.E_SCHEMA)
             self._turn(menu, steps)
             return 0
         if kind == "button":
@@ -495,22 +519,22 @@ class TableSession:
             if button == "back":
                 return self._back(menu)
             if button == "roll":
-                raise _Refused("No dice to roll now: the Roll button waits for a battle")
-            raise _Refused("This seat sent an unknown button", messages.E_SCHEMA)
-        raise _Refused("This seat sent an unknown input", messages.E_SCHEMA)
+                raise _Refused(_("No dice to roll now: the Roll button waits for a battle"))
+            raise _Refused(_("This seat sent an unknown button"), messages.E_SCHEMA)
+        raise _Refused(_("This seat sent an unknown input"), messages.E_SCHEMA)
 
     def _not_now(self, seat: int) -> str:
         menu = self.menu
         if menu.stage == menus.OVER:
-            return "The game is over"
+            return _("The game is over")
         if menu.stage == menus.DICE:
-            return "Waiting for the dice: nothing to choose now"
+            return _("Waiting for the dice: nothing to choose now")
         if menu.stage == menus.MISSIONS_STAGE:
-            return "The hub is dealing the missions: wait"
-        acting = self._names[self.seats[menu.player]]
+            return _("The hub is dealing the missions: wait")
+        acting = self.name(self.seats[menu.player])
         if menu.stage == menus.CARD:
-            return f"{acting} must tap a card first"
-        return f"{acting} is playing: wait for your turn"
+            return _("{who} must tap a card first").format(who=acting)
+        return _("{who} is playing: wait for your turn").format(who=acting)
 
     def _turn(self, menu: Menu, steps: int) -> None:
         if menu.is_territory:
@@ -523,9 +547,9 @@ class TableSession:
         elif menu.is_choice:
             self._pick = replace(self._pick, number=(menu.value + steps) % (menu.high + 1))
         elif self._state.config.stars is not None:
-            raise _Refused("Nothing to turn: tap cards worth 2 to 10 stars to trade")
+            raise _Refused(_("Nothing to turn: tap cards worth 2 to 10 stars to trade"))
         else:
-            raise _Refused("Nothing to turn: tap 3 cards to trade")
+            raise _Refused(_("Nothing to turn: tap 3 cards to trade"))
 
     def _confirm(self, menu: Menu, actions: list[Action], events: list[Event]) -> None:
         stage = menu.stage
@@ -574,7 +598,7 @@ class TableSession:
         elif stage == menus.MODIFY_STAGE:
             action = menu.options[menu.value]
         else:
-            raise _Refused("Tap 3 cards that form a set first")
+            raise _Refused(_("Tap 3 cards that form a set first"))
         self._apply(action, actions, events)
 
     def _back(self, menu: Menu) -> int:
@@ -592,44 +616,45 @@ class TableSession:
             # Undo = the rules state before the last placement: no inverse actions needed.
             self._state = self._undo.pop()
             self._log.pop()
-            self._last = ["Army taken back"]
+            self._last = _army_taken_back
             self._last_by = menu.player
             return 1
         elif stage == menus.PLACE and pick.kept:
             self._pick = replace(pick, kept=False, number=0)  # back to the trade menu
         elif stage == menus.MODIFY_STAGE:
             # The dice are read and the attack declared: only the choices change the roll.
-            raise _Refused("The roll stands: accept it or change it")
+            raise _Refused(_("The roll stands: accept it or change it"))
         else:
-            raise _Refused("Nothing to take back now")
+            raise _Refused(_("Nothing to take back now"))
         return 0
 
     def _card_event(self, player: int, uid: str, actions: list[Action],
                     events: list[Event]) -> None:
         card = self._cards.get(uid)
         if card is None:
-            raise _Refused("This card is not enrolled at this table")
+            raise _Refused(_("This card is not enrolled at this table"))
         s = self._state
         menu = self.menu
         if menu.stage == menus.CARD:
             if menu.player != player:
-                raise _Refused(f"{self._names[self.seats[menu.player]]} taps a card now, "
-                               "not you")
+                raise _Refused(_("{who} taps a card now, not you").format(
+                    who=self.name(self.seats[menu.player])))
             if card in s.laid:
-                owner = self._names[self.seats[s.laid.index(card)]]
-                raise _Refused(f"That is {owner}'s capital card: draw from the pile")
+                owner = self.name(self.seats[s.laid.index(card)])
+                raise _Refused(_("That is {owner}'s capital card: draw from the pile").format(
+                    owner=owner))
             if card not in s.draw_pile:
-                raise _Refused("That card is not in the pile: draw from the pile")
+                raise _Refused(_("That card is not in the pile: draw from the pile"))
             self._apply(DealCard(card) if s.phase in _DEALT else DrawCard(card), actions, events)
             return
         if s.phase != REINFORCE or menu.player != player or menu.stage == menus.BONUS:
-            raise _Refused("No card is wanted now")
+            raise _Refused(_("No card is wanted now"))
         if not turn.trade_allowed(s):
-            raise _Refused("After a conquest, trade only to get down to 4 cards")
+            raise _Refused(_("After a conquest, trade only to get down to 4 cards"))
         if card in s.laid:
-            raise _Refused("A capital card lying by its owner is in no hand: keep it there")
+            raise _Refused(_("A capital card lying by its owner is in no hand: keep it there"))
         if card not in s.hands[player]:
-            raise _Refused("You do not hold that card")
+            raise _Refused(_("You do not hold that card"))
         pick = self._pick
         if card in pick.cards:
             self._pick = replace(pick, cards=tuple(c for c in pick.cards if c != card))
@@ -637,7 +662,7 @@ class TableSession:
         chosen = (*pick.cards, card)
         if s.config.stars is not None:
             if card >= s.config.board.size:
-                raise _Refused("Only territory cards are traded for stars")
+                raise _Refused(_("Only territory cards are traded for stars"))
             self._pick = replace(pick, cards=chosen)
             return
         if len(chosen) < 3:
@@ -645,12 +670,12 @@ class TableSession:
             return
         symbols = s.config.board.card_symbols
         if not is_set((symbols[chosen[0]], symbols[chosen[1]], symbols[chosen[2]])):
-            raise _Refused("These 3 cards are not a set: tap another card")
+            raise _Refused(_("These 3 cards are not a set: tap another card"))
         a, b, c = sorted(chosen)
         trio = (a, b, c)
         if not turn.keeps_second_set(s, trio):
             # Said at the third tap, before any +2 territory is asked for.
-            raise _Refused("Trade a set that leaves your other set whole")
+            raise _Refused(_("Trade a set that leaves your other set whole"))
         self._trade_set(trio, chosen, actions, events)
 
     def _trade_set(self, trio: tuple[int, int, int], tapped: tuple[int, ...],
@@ -665,32 +690,32 @@ class TableSession:
 
     def _star_trade(self, cards: tuple[int, ...]) -> TradeStars:
         if not cards:
-            raise _Refused("Tap cards worth 2 to 10 stars, then press to trade")
+            raise _Refused(_("Tap cards worth 2 to 10 stars, then press to trade"))
         total = turn.stars_of(self._state, cards)
         if total not in STAR_VALUES:
-            raise _Refused(f"{prompts.star_worth(self._state, cards)}: tap cards worth 2 to "
-                           "10 stars")
+            raise _Refused(_("{worth}: tap cards worth 2 to 10 stars").format(
+                worth=prompts.star_worth(self._state, cards)))
         return TradeStars(tuple(sorted(cards)))
 
     def _dice_event(self, player: int, event: Mapping[str, Any], actions: list[Action],
                     events: list[Event]) -> None:
         side = next((x for x in self._sides() if x.player == player), None)
         if side is None:
-            raise _Refused("No dice are wanted from you now")
+            raise _Refused(_("No dice are wanted from you now"))
         roll = event.get("roll")
         if roll != side.roll or type(roll) is not int:
-            raise _Refused("Those dice were for another roll: roll again")
+            raise _Refused(_("Those dice were for another roll: roll again"))
         dice = event.get("dice")
         if not isinstance(dice, list) or not all(
                 isinstance(d, Mapping) and type(d.get("face")) is int and 1 <= d["face"] <= 6
                 for d in dice):
-            raise _Refused("A die was misread: roll again", messages.E_SCHEMA)
+            raise _Refused(_("A die was misread: roll again"), messages.E_SCHEMA)
         if len(dice) != side.count:
-            raise _Refused(f"Roll {prompts.count(side.count, 'die', 'dice')}, not "
-                           f"{len(dice)}")
+            raise _Refused(i18n.ngettext("Roll {n} die, not {read}", "Roll {n} dice, not {read}",
+                                         side.count).format(n=side.count, read=len(dice)))
         states = [d.get("state") for d in dice]
         if "crooked" in states:
-            raise _Refused("A die landed crooked: roll again")
+            raise _Refused(_("A die landed crooked: roll again"))
         if any(x != "settled" for x in states):
             return  # a progress reading: acknowledged, never applied
         self._faces[player] = tuple(int(d["face"]) for d in dice)
@@ -768,30 +793,30 @@ class TableSession:
             self._battle_at = position
         if before.phase in CHANCE_PHASES:
             self._faces = {}
-            told = prompts.outcome_lines(before, action)
-            if told:
+            told = partial(prompts.outcome_lines, before, action)
+            if told():
                 # A card names its receiver; dice name their territories.
                 self._last = told
                 self._last_by = before.player if isinstance(action, DrawCard | DealCard) else -1
             if isinstance(action, Roll):
-                self._result = prompts.battle_result(action)
+                self._result = partial(prompts.battle_result, action)
         else:
-            self._last = prompts.describe(before, action)
+            self._last = partial(prompts.describe, before, action)
             # A held roll's choices are the attacker's alone and their lines are full.
             self._last_by = -1 if before.phase == MODIFY else current_actor(before)
             self._marks = _marks(before, action)
-            self._result = ""
+            self._result = _no_result
         if after.phase == MODIFY:
             # A held roll costs nothing yet: show the dice, not the losses they would mean.
-            done = self._last if before.phase != ROLL else []
-            self._last = [*done[:1], prompts.held_dice(after), "The roll may change"]
+            done = self._last if before.phase != ROLL else _nothing
+            self._last = partial(_held_told, done, after)
         elif before.phase in (MODIFY, REROLL):
             rolled = next((e for e in new_events if isinstance(e, DiceRolled)), None)
             if rolled is not None:
                 roll = Roll(rolled.attack, rolled.defend)
-                outcome = prompts.outcome_lines(before, roll)
-                self._last = [*self._last[:1], *outcome][-3:]
-                self._result = prompts.battle_result(roll)
+                self._last = partial(_rolled_told, self._last,
+                                     partial(prompts.outcome_lines, before, roll))
+                self._result = partial(prompts.battle_result, roll)
         # The cursor stays where it was for the next choice, except after a capital:
         # the secret must not linger in the UI state (journalled, restored) or the next menu.
         # Keeping hub-dealt cards holds for the rest of the reinforcement.
@@ -922,18 +947,19 @@ class TableSession:
     def _who(self, player: int, viewer: int = -1) -> str:
         """How ``viewer``'s screen calls ``player``: "You", their name, or the neutral's."""
         if player == viewer:
-            return "You"
+            return _("You")
         if player >= len(self.seats):
-            return prompts.neutral_name(self._state, player).capitalize()
-        return self._names[self.seats[player]]
+            return _capitalised(prompts.neutral_name(self._state, player))
+        return self.name(self.seats[player])
 
     def _told(self, player: int) -> list[str]:
         """What happened last as ``player``'s screen tells it, its first line naming who
         did it."""
-        last = self._last
+        last = self._last()
         if not last or self._last_by < 0:
-            return list(last)
-        return [prompts.fit(f"{self._who(self._last_by, player)}: {last[0]}"), *last[1:]]
+            return last
+        return [prompts.fit(_("{who}: {what}").format(who=self._who(self._last_by, player),
+                                                      what=last[0])), *last[1:]]
 
     def _secret_told(self, player: int) -> list[str]:
         """What happened last for ``player``, with the hub-drawn card they were dealt
@@ -942,7 +968,8 @@ class TableSession:
         if self._drawn is None or self._drawn[0] != player:
             return told
         # In place of "You: Drew a card", the one line the draw told everyone.
-        drawn = prompts.fit("You drew " + prompts.card_label(self._state, self._drawn[1]))
+        drawn = prompts.fit(_("You drew {card}").format(
+            card=prompts.card_label(self._state, self._drawn[1])))
         return [drawn, *told[1:]]
 
     def _waiting_head(self, player: int) -> str:
@@ -955,15 +982,20 @@ class TableSession:
             return prompts.chance_head(s, self._who(menus.card_tapper(s), player))
         seat = self.seats[mover]
         if seat in self._offline:
-            head = f"{self._names[seat]} to play (offline)"
-            return head if len(head) <= prompts.LINE else f"{self._names[seat]} is offline"
-        return prompts.fit(f"{self._names[seat]} to play")
+            head = _("{who} to play (offline)").format(who=self.name(seat))
+            return head if len(head) <= prompts.LINE \
+                else prompts.fit(_("{who} is offline").format(who=self.name(seat)))
+        return prompts.fit(_("{who} to play").format(who=self.name(seat)))
 
     def _mover_seat(self) -> int:
         mover = current_actor(self._state)
         return self.seats[mover] if 0 <= mover < len(self.seats) else 0
 
     def _view(self, seat: int) -> dict[str, Any]:
+        with i18n.using(self.language(seat)):
+            return self._view_written(seat)
+
+    def _view_written(self, seat: int) -> dict[str, Any]:
         s = self._state
         player = self._player_of[seat]
         menu = self.menu
@@ -971,8 +1003,9 @@ class TableSession:
         if s.phase == GAME_OVER:
             won = s.winner == player
             # The winner's mission is revealed to everyone, as the engine's views do.
-            fields.update(active=False, lines=["You won!" if won else prompts.fit(
-                f"{self._who(s.winner)} won"), *prompts.own_mission(s, s.winner, self.seats)],
+            fields.update(active=False, lines=[_("You won!") if won else prompts.fit(
+                _("{who} won").format(who=self._who(s.winner))),
+                *prompts.own_mission(s, s.winner, self.seats)],
                           ring={"mode": "pulse" if won else "off"})
             return fields
         rolling = {x.player: x for x in self._sides()}
@@ -994,11 +1027,12 @@ class TableSession:
             elif menu.is_number:
                 ring = {"mode": "count", "value": min(99, menu.value)}
             lines = prompts.ask(s, menu, self._pick, win)
-            if self._result and menu.stage in _AFTER_ROLL:
+            result = self._result()
+            if result and menu.stage in _AFTER_ROLL:
                 # The attacker learns the battle's result on their next question.
                 drop = _SOURCE_LINE.get(menu.stage, 4)
                 keep = lines[:drop] + lines[drop + 1:]
-                lines = [self._result, *keep][:4]
+                lines = [result, *keep][:4]
             told = self._capital_card_lines(player, acting=True)
             if told:
                 lines = [*told, *lines[:2]]
@@ -1008,8 +1042,8 @@ class TableSession:
             if player in self._bots:
                 # Everyone reads a bot's display: its capital and mission stay off it
                 # (the capital card only once the capitals are public).
-                head = "Bot: mirror this move"
-                lines = [head, *(told or self._last)][:4]
+                head = _("Bot: mirror this move")
+                lines = [head, *(told or self._last())][:4]
             elif told:
                 lines = [head, *told][:4]
             else:
@@ -1018,10 +1052,11 @@ class TableSession:
                 if self.hub_cards and s.hands[player] and len(lines) < 4:
                     lines.append(prompts.hand_line(s, player))
                 lines = lines[:4]
-            away = [self._names[x] for x in sorted(self._offline)
+            away = [self.name(x) for x in sorted(self._offline)
                     if x != seat and x != self._mover_seat()]
             if away and player not in self._bots:
-                lines = [*lines[:3], prompts.fit("Offline: " + ", ".join(away))]
+                lines = [*lines[:3], prompts.fit(_("Offline: {seats}").format(
+                    seats=", ".join(away)))]
         if menu.stage in (menus.CLAIM_STAGE, menus.SETUP_PLACE_STAGE) and not menu.is_number:
             ring = {"mode": "count", "value": min(99, s.to_place[player])}
         elif s.phase == REINFORCE and s.player == player and menu.stage != menus.BONUS:
@@ -1031,6 +1066,35 @@ class TableSession:
         fields["lines"] = lines
         fields["ring"] = ring
         return fields
+
+
+Told = Callable[[], list[str]]
+"""Lines of what happened, written when called (in the language of the screen asking)."""
+
+
+def _nothing() -> list[str]:
+    return []
+
+
+def _no_result() -> str:
+    return ""
+
+
+def _army_taken_back() -> list[str]:
+    return [_("Army taken back")]
+
+
+def _held_told(done: Told, after: State) -> list[str]:
+    # A held roll costs nothing yet: the dice, not the losses they would mean.
+    return [*done()[:1], prompts.held_dice(after), _("The roll may change")]
+
+
+def _rolled_told(before: Told, outcome: Told) -> list[str]:
+    return [*before()[:1], *outcome()][-3:]
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _marks(before: State, action: Action) -> frozenset[int]:

@@ -1,5 +1,7 @@
 """The board page's HTTP server: the static pages (the board, and the phone seat's
-``seat.html``, docs/phone-seat.md) and ``/config.json``, on a thread.
+``seat.html``, docs/phone-seat.md), ``/config.json`` and the pages' words in each
+language (``/i18n/languages.json``, ``/i18n/<lang>.json``: :func:`page_catalogue`), on
+a thread.
 
 The same server, given a :class:`VenuePageConfig`, serves the venue page instead:
 every table on a venue's guest broker on one screen.
@@ -16,22 +18,91 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 import mimetypes
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
 
 from riskproto.territories import TERRITORIES
+from risktable import i18n
 from risktable.hardware.palette import NEUTRAL, SEAT_COLOURS
 from risktable.provision.broker_config import guest_id_prefix
 from risktable.provision.venue_config import VENUE_GUEST_PREFIX
 
 # Files the pages may fetch: nothing else under the package is served.
 _STATIC = ("index.html", "board.js", "style.css", "mqtt.min.js", "board-map.json",
-           "venue.html", "venue.js", "venue.css", "seat.html", "seat.js", "seat.css")
+           "venue.html", "venue.js", "venue.css", "seat.html", "seat.js", "seat.css",
+           "i18n.js")
+
+
+def page_messages() -> list[tuple[str, str, str]]:
+    """(context, message, plural) of every message the pages ask for (``""``: none):
+    ``web/messages.json``, kept in step with the pages' scripts by
+    ``python -m risktable.i18n.catalogues extract``."""
+    doc = json.loads(resources.files("risktable.web").joinpath("messages.json").read_text("utf-8"))
+    return [(str(c), str(m), str(p)) for c, m, p in doc]
+
+
+def _plural_rule(t: Any) -> str:
+    # The catalogue's Plural-Forms header, "nplurals=N; plural=EXPR;": EXPR is what the
+    # page evaluates (English has no catalogue: its rule is gettext's default).
+    header = t.info().get("plural-forms", "") if hasattr(t, "info") else ""
+    for part in header.split(";"):
+        key, _, value = part.partition("=")
+        if key.strip() == "plural" and value.strip():
+            return value.strip()
+    return "n != 1"
+
+
+@functools.cache
+def page_catalogue(lang: str) -> dict[str, Any]:
+    """The ``/i18n/<lang>.json`` document: the pages' messages in ``lang`` and its plural
+    rule (a gettext C expression of ``n``, which is also JavaScript). A message the
+    catalogue lacks is left out, so the page shows it in English; a plural message maps
+    to its forms in the catalogue's order, a context's message is keyed
+    ``context + "\x04" + message`` (gettext's own key).
+
+    >>> doc = page_catalogue("en")
+    >>> doc["rtl"], doc["plural"]
+    (False, 'n != 1')
+    """
+    t = i18n.translation(lang)
+    messages: dict[str, Any] = {}
+    # English is the messages themselves: the page needs no catalogue for it.
+    for context, message, plural in page_messages() if lang != i18n.DEFAULT else []:
+        if plural:
+            text: Any = [t.npgettext(context, message, plural, n) if context
+                         else t.ngettext(message, plural, n) for n in _plural_examples(t)]
+        else:
+            text = t.pgettext(context, message) if context else t.gettext(message)
+        # The catalogue's fallback records what it lacks (risktable.i18n.missed).
+        if (lang, context, message) not in i18n.missed:
+            messages[f"{context}\x04{message}" if context else message] = text
+    return {"lang": lang, "name": i18n.NAMES[lang], "rtl": lang in i18n.RIGHT_TO_LEFT,
+            "plural": _plural_rule(t), "messages": messages}
+
+
+def _plural_examples(t: Any) -> list[int]:
+    # One number for each plural form, in the forms' order: the smallest n that the
+    # catalogue's rule sends to it. Every form but one comes under 200; CLDR's Portuguese
+    # keeps a form for whole millions ("1 000 000 de exércitos").
+    rule = getattr(t, "plural", lambda n: int(n != 1))
+    found: dict[int, int] = {}
+    for n in (*range(200), *(10 ** k for k in range(3, 10))):
+        found.setdefault(rule(n), n)
+    return [found[i] for i in sorted(found)]
+
+
+def languages_document() -> dict[str, Any]:
+    """The ``/i18n/languages.json`` document: each language's name in itself (the
+    pages' language menu) and which are written right to left."""
+    return {"languages": {code: i18n.NAMES[code] for code in i18n.LANGUAGES},
+            "rtl": sorted(i18n.RIGHT_TO_LEFT), "default": i18n.DEFAULT}
 
 
 def _palette() -> dict[str, Any]:
@@ -102,9 +173,16 @@ def static_file(name: str) -> bytes:
     return resources.files("risktable.web").joinpath("static", name).read_bytes()
 
 
+def _json(doc: dict[str, Any]) -> bytes:
+    return json.dumps(doc, ensure_ascii=False).encode("utf-8")
+
+
 def _handler(config: PageConfig | VenuePageConfig) -> type[BaseHTTPRequestHandler]:
     config_body = json.dumps(config.document()).encode("utf-8")
     index = config.index
+    words: dict[str, Callable[[], dict[str, Any]]] = {
+        f"i18n/{lang}.json": functools.partial(page_catalogue, lang) for lang in i18n.LANGUAGES}
+    words["i18n/languages.json"] = languages_document
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "risktable-board"
@@ -113,6 +191,8 @@ def _handler(config: PageConfig | VenuePageConfig) -> type[BaseHTTPRequestHandle
             path = self.path.split("?", 1)[0].lstrip("/") or index
             if path == "config.json":
                 body, kind = config_body, "application/json"
+            elif path in words:
+                body, kind = _json(words[path]()), "application/json; charset=utf-8"
             elif path in _STATIC:
                 body = static_file(path)
                 kind = mimetypes.guess_type(path)[0] or "application/octet-stream"

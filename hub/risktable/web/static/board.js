@@ -13,17 +13,34 @@ const CONTINENT = {
 const state = { config: null, layout: null, board: null, scene: null, portrait: null,
                 nodes: {}, names: {} };
 
-// Every sentence the page writes, in one place: a seat is its colour's name.
+// Every sentence the page writes, in one place: a seat is its colour's name, a
+// territory its name, both in the page's language (i18n.js).
 const WORDS = {
-  turn: (e) => `${e.who}'s turn: ${e.n} armies to place`,
-  trade: (e) => `${e.who} traded cards for ${e.n} armies`,
-  battle: (e) => `${e.who} attacked ${e.to} from ${e.from}: lost ${e.lost}, ${e.to} lost ${e.killed}`,
-  conquer: (e) => `${e.who} took ${e.to} from ${e.from}, moving ${e.n} in`,
-  out: (e) => `${e.who} is out, beaten by ${e.by}`,
-  odds: (o) => `${o.from} → ${o.to}: ${o.win} to take it`,
-  noOdds: "no attack being considered",
-  noEvents: "nothing has happened yet",
-  seatsHead: ["seat", "territories", "armies", "cards"],
+  turn: (e) => ngettext("{who}'s turn: {n} army to place", "{who}'s turn: {n} armies to place",
+                        e.n, e),
+  trade: (e) => ngettext("{who} traded cards for {n} army", "{who} traded cards for {n} armies",
+                         e.n, e),
+  battle: (e) => _("{who} attacked {to} from {from}: lost {lost}, {to} lost {killed}", e),
+  conquer: (e) => ngettext("{who} took {to} from {from}, moving {n} army in",
+                           "{who} took {to} from {from}, moving {n} armies in", e.n, e),
+  out: (e) => _("{who} is out, beaten by {by}", e),
+  odds: (o) => _("{from} → {to}: {win} to take it", o),
+  noOdds: () => _("no attack being considered"),
+  noEvents: () => _("nothing has happened yet"),
+  seatsHead: () => [_("seat"), _("territories"), _("armies"), _("cards")],
+  noGame: () => _("no game running"),
+  seatN: (n) => _("seat {n}", { n }),
+  table: (table) => _("table {table}", { table }),
+  hubOnline: () => _("hub online"),
+  hubOffline: () => _("hub offline"),
+  unreachable: () => _("broker unreachable, retrying…"),
+  percent: (p) => _("{p} %", { p }),
+};
+
+// The fixed words of the board page's HTML (i18n.js's translatePage).
+const PAGE_WORDS = {
+  title: N_("risktable: live board"), hub: N_("connecting…"), "turn-text": N_("no game yet"),
+  map: N_("the board"), odds: N_("no attack being considered"), "lang-label": N_("language"),
 };
 
 function el(name, attrs, parent) {
@@ -31,6 +48,13 @@ function el(name, attrs, parent) {
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   if (parent) parent.appendChild(node);
   return node;
+}
+
+// A number with one decimal in the page's language: its decimal sign, the digits the
+// army labels use.
+function tenth(x) {
+  return x.toLocaleString(i18n.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1,
+                                       numberingSystem: "latn" });
 }
 
 function rgb(c) { return `rgb(${c[0]},${c[1]},${c[2]})`; }
@@ -76,12 +100,12 @@ function draw() {
   const labels = el("g", {}, svg);
   state.nodes = {};
   for (const t of layout.territories) {
-    state.names[t.id] = t.name;
+    state.names[t.id] = nameOf("territory", t.name);
     el("path", { d: t.path, fill: "none", stroke: CONTINENT[t.continent], "stroke-width": 5 },
        halos);
     const shape = el("path", { d: t.path, class: "territory unowned", id: `t-${t.id}`,
                                fill: CONTINENT[t.continent] }, shapes);
-    el("title", {}, shape).textContent = t.name;
+    el("title", {}, shape).textContent = state.names[t.id];
     const [x, y] = project(t.label[0], t.label[1]);
     const label = el("g", { class: "label", id: `l-${t.id}` }, labels);
     // Upright phones show the map smaller: bigger labels keep the numbers readable.
@@ -114,13 +138,10 @@ function render() {
   if (turn) {
     const seat = state.config.seats[turn.seat - 1];
     swatch.style.background = rgb(seat.rgb);
-    const round = turn.round === undefined ? "" : ` · round ${turn.round}`;
-    text.textContent = turn.phase === "over"
-      ? `game over: ${seat.name} (seat ${turn.seat})${round}`
-      : `${seat.name} (seat ${turn.seat}) · ${turn.phase}${round}`;
+    text.textContent = turnLine(turn, nameOf("colour", seat.name));
   } else {
     swatch.style.background = "transparent";
-    text.textContent = "no game running";
+    text.textContent = WORDS.noGame();
   }
   renderSeats();
   document.body.dataset.boards = String(Number(document.body.dataset.boards || 0) + 1);
@@ -134,7 +155,7 @@ function renderSeats() {
   if (!board) return;
   const cards = (state.scene && state.scene.cards) || [];
   const head = document.createElement("tr");
-  for (const word of WORDS.seatsHead) {
+  for (const word of WORDS.seatsHead()) {
     const th = document.createElement("th");
     th.textContent = word;
     head.appendChild(th);
@@ -153,7 +174,7 @@ function renderSeats() {
     row.dataset.seat = String(i + 1);
     const name = document.createElement("td");
     name.innerHTML = `<i style="background:${rgb(seat.rgb)}"></i>`;
-    name.append(seat.name);
+    name.append(nameOf("colour", seat.name));
     row.appendChild(name);
     for (const [cls, value] of [["territories", owned.length], ["armies", armies],
                                 ["cards", cards[i] || 0]]) {
@@ -168,7 +189,7 @@ function renderSeats() {
 
 function seatName(seat) {
   const s = seatOf(seat);
-  return s ? s.name : `seat ${seat}`;
+  return s ? nameOf("colour", s.name) : WORDS.seatN(seat);
 }
 
 // The scene: highlight on the map, capitals on their labels, the odds line, the events.
@@ -199,10 +220,11 @@ function renderScene() {
     odds.dataset.to = order[o.to];
     odds.dataset.win = String(o.win);
     odds.textContent = WORDS.odds({ from: state.names[order[o.from]],
-      to: state.names[order[o.to]], win: `${(o.win / 10).toFixed(1)} %` });
+      to: state.names[order[o.to]],
+      win: WORDS.percent(tenth(o.win / 10)) });
   } else {
     for (const key of ["from", "to", "win"]) delete odds.dataset[key];
-    odds.textContent = WORDS.noOdds;
+    odds.textContent = WORDS.noOdds();
   }
   const list = document.getElementById("events");
   list.replaceChildren();
@@ -226,7 +248,7 @@ function renderScene() {
   if (!events.length) {
     const li = document.createElement("li");
     li.className = "none";
-    li.textContent = WORDS.noEvents;
+    li.textContent = WORDS.noEvents();
     list.appendChild(li);
   }
   renderSeats();
@@ -246,18 +268,20 @@ function onMessage(topic, payload) {
   } else if (topic === base + "hub/status") {
     const hub = document.getElementById("hub");
     hub.dataset.online = String(Boolean(msg.online));
-    hub.textContent = msg.online ? "hub online" : "hub offline";
+    hub.textContent = msg.online ? WORDS.hubOnline() : WORDS.hubOffline();
   }
 }
 
 async function start() {
+  await i18n.ready;
+  translatePage(PAGE_WORDS);
   const [config, layout] = await Promise.all([
     fetch("config.json").then((r) => r.json()),
     fetch("board-map.json").then((r) => r.json()),
   ]);
   state.config = config;
   state.layout = layout;
-  document.getElementById("table").textContent = `table ${config.table}`;
+  document.getElementById("table").textContent = WORDS.table(config.table);
   draw();
   window.addEventListener("resize", () => {
     if ((window.innerHeight > window.innerWidth) !== state.portrait) draw();
@@ -274,7 +298,7 @@ async function start() {
   client.on("offline", () => {
     const hub = document.getElementById("hub");
     hub.dataset.online = "unknown";
-    hub.textContent = "broker unreachable, retrying…";
+    hub.textContent = WORDS.unreachable();
   });
   client.on("message", onMessage);
 }

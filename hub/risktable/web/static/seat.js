@@ -7,7 +7,7 @@
 // the public board and hub/status).
 "use strict";
 
-(() => {
+(async () => {
   // The protocol's numbers (riskproto): one outbox of 16, retries at 500 ms doubling
   // to 8 s, "waiting for the hub" after 2 s without an answer.
   const OUTBOX_CAPACITY = 16;
@@ -20,23 +20,35 @@
   const SWIPE_PX = 40; // a swipe of this many pixels is one encoder step
   const NOTICE_MS = 4000;
   const RECONNECT_MS = 1000;
-  const CAPS = ["encoder", "buttons", "dice_manual", "phone"];
+  // "shaping": a browser joins and orders Persian letters itself, so the hub sends this
+  // seat logical lines in every language.
+  const CAPS = ["encoder", "buttons", "dice_manual", "phone", "shaping"];
   const FW = "phone";
 
   // What the seat shows for a refusal whose detail is technical (seat/refusal.py).
   const OWN_WORDS = {
-    malformed: "The hub could not read that input: try again",
-    too_large: "The hub could not read that input: try again",
-    schema: "The hub could not read that input: try again",
-    version: "This seat does not match the hub",
-    unknown_seat: "This seat is not at this table",
-    duplicate: "The hub had this input already",
-    stale: "That input came too late for the hub",
-    seq: "Inputs got out of order: try again",
+    malformed: N_("The hub could not read that input: try again"),
+    too_large: N_("The hub could not read that input: try again"),
+    schema: N_("The hub could not read that input: try again"),
+    version: N_("This seat does not match the hub"),
+    unknown_seat: N_("This seat is not at this table"),
+    duplicate: N_("The hub had this input already"),
+    stale: N_("That input came too late for the hub"),
+    seq: N_("Inputs got out of order: try again"),
+  };
+
+  // The fixed words of seat.html (i18n.js's translatePage).
+  const PAGE_WORDS = {
+    title: N_("risktable: phone seat"), hub: N_("connecting…"), "turn-text": N_("no game yet"),
+    "status-line": N_("connecting…"), "dice-title": N_("Roll"), "dice-clear": N_("Clear"),
+    "dice-roll": N_("Roll on the phone"), left: N_("turn left"), right: N_("turn right"),
+    back: N_("Back"), confirm: N_("Confirm"), map: N_("the board"), "lang-label": N_("language"),
   };
 
   const $ = (id) => document.getElementById(id);
   const body = document.body;
+  await i18n.ready;
+  translatePage(PAGE_WORDS);
 
   function fail(text) {
     $("status-line").textContent = text;
@@ -49,9 +61,9 @@
     const table = p.get("table") || "";
     const seat = Number(p.get("seat"));
     const ws = p.get("ws") || "";
-    if (!/^[A-Za-z0-9_-]{1,32}$/.test(table)) fail("This link names no valid table: open the seat's QR code again");
-    if (!Number.isInteger(seat) || seat < 1 || seat > 6) fail("This link names no seat 1 to 6");
-    if (!/^wss?:\/\//.test(ws)) fail("This link names no broker (ws://...)");
+    if (!/^[A-Za-z0-9_-]{1,32}$/.test(table)) fail(_("This link names no valid table: open the seat's QR code again"));
+    if (!Number.isInteger(seat) || seat < 1 || seat > 6) fail(_("This link names no seat 1 to 6"));
+    if (!/^wss?:\/\//.test(ws)) fail(_("This link names no broker (ws://...)"));
     const keepalive = Number(p.get("ka") || 15);
     return { table, seat, ws, user: p.get("user"), pass: p.get("pass"),
              keepalive: Number.isInteger(keepalive) && keepalive > 0 ? keepalive : 15 };
@@ -105,7 +117,7 @@
 
   function status(online) {
     const msg = { v: 1, t: "seat_status", seat: cfg.seat, online, session: kept.session };
-    if (online) Object.assign(msg, { boot: kept.boot, fw: FW, caps: CAPS });
+    if (online) Object.assign(msg, { boot: kept.boot, fw: FW, caps: CAPS, lang: i18n.lang });
     return JSON.stringify(msg);
   }
 
@@ -130,13 +142,13 @@
       client.subscribe(topics, { qos: 1 }, (err, granted) => {
         if (id !== link.id) return;
         if (err || granted.some((g) => g.qos > 2)) {
-          setLink("refused", "The broker refused this seat's subscriptions");
+          setLink("refused", _("The broker refused this seat's subscriptions"));
           return;
         }
         // The birth goes out after the SUBACKs, so the hub's answer finds us listening.
         client.publish(T.status, status(true), { qos: 1, retain: true });
         link.up = true;
-        setLink("up", "connected");
+        setLink("up", _("connected"));
         resendAll();
       });
     });
@@ -145,8 +157,8 @@
       if (id !== link.id) return;
       const refused = /authori[sz]|password|bad user/i.test(String(err && err.message));
       setLink(refused ? "refused" : "down", refused
-        ? "The broker refused this seat's login: ask for a new QR code"
-        : `broker: ${err && err.message}`);
+        ? _("The broker refused this seat's login: ask for a new QR code")
+        : _("broker: {error}", { error: err && err.message }));
     });
     client.on("close", () => {
       if (id !== link.id) return;
@@ -157,7 +169,7 @@
       // A refused login stays refused (a rotated password): this page is cut off and
       // stops, leaving the seat's counters to the page of the new code.
       if (body.dataset.link === "refused") return;
-      setLink("down", "link lost: reconnecting…");
+      setLink("down", _("link lost: reconnecting…"));
       setTimeout(connect, RECONNECT_MS);
     });
   }
@@ -197,16 +209,17 @@
   function refreshWaiting() {
     const w = outbox.length > 0 && waiting();
     body.dataset.waiting = String(w);
-    if (outbox.length >= OUTBOX_CAPACITY) $("status-line").textContent = "outbox full";
+    const line = $("status-line");
+    if (outbox.length >= OUTBOX_CAPACITY) line.textContent = _("outbox full");
     else if (body.dataset.link === "up" && !link.hubOnline && link.hubSession !== null) {
-      $("status-line").textContent = "hub lost: your inputs wait for it";
-    } else if (w && body.dataset.link === "up") $("status-line").textContent = "waiting for the hub";
-    else if (body.dataset.link === "up") $("status-line").textContent = "connected";
+      line.textContent = _("hub lost: your inputs wait for it");
+    } else if (w && body.dataset.link === "up") line.textContent = _("waiting for the hub");
+    else if (body.dataset.link === "up") line.textContent = _("connected");
   }
 
   function send(kind, fields) {
     if (outbox.length >= OUTBOX_CAPACITY) {
-      notice("Outbox full: wait for the hub");
+      notice(_("Outbox full: wait for the hub"));
       return false;
     }
     const seq = kept.next;
@@ -236,7 +249,7 @@
     let msg;
     try { msg = JSON.parse(new TextDecoder().decode(payload)); } catch (e) { return resync(); }
     if (!msg || msg.v !== 1) {
-      if (topic !== T.board) notice("This seat does not match the hub");
+      if (topic !== T.board) notice(_(OWN_WORDS.version));
       return;
     }
     if (topic === T.board) {
@@ -267,10 +280,11 @@
   function refused(msg) {
     if (Number.isInteger(msg.seq) && !close(msg.seq)) return; // closed already: nothing to show
     let text;
-    if (msg.code === "not_allowed" && msg.field === "seq") text = OWN_WORDS.seq;
+    if (msg.code === "not_allowed" && msg.field === "seq") text = _(OWN_WORDS.seq);
     else if (["not_allowed", "schema", "unknown_seat"].includes(msg.code) && !msg.field) {
       text = String(msg.detail || "");
-    } else text = OWN_WORDS[msg.code] || String(msg.detail || msg.code);
+    } else if (OWN_WORDS[msg.code]) text = _(OWN_WORDS[msg.code]);
+    else text = String(msg.detail || msg.code);
     body.dataset.refused = `${msg.code}: ${text}`; // the last refusal, for people debugging
     notice(text, !["duplicate", "stale"].includes(msg.code));
   }
@@ -292,10 +306,12 @@
     body.dataset.seatPhase = view.phase || "";
     const c = Array.isArray(view.colour) ? view.colour : [128, 128, 128];
     $("display").style.borderColor = `rgb(${c[0]},${c[1]},${c[2]})`;
-    $("seat-name").textContent = view.name || `Seat ${cfg.seat}`;
+    $("seat-name").textContent = view.name || seatWord();
     const list = $("lines");
     list.replaceChildren();
-    for (const line of (view.lines || []).slice(0, 4)) {
+    // The hub writes this seat's lines in its language, logical (the "shaping" cap): the
+    // page's direction lays out a right-to-left one.
+    for (const line of view.lines || []) {
       const li = document.createElement("li");
       li.textContent = String(line);
       list.appendChild(li);
@@ -345,7 +361,7 @@
     flushSteps(); // the turn before a press reaches the hub before it
     if (button === "confirm" && waiting()) {
       // As the firmware: no Confirm made blind while the hub has not answered.
-      notice("Waiting for the hub: Confirm not sent");
+      notice(_("Waiting for the hub: Confirm not sent"));
       return;
     }
     send("button", { button, press: "short" });
@@ -356,8 +372,8 @@
     panel.hidden = !armed;
     body.dataset.armed = armed ? String(armed.roll) : "";
     if (!armed) return;
-    $("dice-title").textContent = `Roll ${armed.count} ${armed.count === 1 ? "die" : "dice"}: `
-      + "tap the faces they show";
+    $("dice-title").textContent = ngettext("Roll {n} die: tap the face it shows",
+                                           "Roll {n} dice: tap the faces they show", armed.count);
     $("dice-picked").textContent = picked.length ? picked.join(" · ") : "–";
   }
 
@@ -428,8 +444,10 @@
     });
   }
 
-  $("table").textContent = `table ${cfg.table}`;
-  $("seat-name").textContent = `Seat ${cfg.seat}`;
+  function seatWord() { return _("Seat {n}", { n: cfg.seat }); }
+
+  $("table").textContent = _("table {table}", { table: cfg.table });
+  $("seat-name").textContent = seatWord();
   body.dataset.seat = String(cfg.seat);
   body.dataset.boot = String(kept.boot);
   save();

@@ -27,20 +27,20 @@ function table(id) {
   card.dataset.online = "unknown";
   const title = document.createElement("h2");
   const name = document.createElement("span");
-  name.textContent = `table ${id}`;
+  name.textContent = _("table {table}", { table: id });
   const hub = document.createElement("span");
   hub.className = "hub";
-  hub.textContent = "hub not heard yet";
+  hub.textContent = _("hub not heard yet");
   title.append(name, hub);
   const turn = document.createElement("div");
   turn.className = "turn";
-  turn.textContent = "waiting for its first board";
+  turn.textContent = _("waiting for its first board");
   const layout = state.layout;
   const mini = document.createElementNS(SVG, "svg");
   mini.setAttribute("class", "mini");
   mini.setAttribute("viewBox", `0 0 ${layout.width} ${layout.height}`);
   mini.setAttribute("role", "img");
-  mini.setAttribute("aria-label", `the board of table ${id}`);
+  mini.setAttribute("aria-label", _("the board of table {table}", { table: id }));
   const shapes = layout.territories.map((t) =>
     svgEl("path", { d: t.path, class: "unowned", fill: UNOWNED, "data-territory": t.id }, mini));
   const byId = new Map(layout.territories.map((t, i) => [t.id, shapes[i]]));
@@ -74,12 +74,9 @@ function render(entry) {
     const seat = seats[turn.seat - 1];
     const swatch = document.createElement("i");
     swatch.style.background = rgb(seat.rgb);
-    const round = turn.round === undefined ? "" : ` · round ${turn.round}`;
-    entry.turn.append(swatch, turn.phase === "over"
-      ? `game over: ${seat.name} (seat ${turn.seat})${round}`
-      : `${seat.name} (seat ${turn.seat}) · ${turn.phase}${round}`);
+    entry.turn.append(swatch, turnLine(turn, nameOf("colour", seat.name)));
   } else {
-    entry.turn.textContent = "no game running";
+    entry.turn.textContent = _("no game running");
   }
   entry.seats.replaceChildren();
   seats.forEach((seat, i) => {
@@ -94,7 +91,10 @@ function render(entry) {
     span.dataset.armies = String(armies);
     const swatch = document.createElement("i");
     swatch.style.background = rgb(seat.rgb);
-    span.append(swatch, `${seat.name}: ${owned} territories, ${armies} armies`);
+    span.append(swatch, _("{who}: {territories}, {armies}", {
+      who: nameOf("colour", seat.name),
+      territories: ngettext("{n} territory", "{n} territories", owned),
+      armies: ngettext("{n} army", "{n} armies", armies) }));
     entry.seats.appendChild(span);
   });
 }
@@ -103,9 +103,9 @@ function summarise() {
   const all = [...state.tables.values()];
   const online = all.filter((e) => e.card.dataset.online === "true").length;
   const playing = all.filter((e) => e.board && e.board.turn && e.board.turn.phase !== "over");
-  document.getElementById("summary").textContent =
-    `${all.length} table${all.length === 1 ? "" : "s"}, ${online} online, ` +
-    `${playing.length} playing`;
+  document.getElementById("summary").textContent = _("{tables}, {online} online, {playing} playing",
+    { tables: ngettext("{n} table", "{n} tables", all.length), online,
+      playing: playing.length });
 }
 
 function onMessage(topic, payload) {
@@ -124,7 +124,7 @@ function onMessage(topic, payload) {
   } else if (leaf === "hub/status" && msg.t === "hub_status") {
     const entry = table(parts[1]);
     entry.card.dataset.online = String(Boolean(msg.online));
-    entry.hub.textContent = msg.online ? "hub online" : "hub offline";
+    entry.hub.textContent = msg.online ? _("hub online") : _("hub offline");
   } else {
     return;
   }
@@ -133,14 +133,19 @@ function onMessage(topic, payload) {
   summarise();
 }
 
+// The fixed words of venue.html (i18n.js's translatePage).
+const PAGE_WORDS = { title: N_("risktable: the venue"), summary: N_("connecting…"),
+                     venue: N_("risktable venue"), "lang-label": N_("language") };
+
 async function start() {
+  await i18n.ready;
+  translatePage(PAGE_WORDS);
   const [config, layout] = await Promise.all([
     fetch("config.json").then((r) => r.json()),
     fetch("board-map.json").then((r) => r.json()),
   ]);
   state.config = config;
   state.layout = layout;
-  document.getElementById("venue").textContent = "risktable venue";
   for (const id of config.tables) table(id);
   const suffix = Math.random().toString(16).slice(2, 10);
   const options = { clientId: config.client_id_prefix + suffix, clean: true,
@@ -155,7 +160,7 @@ async function start() {
   });
   client.on("offline", () => {
     broker.dataset.online = "false";
-    broker.textContent = "venue broker unreachable, retrying…";
+    broker.textContent = _("venue broker unreachable, retrying…");
   });
   client.on("message", onMessage);
 }

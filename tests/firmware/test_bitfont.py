@@ -1,0 +1,185 @@
+"""The seat font drawn by the firmware (drivers/bitfont.py through drivers/ssd1306.py and
+board/oled.py) under the MicroPython unix port: each glyph lands as the font's bitmap,
+right-to-left rows are right-aligned, long texts are paged and never cut, and the font
+costs the heap little (it stays in its file)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from risktable.i18n.font import FONT_PATH, Face, Font, build_font, shape
+from risktable.provision.seat_build import build
+from tests.support.oled_pixels import HEIGHT, WIDTH, ascii_art, display_ram, lit, png
+
+PERSIAN = ["نوبت شما است", "۳ سرباز در ایران", "حمله کنید؟ (تأیید)", "اروپا، آسیا: ۱۲",
+           "سطر پنجم", "سطر ششم"]
+LATIN = set("çéşğıİãÇ")
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Font]:
+    rtl = {ch for text in PERSIAN for ch in shape(text)}
+    path = tmp_path_factory.mktemp("font") / "font.bin"
+    path.write_bytes(build_font(LATIN, rtl))
+    return path, Font.load(path)
+
+
+def expected_rtl(face: Face, rows: list[str]) -> list[str]:
+    # The page as the font's bitmaps say it must look: each row's glyphs left to right
+    # from the column that puts its right edge at the display's.
+    grid = [["."] * WIDTH for _ in range(HEIGHT)]
+    for i, row in enumerate(rows):
+        x = WIDTH - face.width(row)
+        for ch in row:
+            glyph = face.glyph(ch)
+            for gy in range(glyph.height):
+                for gx in range(glyph.stride * 8):
+                    if glyph.pixel(gx, gy) and 0 <= x + gx < WIDTH:
+                        grid[i * face.height + gy][x + gx] = "#"
+            x += glyph.advance
+    return ["".join(r) for r in grid]
+
+
+def test_a_latin_glyph_is_drawn_as_the_fonts_bitmap_in_its_cell(
+    micropython: str, sample: tuple[Path, Font]
+) -> None:
+    path, font = sample
+    face = font.face("latin")
+    (ram,) = display_ram(["açéxğ İ"], font=path, micropython=micropython)
+    for column, ch in enumerate("açéxğ İ"):
+        if not face.has(ch):
+            continue
+        glyph = face.glyph(ch)
+        cell = [[lit(ram, column * 8 + x, y) for x in range(8)] for y in range(8)]
+        assert cell == [[glyph.pixel(x, y) for x in range(8)] for y in range(8)], ch
+    # ASCII stays framebuf's: the 'a' and the 'x' are inked in their own cells.
+    assert any(lit(ram, x, y) for x in range(8) for y in range(8))
+    assert any(lit(ram, 24 + x, y) for x in range(8) for y in range(8))
+
+
+def test_a_character_the_font_lacks_is_a_question_mark_in_its_cell(
+    micropython: str, sample: tuple[Path, Font]
+) -> None:
+    path, _ = sample
+    (lacking,) = display_ram(["a\u00f1b"], font=path, micropython=micropython)  # ñ
+    (asked,) = display_ram(["a?b"], font=path, micropython=micropython)
+    assert lacking == asked
+
+
+def test_rtl_rows_are_right_aligned_glyph_for_glyph(
+    micropython: str, sample: tuple[Path, Font]
+) -> None:
+    path, font = sample
+    rows = [shape(text) for text in PERSIAN[:4]]
+    (ram,) = display_ram(rows, rtl=True, font=path, micropython=micropython)
+    picture = ascii_art(ram)
+    assert picture == expected_rtl(font.face("rtl"), rows), "\n".join(picture)
+    # Every row reaches the right edge (within the last glyph's side bearing).
+    for i in range(4):
+        band = picture[i * 16:(i + 1) * 16]
+        assert max(r.rfind("#") for r in band) >= WIDTH - 3
+
+
+def test_more_than_four_rtl_rows_are_paged(
+    micropython: str, sample: tuple[Path, Font]
+) -> None:
+    path, font = sample
+    rows = [shape(text) for text in PERSIAN]
+    pages = display_ram(rows, rtl=True, font=path, micropython=micropython)
+    assert len(pages) == 2
+    assert ascii_art(pages[1]) == expected_rtl(font.face("rtl"), rows[4:])
+    assert png(pages[1])[:4] == b"\x89PNG"
+
+
+def test_more_than_eight_rows_are_paged_never_cut(micropython: str) -> None:
+    lines = [f"line {n}" for n in range(10)]
+    pages = display_ram(lines, micropython=micropython)
+    assert len(pages) == 2
+    first, second = (display_ram(part, micropython=micropython)[0]
+                     for part in (lines[:8], lines[8:]))
+    assert pages == [first, second]
+    # What fits one page is one page, as before.
+    assert len(display_ram(["Armies to place", "7", "Confirm: place"],
+                           micropython=micropython)) == 1
+
+
+def test_the_seat_finds_every_glyph_of_the_committed_font(micropython: str) -> None:
+    # The firmware's binary search against the hub's reader, over every glyph and a
+    # character between each two (absent: no width in the latin face, which has no
+    # "?", and the width of "?" in the rtl face), in both faces.
+    font = Font.load(FONT_PATH)
+    probe = {name: sorted(face.glyphs) for name, face in font.faces.items()}
+    absent = {name: [chr(ord(ch) + 1) for ch in chars if chr(ord(ch) + 1) not in chars]
+              for name, chars in probe.items()}
+    script = f"""
+import json
+from drivers import bitfont
+faces = dict(zip(("latin", "rtl"), bitfont.load()))
+probe = json.loads({json.dumps(json.dumps(probe))})
+absent = json.loads({json.dumps(json.dumps(absent))})
+for name in ("latin", "rtl"):
+    face = faces[name]
+    print(json.dumps([name, [face.width(c) for c in probe[name]],
+                      [face.width(c) for c in absent[name]]]))
+"""
+    env = dict(os.environ, MICROPYPATH=f".frozen:{FONT_PATH.parents[1]}")
+    done = subprocess.run([micropython, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [name for name, _, _ in lines] == ["latin", "rtl"]
+    for name, widths, missing in lines:
+        face = font.face(name)
+        assert widths == [face.glyph(ch).advance for ch in probe[name]], name
+        unknown = face.glyph("?").advance if face.has("?") else 0
+        assert missing == [unknown] * len(absent[name]), name
+
+
+HEAP_SCRIPT = """
+import gc, json
+from drivers.ssd1306 import SSD1306
+from board.oled import Screen
+class Bus:  # a bus that keeps nothing (the fake controller records every command)
+    def writeto(self, addr, buf):
+        pass
+    def writevto(self, addr, bufs):
+        pass
+screen = Screen(SSD1306(Bus()))
+screen.text(["Armies to place", "7"])
+rows = ROWS
+before = loaded = drawn = 0  # the globals' room made before measuring
+gc.collect()
+before = gc.mem_alloc()
+screen.display.faces()
+gc.collect()
+loaded = gc.mem_alloc()
+for page in range(6):
+    screen.text(rows, True, page)
+    screen.text(["A\u00e7\u00e3o"], False, 0)
+gc.collect()
+drawn = gc.mem_alloc()
+print(json.dumps([loaded - before, drawn - loaded]))
+"""
+
+
+def test_the_font_in_use_costs_the_heap_little(micropython: str, tmp_path: Path) -> None:
+    # The compiled seat (as deployed): what the font keeps in the heap once loaded is
+    # its module and its two faces with their buffers (2.7 KiB on the 64-bit unix
+    # port); drawing Persian pages and accented lines keeps nothing more (but what
+    # the conservative collector may still see on the C stack).
+    out = build(tmp_path / "build").out
+    rows = [shape(text) for text in ("فارسی",) * 6]
+    env = dict(os.environ, MICROPYPATH=f".frozen:{out}")
+    script = HEAP_SCRIPT.replace("ROWS", json.dumps(rows))
+    done = subprocess.run([micropython, "-X", "heapsize=66K", "-c", script],
+                          capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    loaded, drawn = json.loads(done.stdout)
+    print(f"heap held by the font: {loaded} bytes; after drawing: {drawn} more")
+    assert loaded <= 3072
+    assert drawn <= 256  # a leak of one block a draw would be 768

@@ -1,0 +1,82 @@
+"""Games of every rule set played with the seats in Persian, Portuguese, Romanian and
+Turkish: every message a seat is shown is in its catalogue (none falls back to English)
+and no line is cut to fit (a translation too long for a view line is a bug of the
+catalogue, see docs/translations.md)."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from risktable import i18n
+from risktable.rules import state as st
+from risktable.rules.bots.heuristic import HeuristicBot
+from risktable.rules.presets import PRESETS, preset_config
+from risktable.table import prompts
+from risktable.table.autopilot import Autopilot
+from risktable.table.session import Outcome, TableSession
+from tests.table.inputs import cards_of, uids_of
+
+LANGS = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
+EVENTS = 900  # past the set-up and a few turns of every rule set
+
+
+@pytest.fixture
+def cuts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, str]]]:
+    """(language, line) of every line prompts.fit had to cut while the test ran."""
+    found: list[tuple[str, str]] = []
+    fit = prompts.fit
+
+    def recording(text: str) -> str:
+        out = fit(text)
+        # English lines are held to 24 characters by design, and a hand is shown as much
+        # of it as fits; any other cut loses words of a translation.
+        if out != text and i18n.current() != i18n.DEFAULT \
+                and sys._getframe(1).f_code.co_name != "hand_line":
+            found.append((i18n.current(), text))
+        return out
+
+    monkeypatch.setattr(prompts, "fit", recording)
+    i18n.missed.clear()
+    yield found
+    i18n.missed.clear()
+
+
+@pytest.mark.parametrize(("rules", "hub_cards"), [
+    *((name, False) for name in PRESETS), ("classic_2016", True), ("mission_1993", True)])
+def test_a_game_in_every_language_misses_no_message(rules: str, hub_cards: bool,
+                                                    cuts: list[tuple[str, str]]) -> None:
+    preset = PRESETS[rules]
+    players = 4 if 4 in preset.players else preset.players[0]
+    config = preset_config(rules, players)
+    seed = sorted(PRESETS).index(rules) + 1
+    table = TableSession(config, list(range(1, players + 1)), cards_of(config.options.deck),
+                         hub_cards=hub_cards, dice=random.Random(seed) if hub_cards else None)
+    for seat in table.seats:
+        table.set_language(seat, LANGS[(seat + seed) % len(LANGS)])
+    pilot = Autopilot(table, {s: HeuristicBot(seed * 10 + s) for s in table.seats},
+                      uids_of(config.options.deck), random.Random(seed))
+    shown: set[str] = set()
+
+    def seen(out: Outcome) -> None:
+        for fields in out.views.values():
+            shown.update(fields["lines"])
+
+    for events in range(EVENTS):
+        if table.state.phase == st.GAME_OVER:
+            break
+        if events == 40:
+            seen(table.set_offline({table.seats[-1]}))
+        elif events == 60:
+            seen(table.set_offline(()))
+        nxt = pilot.next_event()
+        assert nxt is not None, table.menu
+        out = table.handle(*nxt)
+        assert out.error is None, (nxt, out.error)
+        seen(out)
+    assert shown, "no view was written"
+    assert not i18n.missed, f"messages shown in English: {sorted(i18n.missed)}"
+    assert not cuts, f"lines cut to fit: {cuts}"
