@@ -1,7 +1,8 @@
 # The board layer: everything with pins, buses or radios sits behind one object chosen at
 # start-up from the config's "board" key. Both boards offer the same surface:
-#   ring_size, has_roll_button, wifi_up, show_ring(pixels), show_text(lines),
-#   show_dice(title, faces), show_net(up), show_hub(up), beep(ms, hz),
+#   ring_size, has_roll_button, wifi_up, show_ring(pixels), show_text(lines, rtl)
+#   (rtl: the lines are right-to-left display rows, protocol/README.md view `rtl`),
+#   show_dice(title, faces, rtl), show_net(up), show_hub(up), beep(ms, hz),
 #   refused(why) (an input the seat did not take: "outbox full", "waiting for the hub"),
 #   arm_dice(roll, count), smart_dice(paired ids, pairing) (ESP32 only: the smart dice
 #   its radio keeps to), inputs (a BoundedQueue of event dicts, plus smart-dice readings

@@ -112,9 +112,9 @@ class Board:
             self._emit("oled", lines)
         return pages
 
-    def show_dice(self, title, faces):
+    def show_dice(self, title, faces, rtl=False):
         # The ESP32 board draws the dice; here they are a line of faces under the title.
-        self._emit("oled", [title, " ".join(map(str, faces))])
+        self.show_text([title, " ".join(map(str, faces))], rtl)
 
     def show_net(self, up):
         self._emit("net", "up" if up else "down")

@@ -125,7 +125,7 @@ class Board:
             shown = self._shown = (lines, rtl, page, self._screen.text(lines, rtl, page))
         return shown[3]
 
-    def show_dice(self, title, faces):
+    def show_dice(self, title, faces, rtl=False):
         if self._screen is not None:
             self._shown = None
             self._screen.dice(title, faces)

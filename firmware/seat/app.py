@@ -59,6 +59,10 @@ _WATCH_MS = const(1000)  # the supervisor's period
 _BEATS = const(3)  # every loop has checked in: _serve 1, _tick 2
 _PAGE_MS = const(3000)  # a text taller than the display turns its page this often
 
+_lang = "en"  # the seat's own words' language (Seat.words)
+_OUTBOX = const(0)
+_WAITING = const(1)
+
 # The view's ring modes in the order of ring.MODE_OFF (1) .. ring.MODE_SPIN (5).
 _MODES = ("off", "count", "progress", "pulse", "spin")
 
@@ -81,6 +85,9 @@ class Seat:
         self.text = None  # the view's lines for the display (not the whole view)
         self.rtl = False  # they are right-to-left display rows
         self._pages = [0, 1, 0]  # the page shown, the count, the ticks it was shown at
+        # The config's language: a module global, not one more attribute in this dict.
+        global _lang
+        _lang = cfg["lang"]
         self.hub_session = None
         # Only an explicit offline status means the hub is gone; before the first status
         # arrives the seat simply shows its view.
@@ -99,8 +106,10 @@ class Seat:
         # down.
         self._linked = -1
         self._since = None  # when the oldest unanswered event last saw progress
-        self.notice = None  # "outbox full" or "waiting for the hub" on the display
-        # The last refusal's (ticks, display lines) while its reason is shown, else None.
+        # The notice on the display: _OUTBOX (full) or _WAITING (for the hub), else None.
+        self.notice = None
+        # The last refusal's (ticks, (display lines, rtl)) while its reason is shown,
+        # else None.
         self.refusal = None
         self._beats = 0  # the loops' check-ins since the supervisor last looked
         self._spinning = False
@@ -111,14 +120,6 @@ class Seat:
         self.tasks = []
         self.dice_kind = cfg["dice"]
         self.dice = None  # a seat.dice.DiceInput from the first arm_dice on
-        broker = cfg["broker"]
-        self.client = mqtt.Client(
-            broker["host"], broker["port"], "%s-seat%d" % (table, seat),
-            keepalive_s=broker["keepalive"], user=broker["username"],
-            password=broker["password"], will=self._will,
-            backoff_ms=broker["backoff_ms"], backoff_max_ms=broker["backoff_max_ms"],
-            deliver=self._deliver,
-            ticks_ms=ticks_ms, buffers=buffers)
         self.outbox = Outbox(seat, OUTBOX_CAPACITY, cfg["retry_ms"], _MAX_RETRY_MS,
                              1, time.ticks_diff)
         self.pixels = bytearray(3 * board.ring_size)
@@ -129,6 +130,16 @@ class Seat:
         self._hub_topic = topics.hub_status(table)
         self._prefix = topics.seat_prefix(table, seat)
         self._subscriptions = topics.seat_subscriptions(table, seat)
+        # The client last: with every other attribute set, the instance's dict has
+        # grown for the last time (592 bytes in one piece) before it takes its share.
+        broker = cfg["broker"]
+        self.client = mqtt.Client(
+            broker["host"], broker["port"], "%s-seat%d" % (table, seat),
+            keepalive_s=broker["keepalive"], user=broker["username"],
+            password=broker["password"], will=self._will,
+            backoff_ms=broker["backoff_ms"], backoff_max_ms=broker["backoff_max_ms"],
+            deliver=self._deliver,
+            ticks_ms=ticks_ms, buffers=buffers)
         self.client.ready = kick
         board.inputs.ready = kick
         if self.dice_kind in ("pixels", "godice"):
@@ -153,6 +164,7 @@ class Seat:
             if self._emulated:
                 caps.append("emulated")
             msg["caps"] = caps
+            msg["lang"] = _lang
             msg["reset"] = self.board.reset_cause  # why this boot began
             # After a network update main.py keeps otaboot loaded, with what the births
             # say of it (`ota`; seat/ota.py updates it while an update runs).
@@ -292,8 +304,8 @@ class Seat:
                     while payload is not None:
                         await client.publish(send_topic, payload, False, 1)
                         payload = self.outbox.due(now)
-                notice = ("outbox full" if self.outbox.full() else
-                          "waiting for the hub" if waiting else None)
+                notice = (_OUTBOX if self.outbox.full() else
+                          _WAITING if waiting else None)
                 if notice != self.notice:
                     self.notice = notice
                     self._show()
@@ -440,8 +452,16 @@ class Seat:
                     # Loaded at the first refusal: until then its heap is the game's.
                     from seat import refusal
 
-                    self.refusal = (self._ticks(), refusal.lines(code, detail,
-                                                                 msg.get("field")))
+                    words = refusal.reason(code, detail, msg.get("field"))
+                    if words is not None:
+                        words = self.words(words[0], words[1])
+                    elif detail and ord(max(detail)) > 0x5FF:
+                        # The hub's detail for a right-to-left seat is its display
+                        # rows (Arabic script, in visual order), joined by newlines.
+                        words = (detail.split("\n"), True)
+                    else:
+                        words = ([detail], False)
+                    self.refusal = (self._ticks(), words)
                     self._show()
 
     # ---- outputs
@@ -455,14 +475,11 @@ class Seat:
         rtl = self.rtl
         shown = self.refusal
         if shown is not None:
-            text = shown[1]
-            # The hub's detail for a right-to-left seat is its display rows (Arabic
-            # script, in visual order), joined by newlines.
-            rtl = ord(max(text[0])) > 0x5FF if text and text[0] else False
-            if rtl:
-                text = text[0].split("\n")
+            text, rtl = shown[1]
         if self.notice is not None:
-            text = [self.notice] + (text[:3] if text else [])
+            rows, rtl = (self.words("outbox", "outbox full") if self.notice == _OUTBOX
+                         else self.words("waiting", "waiting for the hub"))
+            text = rows + (text[:3] if text else [])
         # Pairing shows its own screen; seat/dice.py shows dice; a reason comes first.
         pairing = self.dice and self.dice.pairing
         if pairing and shown is None:
@@ -470,6 +487,20 @@ class Seat:
         elif (self.ring.dice_n == 0 or shown is not None) and text is not None:
             pages = self._pages
             pages[1] = self.board.show_text(text, rtl, pages[0])
+
+    def words(self, key, english, args=()):
+        # The seat's own words for key in its language: (rows, rtl). English is the
+        # catalogues' source language, and its words are the seat's own literals
+        # (risktable.i18n.seat_texts holds the same, tests/i18n checks both agree):
+        # no file is read, and an English seat's heap stays as it was. Any other
+        # language's are read from texts.bin (seat/texts.py, loaded for each and
+        # dropped again, into a heap rid of its garbage first).
+        if _lang == "en":
+            return [english % args], False
+        gc.collect()
+        from seat import texts
+
+        return texts.lines(key, _lang, args)
 
     def flash(self, r, g, b, ms):
         # The red error flash, or white to identify the seat.

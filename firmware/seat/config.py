@@ -21,6 +21,7 @@ _DEFAULTS = {
     "retry_ms": 500,
     "frame_ms": 40,
     "watchdog_ms": 8000,
+    "lang": "en",
 }
 _BROKER_DEFAULTS = {
     "port": 1883,
@@ -76,6 +77,11 @@ def parse(text):
     frame = cfg["frame_ms"]
     if not isinstance(frame, int) or frame < 10:
         raise ConfigError("frame_ms must be an integer of at least 10")
+    # One of riskproto.messages.LANGUAGES (the hub checks which when it writes the
+    # config); a language texts.bin lacks shows the seat's own words in English.
+    lang = cfg["lang"]
+    if not isinstance(lang, str) or len(lang) != 2:
+        raise ConfigError("lang must be a language code such as en or fa")
     watchdog = cfg["watchdog_ms"]
     if not isinstance(watchdog, int) or watchdog < 2000:
         raise ConfigError("watchdog_ms must be an integer of at least 2000")

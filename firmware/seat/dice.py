@@ -122,21 +122,23 @@ class DiceInput:
                 for i in range(self.count):
                     f = self.faces[i] = face()
                     dice.append({"id": "e%d" % (i + 1), "face": f, "state": "settled"})
-                self._report(dice, "Rolled")
+                self._report(dice, "rolled", "Rolled")
         elif self._shown_at is not None and time.ticks_diff(now, self._shown_at) >= _HOLD_MS:
             self._clear()
 
     # ---- outputs
 
-    def _report(self, dice, title):
-        # The one dice event every kind sends, and its faces (self.faces) shown.
+    def _report(self, dice, title, english):
+        # The one dice event every kind sends, and its faces (self.faces) shown under
+        # the title (a Seat.words key, and its English).
         seat = self.seat
         seat.add_event({"kind": "dice", "roll": self.roll, "dice": dice})
         n = len(dice)
         seat.ring.dice[:n] = self.faces[:n]
         seat.ring.dice_n = n
         self._shown_at = time.ticks_ms()
-        seat.board.show_dice(title, self.faces[:n])
+        rows, rtl = seat.words(title, english)
+        seat.board.show_dice(rows[0], self.faces[:n], rtl)
 
     def _clear(self):
         # Ends a faces display or a spinning roll of the seat's own dice.

@@ -31,7 +31,7 @@ class ManualDice(DiceInput):
                 dice = [{"id": "m%d" % (i + 1), "face": self.faces[i], "state": "settled"}
                         for i in range(self.count)]
                 self.pending = False
-                self._report(dice, "Entered")
+                self._report(dice, "entered", "Entered")
                 return True
         elif kind == "button" and item["button"] == "back":
             if at:
@@ -46,4 +46,5 @@ class ManualDice(DiceInput):
         ring = self.seat.ring
         ring.dice[0] = self.faces[at]
         ring.dice_n = 1
-        self.seat.board.show_dice("Die %d of %d" % (at + 1, self.count), self.faces[:at + 1])
+        rows, rtl = self.seat.words("die", "Die %d of %d", (at + 1, self.count))
+        self.seat.board.show_dice(rows[0], self.faces[:at + 1], rtl)

@@ -76,4 +76,4 @@ class SmartDice(DiceInput):
             self.faces[i] = die["face"]
             if die["id"] in self._battery:
                 die["battery"] = self._battery[die["id"]]
-        self._report(dice, "Rolled")
+        self._report(dice, "rolled", "Rolled")

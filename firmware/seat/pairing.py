@@ -75,11 +75,13 @@ class Pairing:
         at = self.at
         if at > 2 * len(paired):
             at = self.at = 0  # a die was given back meanwhile
+        words = self.seat.words
         if not at:
-            what = "Roll a new die"
+            what = words("newdie", "Roll a new die")
         elif at % 2:
-            what = "Roll one for " + paired[(at - 1) // 2]
+            what = words("rollfor", "Roll one for %s", (paired[(at - 1) // 2],))
         else:
-            what = "Confirm: unpair " + paired[(at - 1) // 2]
-        self.seat.board.show_text(["Pairing: %d paired" % len(paired), what,
-                                   "Knob: choose", "Back: done"])
+            what = words("unpair", "Confirm: unpair %s", (paired[(at - 1) // 2],))
+        rows, rtl = words("pairing", "Pairing: %d paired", (len(paired),))
+        help_rows = words("pairhelp", "Knob: choose")[0] + words("pairdone", "Back: done")[0]
+        self.seat.board.show_text(rows + what[0] + help_rows, rtl)

@@ -3,22 +3,24 @@
 # by the game: code not_allowed, schema or unknown_seat, with no field named), else the
 # seat's words for the code. A detail that names a field, a sequence number or a
 # protocol version tells a developer what went wrong (the seat logs it); a player can
-# only try again. Few short strings: this module stays in the seat's small heap.
+# only try again. In a language other than English the words are read from texts.bin
+# (Seat.words in seat/app.py).
 
 
-def lines(code, detail, field):
-    # The display's lines for one refusal (board/oled.py wraps them).
+def reason(code, detail, field):
+    # The seat's words for one refusal as (Seat.words key, English), or None when the
+    # hub's detail is what the display shows.
     if field is None and (code == "not_allowed" or code == "schema"
                           or code == "unknown_seat"):
-        return [detail]
+        return None
     if code == "duplicate":
-        return ["The hub had this input already"]
+        return "dup", "The hub had this input already"
     if code == "stale":
-        return ["That input came too late for the hub"]
+        return "stale", "That input came too late for the hub"
     if code == "version":
-        return ["This seat's firmware does not match the hub"]
+        return "version", "This seat's firmware does not match the hub"
     if code == "unknown_seat":
-        return ["This seat is not at this table"]
+        return "seat", "This seat is not at this table"
     if code == "not_allowed":
-        return ["Inputs got out of order: try again"]
-    return ["The hub could not read that input: try again"]
+        return "order", "Inputs got out of order: try again"
+    return "unread", "The hub could not read that input: try again"

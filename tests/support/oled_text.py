@@ -14,8 +14,10 @@ import importlib.util
 import sys
 import types
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
+from risktable.i18n import seat_texts
 from tests.support.tools import ROOT
 
 WIDTH, HEIGHT, FONT = 128, 64, 8
@@ -134,11 +136,21 @@ def boxed(rows: list[str]) -> list[str]:
     return [edge, *("|" + row.ljust(COLUMNS) + "|" for row in rows), edge]
 
 
-def refusal_lines(error: Mapping[str, Any]) -> list[str]:
+def seat_words(key: str, lang: str = "en") -> list[str]:
+    """The seat's own words for ``key`` as its ``texts.bin`` holds them (seat/texts.py)."""
+    return list(_texts()[lang][key].rows)
+
+
+@cache
+def _texts() -> dict[str, dict[str, seat_texts.Entry]]:
+    return seat_texts.decode((ROOT / "firmware" / "texts.bin").read_bytes())
+
+
+def refusal_lines(error: Mapping[str, Any], lang: str = "en") -> list[str]:
     """The lines the seat puts on its display for the hub's ``error`` message
     (``seat/refusal.py``: the hub's detail, or the seat's words for the code)."""
-    lines: list[str] = _REFUSAL.lines(error["code"], error["detail"], error.get("field"))
-    return lines
+    words = _REFUSAL.reason(error["code"], error["detail"], error.get("field"))
+    return [error["detail"]] if words is None else seat_words(words[0], lang)
 
 
 def shown_text(rows: list[str]) -> str:

@@ -13,6 +13,7 @@ from riskproto import topics
 from risktable.cli.common import PASSWORD_ENV, add_secret_options, read_secret
 from risktable.cli.errors import CliError
 from risktable.demo.seats import SeatProcess
+from risktable.i18n import DEFAULT as DEFAULT_LANGUAGE
 from risktable.i18n import LANGUAGES
 from risktable.paths import MissingPart, find_micropython
 from risktable.provision.micropython_version import BOARD, VARIANT, VERSION_TEXT
@@ -66,6 +67,9 @@ def register(sub: Any) -> None:
     config.add_argument(
         "--control-port", type=int, default=0, help="emulated board: loopback input port"
     )
+    config.add_argument("--lang", default=DEFAULT_LANGUAGE, metavar="CODE",
+                        help="language of the seat's own words: " + ", ".join(LANGUAGES)
+                        + f" (default: {DEFAULT_LANGUAGE})")
     config.add_argument("--out", type=Path, required=True, help="file to write")
     config.set_defaults(handler=_config)
 
@@ -195,6 +199,7 @@ def _config(args: argparse.Namespace) -> int:
             args.keepalive,
             args.ring_size,
             args.control_port,
+            args.lang,
         )
     except ValueError as exc:
         raise CliError(str(exc), 2) from None

@@ -7,7 +7,8 @@ a seat imports without compiling and so with far less RAM. ``main.py`` stays sou
 because MicroPython's boot runs ``main.py`` by name. ``hardware/seat-pinout.json`` is
 copied when present, since the ESP32 board reads its pins from it, and the seat's font
 ``fonts/font.bin`` (``python -m risktable.i18n.font``) at the same path as in the tree,
-since the display reads its glyphs from it.
+since the display reads its glyphs from it, and ``texts.bin``, the seat's own words in
+every language (``python -m risktable.i18n.seat_texts``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ _SKIP_DIRS = {"tests", "__pycache__", "ledctl"}
 _SKIP_FILES = {Path("manifest.py")}
 #: Data files the firmware reads at run time, by path under ``firmware/`` (the same
 #: path in the bundle).
-DATA_FILES = (Path("fonts") / "font.bin",)
+DATA_FILES = (Path("fonts") / "font.bin", Path("texts.bin"))
 
 
 class BuildError(Exception):

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from riskproto import topics
+from risktable.i18n import DEFAULT as DEFAULT_LANGUAGE
+from risktable.i18n import check_language
 
 BOARDS = ("emulated", "esp32")
 DICE = ("edice", "pixels", "godice", "manual")
@@ -31,11 +33,14 @@ def seat_config(
     keepalive: int = 30,
     ring_size: int = 12,
     control_port: int = 0,
+    lang: str = DEFAULT_LANGUAGE,
 ) -> dict[str, Any]:
     """Return the config of one seat; raise ``ValueError`` naming the first bad value.
 
     The board is the firmware's default, ``emulated`` (a seat on a PC, which needs
-    no WiFi); an ``esp32`` seat needs the WiFi network's ssid.
+    no WiFi); an ``esp32`` seat needs the WiFi network's ssid. ``lang`` is the language
+    of the seat's own words (one of :data:`risktable.i18n.LANGUAGES`), which its births
+    tell the hub.
 
     >>> seat_config("t1", 2, "192.168.4.1", wifi_ssid="risknet")["broker"]
     {'host': '192.168.4.1', 'port': 1883, 'keepalive': 30}
@@ -56,6 +61,7 @@ def seat_config(
         raise ValueError("keepalive must be 5 to 600 seconds")
     if not 1 <= ring_size <= 64:
         raise ValueError("ring size must be 1 to 64 pixels")
+    check_language(lang)
     if board == "esp32" and not wifi_ssid:
         raise ValueError("an esp32 seat needs a WiFi ssid")
     broker: dict[str, Any] = {"host": host, "port": port, "keepalive": keepalive}
@@ -75,6 +81,8 @@ def seat_config(
         cfg["wifi"] = {"ssid": wifi_ssid, "password": wifi_password}
     if control_port:
         cfg["control_port"] = control_port
+    if lang != DEFAULT_LANGUAGE:
+        cfg["lang"] = lang
     return cfg
 
 

@@ -101,7 +101,7 @@ from drivers.ring import RingView
 from seat.dice import dice_input
 
 class Board:
-    def show_dice(self, title, faces):
+    def show_dice(self, title, faces, rtl=False):
         print(json.dumps(["show_dice", title, list(faces)]))
 
 class Seat:
@@ -109,6 +109,8 @@ class Seat:
         self.ring = RingView()
         self.board = Board()
         self._spinning = False
+    def words(self, key, english, args=()):
+        return [english % args], False
     def add_event(self, event):
         print(json.dumps(["event", event]))
     def _draw(self):
