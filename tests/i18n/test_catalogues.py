@@ -16,7 +16,7 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
 from risktable import i18n
-from risktable.i18n import catalogues
+from risktable.i18n import catalogues, seat_texts
 from tests.support.tools import ROOT
 
 LANGS = catalogues.TRANSLATED
@@ -162,6 +162,15 @@ def test_compiled_catalogue_is_in_step(lang: str, tmp_path: Path) -> None:
                        "-o", str(out), "-l", lang])
     assert out.read_bytes() == catalogues.mo_path(lang).read_bytes(), \
         f"{lang}: the .mo is older than the .po: run python -m risktable.i18n.catalogues compile"
+
+
+def test_the_seat_texts_are_in_step() -> None:
+    # texts.bin carries the seat's own words in every language, written from the
+    # catalogues: a translation changed without rebuilding it never reaches a seat.
+    i18n.translation.cache_clear()
+    built = seat_texts.encode(seat_texts.table())
+    assert built == (ROOT / "firmware" / "texts.bin").read_bytes(), \
+        "firmware/texts.bin is stale: run python -m risktable.i18n.catalogues all"
 
 
 def test_template_is_in_step_with_the_code(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ checkout; Babel is a development dependency).
     python -m risktable.i18n.catalogues compile   # each .po -> its .mo (shipped in the wheel)
     python -m risktable.i18n.catalogues all       # the three in turn, then the seat's
                                                   # font for the catalogues' characters
+                                                  # and its own texts (texts.bin)
 
 The .po files are what translators edit; the .mo files are generated and committed so an
 installed hub needs only the standard library's gettext. tests/i18n checks both are in
@@ -171,10 +172,21 @@ def font() -> None:
     write_font()
 
 
+def seat_texts() -> None:
+    """Rewrite the seat's own texts (firmware/texts.bin) from the compiled catalogues,
+    measured with the rebuilt font."""
+    from risktable.i18n import seat_texts as texts
+    from risktable.i18n import translation
+
+    # The catalogues were just compiled: read them again, not this process's copies.
+    translation.cache_clear()
+    texts.build_texts()
+
+
 def main(argv: list[str]) -> int:
     steps: dict[str, list[Callable[[], object]]] = {
         "extract": [extract], "update": [update], "compile": [compile_all],
-        "all": [extract, update, compile_all, font]}
+        "all": [extract, update, compile_all, font, seat_texts]}
     if len(argv) != 1 or argv[0] not in steps:
         print(__doc__, file=sys.stderr)
         return 2
