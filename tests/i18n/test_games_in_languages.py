@@ -12,6 +12,9 @@ from collections.abc import Iterator
 import pytest
 
 from risktable import i18n
+from risktable.i18n.font import Font
+from risktable.i18n.layout import display_rows
+from risktable.i18n.seat_view import MAX_ROWS
 from risktable.rules import state as st
 from risktable.rules.bots.heuristic import HeuristicBot
 from risktable.rules.presets import PRESETS, preset_config
@@ -60,10 +63,17 @@ def test_a_game_in_every_language_misses_no_message(rules: str, hub_cards: bool,
     pilot = Autopilot(table, {s: HeuristicBot(seed * 10 + s) for s in table.seats},
                       uids_of(config.options.deck), random.Random(seed))
     shown: set[str] = set()
+    overflow: list[tuple[int, list[str]]] = []
+    width = Font.load().face("rtl").width
 
     def seen(out: Outcome) -> None:
-        for fields in out.views.values():
+        for seat, fields in out.views.items():
             shown.update(fields["lines"])
+            # A right-to-left seat gets display rows, at most MAX_ROWS of them: more
+            # would be cut on the way out (seat_view.written).
+            if table.language(seat) in i18n.RIGHT_TO_LEFT and len(
+                    display_rows(fields["lines"], width)) > MAX_ROWS:
+                overflow.append((seat, fields["lines"]))
 
     for events in range(EVENTS):
         if table.state.phase == st.GAME_OVER:
@@ -80,3 +90,4 @@ def test_a_game_in_every_language_misses_no_message(rules: str, hub_cards: bool,
     assert shown, "no view was written"
     assert not i18n.missed, f"messages shown in English: {sorted(i18n.missed)}"
     assert not cuts, f"lines cut to fit: {cuts}"
+    assert not overflow, f"views with more display rows than a view holds: {overflow}"
