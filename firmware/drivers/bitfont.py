@@ -25,7 +25,8 @@ _FALLBACK = const(63)  # "?"
 def load(path=None):
     # The (latin, rtl) faces of the font at path, by default the one beside the modules
     # that run: the first folder on sys.path holding fonts/font.bin (an update's slot,
-    # the board's root, the tree on the unix port). A face the file lacks is None.
+    # the board's root, the tree on the unix port). A face the file lacks is None, and
+    # both are when there is no file.
     import os
     import sys
 
@@ -37,7 +38,11 @@ def load(path=None):
                 break
             except OSError:
                 path = None
-    f = open(path or PATH, "rb")
+    try:
+        f = open(path or PATH, "rb")
+    except OSError:
+        # A seat flashed without the font still shows ASCII (and "?" for the rest).
+        return None, None
     head = f.read(_HEAD)
     if head[:4] != b"RTFN" or head[4] != 1:
         raise ValueError("font")

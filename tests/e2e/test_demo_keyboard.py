@@ -84,7 +84,7 @@ def test_a_person_rolls_claims_and_leaves(micropython: str) -> None:
             break
         assert rolled
         term.type(b"\x1b[C\r")  # the encoder one step on, then Confirm
-        term.wait_for(rb"orange: 1 territories", after=at)
+        term.wait_for(rb"orange: 1 territory,", after=at)
         term.type(b"q")
         term.wait_for(rb"You left the game at turn 0\.")
     finally:

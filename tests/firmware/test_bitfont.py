@@ -5,6 +5,7 @@ costs the heap little (it stays in its file)."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -12,9 +13,24 @@ from pathlib import Path
 
 import pytest
 
+from riskproto import messages, topics
 from risktable.i18n.font import FONT_PATH, Face, Font, build_font, shape
 from risktable.provision.seat_build import build
-from tests.support.oled_pixels import HEIGHT, WIDTH, ascii_art, display_ram, lit, png
+from tests.firmware.hub import AckingHub
+from tests.firmware.seats import SeatProcess, write_config
+from tests.support.mosquitto import Mosquitto
+from tests.support.oled_pixels import (
+    GLASS,
+    HEIGHT,
+    INK,
+    SCALE,
+    WIDTH,
+    ascii_art,
+    display_ram,
+    lit,
+    png,
+    render,
+)
 
 PERSIAN = ["نوبت شما است", "۳ سرباز در ایران", "حمله کنید؟ (تأیید)", "اروپا، آسیا: ۱۲",
            "سطر پنجم", "سطر ششم"]
@@ -183,3 +199,65 @@ def test_the_font_in_use_costs_the_heap_little(micropython: str, tmp_path: Path)
     print(f"heap held by the font: {loaded} bytes; after drawing: {drawn} more")
     assert loaded <= 3072
     assert drawn <= 256  # a leak of one block a draw would be 768
+
+
+def test_screens_render_to_pngs_of_the_oleds_pixels(
+    micropython: str, sample: tuple[Path, Font]
+) -> None:
+    from PIL import Image
+
+    path, _ = sample
+    english = render(["Armies to place", "7"], micropython=micropython)
+    persian = render([shape(PERSIAN[0])], rtl=True, font=path, micropython=micropython)
+    for pages, ram in ((english, display_ram(["Armies to place", "7"],
+                                             micropython=micropython)[0]),
+                       (persian, display_ram([shape(PERSIAN[0])], rtl=True, font=path,
+                                             micropython=micropython)[0])):
+        assert len(pages) == 1
+        image = Image.open(io.BytesIO(pages[0])).convert("RGB")
+        assert image.size == (WIDTH * SCALE, HEIGHT * SCALE)
+        for y in range(HEIGHT):
+            for x in range(WIDTH):
+                want = INK if lit(ram, x, y) else GLASS
+                assert image.getpixel((x * SCALE + 1, y * SCALE + 2)) == want, (x, y)
+    # The Persian row ends at the right edge.
+    assert max(r.rfind("#") for r in ascii_art(display_ram(
+        [shape(PERSIAN[0])], rtl=True, font=path, micropython=micropython)[0])) >= WIDTH - 3
+
+
+def test_a_persian_refusal_is_shown_as_its_rtl_rows_then_the_view(
+    micropython: str, mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    # The hub's detail for a Persian seat: display rows joined by newlines
+    # (risktable.i18n.seat_view.detail_for); a one-row detail has no newline.
+    table = "fw-fa-refusal"
+    hub = AckingHub(mosquitto.host, mosquitto.port, table)
+    seat = SeatProcess(micropython, write_config(tmp_path, table, 1, mosquitto.port))
+    try:
+        seat.wait_output(lambda line: line.get("net") == "up", timeout=20)
+        view = messages.message("view", seat=1, colour=[0, 255, 16], name="x",
+                                lines=["Your move"])
+        hub.publish(1, topics.SEAT_VIEW, view)
+        seat.wait_output(lambda line: line.get("oled") == ["Your move"])
+        rows = [shape("نوبت شما نیست"), shape("صبر کنید")]
+        for detail in ("\n".join(rows), rows[0]):
+            hub.publish(1, topics.SEAT_ERROR, messages.message(
+                "error", code="not_allowed", detail=detail))
+            want = {"oled": detail.split("\n"), "rtl": True}
+            seat.wait_output(want.__eq__, timeout=10)
+            hub.publish(1, topics.SEAT_VIEW, view)  # the next view ends the reason
+            seat.wait_output(lambda line: line == {"oled": ["Your move"]})
+    finally:
+        seat.stop()
+        hub.close()
+
+
+def test_without_the_font_file_the_seat_draws_question_marks(
+    micropython: str, tmp_path: Path
+) -> None:
+    missing = tmp_path / "none.bin"
+    (lacking,) = display_ram(["a\u00e7b"], font=missing, micropython=micropython)
+    (asked,) = display_ram(["a?b"], font=missing, micropython=micropython)
+    assert lacking == asked
+    (blank,) = display_ram([shape("فارسی")], rtl=True, font=missing, micropython=micropython)
+    assert not any(blank)

@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from risktable.i18n.font import shape
 from tests.support.tools import ROOT
 
 MP = ROOT / "tests" / "firmware"
@@ -79,6 +80,33 @@ def test_display_shows_text_and_dice_and_redraws_only_on_change(
     assert out == [[True, True, True, True, True]]
 
 
+def test_display_pages_right_to_left_rows_and_redraws_on_a_new_page(
+    micropython: str, tmp_path: Path
+) -> None:
+    # Six display rows of a Persian view: two pages of four 16 px rows from the
+    # committed font; the board tells the seat the count and draws again only when the
+    # page (or the text) changes.
+    rows = json.dumps([shape("فارسی")] * 5 + [shape("فارسی فارسی")])
+    out = run(
+        micropython, tmp_path, shipped_pinout(),
+        f"""
+        bus = machine.made["i2c"]
+        rows = {rows}
+        pages = board.show_text(rows, True, 0)
+        first = bytes(bus.ram)
+        writes = bus.writes
+        again = board.show_text(rows, True, 0)
+        unchanged = bus.writes == writes
+        board.show_text(rows, True, 1)
+        second = bytes(bus.ram)
+        board.show_text(rows, True, 2)  # page 3 of 2: the first again
+        print(json.dumps([pages, again, unchanged, first != second, bytes(bus.ram) == first,
+                          sum(first) > 0, sum(second) > 0]))
+        """,
+    )
+    assert out == [[2, 2, True, True, True, True, True]]
+
+
 def test_ring_is_capped_and_the_roll_button_comes_from_the_pinout(
     micropython: str, tmp_path: Path
 ) -> None:
@@ -106,18 +134,18 @@ def test_reset_cause_watchdog_and_reset_on_the_esp32_board(
 ) -> None:
     # machine.reset_cause() names the boot's cause (the stand-in says WDT_RESET); a cause
     # the seat kept before resetting itself comes first, once.
-    body = """
+    body = f"""
         from board import make
 
         wdt = board.watchdog()
         wdt.feed()
-        path = %r
+        path = {str(tmp_path / "c.json")!r}
         board.reset("error")
         again = make(cfg, path)
         after = make(cfg, path)
         print(json.dumps([board.reset_cause, wdt.timeout, wdt.feeds, machine.made["reset"],
                           again.reset_cause, after.reset_cause]))
-        """ % str(tmp_path / "c.json")
+        """
     (out,) = run(micropython, tmp_path, shipped_pinout(), body)
     assert out == ["watchdog", 8000, 1, True, "error", "watchdog"]
 

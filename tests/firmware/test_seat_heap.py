@@ -32,7 +32,7 @@ def dice_event(faces: list[int]) -> dict[str, Any]:
 
 
 # Emulated board input lines and the events the hub must apply for them, once each.
-INPUTS = [
+INPUTS: list[tuple[dict[str, Any], dict[str, Any]]] = [
     ({"encoder": 1}, {"kind": "encoder", "steps": 1}),
     ({"button": "confirm"}, {"kind": "button", "button": "confirm", "press": "short"}),
     ({"dice": [1, 2, 3]}, dice_event([1, 2, 3])),
@@ -66,8 +66,8 @@ def test_seat_scenario_runs_in_a_small_heap(
         hub.publish(2, topics.SEAT_VIEW, messages.message(
             "view", seat=2, colour=[0, 255, 16], name="x", lines=rows, rtl=True))
         for page in ([1, 2], [2, 2], [1, 2]):
-            seat.wait_output(lambda line, page=page: line == {"oled": rows, "rtl": True,
-                                                              "page": page}, timeout=8)
+            shown = {"oled": rows, "rtl": True, "page": page}
+            seat.wait_output(shown.__eq__, timeout=8)
         hub.publish(2, topics.SEAT_VIEW, view)
         seat.wait_output(lambda line: line.get("oled") == ["a" * 24] * 4)
         hub.publish(2, topics.SEAT_CMD, messages.message("cmd", cmd="beep", ms=50, hz=440))

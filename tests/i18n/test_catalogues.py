@@ -71,6 +71,15 @@ def fields(text: str) -> list[tuple[str, str, str]]:
     return sorted(found)
 
 
+PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.\d+)?[diouxXeEfFgGcrsa%]")
+
+
+def percent_specs(text: str) -> list[str]:
+    """The printf-style specifications of ``text`` in order ("%%" is a percent sign, not
+    a value): the seat's own texts fill theirs by position."""
+    return [spec for spec in PERCENT.findall(text) if spec != "%%"]
+
+
 def test_the_template_has_messages() -> None:
     # An empty template would make every other check here pass vacuously.
     assert len(messages(template())) >= 55
@@ -107,6 +116,9 @@ def test_placeholders_are_kept(lang: str) -> None:
             # counts 0 and needs {n} where English "one army" has none.
             if found not in allowed:
                 wrong.append((k, form, found))
+            if "python-format" in message.flags and percent_specs(form) not in [
+                    percent_specs(msgid) for msgid in ids]:
+                wrong.append((k, form, percent_specs(form)))
     assert not wrong, f"{lang}: placeholders differ from the msgid: {wrong}"
 
 

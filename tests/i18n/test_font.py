@@ -107,3 +107,17 @@ def test_a_damaged_file_is_refused() -> None:
         Font.parse(data[:-5])
     with pytest.raises(FontError):
         build_font({"\U0001f600"}, set())
+
+
+def test_a_persian_word_broken_across_rows_is_still_in_the_font() -> None:
+    # The hub breaks a word too long for a row: each half is shaped alone, its letters
+    # at the break take forms the whole word does not show.
+    face = Font.load().face("rtl")
+    lacking = set()
+    for text in font.catalogue_messages("fa"):
+        for word in text.split():
+            for cut in range(1, len(word)):
+                for part in (word[:cut], word[cut:]):
+                    lacking |= {ch for ch in shape(part) if not face.has(ch)}
+    assert lacking == set(), sorted(hex(ord(ch)) for ch in lacking)
+    assert font.joining_forms({"\u0628"}) == {"\ufe8f", "\ufe90", "\ufe91", "\ufe92"}

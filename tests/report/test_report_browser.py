@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from risktable import i18n
 from risktable.journal import Journal, journal_path
 from risktable.rules import apply, new_game
 from risktable.rules.events import TerritoryConquered
@@ -132,3 +133,24 @@ def test_report_errors_are_one_line(tmp_path: Path,
     assert not data["finished"] and data["snapshots"][-1]["label"] == "now"
     assert data["snapshots"][-1]["territories"] == [state.owners.count(s)
                                                     for s in range(state.config.seats)]
+
+
+def test_report_in_a_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data_dir = tmp_path / "hub"
+    game = play_into_journal(data_dir, 3, 2, stop_at=400)
+    out_file = tmp_path / "fa.html"
+    code, _, err = run(capsys, "games", "report", str(game), "--data-dir", str(data_dir),
+                       "--out", str(out_file), "--lang", "fa")
+    assert (code, err) == (0, "")
+    page = out_file.read_text("utf-8")
+    assert '<html lang="fa" dir="rtl">' in page
+    with i18n.using("fa"):
+        australia = i18n.continent("Australia")
+    assert australia in page and not australia.isascii()
+    # The JSON's names are data: English whatever the page's language.
+    code, out, _ = run(capsys, "games", "report", str(game), "--data-dir", str(data_dir),
+                       "--json", "--lang", "fa")
+    assert code == 0 and json.loads(out)["seats"][0] == "Seat 1"
+    code, _, err = run(capsys, "games", "report", str(game), "--data-dir", str(data_dir),
+                       "--out", str(out_file), "--lang", "xx")
+    assert code == 2 and "--lang" in err

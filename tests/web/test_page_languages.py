@@ -16,7 +16,7 @@ import contextlib
 import http.client
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ from tests.support.browser import chromium, save_screenshot, set_viewport
 from tests.support.mosquitto import Mosquitto, free_port, wait_for_port
 from tests.support.mqtt_client import Recorder
 from tests.support.tools import ROOT, mosquitto_binary
+from tests.support.waiting import value_within as _until
 
 TABLE = "den"
 EXAMPLES = ROOT / "protocol" / "examples" / "valid"
@@ -47,15 +48,6 @@ def _get(server: BoardPageServer, path: str) -> tuple[int, str, bytes]:
     finally:
         conn.close()
 
-
-def _until(what: str, check: Callable[[], Any], timeout: float = 15.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def test_the_message_list_is_the_pages_own() -> None:

@@ -55,6 +55,7 @@ from tests.support.fault_proxy import FaultProxy
 from tests.support.mosquitto import Mosquitto, free_port, wait_for_port
 from tests.support.seat_client import SeatClient
 from tests.support.tools import ROOT, mosquitto_binary
+from tests.support.waiting import value_within as _until
 
 TABLE = "den"
 RULES = "capital_1993_short"
@@ -79,15 +80,6 @@ for (const tid of arguments[0]) {
 return out;
 """
 
-
-def _until(what: str, check: Callable[[], Any], timeout: float = 20.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
 def _data(driver: Any, name: str) -> str:

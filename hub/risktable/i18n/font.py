@@ -66,7 +66,7 @@ RTL_BASELINE = 12
 RTL_THRESHOLD = 100
 # DejaVu Sans Bold at 9 px: 7 px capitals and a 5 px x-height, framebuf's proportions.
 LATIN_SIZE = 9
-LATIN_SMALL = 8  # a capital with a mark above it: 6 px, under a mark in rows 0..1
+LATIN_CAPITAL_UNDER_MARK = 5  # rows of a capital with a mark above it
 LATIN_BASELINE = 6  # the row the built-in font's letters stand on (row 7: descenders)
 
 # Marks drawn over (or under) a base letter in the 8 px cell, after Unicode's canonical
@@ -89,6 +89,7 @@ _MARKS_BELOW = {
     "\u0327": (".##",),             # cedilla (ç ş)
     "\u0328": ("..##",),            # ogonek
 }
+_DOTLESS = {"i": "\u0131", "j": "\u0237"}
 
 
 class FontError(ValueError):
@@ -229,11 +230,35 @@ def catalogue_messages(lang: str) -> list[str]:
     return [t for t in texts if t]
 
 
+_TATWEEL = "\u0640"
+_LAM = "\u0644"
+
+
+def joining_forms(letters: set[str]) -> set[str]:
+    """Every presentation form of each Arabic-script letter in ``letters`` (isolated,
+    initial, medial, final; lam with each alef there), as shaping can give them."""
+    import arabic_reshaper
+
+    forms: set[str] = set()
+    arabic = {ch for ch in letters if 0x0600 <= ord(ch) <= 0x06FF and ch != _TATWEEL}
+    for ch in arabic:
+        for text in (ch, ch + _TATWEEL, _TATWEEL + ch + _TATWEEL, _TATWEEL + ch):
+            forms.update(str(arabic_reshaper.reshape(text)))
+        if _LAM in arabic and unicodedata.name(ch, "").startswith("ARABIC LETTER ALEF"):
+            for text in (_LAM + ch, _TATWEEL + _LAM + ch):
+                forms.update(str(arabic_reshaper.reshape(text)))
+    forms.discard(_TATWEEL)
+    return forms
+
+
 def catalogue_chars() -> tuple[set[str], set[str]]:
     """(latin, rtl): the characters outside ASCII every left-to-right catalogue uses,
     and every character of the right-to-left catalogues once shaped, with each
-    language's own name (a language menu shows them). The seat's own texts are
-    catalogue messages too (marked in risktable.i18n.seat_texts), so they are in."""
+    language's own name (a language menu shows them). The rtl set holds every joining
+    form of each letter used, not only those the messages show: the hub breaks a word
+    too long for a row and puts names into messages, which can join a letter another
+    way. The seat's own texts are catalogue messages too (marked with N_()), so their
+    characters are in."""
     latin: set[str] = set()
     rtl: set[str] = set()
     for lang in LANGUAGES:
@@ -241,6 +266,7 @@ def catalogue_chars() -> tuple[set[str], set[str]]:
         if lang in RIGHT_TO_LEFT:
             for text in texts:
                 rtl.update(shape(text))
+            rtl.update(joining_forms(set("".join(texts))))
         else:
             for text in texts:
                 latin.update(ch for ch in text if ord(ch) > 0x7E)
@@ -298,11 +324,21 @@ def _pack(cell: list[list[bool]], stride: int) -> bytes:
     return bytes(out)
 
 
-def _latin_glyph(ch: str, regular: ImageFont.FreeTypeFont,
-                 small: ImageFont.FreeTypeFont) -> list[list[bool]]:
+def _squash(rows: list[list[bool]], height: int) -> list[list[bool]]:
+    # ``rows`` cut to ``height`` by dropping, one at a time, the inner row most like the
+    # one below it (a stem's or a bowl's straight run), which keeps the letter's shape.
+    rows = [list(r) for r in rows]
+    while len(rows) > height and len(rows) > 2:
+        diffs = [sum(a != b for a, b in zip(rows[i], rows[i + 1], strict=True))
+                 for i in range(1, len(rows) - 1)]
+        del rows[1 + diffs.index(min(diffs))]
+    return rows
+
+
+def _latin_glyph(ch: str, font: ImageFont.FreeTypeFont) -> list[list[bool]]:
     # A base letter from DejaVu Sans Bold on the built-in font's baseline, with its
-    # marks drawn to the grid; a character with no such decomposition (dotless i, sharp s, quotes,
-    # dashes) is the font's own glyph, moved into the cell.
+    # marks drawn to the grid; a character with no such decomposition (dotless i, sharp
+    # s, quotes, dashes) is the font's own glyph, moved into the cell.
     cell = [[False] * LATIN_HEIGHT for _ in range(LATIN_HEIGHT)]
     parts = unicodedata.normalize("NFD", ch)
     base, marks = parts[0], parts[1:]
@@ -310,35 +346,29 @@ def _latin_glyph(ch: str, regular: ImageFont.FreeTypeFont,
     below = [m for m in marks if m in _MARKS_BELOW]
     if len(above) + len(below) != len(marks) or len(above) > 1 or len(below) > 1:
         base, above, below = ch, [], []
-    capital = base.isupper() or base.isdigit()
-    font = small if above and capital else regular
+    if above:
+        base = _DOTLESS.get(base, base)  # the mark takes the place of an i's dot
+    capital = above and (base.isupper() or base.isdigit())
     grid = _ink(base, font)
     bounds = _bounds(grid)
     if bounds is None:
         return cell
     x0, y0, x1, y1 = bounds
     baseline = len(grid) // 2
-    # Left-aligned from column 1 like the built-in font's letters, at most 7 columns. A
-    # capital under a mark stands on the last row (it has no descender) to leave room.
+    # Left-aligned from column 1 like the built-in font's letters, at most 7 columns.
     dx = x0 - 1 if x1 - x0 < 7 else x0
-    dy = baseline - 1 - (LATIN_HEIGHT - 1 if above and capital else LATIN_BASELINE)
-    if y0 - dy < 0:
-        dy = y0  # taller than the cell (no mark): keep its top
-    if y1 - dy >= LATIN_HEIGHT:
-        dy = y1 - LATIN_HEIGHT + 1
-    for y in range(LATIN_HEIGHT):
-        for x in range(LATIN_HEIGHT):
-            gx, gy = x + dx, y + dy
-            if 0 <= gy < len(grid) and 0 <= gx < len(grid[0]) and grid[gy][gx]:
-                cell[y][x] = True
-    if base in "ij":
-        # Their own dot goes: the mark stands where it was.
-        for y in range(max(0, y0 - dy), LATIN_HEIGHT):
-            if any(cell[y]) and not any(cell[y + 1]) and y + 1 < LATIN_BASELINE:
-                cell[y] = [False] * LATIN_HEIGHT
-                break
+    rows = [row[dx:dx + LATIN_HEIGHT] for row in grid[y0:y1 + 1]]
+    if capital:
+        # A capital under a mark: squashed to 5 rows standing on the last row, under
+        # the mark in rows 0..1 with a blank row between.
+        rows = _squash(rows, LATIN_CAPITAL_UNDER_MARK)
+        top = LATIN_HEIGHT - len(rows)
+    else:
+        top = y0 - (baseline - 1 - LATIN_BASELINE)
+        top = max(0, min(top, LATIN_HEIGHT - len(rows)))
+    for y, row in enumerate(rows[:LATIN_HEIGHT]):
+        cell[top + y] = [bool(v) for v in row]
     left, right = x0 - dx, min(x1 - dx, LATIN_HEIGHT - 1)
-    top = next(y for y in range(LATIN_HEIGHT) if any(cell[y])) if any(map(any, cell)) else 2
     for mark in above:
         pattern = _MARKS_ABOVE[mark]
         if top < len(pattern):
@@ -396,10 +426,9 @@ def build_font(chars_latin: set[str], chars_rtl: set[str]) -> bytes:
         if len(ch) != 1 or ord(ch) > 0xFFFF:
             raise FontError(f"{ch!r}: a face holds single characters of the BMP")
     regular = _truetype(LATIN_FONT, LATIN_SIZE)
-    small = _truetype(LATIN_FONT, LATIN_SMALL)
     faces: list[tuple[str, int, int, list[tuple[str, int, bytes]]]] = []
     faces.append(("latin", LATIN_HEIGHT, 1,
-                  [(ch, LATIN_HEIGHT, _pack(_latin_glyph(ch, regular, small), 1))
+                  [(ch, LATIN_HEIGHT, _pack(_latin_glyph(ch, regular), 1))
                    for ch in latin_chars]))
     arabic = _truetype(RTL_FONT, RTL_SIZE)
     latin = _truetype(RTL_LATIN_FONT, RTL_LATIN_SIZE)

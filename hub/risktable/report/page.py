@@ -334,8 +334,10 @@ def continents_chart(report: GameReport) -> str:
         px = label_w + span * t / last
         parts.append(f'<text x="{_num(px)}" y="{axis_y}" text-anchor="middle" '
                      f'font-size="18">{t}</text>')
+    # Messages stay outside f-strings: Babel's extractor does not look inside them.
+    x_label = escape(_("turns played"))
     parts.append(f'<text class="x-label" x="{label_w + span / 2}" y="{axis_y + 26}" '
-                 f'text-anchor="middle" font-size="20">{escape(_("turns played"))}</text></svg>')
+                 f'text-anchor="middle" font-size="20">{x_label}</text></svg>')
     return "".join(parts)
 
 
@@ -353,12 +355,13 @@ def dice_chart(report: GameReport, index: int) -> str:
     def y(v: float) -> float:
         return bottom - (bottom - top) * v / y_max
 
+    title = escape(_("Faces of die {die}").format(die=die.die))
     parts = [f'<svg id="{chart_id}" viewBox="0 0 {w} {h}" role="img" '
              f'aria-labelledby="{chart_id}-title {chart_id}-desc" '
              f'xmlns="http://www.w3.org/2000/svg" class="die" data-die="{escape(die.die)}" '
              f'data-counts="{",".join(map(str, die.counts))}">'
              f'<title id="{chart_id}-title">'
-             f'{escape(_("Faces of die {die}").format(die=die.die))}</title>'
+             f'{title}</title>'
              f'<desc id="{chart_id}-desc">'
              + escape(ngettext("How often each face 1 to 6 came up in {n} roll; the dashed "
                                "line is what a fair die gives on average ({mean} each).",
@@ -375,24 +378,25 @@ def dice_chart(report: GameReport, index: int) -> str:
     slot = (w - 8 - left) / 6
     for face, count in enumerate(die.counts, start=1):
         x0 = left + (face - 1) * slot + slot * 0.15
+        tip = escape(_("face {face}: {count}").format(face=face, count=count))
         parts.append(f'<rect class="face" data-face="{face}" data-count="{count}" '
                      f'x="{_num(x0)}" y="{_num(y(count))}" width="{_num(slot * 0.7)}" '
                      f'height="{_num(bottom - y(count))}" fill="#4a7fb0" stroke="#223">'
-                     f'<title>{escape(_("face {face}: {count}").format(face=face, count=count))}'
-                     f'</title></rect>'
+                     f'<title>{tip}</title></rect>'
                      f'<text x="{_num(x0 + slot * 0.35)}" y="{_num(y(count) - 4)}" '
                      f'text-anchor="middle" font-size="13">{count}</text>'
                      f'<text x="{_num(x0 + slot * 0.35)}" y="{bottom + 18}" '
                      f'text-anchor="middle" font-size="14">{face}</text>')
+    face_word, times_word = escape(_("face")), escape(_("times"))
     parts.append(f'<line x1="{left}" x2="{w - 8}" y1="{_num(y(expected))}" '
                  f'y2="{_num(y(expected))}" stroke="#c0392b" stroke-width="2.5" '
                  f'stroke-dasharray="7 4"/>'
                  f'<line x1="{left}" x2="{left}" y1="{top}" y2="{bottom}" stroke="#333"/>'
                  f'<line x1="{left}" x2="{w - 8}" y1="{bottom}" y2="{bottom}" stroke="#333"/>'
                  f'<text x="{(left + w) / 2}" y="{h - 6}" text-anchor="middle" '
-                 f'font-size="14">{escape(_("face"))}</text><text x="12" '
+                 f'font-size="14">{face_word}</text><text x="12" '
                  f'y="{(top + bottom) / 2}" text-anchor="middle" font-size="14" '
-                 f'transform="rotate(-90 12 {(top + bottom) / 2})">{escape(_("times"))}</text>'
+                 f'transform="rotate(-90 12 {(top + bottom) / 2})">{times_word}</text>'
                  f'</svg>')
     return "".join(parts)
 
@@ -427,6 +431,10 @@ def luck_chart(report: GameReport) -> str:
     for k, lk in enumerate(rows):
         top = TOP + k * (2 * bar_h + gap)
         expected = float(lk.expected_conquests)
+        made_tip = escape(_("conquests made: {n}").format(n=lk.conquests))
+        made = escape(_("{n} made").format(n=lk.conquests))
+        expected_tip = escape(_("conquests expected: {n}").format(n=f"{expected:.2f}"))
+        expected_text = escape(_("{n} expected").format(n=f"{expected:.1f}"))
         parts.append(
             f'<g class="luck" data-seat="{lk.seat}" data-conquests="{lk.conquests}" '
             f'data-expected="{expected:.6f}" data-rolls="{lk.rolls}">'
@@ -434,19 +442,18 @@ def luck_chart(report: GameReport) -> str:
             f'font-size="19">{escape(report.seat_name(lk.seat))}</text>'
             f'<rect x="{label_w}" y="{top}" width="{_num(x(lk.conquests) - label_w)}" '
             f'height="{bar_h}" fill="url(#luck-p{lk.seat})" stroke="#222">'
-            f'<title>{escape(_("conquests made: {n}").format(n=lk.conquests))}</title></rect>'
+            f'<title>{made_tip}</title></rect>'
             f'<text x="{_num(x(lk.conquests) + 6)}" y="{top + bar_h - 5}" font-size="18">'
-            f'{escape(_("{n} made").format(n=lk.conquests))}</text>'
+            f'{made}</text>'
             f'<rect x="{label_w}" y="{top + bar_h}" width="{_num(x(expected) - label_w)}" '
             f'height="{bar_h}" fill="#fff" stroke="#222" stroke-width="2" '
-            f'stroke-dasharray="5 3"><title>'
-            f'{escape(_("conquests expected: {n}").format(n=f"{expected:.2f}"))}</title></rect>'
+            f'stroke-dasharray="5 3"><title>{expected_tip}</title></rect>'
             f'<text x="{_num(x(expected) + 6)}" y="{top + 2 * bar_h - 5}" font-size="18">'
-            f'{escape(_("{n} expected").format(n=f"{expected:.1f}"))}</text></g>')
+            f'{expected_text}</text></g>')
+    x_label = escape(_("territories conquered"))
     parts.append(f'<line x1="{label_w}" x2="{label_w}" y1="{TOP}" y2="{bottom}" stroke="#333"/>'
                  f'<text class="x-label" x="{label_w + span / 2}" y="{height - 8}" '
-                 f'text-anchor="middle" font-size="20">{escape(_("territories conquered"))}'
-                 f'</text></svg>')
+                 f'text-anchor="middle" font-size="20">{x_label}</text></svg>')
     return "".join(parts)
 
 
@@ -456,6 +463,8 @@ def _legend(report: GameReport) -> str:
         style = _style_index(report, seat)
         colour = seat_rgb(report, seat)
         dash = f' stroke-dasharray="{DASHES[style]}"' if DASHES[style] else ""
+        pattern = escape(_(_STYLE_WORDS[PATTERNS[style]]))
+        marker = escape(_(_STYLE_WORDS[MARKERS[style]]))
         items.append(
             f'<li><svg viewBox="0 0 60 20" width="60" height="20" aria-hidden="true" '
             f'style="display:inline-block;width:3.2em;vertical-align:middle">'
@@ -465,8 +474,7 @@ def _legend(report: GameReport) -> str:
             f'stroke-width="3.5"{dash}/>{_marker(MARKERS[style], 38, 10, colour, 4.5)}'
             f'</svg> {escape(report.seat_name(seat))} '
             f'<span class="note">({escape(_colour_name(report, seat))}, '
-            f'{escape(_(_STYLE_WORDS[PATTERNS[style]]))}, '
-            f'{escape(_(_STYLE_WORDS[MARKERS[style]]))})</span></li>')
+            f'{pattern}, {marker})</span></li>')
     return f'<ul class="legend">{"".join(items)}</ul>'
 
 
@@ -490,22 +498,19 @@ def _final_table(report: GameReport) -> str:
                     f'<td class="territories">{snap.territories[seat]}</td>'
                     f'<td class="armies">{snap.armies[seat]}</td>'
                     f'<td class="name">{escape(held)}</td></tr>')
+    heads = _th(_("Seat")) + _th(_("Territories")) + _th(_("Armies")) + _th(
+        _("Continents held"), "name")
     caption = _("Territories and armies at the end") if report.finished else ngettext(
         "Territories and armies now, after {n} action",
         "Territories and armies now, after {n} actions", report.actions).format(n=report.actions)
     return (f'<div class="scroll"><table id="final"><caption>{escape(caption)}'
-            f'</caption><thead><tr><th scope="col">{escape(_("Seat"))}</th>'
-            f'<th scope="col">{escape(_("Territories"))}</th>'
-            f'<th scope="col">{escape(_("Armies"))}</th>'
-            f'<th scope="col" class="name">{escape(_("Continents held"))}</th></tr>'
-            f'</thead>'
+            f'</caption><thead><tr>{heads}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
 def _turn_table(report: GameReport) -> str:
-    head = "".join(f'<th scope="col">'
-                   f'{escape(_("{seat} territories / armies").format(seat=report.seat_name(s)))}'
-                   f'</th>' for s in range(report.seats))
+    head = "".join(_th(_("{seat} territories / armies").format(seat=report.seat_name(s)))
+                   for s in range(report.seats))
     rows = []
     for snap in report.snapshots:
         who = "" if snap.player < 0 else f" ({escape(report.seat_name(snap.player))})"
@@ -515,10 +520,11 @@ def _turn_table(report: GameReport) -> str:
     n = len(report.snapshots)
     summary = ngettext("Every turn as a table ({n} row)", "Every turn as a table ({n} rows)",
                        n).format(n=n)
+    caption = _("Territories / armies per seat at the end of each turn")
+    when = _th(_("When"))
     return (f'<details><summary>{escape(summary)}</summary>'
-            f'<div class="scroll"><table id="turns"><caption>'
-            f'{escape(_("Territories / armies per seat at the end of each turn"))}</caption>'
-            f'<thead><tr><th scope="col">{escape(_("When"))}</th>{head}</tr>'
+            f'<div class="scroll"><table id="turns"><caption>{escape(caption)}</caption>'
+            f'<thead><tr>{when}{head}</tr>'
             f'</thead><tbody>{"".join(rows)}</tbody></table></div></details>')
 
 
@@ -534,8 +540,9 @@ def _continent_table(report: GameReport) -> str:
         rows.append(f'<tr><th scope="row">{escape(i18n.continent(continent.name))} '
                     f'(+{continent.bonus})</th>{cells}</tr>')
     caption = _("Snapshots after the setup in which each seat held the continent whole")
+    first = _th(_("Continent"))
     return (f'<div class="scroll"><table id="continents"><caption>{escape(caption)}</caption>'
-            f'<thead><tr><th scope="col">{escape(_("Continent"))}</th>{head}</tr></thead>'
+            f'<thead><tr>{first}{head}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
@@ -552,8 +559,8 @@ def _luck_table(report: GameReport) -> str:
             f'<td>{float(lk.expected_losses):.2f}</td></tr>')
     heads = [_("Seat"), _("Rolls attacking"), _("Conquests"), _("Expected"), _("Luck"),
              _("Rolls defending"), _("Territories lost"), _("Expected lost")]
-    return (f'<div class="scroll"><table id="luck"><caption>'
-            f'{escape(_("Battle luck (exact per-roll odds)"))}</caption><thead><tr>'
+    caption = escape(_("Battle luck (exact per-roll odds)"))
+    return (f'<div class="scroll"><table id="luck"><caption>{caption}</caption><thead><tr>'
             + "".join(f'<th scope="col">{escape(h)}</th>' for h in heads)
             + f'</tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
 
@@ -571,14 +578,17 @@ def _dice_table(report: GameReport) -> str:
                     f'{cells}<td>{d.rolls}</td><td>{d.chi_square():.2f}</td>'
                     f'<td>{d.p_value():.3g}</td><td{cls}>{escape(verdict)}</td></tr>')
     faces = "".join(f'<th scope="col">{f}</th>' for f in range(1, 7))
-    def th(word: str) -> str:
-        return f'<th scope="col">{escape(word)}</th>'
+    caption = escape(_("Faces of each physical die"))
+    heads = _th(_("Die")) + _th(_("Kind")) + faces + "".join(
+        _th(word) for word in (_("Rolls"), _("Chi-square"), _("p-value"), _("Verdict")))
+    return (f'<div class="scroll"><table id="dice"><caption>{caption}</caption><thead><tr>'
+            f'{heads}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
 
-    return (f'<div class="scroll"><table id="dice"><caption>'
-            f'{escape(_("Faces of each physical die"))}</caption><thead><tr>'
-            f'{th(_("Die"))}{th(_("Kind"))}{faces}{th(_("Rolls"))}{th(_("Chi-square"))}'
-            f'{th(_("p-value"))}{th(_("Verdict"))}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table></div>')
+
+def _th(word: str, cls: str = "") -> str:
+    """A column head."""
+    css = f' class="{cls}"' if cls else ""
+    return f'<th scope="col"{css}>{escape(word)}</th>'
 
 
 def _figure(svg: str, caption: str) -> str:
@@ -682,7 +692,7 @@ def _render(report: GameReport, title: str, lang: str) -> str:
                "face). Pearson's chi-square over the six faces, 5 degrees of freedom; a "
                "verdict needs at least {n} rolls.").format(n=MIN_ROLLS)),
         f'<div class="dice">{dice}</div>' if report.dice else
-        f"<p>{escape(_('No physical dice were read in this game.'))}</p>",
+        "<p>" + escape(_("No physical dice were read in this game.")) + "</p>",
         _dice_table(report),
     ]
     direction = "rtl" if lang in i18n.RIGHT_TO_LEFT else "ltr"
