@@ -7,6 +7,7 @@ checkout; Babel is a development dependency).
     python -m risktable.i18n.catalogues compile   # each .po -> its .mo (shipped in the wheel)
     python -m risktable.i18n.catalogues all       # the three in turn, then the seat's
                                                   # font for the catalogues' characters
+                                                  # and its own words (firmware/texts.bin)
 
 The .po files are what translators edit; the .mo files are generated and committed so an
 installed hub needs only the standard library's gettext. tests/i18n checks both are in
@@ -171,10 +172,18 @@ def font() -> None:
     write_font()
 
 
+def seat_words() -> None:
+    """Rewrite the seat's own words (firmware/texts.bin) from the compiled catalogues,
+    measured in the font just built."""
+    from risktable.i18n.seat_texts import build_texts
+
+    build_texts()
+
+
 def main(argv: list[str]) -> int:
     steps: dict[str, list[Callable[[], object]]] = {
         "extract": [extract], "update": [update], "compile": [compile_all],
-        "all": [extract, update, compile_all, font]}
+        "all": [extract, update, compile_all, font, seat_words]}
     if len(argv) != 1 or argv[0] not in steps:
         print(__doc__, file=sys.stderr)
         return 2
