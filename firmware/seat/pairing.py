@@ -83,5 +83,5 @@ class Pairing:
         else:
             what = words("unpair", "Confirm: unpair %s", (paired[(at - 1) // 2],))
         rows, rtl = words("pairing", "Pairing: %d paired", (len(paired),))
-        help_rows = words("pairhelp", "Knob: choose")[0] + words("pairdone", "Back: done")[0]
+        help_rows = words("knob", "Knob: choose")[0] + words("back", "Back: done")[0]
         self.seat.board.show_text(rows + what[0] + help_rows, rtl)

@@ -34,12 +34,12 @@ def lines(key, lang, args=()):
     head = f.read(6)
     langs = head[4]
     keys = head[5]
-    # Codes and keys are found by a search of their table (the hub checks that each
-    # is found where it stands), which is less code than a loop.
-    at = max(0, f.read(2 * langs).find(lang.encode()) // 2) * keys
+    # A code or key is found by one search of its table, which is less code than a
+    # loop: each cell ends in a NUL, so a match can only be where a cell begins.
+    at = max(0, f.read(3 * langs).find(lang.encode() + b"\0") // 3) * keys
     name = key.encode()
     at += f.read(8 * keys).find(name + bytes(8 - len(name))) // 8
-    f.seek(6 + 2 * langs + 8 * keys + 4 * at)
+    f.seek(6 + 3 * langs + 8 * keys + 4 * at)
     head = f.read(4)
     f.seek(head[0] | head[1] << 8)
     data = f.read(head[2] | head[3] << 8)

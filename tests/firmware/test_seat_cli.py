@@ -26,7 +26,8 @@ def test_config_is_private_and_accepted_by_the_firmware(
     code = main([
         "seat", "config", "--seat", "4", "--table", "hall-2", "--broker-host", "10.0.0.2",
         "--broker-port", "8883", "--username", "seat4", "--password-file", str(secret),
-        "--board", "esp32", "--wifi-ssid", "risk", "--dice", "godice", "--out", str(out),
+        "--board", "esp32", "--wifi-ssid", "risk", "--dice", "godice", "--lang", "fa",
+        "--out", str(out),
     ])
     assert code == 0
     assert "seat 4" in capsys.readouterr().out
@@ -47,6 +48,7 @@ def test_config_is_private_and_accepted_by_the_firmware(
     assert cfg["broker"]["username"] == "seat4" and cfg["broker"]["password"] == "s3cret"
     assert cfg["wifi"] == {"ssid": "risk", "password": "pw"}
     assert cfg["board"] == "esp32" and cfg["dice"] == "godice"
+    assert cfg["lang"] == "fa"
     assert cfg["broker"]["backoff_max_ms"] == 30000  # a firmware default
 
 
@@ -59,6 +61,7 @@ def test_config_defaults_to_the_emulated_board_without_wifi(
                  "--out", str(out)]) == 0
     cfg = json.loads(out.read_text())
     assert cfg["board"] == "emulated" and "wifi" not in cfg
+    assert "lang" not in cfg  # the firmware's default, English
     readme = (REPO / "firmware" / "README.md").read_text()
     assert "| `board` | `emulated` |" in readme
 
@@ -71,6 +74,7 @@ def test_config_defaults_to_the_emulated_board_without_wifi(
         (["--seat", "1", "--password-file", "{password}"], "needs a username"),
         (["--seat", "1", "--broker-port", "0"], "port"),
         (["--seat", "1", "--board", "esp32", "--wifi-ssid", ""], "WiFi ssid"),
+        (["--seat", "1", "--lang", "de"], "unknown language 'de': choose one of en, fa, pt"),
     ],
 )
 def test_bad_config_arguments_are_one_line_errors(
@@ -96,6 +100,8 @@ def test_build_compiles_every_firmware_and_protocol_module(tmp_path: Path) -> No
     assert Path("riskproto/messages.mpy") in expected
     assert Path("net/mqtt.mpy") in expected
     assert (out / "main.py").read_text() == (REPO / "firmware/main.py").read_text()
+    # The seat's own words in every language, beside the modules.
+    assert (out / "texts.bin").read_bytes() == (REPO / "firmware/texts.bin").read_bytes()
     # A compiled module starts with the .mpy magic byte and version 6.
     assert (out / "net/mqtt.mpy").read_bytes()[:2] == b"M\x06"
 

@@ -43,8 +43,8 @@ TEXTS: dict[str, str] = {
     "newdie": N_("Roll a new die"),
     "rollfor": N_("Roll one for %s"),
     "unpair": N_("Confirm: unpair %s"),
-    "pairhelp": N_("Knob: choose"),
-    "pairdone": N_("Back: done"),
+    "knob": N_("Knob: choose"),
+    "back": N_("Back: done"),
     # seat/dice.py, seat/dice_manual.py, seat/dice_smart.py: the title above the dice
     # (die %d of %d while typing faces in).
     "rolled": N_("Rolled"),
@@ -55,6 +55,10 @@ TEXTS: dict[str, str] = {
 also holds: an English seat shows its own literals (``Seat.words`` in seat/app.py)."""
 
 MAGIC = b"RTX1"
+# A code or key and the NULs after it fill its cell, and at least one NUL ends it: the
+# seat finds its place with one search of the table (bytes.find), which can then only
+# match where a cell begins.
+CODE_BYTES = 3
 KEY_BYTES = 8
 PLACEHOLDER = "\ue000"
 """The first value's stand-in in a stored text (a private-use character: strong
@@ -147,10 +151,10 @@ def encode(entries: dict[str, dict[str, Entry]]) -> bytes:
     langs = list(entries)
     keys = sorted(TEXTS)
     for key in keys:
-        if not key.isascii() or not 0 < len(key) <= KEY_BYTES:
-            raise ValueError(f"seat text key {key!r}: 1 to {KEY_BYTES} ASCII characters")
+        if not key.isascii() or not 0 < len(key) < KEY_BYTES:
+            raise ValueError(f"seat text key {key!r}: 1 to {KEY_BYTES - 1} ASCII characters")
     head = MAGIC + bytes((len(langs), len(keys)))
-    head += b"".join(lang.encode("ascii") for lang in langs)
+    head += b"".join(lang.encode("ascii").ljust(CODE_BYTES, b"\0") for lang in langs)
     head += b"".join(key.encode("ascii").ljust(KEY_BYTES, b"\0") for key in keys)
     at = len(head) + 4 * len(langs) * len(keys)
     index = b""
@@ -172,8 +176,9 @@ def decode(data: bytes) -> dict[str, dict[str, Entry]]:
         raise ValueError("not a seat texts file")
     n_lang, n_key = data[4], data[5]
     at = 6
-    langs = [data[at + 2 * i:at + 2 * i + 2].decode("ascii") for i in range(n_lang)]
-    at += 2 * n_lang
+    langs = [data[at + CODE_BYTES * i:at + CODE_BYTES * (i + 1)].rstrip(b"\0").decode("ascii")
+             for i in range(n_lang)]
+    at += CODE_BYTES * n_lang
     keys = [data[at + KEY_BYTES * i:at + KEY_BYTES * (i + 1)].rstrip(b"\0").decode("ascii")
             for i in range(n_key)]
     at += KEY_BYTES * n_key

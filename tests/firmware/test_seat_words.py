@@ -1,0 +1,70 @@
+"""A seat's own words in its language: a seat configured ``fa``, under MicroPython and
+mosquitto, shows texts.bin's pre-shaped Persian rows, flagged right to left, when the
+hub stops answering (its notices), and reports its language in its birth."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from riskproto import messages, topics
+from risktable.i18n import layout, seat_texts
+from tests.firmware.hub import AckingHub
+from tests.firmware.seats import SeatProcess, Watcher, write_config
+from tests.support.mosquitto import Mosquitto
+
+TABLE = "fw-words"
+FAST = {"retry_ms": 400, "broker": {"backoff_ms": 200, "backoff_max_ms": 1000}}
+
+
+@pytest.fixture
+def hub(fresh_mosquitto: Mosquitto) -> Iterator[AckingHub]:
+    hub = AckingHub(fresh_mosquitto.host, fresh_mosquitto.port, TABLE)
+    yield hub
+    hub.close()
+
+
+def words(lang: str, key: str) -> list[str]:
+    """What texts.bin (as committed, what the seat reads) holds for ``key``."""
+    data = (Path(seat_texts.__file__).parents[3] / "firmware" / "texts.bin").read_bytes()
+    entry = seat_texts.decode(data)[lang][key]
+    assert entry.rtl, f"{lang} {key}: no translation, so no right-to-left rows to test"
+    return list(entry.rows)
+
+
+def joined(row: str) -> bool:
+    # Shaped: no Arabic letter left in its plain, unjoined form.
+    return bool(row) and not any("\u0621" <= ch <= "\u06d3" for ch in row)
+
+
+def test_a_persian_seat_shows_its_own_words_right_to_left_when_the_hub_is_silent(
+    micropython: str, fresh_mosquitto: Mosquitto, hub: AckingHub, tmp_path: Path
+) -> None:
+    watcher = Watcher(fresh_mosquitto.host, fresh_mosquitto.port,
+                      [topics.seat(TABLE, 3, topics.SEAT_STATUS)])
+    config = write_config(tmp_path, TABLE, 3, fresh_mosquitto.port, lang="fa", **FAST)
+    seat = SeatProcess(micropython, config)
+    try:
+        _, birth, _ = watcher.wait(lambda t, p, r: p.get("online") is True)
+        assert birth["lang"] == "fa"
+        # The hub's view for a Persian seat: its display rows, already shaped.
+        rows = layout.display_rows(["حمله کنید؟"], lambda text: 8 * len(text))
+        view = messages.message("view", seat=3, colour=[0, 0, 200], lines=rows, rtl=True)
+        hub.publish(3, topics.SEAT_VIEW, view)
+        seat.wait_output(lambda line: line == {"oled": rows, "rtl": True})
+        hub.ack = False
+        seat.send({"encoder": 1})
+        # 2 s without an answer: the notice in Persian above the view, right to left.
+        waiting = words("fa", "waiting")
+        assert all(joined(row) for row in waiting)
+        seat.wait_output(lambda line: line == {"oled": waiting + rows, "rtl": True})
+        # The outbox fills: its notice, also the seat's own.
+        for _ in range(15):
+            seat.send({"encoder": 1})
+        seat.wait_output(lambda line: line == {"oled": words("fa", "outbox") + rows,
+                                               "rtl": True})
+    finally:
+        seat.stop()
+        watcher.close()
