@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from riskproto.codec import MAX_DIE_ID
 from risktable.i18n import LANGUAGES, N_, RIGHT_TO_LEFT, translation
 from risktable.i18n.layout import display_rows
 
@@ -66,7 +67,10 @@ left-to-right, like the Latin and digits that replace it)."""
 
 # Room kept in a right-to-left row for the value that replaces a placeholder: a count
 # is one or two digits, a die's name up to eight characters.
-_SAMPLES = {"d": "00", "s": "00000000"}
+SAMPLES = {"d": "00", "s": "0" * MAX_DIE_ID}
+"""The widest value the seat puts in each kind of placeholder: a count of dice (one or
+two digits), a smart die's id (protocol: at most MAX_DIE_ID characters). Rows are broken
+so that they fit with these in place."""
 _FORMAT = re.compile(r"%([ds%])")
 _DEFAULT_OUT = Path(__file__).resolve().parents[3] / "firmware" / "texts.bin"
 
@@ -98,7 +102,7 @@ def _measure(width_of: Callable[[str], int], kinds: list[str]) -> Callable[[str]
     # The font has no glyph for a placeholder: it is measured as its sample value.
     def width(text: str) -> int:
         for i, kind in enumerate(kinds):
-            text = text.replace(chr(ord(PLACEHOLDER) + i), _SAMPLES[kind])
+            text = text.replace(chr(ord(PLACEHOLDER) + i), SAMPLES[kind])
         return width_of(text)
 
     return width
