@@ -128,7 +128,7 @@ class Board:
     def show_dice(self, title, faces, rtl=False):
         if self._screen is not None:
             self._shown = None
-            self._screen.dice(title, faces)
+            self._screen.dice(title, faces, rtl)
 
     @property
     def wifi_up(self):

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 _FONT = const(8)
 _NUMBER_SCALE = const(3)
 _NUMBER_DIGITS = const(5)
+_RTL_ROW = const(16)  # a row of the font's rtl face
 
 
 def _is_number(line: str) -> bool:
@@ -60,17 +61,24 @@ class Screen:
                     top += _FONT
         return n + 1
 
-    def dice(self, title: str, faces: "bytes | bytearray | list[int]") -> None:
-        # The title on the first row, the dice as large as fit below it, left to right.
+    def dice(self, title: str, faces: "bytes | bytearray | list[int]",
+             rtl: bool = False) -> None:
+        # The title on the first row (a right-to-left one: one row of the rtl face, as
+        # the hub's texts.bin wrote it), the dice as large as fit below it, left to right.
         d = self.display
         d.clear()
-        d.prompt(title[:d.width // _FONT], 0)
+        if rtl:
+            d.rtl([title], 0)
+            head = _RTL_ROW
+        else:
+            d.prompt(title[:d.width // _FONT], 0)
+            head = _FONT
         count = min(len(faces), 3)
         if count:
-            room = d.height - _FONT - 2
+            room = d.height - head - 2
             size = min(room, (d.width - 4 * (count + 1)) // count)
             gap = (d.width - count * size) // (count + 1)
-            top = _FONT + 2 + (room - size) // 2
+            top = head + 2 + (room - size) // 2
             for i in range(count):
                 d.die(gap + i * (size + gap), top, size, faces[i])
         d.show()

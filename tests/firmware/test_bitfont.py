@@ -28,6 +28,7 @@ from tests.support.oled_pixels import (
     ascii_art,
     display_ram,
     lit,
+    mpy_path,
     png,
     render,
 )
@@ -261,3 +262,36 @@ def test_without_the_font_file_the_seat_draws_question_marks(
     assert lacking == asked
     (blank,) = display_ram([shape("فارسی")], rtl=True, font=missing, micropython=micropython)
     assert not any(blank)
+
+
+_DICE = """
+import json, sys
+from fakeoled import FakeOledBus
+from drivers.ssd1306 import SSD1306
+from drivers import bitfont
+from board.oled import Screen
+bus = FakeOledBus()
+oled = SSD1306(bus)
+oled.init()
+oled._faces = bitfont.load(sys.argv[1])
+title, faces, rtl = json.loads(sys.stdin.read())
+Screen(oled).dice(title, faces, rtl)
+print(bytes(bus.ram).hex())
+"""
+
+
+def test_a_persian_dice_title_is_a_right_aligned_rtl_row_above_the_dice(
+    micropython: str, sample: tuple[Path, Font]
+) -> None:
+    # The ESP32 board's dice screen (seat/dice.py's title from texts.bin): the title in
+    # the rtl face on the first 16 rows, as the font's bitmaps say, the dice below.
+    path, font = sample
+    title = shape(PERSIAN[0])
+    done = subprocess.run([micropython, "-c", _DICE, str(path)],
+                          input=json.dumps([title, [6, 1], True]), capture_output=True,
+                          text=True, env=dict(os.environ, MICROPYPATH=mpy_path()), timeout=60,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    picture = ascii_art(bytes.fromhex(done.stdout.strip()))
+    assert picture[:16] == expected_rtl(font.face("rtl"), [title])[:16], "\n".join(picture)
+    assert any("#" in row for row in picture[18:]), "no dice under the title"
