@@ -87,6 +87,7 @@ class EmbeddedBroker:
 
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)  # amqtt looks the loop up itself
+        loop.set_exception_handler(_quiet_page_leaving)
         self._loop = loop
         listeners: dict[str, Any] = {"default": {"type": "tcp", "bind": f"{self.host}:{self.port}"}}
         if self.ws_port is not None:
@@ -127,3 +128,15 @@ class EmbeddedBroker:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _quiet_page_leaving(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    # A browser page that closes (the phone seat's or the board's tab, or the demo ending
+    # while it is open) ends its WebSocket mid-send: amqtt's delivery task then fails with
+    # websockets' ConnectionClosed, which asyncio would print as a traceback. That is a
+    # page leaving, not a fault; anything else is reported as asyncio would.
+    from websockets.exceptions import ConnectionClosed  # amqtt's WebSocket library
+
+    if isinstance(context.get("exception"), ConnectionClosed):
+        return
+    loop.default_exception_handler(context)
