@@ -25,7 +25,7 @@ from typing import Any, TextIO
 
 from risktable import i18n
 from risktable.hardware.palette import seat_colour
-from risktable.i18n import N_, _
+from risktable.i18n import N_, _, ngettext
 from risktable.leds.scene import Scene
 from risktable.rules.board import SYMBOLS
 from risktable.rules.state import State
@@ -106,8 +106,9 @@ def seat_panel(session: TableSession, seat: int, outputs: dict[str, Any]) -> str
         lines.append(f"  | {text}")
     armed = outputs.get("armed")
     if isinstance(armed, list) and len(armed) == 2 and armed[1]:
-        lines.append(_("  roll {roll} armed: {n} dice to roll (press r)").format(
-            roll=armed[0], n=armed[1]))
+        lines.append(ngettext("  roll {roll} armed: {n} die to roll (press r)",
+                              "  roll {roll} armed: {n} dice to roll (press r)",
+                              armed[1]).format(roll=armed[0], n=armed[1]))
     hand = state.hands[player]
     if hand:
         lines.append(_("  cards: {cards}").format(cards=", ".join(
