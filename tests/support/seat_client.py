@@ -64,8 +64,10 @@ class SeatClient:
     def __init__(self, host: str, port: int, table: str, seat: int, *,
                  boot: int | None = None, retry_ms: int = 500, max_retry_ms: int = 8000,
                  keepalive: int = 15, capacity: int = 16, username: str | None = None,
-                 password: str | None = None) -> None:
+                 password: str | None = None, lang: str | None = None) -> None:
         self.host, self.port = host, port
+        self.lang = lang  # the language its birth names (None: none, the hub's)
+        self.caps: tuple[str, ...] = CAPS  # what its birth says it has
         self.table = topics.check_table(table)
         self.seat = topics.check_seat(seat)
         rng = random.Random()
@@ -204,9 +206,12 @@ class SeatClient:
         if not online:
             return messages.message("seat_status", seat=self.seat, online=False,
                                     session=self._session)
-        return messages.message("seat_status", seat=self.seat, online=True,
-                                session=self._session, boot=self.boot, fw="test-seat",
-                                caps=list(CAPS))
+        birth = messages.message("seat_status", seat=self.seat, online=True,
+                                 session=self._session, boot=self.boot, fw="test-seat",
+                                 caps=list(self.caps))
+        if self.lang is not None:
+            birth["lang"] = self.lang
+        return birth
 
     def _now(self) -> int:
         return int(time.monotonic() * 1000)

@@ -736,18 +736,19 @@ class TableService:
         with self._lock:
             session = self.session
             offline = set(session.seats) - self.hub.online_seats()
+            started = self._started()  # until then every seat shows why the game waits
             changed = session.set_offline(offline)
+            if started:
+                self._publish(changed)
             relabelled = False
             for seat in session.seats:
                 lang = self.hub.seat_language(seat)
                 if session.language(seat) != lang:
                     relabelled = True
-                    changed = session.set_language(seat, lang)
-                    if self._started():
-                        self._publish(changed)
-            if self._started():  # until then every seat shows why the game waits
-                self._publish(changed)
-            elif relabelled:
+                    relabel = session.set_language(seat, lang)
+                    if started:
+                        self._publish(relabel)
+            if relabelled and not started:
                 self._show_views()
 
     # -- outputs --------------------------------------------------------------
