@@ -7,18 +7,20 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import socket
+from functools import partial
 
 import pytest
-from websockets.exceptions import ConnectionClosedOK
+from websockets.exceptions import ConnectionClosed, ConnectionClosedOK
 from websockets.frames import Close
 
-from risktable.demo.broker import _quiet_page_leaving
+from risktable.demo.broker import EmbeddedBroker, _quiet_page_leaving
 
 
 def _unretrieved(exc: BaseException) -> None:
     # A task that failed and that nobody awaited: asyncio reports it when it is collected.
     loop = asyncio.new_event_loop()
-    loop.set_exception_handler(_quiet_page_leaving)
+    loop.set_exception_handler(partial(_quiet_page_leaving, ConnectionClosed))
 
     async def fail() -> None:
         raise exc
@@ -41,3 +43,38 @@ def test_another_failure_is_still_reported(caplog: pytest.LogCaptureFixture) -> 
     with caplog.at_level(logging.ERROR, logger="asyncio"):
         _unretrieved(ValueError("a real fault"))
     assert any("a real fault" in str(r.exc_info) for r in caplog.records)
+
+
+def test_amqtt_logs_no_traceback_for_a_delivery_to_a_closed_page(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # amqtt's broadcast loop logs a failed delivery with logger.exception: once the
+    # embedded broker has started, a page that went away is not among them.
+    with EmbeddedBroker(ws_port=0):
+        pass
+    log = logging.getLogger("amqtt.broker")
+    going = Close(1001, "going away")
+    with caplog.at_level(logging.ERROR, logger="amqtt.broker"):
+        for exc in (ConnectionClosedOK(going, going, rcvd_then_sent=True), ValueError("real")):
+            try:
+                raise exc
+            except Exception:
+                log.exception("Task failed and will be skipped: <Task>")
+    assert [r.exc_info[1].__class__ for r in caplog.records if r.exc_info] == [ValueError]
+
+
+def test_a_picked_port_taken_before_the_broker_binds_is_picked_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from risktable.demo import broker as embedded
+
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        taken = holder.getsockname()[1]
+        picks = iter([taken, taken])
+        real = embedded._free_port
+        monkeypatch.setattr(embedded, "_free_port", lambda host: next(picks, None) or real(host))
+        with EmbeddedBroker(ws_port=0) as broker:  # both picks land on the taken port
+            assert taken not in (broker.port, broker.ws_port)
+        # A port the caller named is theirs to change: no second pick.
+        with pytest.raises(embedded.EmbeddedBrokerError, match="already in use"):
+            EmbeddedBroker(port=taken).start()

@@ -12,6 +12,7 @@ import ipaddress
 import logging
 import socket
 import threading
+from functools import partial
 from typing import Any
 
 from risktable.broker_address import BrokerAddress
@@ -32,6 +33,20 @@ def _check_port_free(host: str, port: int) -> None:
                     "choose another with --port (0 picks a free one)"
                 ) from exc
             raise EmbeddedBrokerError(f"cannot listen on {host}:{port}: {exc}") from exc
+
+
+_BIND_ATTEMPTS = 5
+
+
+def _port_taken(exc: BaseException) -> bool:
+    # Somewhere in the chain, an address already in use (amqtt words it in its own error).
+    seen: BaseException | None = exc
+    while seen is not None:
+        if (isinstance(seen, OSError) and seen.errno == errno.EADDRINUSE) \
+                or "address already in use" in str(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def _free_port(host: str) -> int:
@@ -55,6 +70,10 @@ class EmbeddedBroker:
                 "use mosquitto for a broker on the network"
             )
         self.host = host
+        # Ports picked here may be taken by another socket before amqtt binds them (an
+        # outgoing connection's ephemeral port): start() then picks again.
+        self._picked = port == 0 or ws_port == 0
+        self._asked = (port, ws_port)
         self.port = port or _free_port(host)
         self.ws_port = None if ws_port is None else ws_port or _free_port(host)
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -69,17 +88,36 @@ class EmbeddedBroker:
 
     def start(self, timeout: float = 10.0) -> EmbeddedBroker:
         """Start the broker and wait until it accepts connections."""
+        for attempt in range(_BIND_ATTEMPTS):
+            try:
+                return self._start(timeout)
+            except EmbeddedBrokerError as exc:
+                if not (self._picked and _port_taken(exc)) or attempt == _BIND_ATTEMPTS - 1:
+                    raise
+                port, ws_port = self._asked
+                self.port = port or _free_port(self.host)
+                self.ws_port = None if ws_port is None else ws_port or _free_port(self.host)
+        raise AssertionError("unreachable")
+
+    def _start(self, timeout: float) -> EmbeddedBroker:
+        self._ready.clear()
+        self._error = None
         _check_port_free(self.host, self.port)
         if self.ws_port is not None:
             _check_port_free(self.host, self.ws_port)
         # amqtt logs every connection at INFO; the demo's own output is what matters.
         logging.getLogger("amqtt").setLevel(logging.ERROR)
+        # It logs a delivery to a page that closed as a failed task, with its traceback.
+        delivery = logging.getLogger("amqtt.broker")
+        if not any(isinstance(f, _PageLeftFilter) for f in delivery.filters):
+            delivery.addFilter(_PageLeftFilter())
         self._thread = threading.Thread(target=self._run, name="embedded-broker", daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout):
             raise EmbeddedBrokerError(f"the embedded broker did not start within {timeout} s")
         if self._error is not None:
-            raise EmbeddedBrokerError(f"the embedded broker failed to start: {self._error}")
+            raise EmbeddedBrokerError(
+                f"the embedded broker failed to start: {self._error}") from self._error
         return self
 
     def _run(self) -> None:
@@ -87,7 +125,11 @@ class EmbeddedBroker:
 
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)  # amqtt looks the loop up itself
-        loop.set_exception_handler(_quiet_page_leaving)
+        # Resolved now: at interpreter shutdown, when asyncio reports the tasks left,
+        # an import may no longer work.
+        from websockets.exceptions import ConnectionClosed
+
+        loop.set_exception_handler(partial(_quiet_page_leaving, ConnectionClosed))
         self._loop = loop
         listeners: dict[str, Any] = {"default": {"type": "tcp", "bind": f"{self.host}:{self.port}"}}
         if self.ws_port is not None:
@@ -130,13 +172,23 @@ class EmbeddedBroker:
         self.stop()
 
 
-def _quiet_page_leaving(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+def _quiet_page_leaving(closed: type[BaseException], loop: asyncio.AbstractEventLoop,
+                        context: dict[str, Any]) -> None:
     # A browser page that closes (the phone seat's or the board's tab, or the demo ending
     # while it is open) ends its WebSocket mid-send: amqtt's delivery task then fails with
     # websockets' ConnectionClosed, which asyncio would print as a traceback. That is a
     # page leaving, not a fault; anything else is reported as asyncio would.
-    from websockets.exceptions import ConnectionClosed  # amqtt's WebSocket library
-
-    if isinstance(context.get("exception"), ConnectionClosed):
+    if isinstance(context.get("exception"), closed):
         return
     loop.default_exception_handler(context)
+
+
+class _PageLeftFilter(logging.Filter):
+    """Drops amqtt's record of a delivery that failed because the page's WebSocket
+    closed (websockets' ConnectionClosed): a page leaving, not a fault."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from websockets.exceptions import ConnectionClosed
+
+        exc = record.exc_info[1] if record.exc_info else None
+        return not isinstance(exc, ConnectionClosed)
