@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from riskproto import messages, topics
-from risktable.i18n.font import FONT_PATH, Face, Font, build_font, shape
+from risktable.i18n.font import FONT_PATH, Face, Font, build_font
+from risktable.i18n.layout import visual as shape
 from risktable.provision.seat_build import build
 from tests.firmware.hub import AckingHub
 from tests.firmware.seats import SeatProcess, write_config

@@ -11,7 +11,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from risktable.i18n.font import shape
+from risktable.i18n.layout import visual as shape
 from tests.support.tools import ROOT
 
 MP = ROOT / "tests" / "firmware"

@@ -13,7 +13,7 @@ import pytest
 
 from riskproto import messages, topics
 from risktable.i18n import RIGHT_TO_LEFT, seat_texts
-from risktable.i18n.font import shape
+from risktable.i18n.layout import visual as shape
 from risktable.i18n.seat_view import written
 from risktable.provision.seat_build import build
 from tests.firmware.hub import AckingHub

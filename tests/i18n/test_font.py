@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from risktable.i18n import font
-from risktable.i18n.font import FONT_PATH, Font, FontError, build_font, missing_chars, shape
+from risktable.i18n.font import FONT_PATH, Font, FontError, build_font, missing_chars
+from risktable.i18n.layout import visual as shape
 
 # Persian words that hold every letter of the alphabet in its joining forms, and a row
 # with digits and punctuation: what the faces are measured on.

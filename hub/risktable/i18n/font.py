@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from risktable.i18n import DEFAULT, LANGUAGES, NAMES, RIGHT_TO_LEFT
+from risktable.i18n.layout import visual
 
 if TYPE_CHECKING:
     from PIL import ImageFont
@@ -202,15 +203,6 @@ def missing_chars(font: Font, latin: set[str], rtl: set[str]) -> set[tuple[str, 
     return lacking
 
 
-def shape(text: str) -> str:
-    """Persian ``text`` as a seat draws it: joined (presentation forms) and in visual
-    order (python-bidi), one row."""
-    import arabic_reshaper
-    from bidi.algorithm import get_display
-
-    return str(get_display(arabic_reshaper.reshape(text)))
-
-
 def catalogue_messages(lang: str) -> list[str]:
     """Every translated text of ``lang``'s catalogue (each msgstr and plural form); for
     English, the messages themselves (msgids, from the template)."""
@@ -265,7 +257,7 @@ def catalogue_chars() -> tuple[set[str], set[str]]:
         texts = [*catalogue_messages(lang), NAMES[lang]]
         if lang in RIGHT_TO_LEFT:
             for text in texts:
-                rtl.update(shape(text))
+                rtl.update(visual(text))
             rtl.update(joining_forms(set("".join(texts))))
         else:
             for text in texts:
