@@ -221,15 +221,22 @@ def _seat_url(page: BoardPageServer, lang: str, seat: int, ws_url: str) -> str:
                          lang=lang)
 
 
-def test_the_phone_seat_in_portuguese(tmp_path: Path, broker: tuple[Recorder, str]) -> None:
+@contextlib.contextmanager
+def _phone_seat(tmp_path: Path, broker: tuple[Recorder, str], lang: str,
+                seat: int) -> Iterator[tuple[Any, dict[str, Any]]]:
+    # The phone seat page of ``seat`` in ``lang`` on a phone-sized Chromium, once its
+    # birth is out: (the driver, the birth).
     client, ws_url = broker
-    t = i18n.translation("pt")
-    with contextlib.ExitStack() as stack:
-        page = stack.enter_context(BoardPageServer(PageConfig(ws_url, TABLE, players=3)))
-        driver = stack.enter_context(chromium(tmp_path / "profile"))
+    with BoardPageServer(PageConfig(ws_url, TABLE, players=3)) as page, \
+            chromium(tmp_path / "profile") as driver:
         set_viewport(driver, 390, 844)
-        driver.get(_seat_url(page, "pt", 1, ws_url))
-        birth = _birth(client, 1)
+        driver.get(_seat_url(page, lang, seat, ws_url))
+        yield driver, _birth(client, seat)
+
+
+def test_the_phone_seat_in_portuguese(tmp_path: Path, broker: tuple[Recorder, str]) -> None:
+    t = i18n.translation("pt")
+    with _phone_seat(tmp_path, broker, "pt", 1) as (driver, birth):
         assert birth["lang"] == "pt"
         assert "shaping" in birth["caps"]
         shown = _until("the seat connected", lambda: (
@@ -243,7 +250,7 @@ def test_the_phone_seat_in_portuguese(tmp_path: Path, broker: tuple[Recorder, st
 
 
 def test_the_phone_seat_in_persian(tmp_path: Path, broker: tuple[Recorder, str]) -> None:
-    client, ws_url = broker
+    client = broker[0]
     _publish_board(client)
     with i18n.using("fa"):
         # Logical lines, as the hub writes them for a seat with the shaping cap.
@@ -254,12 +261,7 @@ def test_the_phone_seat_in_persian(tmp_path: Path, broker: tuple[Recorder, str])
     view = {"v": 1, "t": "view", "seat": 2, "colour": [30, 90, 220], "name": name,
             "active": True, "phase": "attack", "lines": lines}
     client.publish(f"risk/{TABLE}/seat/2/view", json.dumps(view), retain=True)
-    with contextlib.ExitStack() as stack:
-        page = stack.enter_context(BoardPageServer(PageConfig(ws_url, TABLE, players=3)))
-        driver = stack.enter_context(chromium(tmp_path / "profile"))
-        set_viewport(driver, 390, 844)
-        driver.get(_seat_url(page, "fa", 2, ws_url))
-        birth = _birth(client, 2)
+    with _phone_seat(tmp_path, broker, "fa", 2) as (driver, birth):
         assert birth["lang"] == "fa" and "shaping" in birth["caps"]
         shown = _until("the seat's view", lambda: (
             lambda r: r if r["lines"] else None)(driver.execute_script(_READ_SEAT)))
