@@ -31,12 +31,12 @@ from riskproto import OUTBOX_CAPACITY, messages, topics
 from riskproto.gate import APPLY, REFUSED, HubGate
 from riskproto.messages import ProtocolError
 from risktable.dice_registry import REGISTRY_FILE, DiceRegistry, PairingRefused
+from risktable.i18n.seat_view import LOGICAL_LINES as MAX_VIEW_LINES
 from risktable.rules import Options
 from risktable.rules import state as st
 from risktable.rules.bots.heuristic import HeuristicBot
 from risktable.rules.presets import PRESETS, preset_config
 from risktable.service.enrolling import TableEnrollment
-from risktable.service.hub import MAX_VIEW_LINES
 from risktable.service.table_service import (
     NOT_STARTED,
     OUT_OF_GAME,

@@ -68,7 +68,8 @@ def register(sub: Any) -> None:
         "--control-port", type=int, default=0, help="emulated board: loopback input port"
     )
     config.add_argument("--lang", default=DEFAULT_LANGUAGE, metavar="CODE",
-                        help="language of the seat's own words: " + ", ".join(LANGUAGES)
+                        help="language of the seat's player, its screens and its own "
+                        "words: " + ", ".join(LANGUAGES)
                         + f" (default: {DEFAULT_LANGUAGE})")
     config.add_argument("--out", type=Path, required=True, help="file to write")
     config.set_defaults(handler=_config)

@@ -18,6 +18,10 @@ from risktable import i18n
 MAX_ROWS = 12
 """The most lines a view holds (protocol/README.md, view ``lines``)."""
 
+LOGICAL_LINES = 4
+"""The most logical lines the hub writes in a view (the notice included), before a
+right-to-left seat's are broken into display rows."""
+
 
 @cache
 def _rtl_width() -> Callable[[str], int]:
@@ -37,7 +41,7 @@ def written(view: dict[str, Any], lang: str, *, shaping: bool = False,
     lines = list(out.get("lines", []))
     if notice is not None:
         with i18n.using(lang):
-            lines = [i18n._(notice), *lines][:4]
+            lines = [i18n._(notice), *lines][:LOGICAL_LINES]
         out["lines"] = lines
     if lang in i18n.RIGHT_TO_LEFT and not shaping and lines:
         from risktable.i18n.layout import display_rows

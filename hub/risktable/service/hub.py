@@ -36,7 +36,6 @@ log = logging.getLogger(__name__)
 # for bursts of bad messages, which are answered too; at the broker's 2 KiB packet
 # limit a full queue holds 2 MiB.
 INBOX_CAPACITY = 1024
-MAX_VIEW_LINES = 4  # the contract's view.lines
 # How long a thread may hold the interpreter while another waits for it (CPython's
 # default is 5 ms). The worker computes views, LED scenes and bot moves after an ack;
 # paho's network thread, woken by the next seat event, would wait up to that long
