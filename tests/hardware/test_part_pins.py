@@ -10,7 +10,7 @@ as a difference between two independent copies:
 - Espressif ESP32-S3-DevKitC-1 user guide, Header Block, tables J1 and J3 (GPIO pins
   given here by GPIO number);
 - Raspberry Pi documentation, GPIO and the 40-pin header (BCM numbers);
-- the TO-92 pin order of the onsemi (Motorola) 2N7000 data sheet.
+- the TO-92 pin order of the onsemi 2N3904 data sheet (2N3903/D, case 29 style 1).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ PI_J8: dict[int, str | int] = {
     30: "GND", 31: 6, 32: 12, 33: 13, 34: "GND", 35: 19, 36: 16, 37: 26, 38: 20,
     39: "GND", 40: 21,
 }
-TO92_2N7000 = {1: "S", 2: "G", 3: "D"}
+TO92_2N3904 = {1: "E", 2: "B", 3: "C"}
 
 # The label a diagram gives a header pin: its GPIO as GPIOn, a power pin by name.
 def _label(fact: str | int) -> str:
@@ -109,7 +109,7 @@ def test_the_parts_table_holds_the_datasheet_numbers(parts: dict[str, Part]) -> 
     pi = parts[wiring.HUB_BOARD]
     assert {p.pin: (p.gpio if p.gpio is not None else p.name)
             for p in pi.headers["J8"]} == PI_J8
-    assert {p.pin: p.name for p in parts["2N7000"].pins()} == TO92_2N7000
+    assert {p.pin: p.name for p in parts["2N3904"].pins()} == TO92_2N3904
 
 
 def test_every_part_names_where_its_pins_come_from(parts: dict[str, Part]) -> None:

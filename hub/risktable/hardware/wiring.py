@@ -189,16 +189,26 @@ def _bulk_capacitor(h: Harness, parts: dict[str, Part], name: str, at: str) -> N
 
 
 def _buzzer(h: Harness, parts: dict[str, Part], source: tuple[str, PinId], label: str,
-            piezo: str, driver: str, supply: tuple[str, PinId], ground: tuple[str, PinId],
+            device_parts: list[str], supply: tuple[str, PinId], ground: tuple[str, PinId],
             colour: str) -> None:
-    """A passive piezo from 5 V to the drain of a 2N7000 whose gate the PWM pin drives."""
-    fet = parts[driver]
-    h.part("Q1", fet, show=_source_line(fet))
-    h.part("BZ1", parts[piezo])
-    h.link(*source, "Q1", "G", label, colour)
+    """A passive piezo from 5 V to the collector of an NPN the PWM pin drives.
+
+    ``device_parts`` are the piezo, the transistor, its base resistor and the resistor
+    across the piezo: without that one the transistor charges the piezo once and it stays
+    charged (an external-drive piezo is a capacitor), so it never sounds.
+    """
+    piezo, npn, base, across = (parts[p] for p in device_parts[:4])
+    h.part("Q1", npn, show=_source_line(npn))
+    h.part("R2", base)
+    h.part("BZ1", piezo)
+    h.part("R3", across)
+    h.link(*source, "R2", 1, label, colour)
+    h.link("R2", 2, "Q1", "B", "buzzer base", colour)
     h.link(*supply, "BZ1", 1, _5V)
-    h.link("BZ1", 2, "Q1", "D", "buzzer drain", colour)
-    h.link("Q1", _role_pin(fet, _GND), *ground, _GND)
+    h.link("BZ1", 2, "Q1", "C", "buzzer collector", colour)
+    h.link("BZ1", 1, "R3", 1, _5V)
+    h.link("R3", 2, "BZ1", 2, "buzzer collector", colour)
+    h.link("Q1", _role_pin(npn, _GND), *ground, _GND)
 
 
 def _pinout_json(name: str) -> dict[str, Any]:
@@ -238,9 +248,8 @@ def seat_harness(pinout: dict[str, Any] | None = None,
             h.to_rail(_GND, name, _role_pin(ring, _GND))
             _bulk_capacitor(h, parts, "C2", name)
         elif kind == "pwm_buzzer":
-            piezo, driver = dev["parts"][:2]
-            _buzzer(h, parts, gpio(pins["pwm"]), f"buzzer PWM (GPIO{pins['pwm']})", piezo,
-                    driver, (h.rail(_5V), 1), (h.rail(_GND), 1), next(colours))
+            _buzzer(h, parts, gpio(pins["pwm"]), f"buzzer PWM (GPIO{pins['pwm']})",
+                    dev["parts"], (h.rail(_5V), 1), (h.rail(_GND), 1), next(colours))
         else:
             part = parts[dev["parts"][0]]
             h.part(name, part)
@@ -276,9 +285,8 @@ def hub_panel_harness(pinout: dict[str, Any] | None = None,
         ground = (j8, settings["ground_pin"])
         colour = next(colours)
         if kind == "pwm_buzzer":
-            piezo, driver = dev["parts"][:2]
             _buzzer(h, parts, (j8, settings["header_pin"]), f"buzzer PWM (GPIO{pins['pwm']})",
-                    piezo, driver, (j8, settings["supply_pin"]), ground, colour)
+                    dev["parts"], (j8, settings["supply_pin"]), ground, colour)
         elif kind == "led":
             gpio = pins["output"]
             led = parts[dev["parts"][0]]
