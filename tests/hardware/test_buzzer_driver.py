@@ -64,17 +64,18 @@ def test_the_driver_saturates_from_a_3v3_gpio(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(PINOUTS))
 def test_the_piezo_is_discharged_every_cycle(name: str) -> None:
     h = wiring.HARNESSES[name](None, None)
-    top = {(w.a, w.b) for w in h.wires_at("BZ1", 1)}
-    bottom = {(w.a, w.b) for w in h.wires_at("BZ1", 2)}
-    # A resistor across the piezo: the same part on both of its pins.
-    across = {end for pair in top for end in pair} & {end for pair in bottom for end in pair}
-    assert across - {"BZ1"} == {"R3"}
-    assert h.parts["R3"] == _buzzer(name)["parts"][3]
-    # Piezo top to 5 V, bottom to the collector; the base through its resistor.
+    _piezo, _npn, base, across = _buzzer(name)["parts"]
+    top = {w.a if w.b == "BZ1" else w.b for w in h.wires_at("BZ1", 1)}
+    bottom = {w.a if w.b == "BZ1" else w.b for w in h.wires_at("BZ1", 2)}
+    # A resistor across the piezo: one part on both of its pins.
+    (resistor,) = top & bottom
+    assert h.parts[resistor] == across
+    # Piezo top to 5 V, bottom to the collector (pin 3); the base (pin 2) through its
+    # resistor; the emitter (pin 1) to ground.
     assert any(w.signal == "5V" for w in h.wires_at("BZ1", 1))
-    assert ("BZ1", "Q1") in bottom and list(h.wires_at("Q1", 3))
-    assert [w.a for w in h.wires_at("Q1", 2)] == ["R2"]
-    assert h.parts["R2"] == _buzzer(name)["parts"][2]
+    assert "Q1" in bottom and [w.a for w in h.wires_at("Q1", 3)] == ["BZ1"]
+    (base_wire,) = h.wires_at("Q1", 2)
+    assert h.parts[base_wire.a] == base
     assert {w.signal for w in h.wires_at("Q1", 1)} == {"GND"}
 
 

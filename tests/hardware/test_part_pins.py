@@ -186,6 +186,25 @@ def test_the_power_pins_are_wired_where_the_datasheets_put_them() -> None:
     assert {w.signal for w in seat.wires_at("DevKitC-1 J1", 22)} == {"GND"}
 
 
+# TI SCLS264R, Electrical Characteristics: VIL at most 0.8 V, input current at most 1 uA.
+AHCT_VIL_MAX_V = 0.8
+AHCT_II_MAX_UA = 1.0
+
+
+def test_the_buffer_input_is_pulled_down_while_the_microcontroller_boots() -> None:
+    # Until the firmware drives it, the microcontroller's data pin floats; so would the
+    # buffer's 1A (pin 2), and the LEDs would latch noise. A resistor to GND holds it low.
+    for h in (wiring.seat_harness(), wiring.led_board_harness()):
+        ends = {w.a if w.b == "U1" else w.b for w in h.wires_at("U1", 2)}
+        (pull_down,) = (e for e in ends if h.parts.get(e, "").endswith("k"))
+        assert {w.signal for w in h.wires_at(pull_down, 2)} == {"GND"}
+        ohms = float(h.parts[pull_down][:-1]) * 1000
+        # Low enough that the input's leakage cannot lift it near VIL ...
+        assert ohms * AHCT_II_MAX_UA * 1e-6 < AHCT_VIL_MAX_V / 10
+        # ... and high enough that a 3.3 V pin drives it with well under 1 mA.
+        assert 3.3 / ohms * 1000 < 1.0
+
+
 def test_the_seat_pinout_speaks_of_the_devkitcs_gpios(parts: dict[str, Part]) -> None:
     seat = _json("seat-pinout.json")
     on_headers = {f for f in (*DEVKITC_J1.values(), *DEVKITC_J3.values()) if isinstance(f, int)}

@@ -147,5 +147,6 @@ def test_a_changed_pin_changes_the_diagram() -> None:
     seat["devices"]["buzzer"]["pins"]["pwm"] = 47
     h = wiring.seat_harness(seat)
     # GPIO47 is pin 17 of J3 (Espressif's J3 table), GPIO17 pin 10 of J1.
-    assert [w.b for w in h.wires_at("DevKitC-1 J3", 17)] == ["R2"]  # the base resistor
+    # The buzzer's base resistor, now at J3-17.
+    assert [h.parts[w.b] for w in h.wires_at("DevKitC-1 J3", 17)] == ["1k"]
     assert not list(h.wires_at("DevKitC-1 J1", 10))

@@ -85,6 +85,13 @@ class Harness:
         self.connectors[name] = connector
         self.parts[name] = part.part_number
 
+    def designator(self, prefix: str) -> str:
+        """The next free reference designator with ``prefix`` (R1, R2 ...)."""
+        number = 1
+        while f"{prefix}{number}" in self.connectors:
+            number += 1
+        return f"{prefix}{number}"
+
     def rail(self, rail: str) -> str:
         """The node of a supply or ground rail (added on first use); returns its name."""
         name = f"{rail} rail"
@@ -158,16 +165,24 @@ def _buffer(h: Harness, parts: dict[str, Part], source: tuple[str, PinId],
     """A 3.3 V data line through one SN74AHCT125N gate on 5 V and 330 ohm in series.
 
     The 100 nF capacitor sits across the chip's own VCC and GND pins; the other gates'
-    inputs and every output enable go to GND, their outputs stay open.
+    inputs and every output enable go to GND, their outputs stay open. 10 k from the
+    gate's input to GND holds the line low while the microcontroller's pin floats
+    (power-up, reset, flashing), so the LEDs do not latch noise.
     """
     u1 = parts[BUFFER]
     h.part("U1", u1, show=_source_line(u1))
-    h.part("R1", parts["330R"])
+    series = h.designator("R")
+    h.part(series, parts["330R"])
+    pull_down = h.designator("R")
+    h.part(pull_down, parts["10k"])
     h.part("C1", parts["100nF 50V X7R"])
     colour = DATA_COLOURS[0]
-    h.link(*source, "U1", _role_pin(u1, "in"), label, colour)
-    h.link("U1", _role_pin(u1, "out"), "R1", 1, f"{what} 5 V", colour)
-    h.link("R1", 2, *target, f"{what} 5 V", colour)
+    data_in = _role_pin(u1, "in")
+    h.link(*source, "U1", data_in, label, colour)
+    h.link("U1", data_in, pull_down, 1, f"{what} pull-down", colour)
+    h.to_rail(_GND, pull_down, 2)
+    h.link("U1", _role_pin(u1, "out"), series, 1, f"{what} 5 V", colour)
+    h.link(series, 2, *target, f"{what} 5 V", colour)
     vcc = _role_pin(u1, _5V)
     gnd = _role_pin(u1, _GND)
     h.to_rail(_5V, "U1", vcc)
@@ -199,15 +214,17 @@ def _buzzer(h: Harness, parts: dict[str, Part], source: tuple[str, PinId], label
     """
     piezo, npn, base, across = (parts[p] for p in device_parts[:4])
     h.part("Q1", npn, show=_source_line(npn))
-    h.part("R2", base)
+    r_base = h.designator("R")
+    h.part(r_base, base)
     h.part("BZ1", piezo)
-    h.part("R3", across)
-    h.link(*source, "R2", 1, label, colour)
-    h.link("R2", 2, "Q1", "B", "buzzer base", colour)
+    r_across = h.designator("R")
+    h.part(r_across, across)
+    h.link(*source, r_base, 1, label, colour)
+    h.link(r_base, 2, "Q1", "B", "buzzer base", colour)
     h.link(*supply, "BZ1", 1, _5V)
     h.link("BZ1", 2, "Q1", "C", "buzzer collector", colour)
-    h.link("BZ1", 1, "R3", 1, _5V)
-    h.link("R3", 2, "BZ1", 2, "buzzer collector", colour)
+    h.link("BZ1", 1, r_across, 1, _5V)
+    h.link(r_across, 2, "BZ1", 2, "buzzer collector", colour)
     h.link("Q1", _role_pin(npn, _GND), *ground, _GND)
 
 
@@ -290,10 +307,12 @@ def hub_panel_harness(pinout: dict[str, Any] | None = None,
         elif kind == "led":
             gpio = pins["output"]
             led = parts[dev["parts"][0]]
-            h.part("R1", parts["330R"])
+            resistor = h.designator("R")
+            h.part(resistor, parts["330R"])
             h.part(name, led)
-            h.link(j8, settings["header_pin"], "R1", 1, f"{name} output (GPIO{gpio})", colour)
-            h.link("R1", 2, name, _role_pin(led, "anode"), f"{name} anode", colour)
+            h.link(j8, settings["header_pin"], resistor, 1, f"{name} output (GPIO{gpio})",
+                   colour)
+            h.link(resistor, 2, name, _role_pin(led, "anode"), f"{name} anode", colour)
             h.link(name, _role_pin(led, _GND), *ground, _GND)
         else:
             gpio = pins["input"]
