@@ -155,3 +155,19 @@ def test_the_fuse_opens_below_the_supplys_rating_and_never_within_the_led_budget
     supply = next(r for r in rows() if r["part_number"] == "GST60A05-P1J")
     assert f"{GST60A05_RATED_A:.0f} A" in supply["item"]
     assert f"through the {amps:g} A fuse" in README.read_text(encoding="utf-8")
+
+
+def _mm(item: str) -> list[int]:
+    found = re.search(r"(\d+) x (\d+)(?: x (\d+))? mm", item)
+    assert found, item
+    return [int(n) for n in found.groups() if n]
+
+
+def test_the_seat_has_the_enclosure_the_build_guide_builds() -> None:
+    seat = {r["part_number"]: r for r in rows() if r["board"] == "seat"}
+    box = next(r for r in seat.values() if r["item"].startswith("Enclosure"))
+    assert f"`{box['part_number']}`" in README.read_text(encoding="utf-8")
+    # The perfboard lies flat inside it.
+    length, width, _height = _mm(box["item"])
+    board = sorted(_mm(seat["perfboard 7x9"]["item"]), reverse=True)
+    assert board[0] < length and board[1] < width

@@ -80,7 +80,7 @@ PINLESS = {
     "knob 6 mm D", "12 mm round cap", "perfboard 7x9", "USB 5V 2A", "assorted",
     "18AWG silicone", "3-core 22AWG", "base sheet", "USB micro-B cable",
     "official 15.3 W USB-C PSU", "microSD 32GB A1", "Pi 4 case", "Dupont F-F",
-    "NTAG213 sticker",
+    "NTAG213 sticker", "ABS box 200x120x56",
 }
 DIAGRAM_BOARD = {"seat": "seat", "led-board": "led_board", "hub-panel": "hub"}
 
