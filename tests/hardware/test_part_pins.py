@@ -315,3 +315,16 @@ def test_the_build_guide_gives_each_panel_part_its_header_pins() -> None:
         assert f"GND (pin {settings['ground_pin']})" in row[3], row
         if "supply_pin" in settings:
             assert f"5 V (pin {settings['supply_pin']})" in row[3], row
+
+
+def test_the_build_guide_warns_of_generic_modules_and_lists_the_bench_checks(
+        parts: dict[str, Part]) -> None:
+    text = README.read_text(encoding="utf-8")
+    generic = [p for p in parts.values() if p.source.title.startswith("none: a generic module")]
+    assert {p.part_number for p in generic} >= {"MFRC522 (RC522 module)", "SSD1306 module"}
+    assert "wire by the printed names, never by position" in text
+    for part in generic:
+        assert "wire by the printed names" in part.note.lower(), part.part_number
+    checks = {row[0] for row in _table_rows(text, "| check | how | expect | if not |")}
+    assert {"encoder rest state", "buzzer sound", "generic module supply pins",
+            "LED data at boot", "DevKitC-1 5 V under load"} <= checks
