@@ -144,6 +144,8 @@ class Harness:
 
 
 def _source_line(part: Part, header: str = "") -> str:
+    if part.source.title.startswith("none: a generic module"):
+        return "pins named by the silkscreen, in no fixed order: wire by name"
     where = f"{header}: " if header else ""
     return f"{where}pins as in {part.source.title}"
 
@@ -258,7 +260,7 @@ def seat_harness(pinout: dict[str, Any] | None = None,
         kind = dev["kind"]
         if kind == "ws2812":
             ring = parts[dev["parts"][0]]
-            h.part(name, ring)
+            h.part(name, ring, show=_source_line(ring))
             _buffer(h, parts, gpio(pins["data"]), (name, _role_pin(ring, "data")),
                     f"{name} data", f"{name} data (GPIO{pins['data']})")
             h.to_rail(_5V, name, _role_pin(ring, _5V))
@@ -269,7 +271,8 @@ def seat_harness(pinout: dict[str, Any] | None = None,
                     dev["parts"], (h.rail(_5V), 1), (h.rail(_GND), 1), next(colours))
         else:
             part = parts[dev["parts"][0]]
-            h.part(name, part)
+            generic = part.source.title.startswith("none: a generic module")
+            h.part(name, part, show=_source_line(part) if generic else "")
             colour = next(colours)
             for role, number in pins.items():
                 h.link(*gpio(number), name, _role_pin(part, role),
