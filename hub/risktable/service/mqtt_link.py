@@ -72,11 +72,14 @@ class HubLink:
     (reconnects included), so the Will of an older connection never passes for
     the current one (protocol README, Presence); its Will and birth carry the
     same value. ``subscriptions`` are (filter, qos) pairs restored on every
-    connect; ``on_message(topic, payload)`` runs on paho's network thread and
-    must not block it (the keepalive depends on it), and so does
+    connect; ``on_message(topic, payload)`` runs on the network thread
+    (:class:`~risktable.service.mqtt_loop.MqttLoop`) and must not block it (the
+    keepalive depends on it), and so does
     ``before_birth()``, on every connect after subscribing and before the
     online status goes out: the place to republish retained state, so that
     whoever sees the hub online already has it (protocol README, hub start-up).
+    ``on_connection(up)`` runs on the network thread too, or on a thread whose
+    flushed publish found the connection lost.
     """
 
     def __init__(
