@@ -147,7 +147,9 @@ class MqttLoop:
 
     def _publish(self, topic: str, payload: bytes, qos: int, retain: bool,
                  flush: bool) -> mqtt.MQTTMessageInfo:
-        # With self.lock held.
+        # With self.lock held. A callback's publish is left to the network thread, which
+        # writes as soon as the callback returns (paho holds its callback lock meanwhile).
+        flush = flush and threading.current_thread() is not self._thread
         self._flushing = flush
         try:
             info = self.client.publish(topic, payload, qos=qos, retain=retain)
