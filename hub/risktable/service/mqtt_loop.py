@@ -192,46 +192,62 @@ class MqttLoop:
             self.client.publish(topic, payload, qos=qos, retain=retain)
 
     def _run(self) -> None:
+        # One poll object for the thread's life; each turn takes the lock once, for
+        # paho's calls and to read what the next poll waits for.
         delay = self.min_delay
         wake = (self._wake_r, self._wake_w)
+        assert self._wake_r is not None
+        poller = select.poll()
+        poller.register(self._wake_r, select.POLLIN)
+        polled = (-1, 0)  # the socket's fd and events as registered
         try:
+            with self.lock:
+                fd, writing, connected = self._next_poll()
             while True:
-                with self.lock:
-                    sock = self.client.socket()
-                    fd = sock.fileno() if sock is not None else -1
-                    writing = self.client.want_write()
-                    if self.client.is_connected():
-                        delay = self.min_delay
+                if connected:
+                    delay = self.min_delay
+                if fd != polled[0] and polled[0] >= 0:
+                    poller.unregister(polled[0])  # closed: never poll a number reused
+                    polled = (-1, 0)
                 if fd < 0:
                     if self._stopping:
                         return
                     delay = self._reconnect(delay)
+                    with self.lock:
+                        fd, writing, connected = self._next_poll()
                     continue
-                self._wait(fd, writing)
+                mask = select.POLLIN | (select.POLLOUT if writing else 0)
+                if polled != (fd, mask):
+                    poller.register(fd, mask)  # registering again changes the events
+                    polled = (fd, mask)
+                ready = dict(poller.poll(TICK * 1000))
+                if self._wake_r.fileno() in ready:
+                    self._drain_wake()
+                with self.lock:
+                    self._serve(fd, ready.get(fd, 0))
+                    fd, writing, connected = self._next_poll()
         finally:
             if (self._wake_r, self._wake_w) == wake:  # not a later connect()'s pair
                 self._close_wake()
 
-    def _wait(self, fd: int, writing: bool) -> None:
-        # One select on the socket and the wake-up pair, then paho's three calls.
-        assert self._wake_r is not None
-        poller = select.poll()
-        poller.register(self._wake_r, select.POLLIN)
-        poller.register(fd, select.POLLIN | (select.POLLOUT if writing else 0))
-        ready = dict(poller.poll(TICK * 1000))
-        if self._wake_r.fileno() in ready:
-            self._drain_wake()
-        events = ready.get(fd, 0)
-        with self.lock:
-            self._hand_over_held()  # appended as a reconnect ended
-            sock = self.client.socket()
-            if sock is None or sock.fileno() != fd:
-                return  # closed meanwhile (a publisher's write found the link lost)
-            if events & ~select.POLLOUT:  # data, or a hang-up or error to read
-                self.client.loop_read()
-            if events & select.POLLOUT and self.client.socket() is sock:
-                self.client.loop_write()
-            self.client.loop_misc()
+    def _next_poll(self) -> tuple[int, bool, bool]:
+        # With the lock held: the socket's fd (-1: none), whether paho has bytes to
+        # write, and whether the connection is up.
+        sock = self.client.socket()
+        fd = sock.fileno() if sock is not None else -1
+        return fd, self.client.want_write(), self.client.is_connected()
+
+    def _serve(self, fd: int, events: int) -> None:
+        # With the lock held, after a poll: paho's three calls on what it found.
+        self._hand_over_held()  # appended as a reconnect ended
+        sock = self.client.socket()
+        if sock is None or sock.fileno() != fd:
+            return  # closed meanwhile (a publisher's write found the link lost)
+        if events & ~select.POLLOUT:  # data, or a hang-up or error to read
+            self.client.loop_read()
+        if events & select.POLLOUT and self.client.socket() is sock:
+            self.client.loop_write()
+        self.client.loop_misc()
 
     def _reconnect(self, delay: float) -> float:
         # Waits ``delay`` (stop() cuts it short), makes one attempt and returns the
