@@ -6,7 +6,7 @@ and duplicate messages are answered with an error there and never reach the
 hub's logic, and a seat's events reach it strictly in sequence order (an event
 that arrives early is held and applied in its turn). The gate and everything
 after it run on one worker thread (:mod:`risktable.service.worker`), never on
-paho's network thread.
+the network thread.
 """
 
 from __future__ import annotations
