@@ -1,19 +1,60 @@
-"""Fixtures for real parts: a mosquitto broker per test run and the MicroPython binary."""
+"""Fixtures for real parts (a mosquitto broker and a Chromium per pytest process, the
+MicroPython binary) and how the suite is spread over pytest-xdist's workers.
+
+tests/README.md tells the whole of it: the workers, the groups, the ``slow`` marker
+and the time limit per test.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.support.browser import Chromium
 from tests.support.mosquitto import Mosquitto
 from tests.support.tools import micropython_binary, mosquitto_binary
+
+# Workers per core for ``-n auto`` (the default, pyproject.toml's addopts). Most tests
+# wait on a broker, a MicroPython seat or a browser rather than compute, so more
+# workers than cores pay; tests/README.md has the measurements behind the number.
+WORKERS_PER_CORE = 2
+
+# Every test that takes the browser runs on one worker, so a run starts one Chromium;
+# they are also the tests that write docs/screenshots/.
+BROWSER_GROUP = "browser"
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """How many workers ``-n auto`` starts: none when the command line names single
+    tests (``pytest path::test`` runs in this process, so ``-s`` and breakpoints work
+    as without xdist), else ``WORKERS_PER_CORE`` per core this process may use.
+    PYTEST_XDIST_AUTO_NUM_WORKERS overrides both."""
+    wanted = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
+    if wanted:
+        return int(wanted)
+    if config.args and all("::" in arg for arg in config.args):
+        return 0
+    return WORKERS_PER_CORE * len(os.sched_getaffinity(0))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Slow tests first, so the last minute of a parallel run is not one long test;
+    browser tests into one xdist group. Runs before xdist's own hook reads the groups."""
+    for item in items:
+        if BROWSER_GROUP in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP))
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(scope="session")
 def mosquitto(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mosquitto]:
-    """A mosquitto broker on a free loopback port, shared by the whole run."""
+    """A mosquitto broker on a free loopback port, shared by the tests of one pytest
+    process (one per xdist worker)."""
     broker = Mosquitto(mosquitto_binary(), tmp_path_factory.mktemp("mosquitto"))
     with broker:
         yield broker
@@ -31,3 +72,18 @@ def fresh_mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
 def micropython() -> str:
     """Path of the MicroPython unix-port binary."""
     return micropython_binary()
+
+
+@pytest.fixture(scope="session")
+def chromium_browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Chromium]:
+    """The headless Chromium of this pytest process, started by the first browser test."""
+    with Chromium(tmp_path_factory.mktemp("chromium")) as browser:
+        yield browser
+
+
+@pytest.fixture
+def browser(chromium_browser: Chromium) -> Iterator[Any]:
+    """A selenium driver on a fresh page of its own: a new tab in a new user context
+    (no cookie, storage, cache or emulated device of another test), closed after."""
+    with chromium_browser.page() as driver:
+        yield driver

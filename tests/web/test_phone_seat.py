@@ -50,7 +50,7 @@ from risktable.rules.state import GAME_OVER
 from risktable.service.table_service import TableService
 from risktable.table.public import board_message
 from risktable.web.server import BoardPageServer, PageConfig
-from tests.support.browser import chromium, save_screenshot, set_viewport
+from tests.support.browser import new_tab, save_screenshot, set_viewport
 from tests.support.fault_proxy import FaultProxy
 from tests.support.mosquitto import Mosquitto, free_port, wait_for_port
 from tests.support.seat_client import SeatClient
@@ -204,7 +204,7 @@ def _login_refused(port: int, username: str, password: str) -> bool:
         client.loop_stop()
 
 
-def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path) -> None:
+def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path, browser: Any) -> None:
     folder = tmp_path / "broker"
     port, ws_port = free_port(), free_port()
     write_config(folder, TABLE, SEATS, port=port, guest_port=free_port(),
@@ -226,7 +226,7 @@ def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path) -> Non
         proxy = stack.enter_context(FaultProxy("127.0.0.1", ws_port, framed=False))
         ws_url = f"ws://127.0.0.1:{proxy.port}/"
         page = stack.enter_context(BoardPageServer(PageConfig(ws_url, TABLE, players=SEATS)))
-        driver = stack.enter_context(chromium(tmp_path / "profile"))
+        driver = browser
         set_viewport(driver, 390, 844)
         players = Players(driver, 0, {})
         pilot = SeatPilot(players.send, players.armed, cards, seed=SEED, timeout=30.0)
@@ -338,7 +338,7 @@ def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path) -> Non
         _until("the old page cut off", lambda: _data(driver, "link") == "refused", 20)
         assert _login_refused(port, account["username"], account["password"])
         next_seq = _data(driver, "next")
-        driver.switch_to.new_window("tab")
+        new_tab(driver)
         driver.get(new_url)
         _until("the new page's link", lambda: _data(driver, "link") == "up")
         # Same phone, same storage: the new page goes on with the seat's numbering.
