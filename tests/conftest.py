@@ -16,6 +16,7 @@ import pytest
 
 from tests.support.browser import Chromium
 from tests.support.mosquitto import Mosquitto
+from tests.support.preset_games import PresetGames
 from tests.support.tools import micropython_binary, mosquitto_binary
 
 # Workers per core for ``-n auto`` (the default, pyproject.toml's addopts). Most tests
@@ -26,6 +27,9 @@ WORKERS_PER_CORE = 2
 # Every test that takes the browser runs on one worker, so a run starts one Chromium;
 # they are also the tests that write docs/screenshots/.
 BROWSER_GROUP = "browser"
+# The tests that replay the recorded preset games (so each is recorded once) and the
+# tests that write or read docs/screens.md and docs/screens/.
+SCREENS_GROUP = "screens"
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
@@ -44,10 +48,14 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Slow tests first, so the last minute of a parallel run is not one long test;
-    browser tests into one xdist group. Runs before xdist's own hook reads the groups."""
+    the browser tests into one xdist group, the tests of the recorded preset games into
+    another. Runs before xdist's own hook reads the groups."""
     for item in items:
-        if BROWSER_GROUP in getattr(item, "fixturenames", ()):
+        fixtures = getattr(item, "fixturenames", ())
+        if BROWSER_GROUP in fixtures:
             item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP))
+        if "preset_games" in fixtures:
+            item.add_marker(pytest.mark.xdist_group(SCREENS_GROUP))
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
@@ -87,3 +95,10 @@ def browser(chromium_browser: Chromium) -> Iterator[Any]:
     (no cookie, storage, cache or emulated device of another test), closed after."""
     with chromium_browser.page() as driver:
         yield driver
+
+
+@pytest.fixture(scope="session")
+def preset_games() -> PresetGames:
+    """The autopiloted game of each rule set, recorded once per pytest process
+    (tests/support/preset_games.py): ``preset_games(rules, hub_cards)``."""
+    return PresetGames()
