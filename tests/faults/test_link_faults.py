@@ -105,6 +105,7 @@ def _faults(steps: list[Step], presses: int, count: int, seconds: float, keepali
     return [Fault(seat, start, presses, seconds, keepalive) for seat, start in chosen]
 
 
+@pytest.mark.slow
 def test_a_seat_black_holed_60_s_while_its_player_keeps_pressing(
         broker: BrokerAddress, micropython: str, script: tuple[list[Step], Run],
         tmp_path: Path) -> None:
@@ -114,6 +115,7 @@ def test_a_seat_black_holed_60_s_while_its_player_keeps_pressing(
     assert _verdicts(results, faults, reference) == []
 
 
+@pytest.mark.slow
 def test_a_black_hole_longer_than_three_keepalives_and_the_largest_backoff(
         broker: BrokerAddress, micropython: str, script: tuple[list[Step], Run],
         tmp_path: Path) -> None:

@@ -82,6 +82,7 @@ def off_turn_seat(mirror: TableSession) -> int | None:
     return idle[0] if idle else None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "players", "options", "seed"), GAMES)
 def test_a_whole_game_refereed_by_the_service_matches_the_mirror(
         tmp_path: Path, name: str, players: int, options: dict[str, str], seed: int) -> None:

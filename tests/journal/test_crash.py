@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from risktable.journal import Journal
 from risktable.rules import replay
 from risktable.rules.record import loads
@@ -71,6 +73,7 @@ def check_journal(path: Path, reported: list[tuple[int, int]]) -> tuple[list[str
         return [info.status for info in games], sum(info.actions for info in games)
 
 
+@pytest.mark.slow
 def test_sigkill_never_loses_a_committed_action(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
     rng = random.Random(20261129)

@@ -284,6 +284,7 @@ def render(catalogue: Catalogue) -> str:
     return "\n".join(out)
 
 
+@pytest.mark.slow
 def test_the_screen_catalogue_is_current_and_covers_every_screen(
         preset_games: PresetGames) -> None:
     catalogue = Catalogue()

@@ -35,6 +35,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from riskproto.territories import TERRITORIES
 from risktable.broker_address import BrokerAddress
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
@@ -175,6 +177,7 @@ def _overlaps(boxes: list[list[Any]]) -> list[tuple[str, str]]:
 
 
 
+@pytest.mark.slow
 def test_board_page_follows_a_whole_game(tmp_path: Path, browser: Any) -> None:
     driver = browser
     rules = rules_config("classic", PLAYERS)

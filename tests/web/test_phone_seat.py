@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from riskproto.territories import TERRITORIES
@@ -204,6 +205,7 @@ def _login_refused(port: int, username: str, password: str) -> bool:
         client.loop_stop()
 
 
+@pytest.mark.slow
 def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path, browser: Any) -> None:
     folder = tmp_path / "broker"
     port, ws_port = free_port(), free_port()
