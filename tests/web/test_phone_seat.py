@@ -270,13 +270,16 @@ def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path, browse
             before = len(players.sent)
             proxy.black_hole()
             players.phone_encoder(steps)
-            time.sleep(0.3)  # separate turns of the knob, not one
+            # Separate turns of the knob, not one (the page joins taps 150 ms apart):
+            # each is in the outbox before the next (it was empty: the pilot waits for
+            # every answer).
+            _until("the first turn queued", lambda: _data(driver, "outbox") == "1")
             players.phone_encoder(1)
             _until("the page noticing the dead path", lambda: _data(driver, "link") == "down",
                    15)
             assert service.hub.wait_for_seats([phone], 15, online=False)
             players.phone_encoder(-1)
-            time.sleep(0.3)
+            _until("the third turn queued", lambda: _data(driver, "outbox") == "3")
             # The phone reloads the page (or its OS drops it) while still cut off.
             driver.execute_script("window.beforeReload = true")
             driver.refresh()
@@ -284,7 +287,7 @@ def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path, browse
             assert driver.execute_script("return window.beforeReload === undefined")
             assert int(_data(driver, "boot")) == boot
             swipe(2)  # a swipe over the display turns the knob too
-            time.sleep(0.3)
+            _until("the swipe queued", lambda: _data(driver, "outbox") == "4")
             players.phone_encoder(-2)
             _until("the fifth input queued", lambda: _data(driver, "outbox") == "5")
             proxy.black_hole(False)
