@@ -27,18 +27,15 @@ import pytest
 from riskproto import messages, topics
 from risktable.broker_address import BrokerAddress
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
-from risktable.journal import Journal, journal_path
-from risktable.rules import Commander, Reroll, replay
 from risktable.rules.goals import how_won
-from risktable.rules.record import loads
 from risktable.service.table_service import TableService, chance_rng
 from risktable.table.public import board_message
 from tests.hub.test_table_service_games import (
     GAMES,
     HUB_SEED,
     POKE_EVERY,
-    WINS,
-    chance_faces,
+    check_the_end,
+    check_the_journal,
     off_turn_seat,
     rules_for,
 )
@@ -155,14 +152,7 @@ def test_a_whole_game_refereed_by_the_hub_matches_the_mirror(
         pokes = OffTurnPresses()
         table.play(between=pokes)
         final = mirror.state
-        winner = mirror.seats[final.winner]
-        assert how_won(final) in WINS[rules.options.goal]
-        if rules.modifiers:
-            # The seed is one whose held rolls were changed both ways at the seats.
-            assert any(isinstance(a, Reroll) for a in mirror.log)
-            assert any(isinstance(a, Commander) for a in mirror.log)
-        revealed = mirror.view(winner)["lines"][1:]
-        assert bool(revealed) == (rules.options.goal == "missions")
+        winner, revealed = check_the_end(mirror, rules)
         final_views_name_the_winner(seats_of, winner, tuple(revealed))
         assert retained_board(broker, board_message(final)) == board_message(final)
         game = service.game_id
@@ -178,24 +168,9 @@ def test_a_whole_game_refereed_by_the_hub_matches_the_mirror(
     late = [a for c in seats_of.values() for a in c.late_answers]
     assert all(a.code == "duplicate" for a in late), late  # a retransmission crossing an ack
 
-    with Journal(journal_path(tmp_path / "hub")) as journal:
-        info = journal.game(game)
-        assert info.status == "finished" and info.winner == final.winner
-        log = loads(journal.export(game))
-        actions = list(log.actions())
-        assert log.config == rules and actions == mirror.log
-        assert replay(log.config, actions) == final
-        for seat, client in seats_of.items():
-            boot, seqs = journal.input_seqs(game, seat)
-            acked = sorted(seq for s, seq in tally.acked if s == seat)
-            assert boot == client.boot and seqs == acked
-        # Every face of every roll came from some seat's dice event (the attacker's and
-        # the defender's in separate events), and each one is in the dice statistics.
-        faces = [f for a in actions for f in chance_faces(a)]
-        stats = journal.die_stats()
-        assert [sum(s.counts[f - 1] for s in stats) for f in range(1, 7)] == [
-            faces.count(f) for f in range(1, 7)]
-        assert {s.die.split("-")[0] for s in stats} == {f"seat{n}" for n in seats_of}
+    acked = {seat: [seq for s, seq in tally.acked if s == seat] for seat in seats_of}
+    boots = check_the_journal(tmp_path / "hub", game, mirror, acked)
+    assert boots == {seat: client.boot for seat, client in seats_of.items()}
 
 
 def test_a_seat_that_reboots_or_resyncs_is_armed_again(

@@ -82,6 +82,48 @@ def off_turn_seat(mirror: TableSession) -> int | None:
     return idle[0] if idle else None
 
 
+def check_the_end(mirror: TableSession, rules: Config) -> tuple[int, list[str]]:
+    """The mirror's game ended as its rule set ends; the winner's seat and what its
+    last view reveals (a mission)."""
+    final = mirror.state
+    assert how_won(final) in WINS[rules.options.goal]
+    if rules.modifiers:
+        # The seed is one whose held rolls were changed both ways at the seats.
+        assert any(isinstance(a, Reroll) for a in mirror.log)
+        assert any(isinstance(a, Commander) for a in mirror.log)
+    winner = mirror.seats[final.winner]
+    revealed = mirror.view(winner)["lines"][1:]
+    assert bool(revealed) == (rules.options.goal == "missions")
+    return winner, revealed
+
+
+def check_the_journal(data_dir: Path, game: int, mirror: TableSession,
+                      acked: dict[int, list[int]]) -> dict[int, int | None]:
+    """The hub's journal in ``data_dir`` holds the mirror's finished ``game``, each
+    seat's ``acked`` input numbers, and every die face in its statistics; returns the
+    boot each seat's inputs were journalled under."""
+    final = mirror.state
+    boots: dict[int, int | None] = {}
+    with Journal(journal_path(data_dir)) as journal:
+        info = journal.game(game)
+        assert info.status == "finished" and info.winner == final.winner
+        log = loads(journal.export(game))
+        actions = list(log.actions())
+        assert log.config == mirror.config and actions == mirror.log
+        assert replay(log.config, actions) == final
+        for seat in mirror.seats:
+            boots[seat], seqs = journal.input_seqs(game, seat)
+            assert seqs == sorted(acked[seat])
+        # Every face of every roll came from some seat's dice event (the attacker's and
+        # the defender's in separate events), and each one is in the dice statistics.
+        faces = [f for a in actions for f in chance_faces(a)]
+        stats = journal.die_stats()
+        assert [sum(s.counts[f - 1] for s in stats) for f in range(1, 7)] == [
+            faces.count(f) for f in range(1, 7)]
+        assert {s.die.split("-")[0] for s in stats} == {f"seat{n}" for n in mirror.seats}
+    return boots
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "players", "options", "seed"), GAMES)
 def test_a_whole_game_refereed_by_the_service_matches_the_mirror(
@@ -125,14 +167,7 @@ def test_a_whole_game_refereed_by_the_service_matches_the_mirror(
 
         final = mirror.state
         assert service.session.state == final
-        winner = mirror.seats[final.winner]
-        assert how_won(final) in WINS[rules.options.goal]
-        if rules.modifiers:
-            # The seed is one whose held rolls were changed both ways at the seats.
-            assert any(isinstance(a, Reroll) for a in mirror.log)
-            assert any(isinstance(a, Commander) for a in mirror.log)
-        revealed = mirror.view(winner)["lines"][1:]
-        assert bool(revealed) == (rules.options.goal == "missions")
+        winner, revealed = check_the_end(mirror, rules)
         for seat in mirror.seats:
             view = service.session.view(seat)
             expected = ["You won!"] if seat == winner else [f"Seat {winner} won"]
@@ -146,19 +181,4 @@ def test_a_whole_game_refereed_by_the_service_matches_the_mirror(
     # Only the off-turn presses were refused, each as the mirror judged it.
     assert len(refused) == pokes > 0
     assert set(refused) == {"not_allowed"}
-    with Journal(journal_path(data_dir)) as journal:
-        info = journal.game(game)
-        assert info.status == "finished" and info.winner == final.winner
-        log = loads(journal.export(game))
-        actions = list(log.actions())
-        assert log.config == rules and actions == mirror.log
-        assert replay(log.config, actions) == final
-        for seat in mirror.seats:
-            assert journal.input_seqs(game, seat)[1] == sorted(acked[seat])
-        # Every face of every roll came from some seat's dice event (the attacker's and
-        # the defender's in separate events), and each one is in the dice statistics.
-        faces = [f for a in actions for f in chance_faces(a)]
-        stats = journal.die_stats()
-        assert [sum(s.counts[f - 1] for s in stats) for f in range(1, 7)] == [
-            faces.count(f) for f in range(1, 7)]
-        assert {s.die.split("-")[0] for s in stats} == {f"seat{n}" for n in mirror.seats}
+    check_the_journal(data_dir, game, mirror, acked)
