@@ -89,7 +89,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
                 if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
         if lost:
             raise RuntimeError(f"pytest-xdist dropped the xdist_group of {lost[0]} "
-                                    f"and {len(lost) - 1} more: see pyproject.toml's pytest")
+                               f"and {len(lost) - 1} more: see pyproject.toml's pytest")
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ One Chromium serves every browser test of a pytest process (the session fixture
 ``browser`` fixture: a new tab in a user context of its own (WebDriver BiDi's
 ``browser.createUserContext``, an incognito-like profile), so no cookie, storage,
 cache, service worker or device emulation of one test reaches the next. Starting
-Chromium costs about a second of CPU; a user context a tenth of that.
+Chromium takes a second or two; a new user context a fraction of that.
 
 Debian's ``chromium`` and ``chromium-driver`` are used as installed: selenium is
 given both paths, so its driver manager never looks for (or downloads) a
@@ -16,9 +16,9 @@ browser. Missing parts fail the test under CI and skip it elsewhere
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -85,12 +85,13 @@ class Chromium:
             return False
         return True
 
-    @contextmanager
+    @contextlib.contextmanager
     def page(self) -> Iterator[Any]:
         """The driver switched to a new tab of a new user context, removed afterwards
         (with every page, socket and stored byte of it)."""
         if not self.alive():  # a test before this one killed it: start another
-            self.quit()
+            with contextlib.suppress(Exception):  # whatever a dead browser's driver says
+                self.quit()
             self.start()
         from selenium.webdriver.common.bidi.browsing_context import CreateType
 
