@@ -67,6 +67,7 @@ def _screens(seat: SeatProcess) -> list[tuple[tuple[str, ...], bool]]:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("screens")  # regenerating, it writes docs/screens/ (tests/README.md)
 @pytest.mark.parametrize("lang", sorted(i18n.RIGHT_TO_LEFT))
 def test_a_game_on_the_seat_firmware_speaks_the_seats_language(
         lang: str, micropython: str, tmp_path: Path) -> None:
@@ -146,6 +147,7 @@ def _pictures(lang: str, shown: list[tuple[tuple[str, ...], bool]], tmp_path: Pa
     (out / "README.md").write_text("\n".join(index).rstrip() + "\n")
 
 
+@pytest.mark.xdist_group("screens")  # it reads what the tests above regenerate
 def test_the_screens_of_every_language_are_in_the_docs() -> None:
     for lang in i18n.LANGUAGES:
         folder = SCREENS / lang
