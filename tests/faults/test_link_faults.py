@@ -106,6 +106,7 @@ def _faults(steps: list[Step], presses: int, count: int, seconds: float, keepali
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(300)  # a 60 s black hole by design, 70 s of wall on a quiet machine
 def test_a_seat_black_holed_60_s_while_its_player_keeps_pressing(
         broker: BrokerAddress, micropython: str, script: tuple[list[Step], Run],
         tmp_path: Path) -> None:
@@ -116,6 +117,7 @@ def test_a_seat_black_holed_60_s_while_its_player_keeps_pressing(
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(300)  # ten black holes of keepalives and backoffs: 74 s on a quiet machine
 def test_a_black_hole_longer_than_three_keepalives_and_the_largest_backoff(
         broker: BrokerAddress, micropython: str, script: tuple[list[Step], Run],
         tmp_path: Path) -> None:
