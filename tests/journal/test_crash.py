@@ -43,7 +43,13 @@ def run_and_kill(path: Path, seed: int, delay: float) -> list[tuple[int, int]]:
         raise AssertionError(f"child died before its first commit: {child.stderr.read()}")
     time.sleep(delay)
     child.send_signal(signal.SIGKILL)
-    out, err = child.communicate(timeout=30)
+    # Read the rest through the buffer readline() filled: communicate() would read the
+    # pipe beneath it and lose what readline() had taken past the first line (under
+    # load the child is lines ahead of the parent), leaving a line cut in two.
+    out = child.stdout.read()
+    assert child.stderr is not None
+    err = child.stderr.read()
+    child.wait(timeout=30)
     assert child.returncode == -signal.SIGKILL, err
     # A line cut short by the kill was never completely reported.
     lines = [first, *out.splitlines(keepends=True)]
