@@ -55,7 +55,12 @@ def test_every_benchmark_is_smoked_or_excluded_with_a_reason() -> None:
     assert SMOKE.keys() <= on_disk
 
 
-@pytest.mark.parametrize("name", sorted(SMOKE))
+# Benchmarks whose shortest run still takes seconds: paced runs of a set length.
+SLOW = {"bench_venue.py", "bench_led_link.py"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.slow) if name in SLOW
+                                  else name for name in sorted(SMOKE)])
 def test_a_benchmark_prints_figures(name: str) -> None:
     done = subprocess.run([sys.executable, str(BENCH / name), *SMOKE[name]], cwd=ROOT,
                           env=subprocess_env(), capture_output=True, text=True, timeout=120,

@@ -266,6 +266,7 @@ class Players:
             night.wait(self.first, shows("Claim a territory"))
 
 
+@pytest.mark.slow
 def test_a_game_night_by_the_setup_checklist(night: GameNight) -> None:
     started = time.monotonic()
     block, toml = checklist(SETUP)

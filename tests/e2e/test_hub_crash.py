@@ -123,6 +123,7 @@ def broker(tmp_path: Path) -> Iterator[Mosquitto]:
         yield started
 
 
+@pytest.mark.slow
 def test_a_game_survives_twenty_hub_kills_without_losing_an_acknowledged_input(
         broker: Mosquitto, tmp_path: Path) -> None:
     rules = Config(PLAYERS)

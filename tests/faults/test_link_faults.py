@@ -105,6 +105,8 @@ def _faults(steps: list[Step], presses: int, count: int, seconds: float, keepali
     return [Fault(seat, start, presses, seconds, keepalive) for seat, start in chosen]
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(300)  # a 60 s black hole by design, 70 s of wall on a quiet machine
 def test_a_seat_black_holed_60_s_while_its_player_keeps_pressing(
         broker: BrokerAddress, micropython: str, script: tuple[list[Step], Run],
         tmp_path: Path) -> None:
@@ -114,6 +116,8 @@ def test_a_seat_black_holed_60_s_while_its_player_keeps_pressing(
     assert _verdicts(results, faults, reference) == []
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(300)  # ten black holes of keepalives and backoffs: 74 s on a quiet machine
 def test_a_black_hole_longer_than_three_keepalives_and_the_largest_backoff(
         broker: BrokerAddress, micropython: str, script: tuple[list[Step], Run],
         tmp_path: Path) -> None:

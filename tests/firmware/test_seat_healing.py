@@ -99,6 +99,7 @@ def test_a_burst_of_hub_messages_while_the_link_drops_loses_nothing_that_matters
         hub.close()
 
 
+@pytest.mark.slow
 def test_a_stalled_seat_is_reset_by_its_watchdog_and_comes_back_into_the_game(
     micropython: str, fresh_mosquitto: Mosquitto, tmp_path: Path,
     caplog: pytest.LogCaptureFixture,

@@ -60,6 +60,7 @@ def _persian_rows(lang: str) -> list[str]:
     return written({"lines": [long] * 4}, "fa")["lines"][:10]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", list(HEAPS))
 def test_seat_scenario_runs_in_a_small_heap(
     micropython: str, fresh_mosquitto: Mosquitto, tmp_path: Path, lang: str

@@ -75,6 +75,7 @@ def test_every_input_is_applied_once_in_order(seat: SeatProcess, hub: AckingHub)
     assert hub.wait_inputs(len(sent)) == [event for _, event in sent]
 
 
+@pytest.mark.slow
 def test_unacknowledged_events_are_resent_until_acked(seat: SeatProcess, hub: AckingHub) -> None:
     hub.ack = False
     seat.send({"encoder": 1})
@@ -97,6 +98,7 @@ def test_unacknowledged_events_are_resent_until_acked(seat: SeatProcess, hub: Ac
     assert hub.deliveries(seq) == settled
 
 
+@pytest.mark.slow
 def test_broker_outage_loses_and_doubles_nothing(
     micropython: str, hub: AckingHub, fresh_mosquitto: Mosquitto, tmp_path: Path
 ) -> None:
@@ -297,6 +299,7 @@ def test_a_view_it_cannot_decode_makes_the_seat_ask_for_resync(
     assert not any(line.get("ring") == [[1, 2, 3]] * 12 for line in shown)
 
 
+@pytest.mark.slow
 def test_a_silent_hub_holds_confirm_and_a_full_outbox_takes_no_input(
     seat: SeatProcess, hub: AckingHub
 ) -> None:

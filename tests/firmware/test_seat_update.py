@@ -162,6 +162,7 @@ def _run(updater: Updater, timeout: float = 60.0) -> SeatResult:
     return results[0]
 
 
+@pytest.mark.slow
 def test_a_good_update_switches_and_survives_a_reboot(
     micropython: str, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
     request: pytest.FixtureRequest,
@@ -188,6 +189,7 @@ def test_a_good_update_switches_and_survives_a_reboot(
         device.close()
 
 
+@pytest.mark.slow
 def test_a_corrupted_file_is_refused_and_the_old_version_kept(
     micropython: str, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
     request: pytest.FixtureRequest,
@@ -216,6 +218,7 @@ def test_a_corrupted_file_is_refused_and_the_old_version_kept(
         device.close()
 
 
+@pytest.mark.slow
 def test_a_version_that_crashes_at_start_is_rolled_back(
     micropython: str, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
     request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture,
@@ -245,6 +248,7 @@ def test_a_version_that_crashes_at_start_is_rolled_back(
         device.close()
 
 
+@pytest.mark.slow
 def test_a_version_that_never_comes_online_is_rolled_back(
     micropython: str, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
     request: pytest.FixtureRequest,
@@ -292,6 +296,7 @@ def _cut_during(micropython: str, mosquitto: Mosquitto, builds: Builds, tmp_path
     return done[0], device
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hold", ["", "staged", "switch"], ids=["mid-file", "staged",
                                                                  "switch"])
 def test_a_power_cut_during_an_update_leaves_the_old_version(
@@ -314,6 +319,7 @@ def test_a_power_cut_during_an_update_leaves_the_old_version(
         device.close()
 
 
+@pytest.mark.slow
 def test_no_update_while_a_game_is_running(
     mosquitto: Mosquitto, builds: Builds, watch: Watcher, request: pytest.FixtureRequest,
 ) -> None:
@@ -341,6 +347,7 @@ def test_no_update_while_a_game_is_running(
         hub.close()
 
 
+@pytest.mark.slow
 def test_the_command_updates_a_seat(
     micropython: str, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
     request: pytest.FixtureRequest,

@@ -12,6 +12,7 @@ from tests.firmware.seats import MICROPYPATH
 from tests.support.tools import ROOT
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("scenario", "fed", "resets"),
     # "ended": the recorded reset returns (a real one never does), so feeding goes on.

@@ -39,6 +39,7 @@ def joined(row: str) -> bool:
     return bool(row) and not any("\u0621" <= ch <= "\u06d3" for ch in row)
 
 
+@pytest.mark.slow
 def test_a_persian_seat_shows_its_own_words_right_to_left_when_the_hub_is_silent(
     micropython: str, fresh_mosquitto: Mosquitto, hub: AckingHub, tmp_path: Path
 ) -> None:
