@@ -19,6 +19,7 @@ from typing import Any, TextIO
 from risktable import i18n
 from risktable.broker_address import BrokerAddress
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
+from risktable.defaults import DEFAULT_RULES, DEFAULT_SEATS
 from risktable.demo.broker import EmbeddedBroker
 from risktable.demo.game import GameSummary, Screen, end_reason
 from risktable.demo.keyboard import Keyboard, Painter, cbreak, seat_panel, session_card_keys
@@ -47,8 +48,8 @@ class DemoError(Exception):
 class DemoOptions:
     """What ``risktable demo`` was asked to do."""
 
-    seats: int = 4
-    rules: str = "classic"
+    seats: int = DEFAULT_SEATS
+    rules: str = DEFAULT_RULES
     broker: BrokerAddress | None = None
     port: int = 0
     micropython: str | None = None

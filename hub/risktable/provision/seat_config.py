@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from riskproto import topics
+from risktable.broker_address import DEFAULT_PORT
 from risktable.i18n import DEFAULT as DEFAULT_LANGUAGE
 from risktable.i18n import check_language
 
@@ -23,7 +24,7 @@ def seat_config(
     table: str,
     seat: int,
     host: str,
-    port: int = 1883,
+    port: int = DEFAULT_PORT,
     username: str | None = None,
     password: str | None = None,
     wifi_ssid: str = "",

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from risktable.rules.actions import Action, Attack, Defend, Roll
-from risktable.rules.bots import BOTS, Bot
+from risktable.rules.bots import BOTS, DEFAULT_BOT, Bot
 from risktable.rules.chance import FACES, sample_roll
 from risktable.rules.combat import declared, defended, defender, loss_table, take_losses
 from risktable.rules.engine import apply, chance_outcomes, new_game
@@ -132,7 +132,7 @@ def play_game(config: Config, bots: list[Bot], rng: random.Random, *, game: int 
                       final=s, log=log)
 
 
-def selfplay(config: Config, games: int, seed: int, bot: str = "heuristic", *,
+def selfplay(config: Config, games: int, seed: int, bot: str = DEFAULT_BOT, *,
              max_turns: int | None = None, record: bool = True) -> Iterator[GameResult]:
     """Play ``games`` seeded games with every seat played by ``bot``."""
     make = BOTS[bot]
