@@ -320,6 +320,7 @@ class Question(NamedTuple):
         return _name(self.state, self.menu.cursor) if self.menu.cursor >= 0 else ""
 
     def named(self, territory: int) -> str:
+        """``territory`` by name, in the context's language."""
         return _name(self.state, territory)
 
 
