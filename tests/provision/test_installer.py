@@ -130,6 +130,9 @@ def test_install_tree(tmp_path: Path, model: str | None, panel: bool) -> None:
     rule = (tmp_path / "etc/udev/rules.d/99-risktable-leds.rules").read_text()
     assert 'ATTRS{idVendor}=="2e8a", ATTRS{idProduct}=="0005"' in rule
     assert 'SYMLINK+="risktable-leds"' in rule
+    # ModemManager's documented tag (its API reference, "Common udev tags" and "Modem
+    # filter"): a port so tagged is never probed.
+    assert 'ENV{ID_MM_DEVICE_IGNORE}="1"' in rule.splitlines()[-1]
     link = tmp_path / "usr/local/bin/risktable"
     assert os.readlink(link) == "/opt/risktable/bin/risktable"
 
