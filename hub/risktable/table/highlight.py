@@ -22,10 +22,10 @@ _TARGET_STAGES = frozenset({menus.ATTACK_TO, menus.FORTIFY_TO, menus.BONUS})
 def lit_territories(situation: Situation) -> frozenset[str]:
     """The territory ids the LED board blinks now."""
     ids = situation.state.config.board.territory_ids
-    return frozenset(ids[t] for t in highlight(situation).lit)
+    return frozenset(ids[t] for t in board_highlight(situation).lit)
 
 
-def highlight(situation: Situation, *, with_odds: bool = False) -> Highlight:
+def board_highlight(situation: Situation, *, with_odds: bool = False) -> Highlight:
     """The LED board's highlight, each part named (the board page draws them apart);
     ``with_odds`` adds the odds of the attack being considered, for the public scene."""
     sit = situation

@@ -59,7 +59,7 @@ from risktable.rules.state import (
 from risktable.table import menus, seat_inputs
 from risktable.table.battle_odds import ODDS_ARMY_LIMIT
 from risktable.table.dice import Side, chance_action, sides
-from risktable.table.highlight import highlight, lit_territories
+from risktable.table.highlight import board_highlight, lit_territories
 from risktable.table.last_move import NOTHING_YET, LastMove, after_action, taken_back
 from risktable.table.menus import Menu, Pick, menu_for, pick_after
 from risktable.table.public import Fact, Highlight, public_facts
@@ -225,7 +225,7 @@ class TableSession:
         (cursor, targets, battle, with the odds of the attack being considered) and
         the last public facts, oldest first."""
         self._catch_up()
-        return highlight(self.situation(), with_odds=True), self._facts
+        return board_highlight(self.situation(), with_odds=True), self._facts
 
     @property
     def menu(self) -> Menu:
