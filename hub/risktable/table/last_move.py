@@ -12,8 +12,8 @@ whole.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
 from functools import partial
+from typing import NamedTuple
 
 from risktable.i18n import _
 from risktable.rules.actions import (
@@ -49,9 +49,9 @@ def _no_result() -> str:
     return ""
 
 
-@dataclass(frozen=True)
-class LastMove:
-    """What the last action was, for the screens.
+class LastMove(NamedTuple):
+    """What the last action was, for the screens (a named tuple: one is made for every
+    action a journal replays).
 
     ``told`` writes its lines; ``by`` is the player who did it (-1: no one, e.g. dice);
     ``result`` is the line the attacker reads about the roll just decided (until their
@@ -109,7 +109,7 @@ def after_action(last: LastMove, before: State, after: State, action: Action,
 
 def taken_back(last: LastMove, player: int) -> LastMove:
     """The :class:`LastMove` once Back took ``player``'s last placement back."""
-    return replace(last, told=_army_taken_back, by=player)
+    return last._replace(told=_army_taken_back, by=player)
 
 
 def _army_taken_back() -> list[str]:
