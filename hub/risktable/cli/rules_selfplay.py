@@ -11,7 +11,7 @@ from typing import Any
 
 from risktable.cli.common import whole_number
 from risktable.cli.errors import CliError
-from risktable.rules.bots import BOTS
+from risktable.rules.bots import BOTS, DEFAULT_BOT, described
 from risktable.rules.decks import PLACEHOLDER_STARS
 from risktable.rules.goals import how_won
 from risktable.rules.options import Config, Options
@@ -36,10 +36,7 @@ def register(sub: Any) -> None:
                         "flags below change single options of it")
     p.add_argument("--games", type=whole_number("games", 1), required=True)
     p.add_argument("--seed", type=whole_number("seed", 0), required=True)
-    p.add_argument("--bot", choices=sorted(BOTS), default="heuristic",
-                   help="heuristic (plays to win, the default), random (random purposeful "
-                        "moves; its games end) or uniform (uniform over the legal actions, "
-                        "for fuzzing; its games seldom end)")
+    p.add_argument("--bot", choices=sorted(BOTS), default=DEFAULT_BOT, help=described())
     p.add_argument("--max-turns", type=whole_number("max-turns", 1), default=DEFAULT_MAX_TURNS,
                    help=f"stop a game after this many turns, reported as capped "
                         f"(default {DEFAULT_MAX_TURNS})")

@@ -38,6 +38,8 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from risktable.broker_address import DEFAULT_PORT
+from risktable.defaults import DEFAULT_SEATS, DEFAULT_TABLE
 from risktable.provision import broker_config
 from risktable.provision.pi_model import Board, detect_board
 
@@ -94,10 +96,10 @@ class Options:
     apt: bool = True
     pip: bool = True
     systemctl: bool = True
-    table: str = "table1"
-    seats: int = 4
+    table: str = DEFAULT_TABLE
+    seats: int = DEFAULT_SEATS
     bind: str = "0.0.0.0"
-    port: int = 1883
+    port: int = DEFAULT_PORT
     venue: broker_config.VenueTarget | None = None
     no_venue: bool = False
     seat_websockets: int | None = None

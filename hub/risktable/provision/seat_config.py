@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from riskproto import topics
+from risktable.broker_address import DEFAULT_PORT
 from risktable.i18n import DEFAULT as DEFAULT_LANGUAGE
 from risktable.i18n import check_language
 
@@ -32,7 +33,7 @@ def seat_config(
     table: str,
     seat: int,
     host: str,
-    port: int = 1883,
+    port: int = DEFAULT_PORT,
     username: str | None = None,
     password: str | None = None,
     wifi_ssid: str = "",
@@ -70,17 +71,7 @@ def seat_config(
         raise ValueError("dice must be one of " + ", ".join(DICE))
     if not 5 <= keepalive <= 600:
         raise ValueError("keepalive must be 5 to 600 seconds")
-    if board == "esp32":
-        pinout_ring = esp32_ring_size()
-        if ring_size not in (None, pinout_ring):
-            raise ValueError(f"an esp32 seat drives the pinout's ring of {pinout_ring} pixels "
-                             "(hardware/seat-pinout.json, led_ring.settings.count); "
-                             "change the ring there")
-        ring_size = pinout_ring
-    elif ring_size is None:
-        ring_size = EMULATED_RING_SIZE
-    if not 1 <= ring_size <= 64:
-        raise ValueError("ring size must be 1 to 64 pixels")
+    ring_size = _ring_size(board, ring_size)
     check_language(lang)
     if board == "esp32" and not wifi_ssid:
         raise ValueError("an esp32 seat needs a WiFi ssid")
@@ -104,6 +95,23 @@ def seat_config(
     if lang != DEFAULT_LANGUAGE:
         cfg["lang"] = lang
     return cfg
+
+
+def _ring_size(board: str, asked: int | None) -> int:
+    # The ring the seat drives: an esp32 seat's is the pinout's (its board takes the count
+    # from there), so another is refused; the emulated board's is asked for or the default.
+    if board == "esp32":
+        pinout_ring = esp32_ring_size()
+        if asked not in (None, pinout_ring):
+            raise ValueError(f"an esp32 seat drives the pinout's ring of {pinout_ring} pixels "
+                             "(hardware/seat-pinout.json, led_ring.settings.count); "
+                             "change the ring there")
+        ring_size = pinout_ring
+    else:
+        ring_size = EMULATED_RING_SIZE if asked is None else asked
+    if not 1 <= ring_size <= 64:
+        raise ValueError("ring size must be 1 to 64 pixels")
+    return ring_size
 
 
 def write_seat_config(cfg: dict[str, Any], out: Path) -> None:

@@ -2,14 +2,18 @@
 
 A bot is anything with ``choose(state) -> Action`` for a state where a seat
 must act. Every bot here draws all its randomness from its own
-``random.Random(seed)``, so a seed fixes every decision: ``uniform`` is uniform
-over the legal actions (for fuzzing; its games seldom end), ``random`` plays
-random purposeful moves and finishes its games, ``heuristic`` plays to win.
+``random.Random(seed)``, so a seed fixes every decision.
+
+:data:`KINDS` is the one list of bots: every name a configuration, a command, the demo
+or a test may give, how to make that bot from a seed, what it plays like, and whether
+it may sit at a live table. A new bot is one line there; :data:`BOTS`,
+:data:`TABLE_BOTS` and the commands' help are read from it.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
+from typing import NamedTuple, Protocol
 
 from risktable.rules.actions import Action
 from risktable.rules.bots.heuristic import HeuristicBot
@@ -24,10 +28,39 @@ class Bot(Protocol):
     def choose(self, state: State) -> Action: ...
 
 
-BOTS: dict[str, type[UniformBot] | type[HeuristicBot]] = {
-    "uniform": UniformBot,
-    "random": RandomBot,
-    "heuristic": HeuristicBot,
-}
+class BotKind(NamedTuple):
+    """One kind of bot: ``make(seed)`` builds one, ``plays`` says in a few words how it
+    plays (for help texts), ``at_table`` whether the hub may seat it at a live table."""
 
-__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "UniformBot"]
+    make: Callable[[int], Bot]
+    plays: str
+    at_table: bool = True
+
+
+KINDS: dict[str, BotKind] = {
+    "uniform": BotKind(UniformBot, "uniform over the legal actions, for fuzzing; its games "
+                                   "seldom end", at_table=False),
+    "random": BotKind(RandomBot, "random purposeful moves; its games end"),
+    "heuristic": BotKind(HeuristicBot, "plays to win"),
+}
+# The bot that plays when none is named (self-play, the demo's seats).
+DEFAULT_BOT = "heuristic"
+
+# Each bot's name and how to make it from a seed: ``BOTS[name](seed)``.
+BOTS: dict[str, Callable[[int], Bot]] = {name: kind.make for name, kind in KINDS.items()}
+# The bots a table's configuration may seat (``[table] bots``).
+TABLE_BOTS: tuple[str, ...] = tuple(name for name, kind in KINDS.items() if kind.at_table)
+
+
+def described(names: tuple[str, ...] | None = None) -> str:
+    """The bots ``names`` (default: all) for a help text, each with how it plays, the
+    default marked: "uniform (...), random (...) or heuristic (plays to win, the default)".
+    """
+    chosen = tuple(KINDS) if names is None else names
+    parts = [f"{name} ({KINDS[name].plays}{', the default' if name == DEFAULT_BOT else ''})"
+             for name in chosen]
+    return ", ".join(parts[:-1]) + " or " + parts[-1] if len(parts) > 1 else parts[0]
+
+
+__all__ = ["BOTS", "DEFAULT_BOT", "KINDS", "TABLE_BOTS", "Bot", "BotKind", "HeuristicBot",
+           "RandomBot", "UniformBot", "described"]
