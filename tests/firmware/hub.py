@@ -88,5 +88,8 @@ class AckingHub:
         ).wait_for_publish(10)
 
     def close(self) -> None:
-        self.client.loop_stop()
+        # DISCONNECT first: the network thread sends it and ends at once; stopped
+        # first, the thread would finish its select() timeout (up to 1 s) before
+        # disconnect() wrote the packet from this thread.
         self.client.disconnect()
+        self.client.loop_stop()

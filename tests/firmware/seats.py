@@ -162,5 +162,5 @@ class Watcher:
             self.pending.append(item)
 
     def close(self) -> None:
+        self.client.disconnect()  # first: see AckingHub.close
         self.client.loop_stop()
-        self.client.disconnect()

@@ -259,8 +259,10 @@ class Updater:
             with self.server:
                 return self._update(client, chosen, state, hub, timeout_s)
         finally:
-            client.loop_stop()
+            # DISCONNECT first, sent by the network thread, which then ends at
+            # once; stopping the thread first costs its select() timeout (up to 1 s).
             client.disconnect()
+            client.loop_stop()
 
     def _update(self, client: mqtt.Client, chosen: list[int], state: dict[int, _Seat],
                 hub: _Table, timeout_s: float) -> list[SeatResult]:
