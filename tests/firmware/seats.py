@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import queue
 import subprocess
 import threading
@@ -34,6 +35,23 @@ def write_config(
     path = directory / f"seat{seat}.json"
     path.write_text(json.dumps(cfg))
     return path
+
+
+def unread_bytes(pid: int, port: int) -> int:
+    """Bytes that arrived on process ``pid``'s TCP connection to local port ``port`` and
+    wait unread in its receive queue (Linux: ``/proc/PID/fd`` and ``/proc/net/tcp``)."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        target = os.readlink(fd) if fd.is_symlink() else ""
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:["):-1])
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for row in Path(table).read_text().splitlines()[1:]:
+            fields = row.split()
+            remote_port = int(fields[2].rsplit(":", 1)[1], 16)
+            if fields[9] in inodes and remote_port == port:
+                return int(fields[4].split(":")[1], 16)
+    raise AssertionError(f"process {pid} has no connection to port {port}")
 
 
 class SeatProcess:
