@@ -80,6 +80,10 @@ class SeatProcess:
         )
         self.outputs: queue.Queue[dict[str, Any]] = queue.Queue()
         self.seen: list[dict[str, Any]] = []
+        # Beside the queue: the latest value of each output, and every verdict on an
+        # input line in order ("numbered" [seq, kind], or "refused" why).
+        self.latest: dict[str, Any] = {}
+        self.verdicts: list[tuple[str, Any]] = []
         self.stderr_lines: list[str] = []
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
@@ -88,7 +92,11 @@ class SeatProcess:
         assert self.process.stdout is not None
         for raw in self.process.stdout:
             try:
-                self.outputs.put(json.loads(raw))
+                line = json.loads(raw)
+                self.latest.update(line)
+                self.verdicts += [(key, line[key]) for key in ("numbered", "refused")
+                                  if key in line]
+                self.outputs.put(line)
             except ValueError:
                 # MicroPython prints an uncaught exception's traceback to stdout.
                 self.stderr_lines.append("stdout: " + raw.decode(errors="replace").rstrip())
@@ -103,6 +111,25 @@ class SeatProcess:
         assert self.process.stdin is not None
         self.process.stdin.write(json.dumps(line).encode() + b"\n")
         self.process.stdin.flush()
+
+    def type_line(self, line: dict[str, Any], timeout: float = 20.0) -> int:
+        """Type ``line`` until the seat numbers it, and return the event's ``seq``. A line
+        it refuses (its outbox full, or waiting for the hub: an answer still on its
+        way) is typed again once the display's notice is gone."""
+        deadline = time.monotonic() + timeout
+        while True:
+            told = len(self.verdicts)
+            self.send(line)
+            while len(self.verdicts) <= told:
+                assert time.monotonic() < deadline, f"no verdict on {line}: {self.stderr_lines}"
+                time.sleep(0.005)
+            said, what = self.verdicts[told]
+            if said == "numbered":
+                return int(what[0])
+            while (self.latest.get("oled") or [""])[0] in ("outbox full",
+                                                            "waiting for the hub"):
+                assert time.monotonic() < deadline, f"{line} held back: {self.latest}"
+                time.sleep(0.01)
 
     def wait_output(
         self, match: Callable[[dict[str, Any]], bool], timeout: float = 10.0
