@@ -38,6 +38,7 @@ WRONG_COST = 20
 FOUND = 0.2  # the loosest detector score reported at all
 FOUND_SURE = [0.3, 0.4, 0.5, 0.6]
 VALUE_SURE = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95]
+VALUE_SURE_PIPS = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
 
 
 def rethreshold(reads: list[DieRead], t: Thresholds) -> list[DieRead]:
@@ -47,7 +48,8 @@ def rethreshold(reads: list[DieRead], t: Thresholds) -> list[DieRead]:
         if r.score < t.found:
             continue
         # read with loose thresholds, ``why`` holds only reasons that do not depend on them
-        sure = r.why == "" and r.score >= t.found_sure and r.confidence >= t.value_sure
+        need = t.value_sure_pips if r.pips == r.value else t.value_sure
+        sure = r.why == "" and r.score >= t.found_sure and r.confidence >= need
         out.append(DieRead(r.value, r.box, r.colour, sure, r.score, r.confidence, r.pips,
                            r.lab, r.why))
     return out
@@ -58,22 +60,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photos", type=Path, required=True)
     parser.add_argument("--models", type=Path, default=MODELS)
     args = parser.parse_args(argv)
-    loose = Thresholds(FOUND, 0.0, 0.0)
+    loose = Thresholds(FOUND, 0.0, 0.0, 0.0)
     info = ModelInfo(args.models, {}, loose, {})
     reader = DiceReader(args.models, threads=2, info=info)
     photos = load_part(args.photos, VALIDATION)
     raw = [(reader.read_file(photo.path)[0], photo.dice) for photo in photos]
     best: tuple[float, Thresholds, Score] | None = None
-    for fs, vs in itertools.product(FOUND_SURE, VALUE_SURE):
-        t = Thresholds(FOUND, fs, vs)
+    for fs, vs, vp in itertools.product(FOUND_SURE, VALUE_SURE, VALUE_SURE_PIPS):
+        if vp > vs:
+            continue
+        t = Thresholds(FOUND, fs, vs, vp)
         total = Score()
         for reads, dice in raw:
             total.add(score_photo(rethreshold(reads, t), dice))
         merit = total.right - WRONG_COST * total.wrong
-        print(f"found_sure {fs:.2f} value_sure {vs:.2f}: right {total.right}/{total.dice} "
-              f"wrong {total.wrong} unsure {total.unsure} not found {total.not_found}")
-        if best is None or merit > best[0] or (merit == best[0] and (fs, vs) >= (
-                best[1].found_sure, best[1].value_sure)):
+        print(f"found_sure {fs:.2f} value_sure {vs:.2f} with pips {vp:.2f}: right "
+              f"{total.right}/{total.dice} wrong {total.wrong} unsure {total.unsure} "
+              f"not found {total.not_found}")
+        if best is None or merit > best[0] or (merit == best[0] and (fs, vs, vp) >= (
+                best[1].found_sure, best[1].value_sure, best[1].value_sure_pips)):
             best = (merit, t, total)
     assert best is not None
     _, t, total = best
@@ -81,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     meta = {
         "files": {DETECTOR: sha256(args.models / DETECTOR),
                   CLASSIFIER: sha256(args.models / CLASSIFIER)},
-        "thresholds": {"found": t.found, "found_sure": t.found_sure, "value_sure": t.value_sure},
+        "thresholds": {"found": t.found, "found_sure": t.found_sure, "value_sure": t.value_sure,
+                       "value_sure_pips": t.value_sure_pips},
         "validation": {"photos": len(photos), "dice": total.dice, "right": total.right,
                        "wrong": total.wrong, "unsure": total.unsure,
                        "not_found": total.not_found},

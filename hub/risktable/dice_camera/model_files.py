@@ -32,12 +32,14 @@ class Thresholds:
 
     ``found``: a detector score from which a die is reported at all; ``found_sure``: a
     detector score from which it may be sure; ``value_sure``: the classifier's
-    probability of its best value from which the read is sure.
+    probability of its best value from which the read is sure; ``value_sure_pips``: the
+    same where the classical pip count agrees (two independent readings of one value).
     """
 
     found: float
     found_sure: float
     value_sure: float
+    value_sure_pips: float
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,8 @@ def load_info(folder: Path = MODELS, check: bool = True) -> ModelInfo:
                 raise ModelError(f"{path}: not the model file {METADATA} names (SHA-256 differs)")
     t = raw["thresholds"]
     return ModelInfo(folder, hashes, Thresholds(float(t["found"]), float(t["found_sure"]),
-                                                float(t["value_sure"])), raw)
+                                                float(t["value_sure"]),
+                                                float(t["value_sure_pips"])), raw)
 
 
 def session(path: Path, threads: int) -> onnxruntime.InferenceSession:

@@ -4,9 +4,10 @@ Three steps, each in its own module: the detector finds the dice
 (:mod:`~risktable.dice_camera.detect`), the face classifier reads each die's top face
 (:mod:`~risktable.dice_camera.classify`), and the classical pip count checks it
 (:mod:`~risktable.dice_camera.pips`). A read is sure only when the detector is sure of
-the die, the classifier is sure of one value, the pip count does not disagree, and the
-die lies wholly inside the frame; anything less is reported unsure with its best guess,
-for a person to confirm.
+the die, the classifier is sure of one value (a little less sure will do when the pip
+count finds the same value), the pip count does not find another value, and the die
+lies wholly inside the frame; anything less is reported unsure with its best guess, for
+a person to confirm.
 
 >>> import numpy as np
 >>> DiceReader().read(np.full((480, 640, 3), 200, np.uint8))
@@ -125,10 +126,10 @@ class DiceReader:
                 why = FAINT
             elif int(np.argmax(p)) == UNREADABLE:
                 why = UNREADABLE_FACE
-            elif confidence < t.value_sure:
-                why = DOUBTFUL
             elif pips is not None and pips != value:
                 why = PIPS_DIFFER
+            elif confidence < (t.value_sure_pips if pips == value else t.value_sure):
+                why = DOUBTFUL
             else:
                 why = ""
             box = (max(x0 / w, 0.0), max(y0 / h, 0.0), min(x1 / w, 1.0), min(y1 / h, 1.0))
