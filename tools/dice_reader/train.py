@@ -19,6 +19,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -429,64 +430,68 @@ def lr_at(step: int, steps: int, peak: float) -> float:
     return peak * 0.5 * (1 + math.cos(math.pi * (step - warm) / max(steps - warm, 1)))
 
 
-def train_detector(m: Material, rng: Rng, steps: int, batch: int, log: list[str],
-                   checkpoint: Path | None = None) -> Detector:
-    net = Detector()
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+def fit(name: str, net: nn.Module, peak: float, steps: int, stop: int | None, log: list[str],
+        batch_loss: Callable[[], tuple[torch.Tensor, Callable[[], str]]],
+        export_to: Callable[[nn.Module, Path], None], checkpoint: Path | None) -> None:
+    """AdamW with a warm-up and a cosine fall over ``steps`` (stopping after ``stop`` if
+    given); ``batch_loss`` makes one batch and returns its loss and a note for the log.
+    Every 250 steps the model is exported to ``checkpoint``."""
+    opt = torch.optim.AdamW(net.parameters(), lr=peak, weight_decay=1e-4)
     started = time.time()
-    for step in range(steps):
+    for step in range(stop or steps):
         for g in opt.param_groups:
-            g["lr"] = lr_at(step, steps, 2e-3)
+            g["lr"] = lr_at(step, steps, peak)
+        loss, note = batch_loss()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 50 == 0 or step == (stop or steps) - 1:
+            line = (f"{name} step {step}/{steps} loss {loss.item():.3f}{note()} "
+                    f"({time.time() - started:.0f} s)")
+            print(line, flush=True)
+            log.append(line)
+        if checkpoint and step % 250 == 249:
+            export_to(net.eval(), checkpoint)
+            net.train()
+    net.eval()
+
+
+def train_detector(m: Material, rng: Rng, steps: int, batch: int, log: list[str],
+                   checkpoint: Path | None = None, stop: int | None = None) -> Detector:
+    net = Detector()
+
+    def batch_loss() -> tuple[torch.Tensor, Callable[[], str]]:
         images, targets = [], []
         for _ in range(batch):
             img, boxes = detector_sample(m, rng)
             images.append(img)
             targets.append(detector_targets(boxes, DET_SIDE))
-        heat_t, size_t, off_t, mask_t = (torch.from_numpy(np.stack(t)) for t in zip(*targets,
-                                                                                   strict=True))
+        heat_t, size_t, off_t, mask_t = (torch.from_numpy(np.stack(t))
+                                         for t in zip(*targets, strict=True))
         heat, size, off = net(to_tensor(images))
         m4 = mask_t[:, None]
         npos = m4.sum().clamp(min=1)
         loss = (focal(heat[:, 0], heat_t) + (torch.abs(size - size_t) * m4).sum() / npos
                 + (torch.abs(off - off_t) * m4).sum() / npos)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        if step % 50 == 0 or step == steps - 1:
-            line = (f"detector step {step}/{steps} loss {loss.item():.3f} "
-                    f"({time.time() - started:.0f} s)")
-            print(line, flush=True)
-            log.append(line)
-        if checkpoint and step % 250 == 249:
-            export_detector(net.eval(), checkpoint)
-            net.train()
-    return net.eval()
+        return loss, lambda: ""
+
+    fit("detector", net, 2e-3, steps, stop, log, batch_loss, export_detector, checkpoint)
+    return net
 
 
 def train_classifier(m: Material, rng: Rng, steps: int, batch: int, log: list[str],
-                     checkpoint: Path | None = None) -> Classifier:
+                     checkpoint: Path | None = None, stop: int | None = None) -> Classifier:
     net = Classifier()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    started = time.time()
-    for step in range(steps):
-        for g in opt.param_groups:
-            g["lr"] = lr_at(step, steps, 3e-3)
+
+    def batch_loss() -> tuple[torch.Tensor, Callable[[], str]]:
         crops, labels = zip(*(classifier_sample(m, rng) for _ in range(batch)), strict=True)
         logits = net.logits(to_tensor(list(crops)))
-        loss = F.cross_entropy(logits, torch.tensor(labels), label_smoothing=0.05)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        if step % 50 == 0 or step == steps - 1:
-            acc = (logits.argmax(1) == torch.tensor(labels)).float().mean().item()
-            line = (f"classifier step {step}/{steps} loss {loss.item():.3f} acc {acc:.3f} "
-                    f"({time.time() - started:.0f} s)")
-            print(line, flush=True)
-            log.append(line)
-        if checkpoint and step % 250 == 249:
-            export_classifier(net.eval(), checkpoint)
-            net.train()
-    return net.eval()
+        truth = torch.tensor(labels)
+        loss = F.cross_entropy(logits, truth, label_smoothing=0.05)
+        return loss, lambda: f" acc {(logits.argmax(1) == truth).float().mean().item():.3f}"
+
+    fit("classifier", net, 3e-3, steps, stop, log, batch_loss, export_classifier, checkpoint)
+    return net
 
 
 def export_detector(net: nn.Module, path: Path) -> None:
@@ -518,6 +523,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--detector-steps", type=int, default=3000)
     parser.add_argument("--classifier-steps", type=int, default=4000)
+    parser.add_argument("--detector-stop", type=int,
+                        help="stop the detector after this many of its steps (the learning "
+                        "rate still follows --detector-steps)")
+    parser.add_argument("--classifier-stop", type=int,
+                        help="stop the classifier after this many of its steps (likewise)")
     parser.add_argument("--sprites", type=int, default=1500)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--only", choices=["detector", "classifier"],
@@ -537,30 +547,39 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "detector"):
         torch.manual_seed(args.seed + 1)
         det = train_detector(material, np.random.default_rng([args.seed, 1]),
-                             args.detector_steps, 16, log, args.out / "detector.onnx")
+                             args.detector_steps, 16, log, args.out / "detector.onnx",
+                             args.detector_stop)
         export_detector(det, args.out / "detector.onnx")
     if args.only in (None, "classifier"):
         torch.manual_seed(args.seed + 2)
         cls = train_classifier(material, np.random.default_rng([args.seed, 2]),
-                               args.classifier_steps, 64, log, args.out / "classifier.onnx")
+                               args.classifier_steps, 64, log, args.out / "classifier.onnx",
+                               args.classifier_stop)
         export_classifier(cls, args.out / "classifier.onnx")
-    if args.only:
-        (args.out / f"training-{args.only}.log").write_text("\n".join(log) + "\n")
-        return 0
-    meta = {
-        "seed": args.seed, "detector_steps": args.detector_steps,
-        "classifier_steps": args.classifier_steps, "sprites": args.sprites,
-        "train_photos": [p.path.name for p in load_part(args.photos, TRAIN)],
-        "validation_photos": [p.path.name for p in load_part(args.photos, VALIDATION)],
-        "crop_side": CROP_SIDE, "crop_margin": CROP_MARGIN,
-        "torch": torch.__version__, "seconds": round(time.time() - started),
-        "detector.onnx": sha256(args.out / "detector.onnx"),
-        "classifier.onnx": sha256(args.out / "classifier.onnx"),
-    }
-    (args.out / "training.json").write_text(json.dumps(meta, indent=1) + "\n")
-    (args.out / "training.log").write_text("\n".join(log) + "\n")
+    for part in (["detector", "classifier"] if args.only is None else [args.only]):
+        meta = training_meta(args, part, round(time.time() - started))
+        (args.out / f"training-{part}.json").write_text(json.dumps(meta, indent=1) + "\n")
+    name = "training.log" if args.only is None else f"training-{args.only}.log"
+    (args.out / name).write_text("\n".join(log) + "\n")
     print(f"done in {time.time() - started:.0f} s", flush=True)
     return 0
+
+
+def training_meta(args: argparse.Namespace, part: str, seconds: int) -> dict[str, object]:
+    """What tune.py copies into model.json about how one model was trained."""
+    common = {
+        "command": " ".join(["python tools/dice_reader/train.py", *sys.argv[1:]]),
+        "seed": args.seed, "sprites": args.sprites,
+        "train_photos": [p.path.name for p in load_part(args.photos, TRAIN)],
+        "validation_photos": [p.path.name for p in load_part(args.photos, VALIDATION)],
+        "torch": torch.__version__, "seconds": seconds,
+    }
+    if part == "detector":
+        return {**common, "steps": args.detector_steps, "stop": args.detector_stop,
+                "file_sha256": sha256(args.out / "detector.onnx")}
+    return {**common, "steps": args.classifier_steps, "stop": args.classifier_stop,
+            "crop_side": CROP_SIDE, "crop_margin": CROP_MARGIN,
+            "file_sha256": sha256(args.out / "classifier.onnx")}
 
 
 if __name__ == "__main__":

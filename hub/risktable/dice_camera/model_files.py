@@ -44,12 +44,15 @@ class Thresholds:
 
 @dataclass(frozen=True)
 class ModelInfo:
-    """What ``model.json`` says about the models."""
+    """What ``model.json`` says about the models: their hashes, the thresholds, and
+    ``box_scale``, the factor that turns the detector's box into one around the whole
+    die as the labels draw it (measured on the validation photos)."""
 
     folder: Path
     hashes: dict[str, str]
     thresholds: Thresholds
     raw: dict[str, Any]
+    box_scale: float = 1.0
 
 
 def sha256(path: Path) -> str:
@@ -76,7 +79,8 @@ def load_info(folder: Path = MODELS, check: bool = True) -> ModelInfo:
     t = raw["thresholds"]
     return ModelInfo(folder, hashes, Thresholds(float(t["found"]), float(t["found_sure"]),
                                                 float(t["value_sure"]),
-                                                float(t["value_sure_pips"])), raw)
+                                                float(t["value_sure_pips"])), raw,
+                     float(raw["box_scale"]))
 
 
 def session(path: Path, threads: int) -> onnxruntime.InferenceSession:

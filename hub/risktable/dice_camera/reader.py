@@ -71,6 +71,19 @@ class DieRead:
                 "colour": self.colour, "sure": self.sure}
 
 
+def scaled(box: Box, factor: float) -> Box:
+    """``box`` grown (or shrunk) by ``factor`` about its centre."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    hw, hh = (box[2] - box[0]) * factor / 2, (box[3] - box[1]) * factor / 2
+    return cx - hw, cy - hh, cx + hw, cy + hh
+
+
+def in_fractions(box: Box, w: int, h: int) -> Box:
+    """A box in pixels as fractions of a ``w`` x ``h`` photo, clipped to it."""
+    return (max(box[0] / w, 0.0), max(box[1] / h, 0.0), min(box[2] / w, 1.0),
+            min(box[3] / h, 1.0))
+
+
 class ReadError(ValueError):
     """A file that is not a readable image."""
 
@@ -132,7 +145,7 @@ class DiceReader:
                 why = DOUBTFUL
             else:
                 why = ""
-            box = (max(x0 / w, 0.0), max(y0 / h, 0.0), min(x1 / w, 1.0), min(y1 / h, 1.0))
+            box = in_fractions(scaled(f.box, self.info.box_scale), w, h)
             reads.append(DieRead(value, box, colour_name(lab), not why, f.score, confidence,
                                  pips, lab, why))
         reads.sort(key=lambda r: (round((r.box[1] + r.box[3]) * 10), r.box[0]))
