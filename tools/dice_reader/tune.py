@@ -58,8 +58,7 @@ def rethreshold(reads: list[DieRead], t: Thresholds) -> list[DieRead]:
         # read with loose thresholds, ``why`` holds only reasons that do not depend on them
         need = t.value_sure_pips if r.pips == r.value else t.value_sure
         sure = r.why == "" and r.score >= t.found_sure and r.confidence >= need
-        out.append(DieRead(r.value, r.box, r.colour, sure, r.score, r.confidence, r.pips,
-                           r.lab, r.why))
+        out.append(replace(r, sure=sure))
     return out
 
 

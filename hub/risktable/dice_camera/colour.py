@@ -1,7 +1,7 @@
 """A die's body colour: measured in CIELAB from its crop, and named.
 
 :func:`body_lab` measures the face's colour (the pips left out); :func:`colour_name`
-names it from a fixed palette of common die colours. A tray that must tell the
+names it by its chroma, hue angle and lightness. A tray that must tell the
 attack dice from the defence dice learns their colours from a few examples instead
 (:class:`ColourCalibration`), so a pink "red" or an ivory "white" is still told apart
 under the table's own light.
@@ -20,19 +20,10 @@ from risktable.dice_camera.crops import Image, die_crop
 
 Lab = tuple[float, float, float]
 
-# Named reference colours (sRGB) with the name each stands for.
-PALETTE: list[tuple[str, tuple[int, int, int]]] = [
-    ("white", (240, 240, 236)), ("white", (225, 220, 200)), ("white", (200, 205, 210)),
-    ("grey", (128, 128, 128)), ("grey", (90, 90, 95)), ("black", (25, 25, 28)),
-    ("black", (50, 45, 45)), ("red", (200, 30, 35)), ("red", (140, 20, 30)),
-    ("red", (230, 70, 60)), ("orange", (240, 130, 30)), ("orange", (200, 100, 30)),
-    ("yellow", (240, 220, 50)), ("yellow", (200, 180, 40)), ("green", (40, 160, 70)),
-    ("green", (20, 90, 40)), ("green", (140, 190, 60)), ("blue", (30, 60, 200)),
-    ("blue", (20, 30, 110)), ("blue", (80, 160, 230)), ("blue", (0, 130, 140)),
-    ("purple", (110, 40, 140)), ("purple", (60, 30, 90)), ("purple", (150, 110, 200)),
-    ("pink", (240, 120, 180)), ("pink", (230, 170, 200)), ("brown", (110, 70, 40)),
-    ("brown", (160, 110, 60)),
-]
+# Hue angles (degrees, CIELAB's a-b plane) where each chromatic name begins, in order
+# round the circle; a name runs to the next one's start.
+HUES: list[tuple[float, str]] = [(0, "red"), (45, "orange"), (70, "yellow"), (105, "green"),
+                                 (200, "blue"), (310, "purple"), (345, "red")]
 
 
 def to_lab(bgr: Iterable[float]) -> Lab:
@@ -40,9 +31,6 @@ def to_lab(bgr: Iterable[float]) -> Lab:
     pixel = np.array([[list(bgr)]], np.float32) / 255.0
     lab = cv2.cvtColor(pixel, cv2.COLOR_BGR2LAB)[0, 0]
     return float(lab[0]), float(lab[1]), float(lab[2])
-
-
-_REFERENCES = [(name, to_lab((b, g, r))) for name, (r, g, b) in PALETTE]
 
 
 def distance(a: Lab, b: Lab) -> float:
@@ -64,12 +52,26 @@ def body_lab(image: Image, box: tuple[float, float, float, float]) -> Lab:
 
 
 def colour_name(lab: Lab) -> str:
-    """The palette name nearest to ``lab``.
+    """A plain name for ``lab``: white, grey or black when it has little colour (a light
+    die may be a little warm and still white), else by hue: red, orange, yellow, green,
+    blue, purple, with dark orange called brown and light red or purple called pink.
 
     >>> colour_name(to_lab((40, 40, 210)))
     'red'
+    >>> colour_name(to_lab((225, 235, 240)))
+    'white'
     """
-    return min(_REFERENCES, key=lambda ref: distance(lab, ref[1]))[0]
+    lightness, a, b = lab
+    chroma = math.hypot(a, b)
+    if chroma < 8 or (lightness > 65 and chroma < 16):
+        return "white" if lightness > 65 else "black" if lightness < 25 else "grey"
+    hue = math.degrees(math.atan2(b, a)) % 360
+    name = [n for start, n in HUES if hue >= start][-1]
+    if name == "orange" and lightness < 45:
+        return "brown"
+    if name in ("red", "purple") and lightness > 65 and chroma < 45:
+        return "pink"
+    return name
 
 
 @dataclass

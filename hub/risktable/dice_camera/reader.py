@@ -53,7 +53,9 @@ class DieRead:
     die in fractions of the photo ``[xmin, ymin, xmax, ymax]``, its colour's name,
     whether the reader is sure, and the evidence: the detector's score, the classifier's
     probability of the value, the classical pip count (None when it could not count),
-    the body colour in CIELAB and why the read is unsure."""
+    the body colour in CIELAB, why the read is unsure, and the classifier's probability
+    that nothing readable is there (a tray service may drop unsure reads it is sure of:
+    holes, screws and specks the detector took for dice)."""
 
     value: int
     box: Box
@@ -64,6 +66,7 @@ class DieRead:
     pips: int | None
     lab: Lab
     why: str = ""
+    nothing: float = 0.0
 
     def as_json(self) -> dict[str, object]:
         """The read as ``risktable dice read --json`` prints it."""
@@ -147,7 +150,7 @@ class DiceReader:
                 why = ""
             box = in_fractions(scaled(f.box, self.info.box_scale), w, h)
             reads.append(DieRead(value, box, colour_name(lab), not why, f.score, confidence,
-                                 pips, lab, why))
+                                 pips, lab, why, float(p[UNREADABLE])))
         reads.sort(key=lambda r: (round((r.box[1] + r.box[3]) * 10), r.box[0]))
         return reads
 

@@ -4,6 +4,11 @@ A die is read right when a sure read of its value has a box overlapping it (inte
 over union at least :data:`OVERLAP`, one read per die, best overlaps first). A sure read
 of another value, or a sure read overlapping no die (a die that is not there, or a
 second read of one die), is a wrong read. A die not read right is missed.
+
+The issue asks only that the box "overlaps the die"; 0.3 asks more than that (a box that
+merely touches a die does not count) but less than the 0.5 of object-detection
+benchmarks, since the labels' boxes themselves vary by about a fifth of a die's size.
+``bench/bench_dice_read.py`` prints the figures at 0.5 too.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from risktable.dice_camera.detect import overlap
 from risktable.dice_camera.photos import LabelledDie
 from risktable.dice_camera.reader import DieRead
 
-OVERLAP = 0.5
+OVERLAP = 0.3
 
 
 @dataclass
@@ -45,14 +50,15 @@ class Score:
         self.by_colour.update(other.by_colour)
 
 
-def score_photo(reads: Sequence[DieRead], dice: Sequence[LabelledDie]) -> Score:
-    """The counts of one photo."""
+def score_photo(reads: Sequence[DieRead], dice: Sequence[LabelledDie],
+                least: float = OVERLAP) -> Score:
+    """The counts of one photo, a read overlapping a die from IoU ``least``."""
     pairs = sorted(((overlap(r.box, d.box), i, j) for i, r in enumerate(reads)
                     for j, d in enumerate(dice)), reverse=True)
     read_of: dict[int, int] = {}
     die_of: dict[int, int] = {}
     for iou, i, j in pairs:
-        if iou < OVERLAP:
+        if iou < least:
             break
         if i in die_of or j in read_of:
             continue
