@@ -63,7 +63,9 @@ def register(sub: Any) -> None:
                         help="emulated (a seat on a PC, the default) or esp32")
     config.add_argument("--dice", choices=DICE, default="edice")
     config.add_argument("--keepalive", type=int, default=30, help="MQTT keepalive, seconds")
-    config.add_argument("--ring-size", type=int, default=12, help="pixels on the LED ring")
+    config.add_argument("--ring-size", type=int, default=None,
+                        help="pixels on the LED ring (default: 12 on the emulated board; an "
+                        "esp32 seat's is the seat pinout's led_ring count)")
     config.add_argument(
         "--control-port", type=int, default=0, help="emulated board: loopback input port"
     )
