@@ -10,9 +10,18 @@ import pytest
 from risktable.dice_camera.colour import ColourCalibration, body_lab, colour_name, to_lab
 from risktable.dice_camera.crops import OUTSIDE, die_crop
 from risktable.dice_camera.detect import Found, decode, suppress_overlaps
+from risktable.dice_camera.model_files import Thresholds
 from risktable.dice_camera.photos import LabelledDie
 from risktable.dice_camera.pips import count_pips
-from risktable.dice_camera.reader import DieRead
+from risktable.dice_camera.reader import (
+    AT_EDGE,
+    DOUBTFUL,
+    FAINT,
+    PIPS_DIFFER,
+    UNREADABLE_FACE,
+    DieRead,
+    why_unsure,
+)
 from risktable.dice_camera.scoring import score_photo
 
 # Pip centres on a face (fractions), as on every die.
@@ -109,3 +118,22 @@ def test_scoring_as_issue_31_defines_it() -> None:
     s = score_photo(reads, dice)
     assert (s.dice, s.right, s.wrong, s.unsure, s.not_found) == (4, 1, 3, 1, 1)
     assert s.missed == 3
+
+
+def test_a_read_is_sure_only_when_every_check_holds() -> None:
+    t = Thresholds(found=0.2, found_sure=0.6, value_sure=0.9, value_sure_pips=0.7,
+                   nothing_sure=0.02)
+    # evidence: detector score, value, its probability, P(nothing), pip count, cut by the edge
+    assert why_unsure(t, 0.8, 4, 0.95, 0.01, None, False) == ""
+    assert why_unsure(t, 0.8, 4, 0.95, 0.01, None, True) == AT_EDGE
+    # a faint detection is sure only when the classifier is sure something is there
+    assert why_unsure(t, 0.3, 4, 0.95, 0.01, None, False) == ""
+    assert why_unsure(t, 0.3, 4, 0.95, 0.05, None, False) == FAINT
+    assert why_unsure(t, 0.8, 4, 0.4, 0.5, None, False) == UNREADABLE_FACE
+    assert why_unsure(t, 0.8, 4, 0.99, 0.0, 3, False) == PIPS_DIFFER
+    # the pip count agreeing lowers the bar from 0.9 to 0.7
+    assert why_unsure(t, 0.8, 4, 0.8, 0.01, None, False) == DOUBTFUL
+    assert why_unsure(t, 0.8, 4, 0.8, 0.01, 4, False) == ""
+    # nothing_sure 0 leaves the detector alone to say a die is there
+    off = Thresholds(0.2, 0.6, 0.9, 0.7, 0.0)
+    assert why_unsure(off, 0.3, 4, 0.99, 0.001, None, False) == FAINT

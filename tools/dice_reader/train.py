@@ -37,7 +37,8 @@ import synth  # noqa: E402
 from synth import Cutout, Rng  # noqa: E402
 
 from risktable.dice_camera.crops import CROP_MARGIN, CROP_SIDE, OUTSIDE, die_crop  # noqa: E402
-from risktable.dice_camera.detect import PAD, STRIDE  # noqa: E402
+from risktable.dice_camera.detect import PAD, STRIDE, decode, detector_input  # noqa: E402
+from risktable.dice_camera.model_files import DETECTOR, session  # noqa: E402
 from risktable.dice_camera.photos import LabelledPhoto, load_part  # noqa: E402
 from risktable.dice_camera.split import TRAIN, VALIDATION  # noqa: E402
 
@@ -432,7 +433,8 @@ def lr_at(step: int, steps: int, peak: float) -> float:
 
 def fit(name: str, net: nn.Module, peak: float, steps: int, stop: int | None, log: list[str],
         batch_loss: Callable[[], tuple[torch.Tensor, Callable[[], str]]],
-        export_to: Callable[[nn.Module, Path], None], checkpoint: Path | None) -> None:
+        export_to: Callable[[nn.Module, Path], None], checkpoint: Path | None,
+        after_step: Callable[[], None] | None = None) -> None:
     """AdamW with a warm-up and a cosine fall over ``steps`` (stopping after ``stop`` if
     given); ``batch_loss`` makes one batch and returns its loss and a note for the log.
     Every 250 steps the model is exported to ``checkpoint``."""
@@ -445,9 +447,11 @@ def fit(name: str, net: nn.Module, peak: float, steps: int, stop: int | None, lo
         opt.zero_grad()
         loss.backward()
         opt.step()
+        if after_step:
+            after_step()
         if step % 50 == 0 or step == (stop or steps) - 1:
             line = (f"{name} step {step}/{steps} loss {loss.item():.3f}{note()} "
-                    f"({time.time() - started:.0f} s)")
+                    f"({time.time() - started:.0f} s, {time.process_time():.0f} CPU s)")
             print(line, flush=True)
             log.append(line)
         if checkpoint and step % 250 == 249:
@@ -479,19 +483,128 @@ def train_detector(m: Material, rng: Rng, steps: int, batch: int, log: list[str]
     return net
 
 
-def train_classifier(m: Material, rng: Rng, steps: int, batch: int, log: list[str],
-                     checkpoint: Path | None = None, stop: int | None = None) -> Classifier:
+@dataclass
+class Mined:
+    """Crops the reader itself cuts from the training photos: at the detector's boxes
+    on labelled dice (with their values), and at its boxes where no die is (tray holes,
+    screws, specks: the hard negatives)."""
+
+    dice: list[tuple[np.ndarray, tuple[float, float, float, float], int]]
+    nothing: list[tuple[np.ndarray, tuple[float, float, float, float]]]
+
+
+def mine(photos: list[Photo], detector: Path) -> Mined:
+    """Runs ``detector`` over ``photos`` as the reader does, with a low score threshold,
+    and sorts its boxes into dice (overlapping a labelled die) and not dice (overlapping
+    none, centred on none)."""
+    sess = session(detector, 1)
+    name = sess.get_inputs()[0].name
+    dice, nothing = [], []
+    for ph in photos:
+        tensor, scale = detector_input(ph.image)
+        heat, size, offset = sess.run(None, {name: tensor})
+        for f in decode(heat[0, 0], size[0], offset[0], scale, 0.1):
+            ious = [_iou(list(f.box), list(b)) for b in ph.boxes]
+            best = int(np.argmax(ious)) if ious else -1
+            if best >= 0 and ious[best] >= 0.3:
+                dice.append((ph.image, f.box, int(ph.values[best])))
+            elif max(ious, default=0.0) < 0.1 and not any(
+                    b[0] <= (f.box[0] + f.box[2]) / 2 <= b[2]
+                    and b[1] <= (f.box[1] + f.box[3]) / 2 <= b[3] for b in ph.boxes):
+                nothing.append((ph.image, f.box))
+    return Mined(dice, nothing)
+
+
+def mined_sample(mined: Mined, rng: Rng) -> tuple[np.ndarray, int]:
+    """A crop the reader would cut on a training photo, its box moved a little and its
+    colours, light and sharpness changed: half dice, half hard negatives."""
+    if rng.random() < 0.5 and mined.dice:
+        image, box, label = mined.dice[rng.integers(len(mined.dice))]
+    else:
+        image, box = mined.nothing[rng.integers(len(mined.nothing))]
+        label = UNREADABLE
+    bw, bh = box[2] - box[0], box[3] - box[1]
+    cx = (box[0] + box[2]) / 2 + rng.normal(0, 0.04) * bw
+    cy = (box[1] + box[3]) / 2 + rng.normal(0, 0.04) * bh
+    k = rng.uniform(0.9, 1.12)
+    crop = die_crop(image, (cx - bw * k / 2, cy - bh * k / 2, cx + bw * k / 2, cy + bh * k / 2))
+    crop = synth.adjust_colours(crop, rng, 0.7)
+    if rng.random() < 0.2:
+        crop = synth.uneven_light(crop, rng)
+    return synth.degrade(crop, rng, 0.6), label
+
+
+def classifier_pool(m: Material, mined: Mined, rng: Rng, size: int, log: list[str]
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """``size`` training crops made once (the training draws batches from them, each
+    crop turned and mirrored at random): a fifth from :func:`mined_sample`, the rest
+    from :func:`classifier_sample`."""
+    crops = np.zeros((size, CROP_SIDE, CROP_SIDE, 3), np.uint8)
+    labels = np.zeros(size, np.int64)
+    started = time.process_time()
+    for i in range(size):
+        crops[i], labels[i] = (mined_sample(mined, rng) if i % 5 == 0
+                               else classifier_sample(m, rng))
+    line = (f"classifier pool: {size} crops ({len(mined.dice)} mined dice, "
+            f"{len(mined.nothing)} mined not dice), classes {np.bincount(labels, minlength=7)} "
+            f"({time.process_time() - started:.0f} CPU s)")
+    print(line, flush=True)
+    log.append(line)
+    return crops, labels
+
+
+def d4(batch: torch.Tensor, rng: Rng) -> torch.Tensor:
+    """Each crop in one of the square's eight symmetries: no face's value changes when
+    the face is turned or mirrored (each layout of pips is symmetric)."""
+    out = []
+    for x in batch:
+        x = torch.rot90(x, int(rng.integers(4)), dims=(1, 2))
+        out.append(torch.flip(x, dims=(2,)) if rng.random() < 0.5 else x)
+    return torch.stack(out)
+
+
+class Averaged:
+    """An exponential moving average of a network's weights (exported in its place:
+    steadier than the last step's weights)."""
+
+    def __init__(self, net: nn.Module, decay: float) -> None:
+        import copy
+
+        self.net = copy.deepcopy(net)
+        self.decay = decay
+
+    @torch.no_grad()
+    def update(self, net: nn.Module) -> None:
+        for mine_, theirs in zip(self.net.state_dict().values(), net.state_dict().values(),
+                                 strict=True):
+            if mine_.dtype.is_floating_point:
+                mine_.mul_(self.decay).add_(theirs, alpha=1 - self.decay)
+            else:
+                mine_.copy_(theirs)
+
+
+def train_classifier(m: Material, mined: Mined, rng: Rng, steps: int, batch: int,
+                     pool_size: int, log: list[str], checkpoint: Path | None = None,
+                     stop: int | None = None) -> Classifier:
+    crops, labels = classifier_pool(m, mined, rng, pool_size, log)
+    pool = torch.from_numpy(crops.transpose(0, 3, 1, 2).astype(np.float32))
+    truths = torch.from_numpy(labels)
     net = Classifier()
+    average = Averaged(net, 0.998)
 
     def batch_loss() -> tuple[torch.Tensor, Callable[[], str]]:
-        crops, labels = zip(*(classifier_sample(m, rng) for _ in range(batch)), strict=True)
-        logits = net.logits(to_tensor(list(crops)))
-        truth = torch.tensor(labels)
+        pick = torch.from_numpy(rng.integers(0, pool_size, batch))
+        logits = net.logits(d4(pool[pick], rng))
+        truth = truths[pick]
         loss = F.cross_entropy(logits, truth, label_smoothing=0.05)
         return loss, lambda: f" acc {(logits.argmax(1) == truth).float().mean().item():.3f}"
 
-    fit("classifier", net, 3e-3, steps, stop, log, batch_loss, export_classifier, checkpoint)
-    return net
+    def export_average(_: nn.Module, path: Path) -> None:
+        export_classifier(average.net.eval(), path)
+
+    fit("classifier", net, 3e-3, steps, stop, log, batch_loss, export_average, checkpoint,
+        after_step=lambda: average.update(net))
+    return average.net.eval()
 
 
 def export_detector(net: nn.Module, path: Path) -> None:
@@ -522,12 +635,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "hub/risktable/dice_camera/models")
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--detector-steps", type=int, default=3000)
-    parser.add_argument("--classifier-steps", type=int, default=4000)
+    parser.add_argument("--classifier-steps", type=int, default=3500)
     parser.add_argument("--detector-stop", type=int,
                         help="stop the detector after this many of its steps (the learning "
                         "rate still follows --detector-steps)")
     parser.add_argument("--classifier-stop", type=int,
                         help="stop the classifier after this many of its steps (likewise)")
+    parser.add_argument("--classifier-pool", type=int, default=30000,
+                        help="training crops made once for the classifier")
+    parser.add_argument("--day", help="train on the training photos of this day only "
+                        "(YYYYMMDD): the leave-one-day-out check of docs/dice-camera.md")
     parser.add_argument("--sprites", type=int, default=1500)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--only", choices=["detector", "classifier"],
@@ -539,7 +656,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     started = time.time()
     log: list[str] = []
-    photos = load_photos(load_part(args.photos, TRAIN))
+    photos = load_photos(training_part(args.photos, args.day))
     material = make_material(photos, rng, args.sprites, 120)
     print(f"material: {len(photos)} photos, {len(material.cutouts)} cut-outs, "
           f"{len(material.sprites)} rendered dice ({time.time() - started:.0f} s)", flush=True)
@@ -552,17 +669,24 @@ def main(argv: list[str] | None = None) -> int:
         export_detector(det, args.out / "detector.onnx")
     if args.only in (None, "classifier"):
         torch.manual_seed(args.seed + 2)
-        cls = train_classifier(material, np.random.default_rng([args.seed, 2]),
-                               args.classifier_steps, 64, log, args.out / "classifier.onnx",
-                               args.classifier_stop)
+        mined = mine(photos, args.out / DETECTOR)
+        cls = train_classifier(material, mined, np.random.default_rng([args.seed, 2]),
+                               args.classifier_steps, 64, args.classifier_pool, log,
+                               args.out / "classifier.onnx", args.classifier_stop)
         export_classifier(cls, args.out / "classifier.onnx")
     for part in (["detector", "classifier"] if args.only is None else [args.only]):
         meta = training_meta(args, part, round(time.time() - started))
         (args.out / f"training-{part}.json").write_text(json.dumps(meta, indent=1) + "\n")
     name = "training.log" if args.only is None else f"training-{args.only}.log"
     (args.out / name).write_text("\n".join(log) + "\n")
-    print(f"done in {time.time() - started:.0f} s", flush=True)
+    print(f"done in {time.time() - started:.0f} s, {time.process_time():.0f} CPU s",
+          flush=True)
     return 0
+
+
+def training_part(folder: Path, day: str | None) -> list[LabelledPhoto]:
+    """The training part of the split, or only its photos of ``day`` (YYYYMMDD)."""
+    return [p for p in load_part(folder, TRAIN) if day is None or f"_{day}_" in p.path.name]
 
 
 def training_meta(args: argparse.Namespace, part: str, seconds: int) -> dict[str, object]:
@@ -570,15 +694,19 @@ def training_meta(args: argparse.Namespace, part: str, seconds: int) -> dict[str
     common = {
         "command": " ".join(["python tools/dice_reader/train.py", *sys.argv[1:]]),
         "seed": args.seed, "sprites": args.sprites,
-        "train_photos": [p.path.name for p in load_part(args.photos, TRAIN)],
-        "validation_photos": [p.path.name for p in load_part(args.photos, VALIDATION)],
+        "train_photos": [p.path.name for p in training_part(args.photos, args.day)],
+        "validation_photos": [p.path.name for p in load_part(args.photos, VALIDATION)
+                              if args.day is None or f"_{args.day}_" in p.path.name],
+        "day": args.day,
         "torch": torch.__version__, "seconds": seconds,
+        "cpu_seconds": round(time.process_time()),
     }
     if part == "detector":
         return {**common, "steps": args.detector_steps, "stop": args.detector_stop,
                 "file_sha256": sha256(args.out / "detector.onnx")}
     return {**common, "steps": args.classifier_steps, "stop": args.classifier_stop,
-            "crop_side": CROP_SIDE, "crop_margin": CROP_MARGIN,
+            "crop_side": CROP_SIDE, "crop_margin": CROP_MARGIN, "pool": args.classifier_pool,
+            "mined_with": sha256(args.out / DETECTOR),
             "file_sha256": sha256(args.out / "classifier.onnx")}
 
 

@@ -35,7 +35,13 @@ from risktable.dice_camera.model_files import (  # noqa: E402
     sha256,
 )
 from risktable.dice_camera.photos import LabelledDie, load_part  # noqa: E402
-from risktable.dice_camera.reader import DiceReader, DieRead, scaled  # noqa: E402
+from risktable.dice_camera.reader import (  # noqa: E402
+    AT_EDGE,
+    DiceReader,
+    DieRead,
+    scaled,
+    why_unsure,
+)
 from risktable.dice_camera.scoring import Score, score_photo  # noqa: E402
 from risktable.dice_camera.split import VALIDATION  # noqa: E402
 
@@ -44,9 +50,10 @@ WRONG_COST = 20
 # person is asked about a die that is not there, or must notice the one not shown.
 ASK_COST = 0.3
 FOUND = [0.15, 0.2, 0.3, 0.4]  # the detector score from which a die is reported at all
-FOUND_SURE = [0.3, 0.4, 0.5, 0.6]
-VALUE_SURE = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95]
+FOUND_SURE = [0.3, 0.4, 0.5, 0.6, 0.7]
+VALUE_SURE = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98]
 VALUE_SURE_PIPS = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+NOTHING_SURE = [0.0, 0.005, 0.01, 0.02, 0.05, 0.1]
 
 
 def rethreshold(reads: list[DieRead], t: Thresholds) -> list[DieRead]:
@@ -55,10 +62,9 @@ def rethreshold(reads: list[DieRead], t: Thresholds) -> list[DieRead]:
     for r in reads:
         if r.score < t.found:
             continue
-        # read with loose thresholds, ``why`` holds only reasons that do not depend on them
-        need = t.value_sure_pips if r.pips == r.value else t.value_sure
-        sure = r.why == "" and r.score >= t.found_sure and r.confidence >= need
-        out.append(replace(r, sure=sure))
+        why = why_unsure(t, r.score, r.value, r.confidence, r.nothing, r.pips,
+                         r.why == AT_EDGE)
+        out.append(replace(r, sure=not why, why=why))
     return out
 
 
@@ -80,29 +86,36 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--photos", type=Path, required=True)
     parser.add_argument("--models", type=Path, default=MODELS)
+    parser.add_argument("--day", help="tune on the validation photos of this day only "
+                        "(YYYYMMDD): the leave-one-day-out check")
     args = parser.parse_args(argv)
-    loose = Thresholds(min(FOUND), 0.0, 0.0, 0.0)
+    loose = Thresholds(min(FOUND), 0.0, 0.0, 0.0, 1.0)
     info = ModelInfo(args.models, {}, loose, {})
     reader = DiceReader(args.models, threads=2, info=info)
-    photos = load_part(args.photos, VALIDATION)
+    photos = [p for p in load_part(args.photos, VALIDATION)
+              if args.day is None or f"_{args.day}_" in p.path.name]
     raw = [(reader.read_file(photo.path)[0], photo.dice) for photo in photos]
     box_scale = fitted_box_scale(raw)
     raw = [([replace(r, box=scaled(r.box, box_scale)) for r in reads], dice)
            for reads, dice in raw]
     best: tuple[float, Thresholds, Score] | None = None
     tried: list[tuple[float, Thresholds, Score]] = []
-    for found, fs, vs, vp in itertools.product(FOUND, FOUND_SURE, VALUE_SURE, VALUE_SURE_PIPS):
+    for found, fs, vs, vp, ns in itertools.product(FOUND, FOUND_SURE, VALUE_SURE,
+                                                   VALUE_SURE_PIPS, NOTHING_SURE):
         if vp > vs or fs < found:
             continue
-        t = Thresholds(found, fs, vs, vp)
+        t = Thresholds(found, fs, vs, vp, ns)
         total = Score()
         for reads, dice in raw:
             total.add(score_photo(rethreshold(reads, t), dice))
         merit = (total.right - WRONG_COST * total.wrong
                  - ASK_COST * (total.extra_unsure + total.not_found))
         tried.append((merit, t, total))
-        if best is None or merit > best[0] or (merit == best[0] and (found, fs, vs, vp) >= (
-                best[1].found, best[1].found_sure, best[1].value_sure, best[1].value_sure_pips)):
+        # among equals, the strictest (a higher bar everywhere, a lower nothing_sure)
+        if best is None or merit > best[0] or (merit == best[0] and (
+                found, fs, vs, vp, -ns) >= (best[1].found, best[1].found_sure,
+                                            best[1].value_sure, best[1].value_sure_pips,
+                                            -best[1].nothing_sure)):
             best = (merit, t, total)
     assert best is not None
     for merit, t, total in sorted(tried, key=lambda x: -x[0])[:8]:
@@ -120,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
                   CLASSIFIER: sha256(args.models / CLASSIFIER)},
         "box_scale": box_scale,
         "thresholds": {"found": t.found, "found_sure": t.found_sure, "value_sure": t.value_sure,
-                       "value_sure_pips": t.value_sure_pips},
+                       "value_sure_pips": t.value_sure_pips, "nothing_sure": t.nothing_sure},
         "validation": {"photos": len(photos), "dice": total.dice, "right": total.right,
                        "wrong": total.wrong, "unsure": total.unsure,
                        "not_found": total.not_found, "extra_unsure": total.extra_unsure},

@@ -33,13 +33,17 @@ class Thresholds:
     ``found``: a detector score from which a die is reported at all; ``found_sure``: a
     detector score from which it may be sure; ``value_sure``: the classifier's
     probability of its best value from which the read is sure; ``value_sure_pips``: the
-    same where the classical pip count agrees (two independent readings of one value).
+    same where the classical pip count agrees (two independent readings of one value);
+    ``nothing_sure``: a classifier's probability of "nothing readable here" at or below
+    which a die the detector scored under ``found_sure`` may be sure all the same (the
+    classifier's own check that a die is there; 0 turns it off).
     """
 
     found: float
     found_sure: float
     value_sure: float
     value_sure_pips: float
+    nothing_sure: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -79,7 +83,8 @@ def load_info(folder: Path = MODELS, check: bool = True) -> ModelInfo:
     t = raw["thresholds"]
     return ModelInfo(folder, hashes, Thresholds(float(t["found"]), float(t["found_sure"]),
                                                 float(t["value_sure"]),
-                                                float(t["value_sure_pips"])), raw,
+                                                float(t["value_sure_pips"]),
+                                                float(t.get("nothing_sure", 0.0))), raw,
                      float(raw["box_scale"]))
 
 

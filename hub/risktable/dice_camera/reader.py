@@ -3,11 +3,11 @@
 Three steps, each in its own module: the detector finds the dice
 (:mod:`~risktable.dice_camera.detect`), the face classifier reads each die's top face
 (:mod:`~risktable.dice_camera.classify`), and the classical pip count checks it
-(:mod:`~risktable.dice_camera.pips`). A read is sure only when the detector is sure of
-the die, the classifier is sure of one value (a little less sure will do when the pip
-count finds the same value), the pip count does not find another value, and the die
-lies wholly inside the frame; anything less is reported unsure with its best guess, for
-a person to confirm.
+(:mod:`~risktable.dice_camera.pips`). A read is sure only when the detector, or the
+classifier's own "nothing readable here" class, is sure a die is there, the classifier
+is sure of one value (a little less sure will do when the pip count finds the same
+value), the pip count does not find another value, and the die lies wholly inside the
+frame; anything less is reported unsure with its best guess, for a person to confirm.
 
 >>> import numpy as np
 >>> DiceReader().read(np.full((480, 640, 3), 200, np.uint8))
@@ -32,6 +32,7 @@ from risktable.dice_camera.model_files import (
     DETECTOR,
     MODELS,
     ModelInfo,
+    Thresholds,
     load_info,
     session,
 )
@@ -40,7 +41,7 @@ from risktable.dice_camera.pips import count_pips
 Box = tuple[float, float, float, float]
 
 # Why a read is unsure (empty when it is sure).
-FAINT = "the detector is not sure it is a die"
+FAINT = "neither the detector nor the face classifier is sure it is a die"
 UNREADABLE_FACE = "its top face cannot be read (cocked, blurred or hidden)"
 DOUBTFUL = "the face classifier is not sure of the value"
 PIPS_DIFFER = "the pip count differs"
@@ -85,6 +86,26 @@ def in_fractions(box: Box, w: int, h: int) -> Box:
     """A box in pixels as fractions of a ``w`` x ``h`` photo, clipped to it."""
     return (max(box[0] / w, 0.0), max(box[1] / h, 0.0), min(box[2] / w, 1.0),
             min(box[3] / h, 1.0))
+
+
+def why_unsure(t: Thresholds, score: float, value: int, confidence: float, nothing: float,
+               pips: int | None, at_edge: bool) -> str:
+    """Why a read with this evidence is unsure under thresholds ``t`` ("" when sure):
+    ``score`` the detector's, ``confidence`` the classifier's probability of ``value``
+    (its best value), ``nothing`` its probability that nothing readable is there,
+    ``pips`` the classical count (None: no count), ``at_edge`` the die cut by the
+    frame."""
+    if at_edge:
+        return AT_EDGE
+    if score < t.found_sure and nothing > t.nothing_sure:
+        return FAINT
+    if nothing >= confidence:  # "nothing readable" is the classifier's first choice
+        return UNREADABLE_FACE
+    if pips is not None and pips != value:
+        return PIPS_DIFFER
+    if confidence < (t.value_sure_pips if pips == value else t.value_sure):
+        return DOUBTFUL
+    return ""
 
 
 class ReadError(ValueError):
@@ -136,21 +157,12 @@ class DiceReader:
             lab = body_lab(image, f.box)
             edge = 1.0
             x0, y0, x1, y1 = f.box
-            if x0 < -edge or y0 < -edge or x1 > w + edge or y1 > h + edge:
-                why = AT_EDGE
-            elif f.score < t.found_sure:
-                why = FAINT
-            elif int(np.argmax(p)) == UNREADABLE:
-                why = UNREADABLE_FACE
-            elif pips is not None and pips != value:
-                why = PIPS_DIFFER
-            elif confidence < (t.value_sure_pips if pips == value else t.value_sure):
-                why = DOUBTFUL
-            else:
-                why = ""
+            at_edge = x0 < -edge or y0 < -edge or x1 > w + edge or y1 > h + edge
+            nothing = float(p[UNREADABLE])
+            why = why_unsure(t, f.score, value, confidence, nothing, pips, at_edge)
             box = in_fractions(scaled(f.box, self.info.box_scale), w, h)
             reads.append(DieRead(value, box, colour_name(lab), not why, f.score, confidence,
-                                 pips, lab, why, float(p[UNREADABLE])))
+                                 pips, lab, why, nothing))
         reads.sort(key=lambda r: (round((r.box[1] + r.box[3]) * 10), r.box[0]))
         return reads
 
