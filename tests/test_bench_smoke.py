@@ -22,6 +22,7 @@ BENCH = ROOT / "bench"
 SMOKE: dict[str, tuple[str, ...]] = {
     "bench_battle.py": ("--quick",),
     "bench_cli_startup.py": ("--quick",),
+    "bench_dice_read.py": ("--quick",),
     "bench_firmware.py": ("--quick",),
     "bench_hub_latency.py": ("--quick",),
     "bench_journal.py": ("--quick",),

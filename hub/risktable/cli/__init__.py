@@ -26,7 +26,8 @@ _GROUPS: tuple[Entry, ...] = (
     ("broker", "broker", "the table's MQTT broker: accounts, passwords and ACL for mosquitto"),
     ("games", "games", "the games in the hub's journal: list, export, report, resume"),
     ("table", "table", "the referee's controls of the running hub: pause, resume, undo, status"),
-    ("dice", "dice", "the physical dice: per-die statistics, the seats' paired smart dice"),
+    ("dice", "dice", "the physical dice: per-die statistics, the seats' paired smart dice, "
+     "dice read from photos"),
     ("seat", "seat", "seat controllers: per-seat config, firmware build, a seat on this PC"),
     ("cards", "cards", "the physical card deck"),
     ("leds", "leds", "the territory LED board: light each territory in chain order"),
