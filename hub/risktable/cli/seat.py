@@ -17,7 +17,7 @@ from risktable.defaults import DEFAULT_TABLE
 from risktable.demo.seats import SeatProcess
 from risktable.i18n import DEFAULT as DEFAULT_LANGUAGE
 from risktable.i18n import LANGUAGES
-from risktable.paths import MissingPart, find_micropython
+from risktable.paths import MissingPart
 from risktable.provision.micropython_version import BOARD, VARIANT, VERSION_TEXT
 from risktable.provision.phone_seat import (
     DEFAULT_PAGE_PORT,
@@ -40,6 +40,7 @@ from risktable.provision.seat_update import (
     results_json,
 )
 from risktable.seat_play import SeatPlayError, load_deck_keys, load_seat_file, play_seat
+from risktable.unix_port import find_micropython
 
 WIFI_PASSWORD_ENV = "RISKTABLE_WIFI_PASSWORD"
 

@@ -29,12 +29,12 @@ from risktable.game_rules import RulesUnknown, rules_config
 from risktable.hardware.palette import seat_colour
 from risktable.i18n import _
 from risktable.leds.scene import Scene
-from risktable.paths import find_micropython
 from risktable.rules.state import GAME_OVER, State
 from risktable.service.hub import HubService
 from risktable.service.table_service import TableService
 from risktable.table.public import led_scene
 from risktable.table.session import TableSession
+from risktable.unix_port import find_micropython
 from risktable.web.server import BoardPageServer, PageConfig
 
 _PERSON_PACE = 0.05  # seconds after each bot input while a person plays: to follow the game

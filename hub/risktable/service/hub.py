@@ -162,7 +162,11 @@ class HubService:
 
     def stop(self) -> None:
         """Finish the message in hand (its answers still go out), drop the queued
-        ones (their seats send them again) and disconnect."""
+        ones (their seats send them again) and disconnect.
+
+        The worker stops first because the answers of the message in hand need the
+        link; what arrives meanwhile is left for the next hub, not reported as an
+        overflow (``_receive``)."""
         self.worker.stop()
         self.link.stop()
 
@@ -305,6 +309,11 @@ class HubService:
         # The network thread: hand over and return, so the keepalive never waits.
         if self.worker.submit(lambda: self._handle(topic, payload)):
             self._dropping = False
+        elif self.worker.stopping:
+            # The hub is quitting, not full: nothing was handed over to drop.
+            if self.worker.refused_stopping == 1:
+                log.info("hub stopping: messages that arrive now (from %s on) are left "
+                         "unanswered; their seats send them again to the next hub", topic)
         elif not self._dropping:  # one line per overflow, not one per message dropped
             self._dropping = True
             log.warning("hub busy: %d messages wait already; dropping what arrives until "
