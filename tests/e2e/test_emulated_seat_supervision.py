@@ -45,8 +45,12 @@ def test_a_demo_seat_that_stalls_is_reset_by_its_watchdog_started_again_and_the_
                        out)
     said = out.getvalue()
     assert summary.winner_seat is not None, said
-    assert f"seat {STALLED} was reset (its watchdog): started again" in said.splitlines()
-    assert seats[STALLED].restarts == 1
+    # On a machine so busy that the seat's loops miss its short watchdog, it may reset
+    # more than once: each time by its watchdog, started again, and the game goes on.
+    restarted = [line for line in said.splitlines() if line.startswith(f"seat {STALLED} ")]
+    assert restarted and set(restarted) == {
+        f"seat {STALLED} was reset (its watchdog): started again"}, said
+    assert seats[STALLED].restarts == len(restarted)
     assert len(seats[STALLED].verdicts) > 10, "the seat played on after its restart"
     assert all(seats[n].restarts == 0 for n in seats if n != STALLED)
 

@@ -14,7 +14,6 @@ under one of its numbers); and at the end both have nothing left waiting.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import threading
 import time
@@ -24,17 +23,13 @@ from typing import Any
 import pytest
 
 from riskproto.messages import ProtocolError
-from risktable.broker_address import BrokerAddress
-from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
-from risktable.demo.pilot import demo_card_uids
-from risktable.game_rules import rules_config
-from risktable.provision.broker_config import write_config
 from risktable.provision.phone_seat import seat_page_url
 from risktable.service.table_service import TableService
 from risktable.web.server import BoardPageServer, PageConfig
 from tests.firmware.seats import SeatProcess
 from tests.firmware.seats import write_config as write_seat_config
-from tests.support.mosquitto import Mosquitto, free_port, wait_for_port
+from tests.support.mosquitto import Mosquitto, wait_for_port
+from tests.support.phone_table import phone_table
 from tests.support.tools import mosquitto_binary
 from tests.support.waiting import value_within as _until
 
@@ -55,19 +50,9 @@ def test_a_firmware_and_a_phone_page_share_a_seat_account_and_neither_is_locked_
         tmp_path: Path, browser: Any, micropython: str, caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO, logger="risktable")
-    folder = tmp_path / "broker"
-    port, ws_port = free_port(), free_port()
-    write_config(folder, TABLE, SEATS, port=port, guest_port=free_port(),
-                 seat_websockets=ws_port)
-    creds = json.loads((folder / "credentials.json").read_text())
-    rules = rules_config(RULES, SEATS)
-    cards = demo_card_uids(rules.board, rules.options.deck)
-    data_dir = tmp_path / "hub"
-    config = HubConfig(
-        broker=BrokerConfig(BrokerAddress("127.0.0.1", port), creds["hub"]["username"],
-                            creds["hub"]["password"]),
-        table=TableConfig(id=TABLE, seats=SEATS, rules=RULES, cards="hub"),
-        leds=LedConfig(enabled=False), panel_enabled=False, data_dir=data_dir)
+    table = phone_table(tmp_path, TABLE, SEATS, RULES)
+    folder, port, ws_port, creds = table.folder, table.port, table.ws_port, table.creds
+    rules, cards, config = table.rules, table.cards, table.config
     answers: list[tuple[int, dict[str, Any], ProtocolError | None]] = []
     answered = threading.Condition()
 
