@@ -148,7 +148,9 @@ def play_seat(seat: SeatProcess, keyboard: TextIO, out: TextIO, *,
         raise SeatPlayError("seat play needs an interactive terminal (stdin and stdout a tty)")
     quit = threading.Event()
     card_keys: Callable[[str], dict[str, Any] | None] = deck or (lambda key: None)
-    seat.start()
+    # Supervised as a chip: a seat its watchdog resets starts again, and the panel says so.
+    notes: list[str] = []
+    seat.start(say=notes.append)
     try:
         with cbreak(keyboard):
             Keyboard(keyboard, seat.seat, seat.send, card_keys, quit.set).start()
@@ -160,6 +162,8 @@ def play_seat(seat: SeatProcess, keyboard: TextIO, out: TextIO, *,
                     continue
                 seen = dict(seat.outputs)
                 panel = play_panel(seat.seat, seen, deck.drawn if deck else [], colour=colour)
+                if notes:
+                    panel += f"\n{notes[-1]}"
                 if panel != shown:  # without colours, a ring animating changes nothing
                     shown = panel
                     print(f"{_CLEAR}{panel}", file=out, flush=True)
@@ -170,6 +174,6 @@ def play_seat(seat: SeatProcess, keyboard: TextIO, out: TextIO, *,
         print("\nYou left the seat.", file=out)
         return 0
     assert seat.process is not None
-    tail = "\n".join(seat.stderr_tail)
+    tail = "\n".join([*seat.stderr_tail, *notes[-1:]])
     print(f"\nthe seat firmware ended (status {seat.process.returncode}):\n{tail}", file=out)
     return 1

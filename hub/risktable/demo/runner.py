@@ -135,7 +135,8 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
                           cards, seed=options.seed, timeout=options.seat_timeout,
                           people=frozenset(phones) | (frozenset() if person is None
                                                       else frozenset({person})),
-                          pace=0.0 if person is None else _PERSON_PACE)
+                          pace=0.0 if person is None else _PERSON_PACE,
+                          restarts=lambda seat: seats[seat].restarts if seat in seats else 0)
         painter: Painter | None = None
         if person is not None:
             painter = Painter(lambda scene, state: _draw_for_person(
@@ -240,7 +241,8 @@ def _start_seats(options: DemoOptions, micropython: str, address: BrokerAddress,
         stack.callback(seat.stop)
         if options.on_seat is not None:
             options.on_seat(seat)
-        seats[number] = seat.start()
+        # Supervised as a chip: a seat its watchdog resets starts again (demo/seats.py).
+        seats[number] = seat.start(say=lambda line: print(line, file=out, flush=True))
         # One at a time: amqtt has a race between simultaneous connects.
         if not service.hub.wait_for_seats([number], options.seat_timeout):
             raise DemoError(_diagnose(list(seats.values()), service.hub))

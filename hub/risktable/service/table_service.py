@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from riskproto.messages import CARD_MODES, ProtocolError
+from riskproto.sequence import event_digest
 from risktable import i18n
 from risktable.config import HubConfig
 from risktable.dice_registry import REGISTRY_FILE, DiceRegistry
@@ -224,11 +225,15 @@ class TableService:
 
     def _restore_sequences(self) -> None:
         # Each seat's events continue from the number after the last one answered:
-        # under the boot of its latest input until its birth names another boot.
+        # under the boot of its latest input until its birth names another boot. The
+        # digests of the events applied in each boot's window come back too.
         table = self.config.table.id
         for seat in range(1, self.hub.seats + 1):
             boot, _seq = self.journal.input_seqs(self.game_id, seat)
-            self.hub.gate.tracker(seat).restore(boot, self.journal.answered_seqs(table, seat))
+            tracker = self.hub.gate.tracker(seat)
+            events = self.journal.recent_events(table, seat, tracker.window)
+            tracker.restore(boot, self.journal.answered_seqs(table, seat),
+                            {key: event_digest(msg) for key, msg in events.items()})
 
     def _record_answer(self, seat: int, boot: int | None, seq: int) -> None:
         # A refusal or a resync's ack leaves no input row: the journal keeps its number
