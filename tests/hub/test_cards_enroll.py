@@ -94,7 +94,12 @@ def test_the_running_hub_enrolls_the_deck_with_refusals_and_a_restart(
     assert {t for t, light in leds.scenes[-1][1].items() if light.blink} == {
         board.territory_ids[5]}
     other.client.wait_for(lambda t, m, r: t.endswith("/3/view") and m is not None
-                          and m.get("lines") == ["Seat 2 enrolls cards", "5 of 44 cards"])
+                          and m.get("lines") == ["Seat 2 enrolls cards", "5 of 44 cards"]
+                          and "enroll" not in m)
+    # The enrolling seat's view names the card asked for (a seat without a reader taps
+    # the keyboard deck's tag for it).
+    seat.client.wait_for(lambda t, m, r: t.endswith("/2/view") and m is not None
+                         and m.get("enroll") == 5 and m.get("lines", [""])[0] == "Tap the card of")
     # A tag already on card 0 cannot become card 5; another seat may not take part.
     refused = seat.send("card", uid=uid(0))
     assert refused["code"] == "not_allowed" and "already" in str(refused["detail"])
@@ -121,6 +126,10 @@ def test_the_running_hub_enrolls_the_deck_with_refusals_and_a_restart(
                           and m.get("cmd") == "arm_dice")
     assert referee(capsys, fresh_mosquitto, data, "table", "status").startswith(
         "game 1 (3 seats): ")
+    # The game's view asks for no card any more.
+    seat.client.wait_for(lambda t, m, r: t.endswith("/2/view") and m is not None
+                         and m.get("phase") == "setup" and "enroll" not in m
+                         and "Tap the card of" not in m.get("lines", []))
     hub.stop()
     seat.client.close()
     other.client.close()
