@@ -9,6 +9,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,22 +28,31 @@ from tests.table.inputs import CARDS
 TABLE = "den"
 
 
+def broker_and_seat(tmp_path: Path, seat: int, capsys: pytest.CaptureFixture[str],
+                    ) -> tuple[int, Path, dict[str, Any], Path]:
+    """The table's broker accounts (`risktable broker config`, 3 seats) and ``seat``'s
+    configuration with its account (`risktable seat config`): the broker's port and
+    folder, its credentials, the seat's configuration file."""
+    port = free_port()
+    broker_dir = tmp_path / "broker"
+    assert main(["broker", "config", "--seats", "3", "--table", TABLE, "--port", str(port),
+                 "--guest-port", str(free_port()), "--out", str(broker_dir)]) == 0
+    creds = json.loads((broker_dir / "credentials.json").read_text())
+    account = creds["seats"][seat - 1]
+    secret = tmp_path / f"seat{seat}.password"
+    secret.write_text(account["password"] + "\n")
+    config = tmp_path / f"seat{seat}.json"
+    assert main(["seat", "config", "--seat", str(seat), "--table", TABLE, "--broker-host",
+                 "127.0.0.1", "--broker-port", str(port), "--username", account["username"],
+                 "--password-file", str(secret), "--out", str(config)]) == 0
+    capsys.readouterr()
+    return port, broker_dir, creds, config
+
+
 @pytest.mark.slow
 def test_a_person_plays_seat_2_from_the_keyboard(
         micropython: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    port, guests = free_port(), free_port()
-    broker_dir = tmp_path / "broker"
-    assert main(["broker", "config", "--seats", "3", "--table", TABLE, "--port", str(port),
-                 "--guest-port", str(guests), "--out", str(broker_dir)]) == 0
-    creds = json.loads((broker_dir / "credentials.json").read_text())
-    seat2 = creds["seats"][1]
-    secret = tmp_path / "seat2.password"
-    secret.write_text(seat2["password"] + "\n")
-    config = tmp_path / "seat2.json"
-    assert main(["seat", "config", "--seat", "2", "--table", TABLE, "--broker-host",
-                 "127.0.0.1", "--broker-port", str(port), "--username", seat2["username"],
-                 "--password-file", str(secret), "--out", str(config)]) == 0
-    capsys.readouterr()
+    port, broker_dir, creds, config = broker_and_seat(tmp_path, 2, capsys)
     with Mosquitto(mosquitto_binary(), broker_dir / "run", port=port,
                    config_file=broker_dir / "mosquitto.conf"):
         hub = TableService(HubConfig(
@@ -105,19 +115,7 @@ def test_a_person_enrolls_the_deck_at_seat_play_and_the_game_starts(
         micropython: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # No deck file and no card reader: c taps the card the display names (the keyboard
     # deck), Enter stores it; the hub's deck file then holds the keyboard deck's tags.
-    port = free_port()
-    broker_dir = tmp_path / "broker"
-    assert main(["broker", "config", "--seats", "3", "--table", TABLE, "--port", str(port),
-                 "--guest-port", str(free_port()), "--out", str(broker_dir)]) == 0
-    creds = json.loads((broker_dir / "credentials.json").read_text())
-    seat1 = creds["seats"][0]
-    secret = tmp_path / "seat1.password"
-    secret.write_text(seat1["password"] + "\n")
-    config = tmp_path / "seat1.json"
-    assert main(["seat", "config", "--seat", "1", "--table", TABLE, "--broker-host",
-                 "127.0.0.1", "--broker-port", str(port), "--username", seat1["username"],
-                 "--password-file", str(secret), "--out", str(config)]) == 0
-    capsys.readouterr()
+    port, broker_dir, creds, config = broker_and_seat(tmp_path, 1, capsys)
     board = classic_board()
     # An enrollment stopped after 40 cards: the seat carries on at Egypt, card 41 of 44,
     # through both wilds (every card is enrolled the same way; 44 would take a minute).
