@@ -208,12 +208,15 @@ class HubService:
 
     def update_view(self, seat: int, *, publish: bool = True, **fields: Any) -> None:
         """Merge ``fields`` into the seat's view and publish it (retained) if it changed;
-        with ``publish=False`` (before :meth:`start`) it goes out on connecting."""
+        a field given as None leaves the view. With ``publish=False`` (before
+        :meth:`start`) it goes out on connecting."""
         with self._lock:
             view = self._views[seat]
             if all(view.get(key) == value for key, value in fields.items()):
                 return
             view.update(fields)
+            for key in [key for key, value in fields.items() if value is None]:
+                del view[key]
         if publish:
             self._publish_view(seat)
 
