@@ -14,10 +14,10 @@ context's language (:func:`risktable.i18n.using`):
 ...     percent(0.916), decimal(2.5), native_digits("3 armies")
 ('۹۱٫۶٪', '۲٫۵', '۳ armies')
 
-Babel writes Persian with ASCII digits (CLDR's Persian percent pattern is the Latin
-one), but the Persian rule book writes every number in Persian digits (۰-۹), its decimal
-sign is ٫ and its percent sign ٪: :func:`native_digits` puts them in, and the seat's font
-carries those glyphs (docs/fonts.md).
+Babel writes Persian in the Latin numbering system (ASCII digits, "." and "%"), but the
+Persian rule book writes every number in Persian digits (۰-۹), its decimal sign is ٫ and
+its percent sign ٪: this module puts them in (:func:`native_digits` for a whole line), and
+the seat's font carries those glyphs (docs/fonts.md).
 """
 
 from __future__ import annotations
