@@ -149,7 +149,8 @@ def play_panel(seat: int, outputs: dict[str, Any], drawn: list[tuple[str, str]],
         lines.append(ring)
     armed = outputs.get("armed")
     if isinstance(armed, list) and len(armed) == 2 and armed[1]:
-        lines.append(f"  roll {armed[0]} armed: {armed[1]} dice to roll (press r)")
+        # The roll's number is the protocol's, not the person's: only the dice show.
+        lines.append(f"  {armed[1]} {'die' if armed[1] == 1 else 'dice'} to roll (press r)")
     if outputs.get("refused"):
         lines.append(f"  last refusal: {outputs['refused']}")
     if drawn:
