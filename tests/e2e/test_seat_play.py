@@ -145,7 +145,7 @@ def test_a_person_enrolls_the_deck_at_seat_play_and_the_game_starts(
                     at = term.wait_for(rb"\| turn, then", after=at)
                 term.type(b"\r")
             # The deck is whole: the game starts, and the seat rolls for the start.
-            term.wait_for(rb"roll \d+ armed", after=at)
+            term.wait_for(rb"di(?:e|ce) to roll \(press r\)", after=at)
             assert hub.enrolling is None and hub.deck_problem() is None
             term.type(b"q")
             term.wait_for(rb"You left the seat\.")

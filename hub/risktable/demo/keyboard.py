@@ -105,7 +105,7 @@ def seat_panel(session: TableSession, seat: int, outputs: dict[str, Any]) -> str
     for text in outputs.get("oled") or []:
         lines.append(f"  | {text}")
     armed = outputs.get("armed")
-    if isinstance(armed, list) and len(armed) == 2 and armed[1]:
+    if isinstance(armed, list) and len(armed) == 2 and armed[1] and armed != outputs.get("rolled"):
         # The roll's number is the protocol's, not the person's: only the dice show.
         lines.append(ngettext("  {n} die to roll (press r)", "  {n} dice to roll (press r)",
                               armed[1]).format(n=armed[1]))
