@@ -19,12 +19,19 @@ from risktable.cli import main
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.rules import classic_board
 from risktable.service.table_service import TableService
-from tests.e2e.test_demo_keyboard import ROLL_ASKED, ROLL_GONE, Terminal
+from tests.e2e.test_demo_keyboard import ROLL_ASKED, Terminal
 from tests.support.mosquitto import Mosquitto, free_port
 from tests.support.tools import mosquitto_binary
 from tests.table.inputs import CARDS
 
 TABLE = "den"
+
+
+def leave(term: Terminal) -> None:
+    """The person leaves the seat with q; seat play ends with status 0."""
+    term.type(b"q")
+    term.wait_for(rb"You left the seat\.")
+    assert term.close() == 0
 
 
 def broker_and_seat(tmp_path: Path, seat: int, capsys: pytest.CaptureFixture[str],
@@ -70,18 +77,15 @@ def test_a_person_plays_seat_2_from_the_keyboard(
             while True:
                 seen, at = term.wait_for_any([ROLL_ASKED, rb"\| Claim a territory"], after=at)
                 if seen == ROLL_ASKED:
-                    term.type(b"r")
                     # Rolled once the panel no longer asks (a tie asks again).
-                    at = term.wait_for(ROLL_GONE, after=at)
+                    at = term.roll(at)
                     continue
                 break
             claimed = hub.inspect(lambda s: s.state.counts[1])
             term.type(b"\r")
             term.wait_for(rb"\| Claim a territory", after=at)
             assert hub.inspect(lambda s: s.state.counts[1]) == claimed + 1
-            term.type(b"q")
-            term.wait_for(rb"You left the seat\.")
-            assert term.close() == 0
+            leave(term)
         finally:
             if term.process.poll() is None:
                 term.process.kill()
@@ -147,9 +151,7 @@ def test_a_person_enrolls_the_deck_at_seat_play_and_the_game_starts(
             # The deck is whole: the game starts, and the seat rolls for the start.
             term.wait_for(rb"di(?:e|ce) to roll \(press r\)", after=at)
             assert hub.enrolling is None and hub.deck_problem() is None
-            term.type(b"q")
-            term.wait_for(rb"You left the seat\.")
-            assert term.close() == 0
+            leave(term)
         finally:
             if term.process.poll() is None:
                 term.process.kill()
