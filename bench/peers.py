@@ -319,6 +319,7 @@ class RisktableAI:
         from risktable.rules.state import REINFORCE
         m = self.mirror
         m.conquered = False
+        m.turns += 1  # a new turn: its reinforcements, attacks and free move share a number
         s = m.state(REINFORCE, pool=available)
         out: dict[str, int] = {}
         while s.phase == REINFORCE and s.pool:
@@ -327,7 +328,6 @@ class RisktableAI:
                 raise AssertionError(f"a reinforcement without cards, not {a!r}")
             out[m.names[a.territory]] = out.get(m.names[a.territory], 0) + a.armies
             s, _ = apply(s, a)
-        m.turns += 1
         return out
 
     def attack(self) -> Any:

@@ -13,6 +13,7 @@ from risktable.rules import CHANCE, Config, apply, chance_outcomes, current_acto
 from risktable.rules.actions import Action
 from risktable.rules.bots import BOTS, LEVELS, Bot, EasyBot, HardBot, HeuristicBot
 from risktable.rules.bots.hard import Budget
+from risktable.rules.bots.rollout import play_on
 from risktable.rules.bots.seat_view import seat_view
 from risktable.rules.presets import PRESETS, preset_config
 from risktable.rules.selfplay import play_game, seat_bots, selfplay
@@ -79,6 +80,15 @@ def test_selfplay_cli_counts_wins_by_bot(capsys: pytest.CaptureFixture[str]) -> 
                        "--seed", "4", "--bot", "easy", "--json")
     doc = json.loads(out)
     assert code == 0 and doc["bot"] == "easy" and doc["wins_by_bot"] == {"easy": 2}
+
+
+def test_selfplay_cli_plays_the_hard_level(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "selfplay", "--players", "4", "--games", "2",
+                       "--seed", "3", "--bots", "hard,normal,normal,normal", "--max-turns",
+                       "6", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["capped"] == 2 and doc["wins_by_bot"] == {"hard": 0, "normal": 0}
+    assert [row["bots"][row["game"]] for row in doc["results"]] == ["hard", "hard"]
 
 
 def test_selfplay_cli_refuses_a_bot_list_of_the_wrong_length(
@@ -196,3 +206,28 @@ def test_the_seat_view_keeps_what_the_seat_sees() -> None:
     # Its own hand is in sight: another own hand is another view.
     other = s._replace(hands=(s.draw_pile[:len(s.hands[0])], *s.hands[1:]))
     assert seat_view(other, 0) != v
+
+
+def _plain_loop(s: State, bots: list[Bot], rng: random.Random, turns: int) -> State:
+    # The engine's own game: every action through apply, rolls as sample_roll draws them.
+    while s.phase != GAME_OVER and s.turn <= turns:
+        actor = current_actor(s)
+        a = chance_outcomes(s).sample(rng) if actor == CHANCE else bots[actor].choose(s)
+        s, _ = apply(s, a)
+    return s
+
+
+@pytest.mark.parametrize("name", ["classic_1993", "mission_1993", "master_1993",
+                                  "two_player_1993"])
+def test_a_playout_is_the_engines_game(name: str) -> None:
+    # play_on's short cuts (rolls looked up, missions checked on conquests only) reach the
+    # same states as applying every action does, from the same random numbers.
+    config = preset_config(name, PRESETS[name].players[0])
+    start = _plain_loop(new_game(config), [HeuristicBot(p) for p in range(config.seats)],
+                        random.Random(1), 6)
+    for seed in range(3):
+        bots: list[Bot] = [HeuristicBot(seed * 10 + p) for p in range(config.seats)]
+        mine, _ = play_on(start, bots, random.Random(seed),
+                          lambda s: s.turn > start.turn + 12, 100_000)
+        bots = [HeuristicBot(seed * 10 + p) for p in range(config.seats)]
+        assert mine == _plain_loop(start, bots, random.Random(seed), start.turn + 12)

@@ -3,9 +3,10 @@
 It plays as the normal level (:class:`~risktable.rules.bots.heuristic.HeuristicBot`)
 does, but blind to continents: a territory is worth the same whichever continent it is
 in, so it neither builds towards a bonus nor sets out to break one, and it claims its
-first territories at random. The card a conquest earns, finishing off a player for their
-cards and the rule set's goal still count, so it plays the game through and beats the
-random player.
+first territories at random. It does not steer by its secret mission either (it wins one
+when its conquests happen to complete it). The card a conquest earns, finishing off a
+player for their cards, enemy capitals and the neutrals' place still count, so it plays
+the game through and beats the random player.
 """
 
 from __future__ import annotations
@@ -39,6 +40,6 @@ class EasyBot(HeuristicBot):
             value += 2 + 2 * len(s.hands[defender])
         if not s.conquered:
             value += 1.5
-        if self._goals:
+        if self._goals and not s.missions:  # a novice forgets to steer by a secret mission
             value += self._goal_value(s, target)
         return value

@@ -4,7 +4,9 @@ A player's power is their armies on the board, plus their reinforcements (territ
 and continents) weighted as the armies they bring over the next turns, plus their cards.
 A position is worth the player's share of the power of all players still in the game,
 and where the rule set's goal is not conquest, partly how far the player is towards it
-(:func:`goal_progress`): 0 to 1, 1 for a won game and 0 for a lost one.
+(:func:`goal_progress`) ahead of the rival closest to it: 0 to 1, 1 for a won game and 0
+for a lost one. In a sampled world the rivals' missions are the sampled ones, so their
+progress is an estimate over the missions the player has not seen.
 """
 
 from __future__ import annotations
@@ -96,4 +98,8 @@ def value(s: State, seat: int) -> float:
     progress = goal_progress(s, seat)
     if progress is None:
         return share
-    return (1 - W_GOAL) * share + W_GOAL * progress
+    # Ahead of the closest rival, not only far along: a rival about to reach the goal is
+    # as bad as being far from it.
+    rival = max((goal_progress(s, q) or 0.0 for q in range(s.config.players)
+                 if q != seat and s.counts[q]), default=0.0)
+    return (1 - W_GOAL) * share + W_GOAL * (1 + progress - rival) / 2

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from risktable.rules.actions import END_TURN, Action, Fortify, Place
+from risktable.rules.actions import END_TURN, Action, Fortify, Occupy, Place
 from risktable.rules.bots.evaluation import value
 from risktable.rules.bots.heuristic import BAR, HeuristicBot, _odds
 from risktable.rules.bots.rollout import play_on
@@ -72,7 +72,9 @@ NORMAL_PLAN = Plan(-1, BAR)
 
 
 class PlanPolicy(HeuristicBot):
-    """The normal level's play, placing and attacking as a :class:`Plan` says."""
+    """The normal level's play, placing and attacking as a :class:`Plan` says; in a
+    capital game it also keeps its own capital manned when it attacks from it, and moves
+    every army it may into an enemy capital it takes."""
 
     def __init__(self, seed: int | None = 0, plan: Plan = NORMAL_PLAN) -> None:
         super().__init__(seed)
@@ -84,6 +86,17 @@ class PlanPolicy(HeuristicBot):
         if type(a) is Place and place >= 0 and s.owners[place] == s.player:
             return Place(place, s.pool)
         return a
+
+    def _occupy(self, s: State) -> Action:
+        # Capitals decide a capital game: keep the own one manned, hold a captured one.
+        capitals = s.capitals
+        if capitals:
+            low = s.occupy_min
+            if s.source == capitals[s.player]:
+                return Occupy(low)
+            if s.target in capitals:
+                return Occupy(low + s.armies[s.source] - 1)
+        return super()._occupy(s)
 
     def _bar(self, s: State) -> float:
         # The normal level's bar, from the plan's start, falling as a long game drags on.
@@ -155,8 +168,9 @@ class HardBot:
     # --- the look-ahead ---------------------------------------------------------
 
     def _worlds(self, v: State, seat: int) -> list[tuple[State, int]]:
-        # Seeded by the bot's seed and the position: the same position, the same worlds.
-        rng = random.Random(hash((self.seed, seat, v.turn, v.phase, v.pool, v.armies)))
+        # Seeded by the bot's seed, the turn and the phase (one search of each a turn): a
+        # string seed is hashed by SHA-512, the same on every machine and every run.
+        rng = random.Random(f"{self.seed}:{seat}:{v.turn}:{v.phase}")
         return [(sample_hidden(v, seat, rng), rng.getrandbits(64))
                 for _ in range(self.budget.worlds)]
 

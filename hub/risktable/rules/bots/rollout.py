@@ -13,10 +13,11 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from risktable.rules.actions import Action
+from risktable.rules.actions import Action, Attack, Defend
 from risktable.rules.chance import FACES
-from risktable.rules.combat import defender, loss_table, take_losses
+from risktable.rules.combat import declared, defended, defender, loss_table, take_losses
 from risktable.rules.engine import apply, chance_outcomes
+from risktable.rules.goals import check_missions
 from risktable.rules.state import CHANCE_PHASES, DEFEND, GAME_OVER, ROLL, State
 
 
@@ -32,9 +33,12 @@ def play_on(s: State, bots: Sequence[_Player], rng: random.Random,
     as the rules say."""
     config = s.config
     players = config.players
-    # Without modifiers or missions (whose checks read the roll's events) a roll is its
-    # losses: looked up, as self-play does, instead of built and applied.
-    quick = not config.modifiers and not config.missions
+    # Without roll modifiers a declaration, a defence and a roll go straight to their
+    # handlers, a roll's losses looked up, as self-play does: the same states as apply
+    # gives, less the events. A mission can only be met by a roll that conquers (an
+    # owner changes), so with missions only such a roll is checked, as apply checks it.
+    quick = not config.modifiers
+    missions = config.missions
     r = rng.random
     actions = 0
     while actions < max_actions:
@@ -43,20 +47,28 @@ def play_on(s: State, bots: Sequence[_Player], rng: random.Random,
             break
         actions += 1
         a: Action
-        if phase == ROLL and quick:
+        if quick and phase == ROLL:
             attack = FACES[s.attack_dice]
             defend = FACES[s.defend_dice]
             i = int(r() * len(attack))
             j = int(r() * len(defend))
-            losses = loss_table(s.attack_dice, s.defend_dice)[i * len(defend) + j]
-            s = take_losses(s, *losses)
+            owners = s.owners
+            s = take_losses(s, *loss_table(s.attack_dice, s.defend_dice)[i * len(defend) + j])
+            if missions and s.owners is not owners and s.phase != GAME_OVER:
+                s = check_missions(s, [])
             continue
         if phase in CHANCE_PHASES:
             a = chance_outcomes(s).sample(rng)
         elif phase == DEFEND:
             owner = s.owners[s.target]
             a = bots[owner if owner < players else defender(s)].choose(s)
+            if quick and type(a) is Defend:
+                s = defended(s, a)
+                continue
         else:
             a = bots[s.player].choose(s)
+            if quick and type(a) is Attack:
+                s = declared(s, a)
+                continue
         s, _ = apply(s, a)
     return s, actions
