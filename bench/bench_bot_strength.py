@@ -4,7 +4,8 @@
         [--jobs 2] [--rules classic_1993,capital_1993,mission_1993] [--match hard]
         [--log FILE] [--quick]
 
-For every rule set it plays 4-player games of ``hard`` against three ``normal``,
+For every rule set it plays 4-player games (2-player in the two-player rule sets, any of
+``risktable rules presets`` may be given) of ``hard`` against three ``normal``,
 ``normal`` against three ``easy`` and ``easy`` against three ``random``, exactly as
 ``risktable rules selfplay --bots hard,normal,normal,normal`` does (game ``g`` shifts the
 seats by ``g``, so the tested bot sits in every seat equally often), and prints the
@@ -30,25 +31,30 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from risktable.rules.goals import how_won
-from risktable.rules.presets import preset_config
+from risktable.rules.presets import PRESETS, preset_config
 from risktable.rules.selfplay import selfplay
 
 PLAYERS = 4
 MAX_TURNS = 1000
-FAIR = 1 / PLAYERS
 Z95 = 1.959964
 
 
 class Match(NamedTuple):
-    """One line of the table: ``bots[0]`` against the others, with its goal (None: beat
-    the fair share)."""
+    """One line of the table: ``bots[0]`` against the others, with its goal in 4-player
+    games (None: beat the fair share)."""
 
     bots: tuple[str, ...]
     goal: float | None
 
-    @property
-    def label(self) -> str:
-        return f"{self.bots[0]} vs 3 {self.bots[1]}"
+    def seats(self, rules: str) -> tuple[str, ...]:
+        """The bots of the seats of ``rules``'s games (the first ``players_of(rules)``)."""
+        return self.bots[:players_of(rules)]
+
+
+def players_of(rules: str) -> int:
+    """4 players where the rule set allows 4, else its first player count (2)."""
+    counts = PRESETS[rules].players
+    return PLAYERS if PLAYERS in counts else counts[0]
 
 
 MATCHES = (
@@ -71,7 +77,7 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 def _play(job: tuple[str, tuple[str, ...], int, int, int, int]) -> list[dict[str, Any]]:
     rules, bots, seed, first, games, max_turns = job
-    config = preset_config(rules, PLAYERS)
+    config = preset_config(rules, len(bots))
     out = []
     for r in selfplay(config, games, seed, bots, max_turns=max_turns, record=False,
                       first=first):
@@ -109,7 +115,7 @@ def play_all(rules: list[str], matches: list[Match], games: int, seed: int, jobs
             if line.strip():
                 row = json.loads(line)
                 done[_key(row)] = row
-    wanted = [(r, m.bots, seed, g) for r in rules for m in matches for g in range(games)]
+    wanted = [(r, m.seats(r), seed, g) for r in rules for m in matches for g in range(games)]
     todo = [k for k in wanted if k not in done]
     work = list(_jobs(todo, max_turns, chunk=max(1, min(10, games // max(1, jobs)))))
     started = time.monotonic()
@@ -152,20 +158,24 @@ def table(rows: list[dict[str, Any]], rules: list[str], matches: list[Match]) ->
              "|---|---|---|---|---|---|---|---|---|"]
     for r in rules:
         for m in matches:
-            mine = [x for x in rows if x["rules"] == r and tuple(x["bots"]) == m.bots]
+            bots = m.seats(r)
+            mine = [x for x in rows if x["rules"] == r and tuple(x["bots"]) == bots]
             n = len(mine)
-            wins = sum(1 for x in mine if x["winner_bot"] == m.bots[0])
+            wins = sum(1 for x in mine if x["winner_bot"] == bots[0])
             low, high = wilson(wins, n)
-            goal = m.goal if m.goal is not None else FAIR
+            fair = 1 / len(bots)
+            target = m.goal if len(bots) == PLAYERS else None
+            goal = target if target is not None else fair
             verdict = ("met" if low >= goal else "short" if high < goal else "undecided")
-            goal_text = (f">= {m.goal:.0%}" if m.goal is not None else f"> {FAIR:.0%} (fair)")
+            goal_text = f">= {target:.0%}" if target is not None else f"> {fair:.0%} (fair)"
             capped = sum(1 for x in mine if x["capped"])
             mission = "-"
             if r.startswith("mission"):
-                by_mission = sum(1 for x in mine if x["winner_bot"] == m.bots[0]
+                by_mission = sum(1 for x in mine if x["winner_bot"] == bots[0]
                                  and x["ended_by"] == "mission")
                 mission = f"{by_mission}/{n} ({by_mission / max(1, n):.0%})"
-            lines.append(f"| {r} | {m.label} | {n} | {wins} ({wins / max(1, n):.1%}) | "
+            label = f"{bots[0]} vs {len(bots) - 1} {bots[1]}"
+            lines.append(f"| {r} | {label} | {n} | {wins} ({wins / max(1, n):.1%}) | "
                          f"{low:.1%} to {high:.1%} | {goal_text} | {verdict} | {capped} | "
                          f"{mission} |")
     return lines
@@ -198,7 +208,8 @@ def main() -> int:
     print()
     print("\n".join(table(rows, rules, matches)))
     print()
-    print(f"{PLAYERS} players, seats rotated, seed {args.seed}, turn cap {max_turns}; "
+    print(f"{PLAYERS} players (2 in two-player rule sets), seats rotated, seed {args.seed}, "
+          f"turn cap {max_turns}; "
           f"{time.monotonic() - start:.1f} s wall, "
           f"{time.process_time() - start_cpu:.1f} s CPU in this process (workers apart)")
     if args.json:
