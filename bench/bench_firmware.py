@@ -108,8 +108,8 @@ def end_to_end(rounds: int) -> tuple[list[float], list[float]]:
             return press, view
         finally:
             seat.stop()
+            client.disconnect()  # first: the network thread sends it and ends at once
             client.loop_stop()
-            client.disconnect()
 
 
 QUICK_ROUNDS = 5

@@ -24,6 +24,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
     "bench_bot_strength.py": ("--quick",),
     "bench_bot_time.py": ("--quick",),
     "bench_cli_startup.py": ("--quick",),
+    "bench_dice_read.py": ("--quick",),
     "bench_firmware.py": ("--quick",),
     "bench_hub_latency.py": ("--quick",),
     "bench_journal.py": ("--quick",),
@@ -57,7 +58,12 @@ def test_every_benchmark_is_smoked_or_excluded_with_a_reason() -> None:
     assert SMOKE.keys() <= on_disk
 
 
-@pytest.mark.parametrize("name", sorted(SMOKE))
+# Benchmarks whose shortest run still takes seconds: paced runs of a set length.
+SLOW = {"bench_venue.py", "bench_led_link.py"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.slow) if name in SLOW
+                                  else name for name in sorted(SMOKE)])
 def test_a_benchmark_prints_figures(name: str) -> None:
     done = subprocess.run([sys.executable, str(BENCH / name), *SMOKE[name]], cwd=ROOT,
                           env=subprocess_env(), capture_output=True, text=True, timeout=120,

@@ -4,13 +4,14 @@
 #   (rtl: the lines are right-to-left display rows, protocol/README.md view `rtl`),
 #   show_dice(title, faces, rtl), show_net(up), show_hub(up), beep(ms, hz),
 #   refused(why) (an input the seat did not take: "outbox full", "waiting for the hub"),
+#   numbered(seq, kind) (an event the seat queued for the hub, under its sequence number),
 #   arm_dice(roll, count), smart_dice(paired ids, pairing) (ESP32 only: the smart dice
 #   its radio keeps to), inputs (a BoundedQueue of event dicts, plus smart-dice readings
 #   {"kind": "reading", "id", "state", "face", and "battery", "rssi" when known} that
 #   the seat keeps to itself),
 #   async run(), async join_network(), and for the seat's self-healing: reset_cause
 #   (why this boot began: one of riskproto.messages.RESET_CAUSES), watchdog() (the
-#   hardware watchdog armed with the config's watchdog_ms, with feed()), reset(cause) (keeps the cause for the next
+#   hardware watchdog armed with watchdog_ms, the config's, with feed()), reset(cause) (keeps the cause for the next
 #   start's birth, then resets; never returns).
 
 

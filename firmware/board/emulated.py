@@ -49,7 +49,7 @@ class Board:
     def __init__(self, cfg, config_path="seat.json", kept=None):
         self._config_path = config_path
         self.reset_cause = kept or "power"
-        self._wdt_ms = cfg["watchdog_ms"]
+        self.watchdog_ms = cfg["watchdog_ms"]
         self._fed: "Any" = 0  # ticks_ms(): the stubs give it an opaque type
         self._stall = False
         self.ring_size = cfg["ring_size"]
@@ -130,6 +130,11 @@ class Board:
         self._last.pop("refused", None)  # every refusal is told, even the same again
         self._emit("refused", why)
 
+    def numbered(self, seq, kind):
+        # Every event the seat queued for the hub: what an input line became, so a
+        # script knows its line was taken (or, from "refused", that it was not).
+        print('{"numbered": [%d, "%s"]}' % (seq, kind))
+
     def arm_dice(self, roll, count):
         # count 0: disarmed. Typed dice lines are reported for the armed roll.
         self._emit("armed", [roll, count])
@@ -151,8 +156,8 @@ class Board:
         self._fed = time.ticks_ms()
 
     def _watch(self):
-        while time.ticks_diff(time.ticks_ms(), self._fed) < self._wdt_ms:
-            time.sleep_ms(50)
+        while time.ticks_diff(time.ticks_ms(), self._fed) < self.watchdog_ms:
+            time.sleep(0.05)
         self.reset("watchdog")
 
     def reset(self, cause):

@@ -48,7 +48,7 @@ class Board:
     def __init__(self, cfg, config_path, kept=None):
         self._config_path = config_path
         self.reset_cause = kept or "unknown"
-        self._watchdog_ms = cfg["watchdog_ms"]
+        self.watchdog_ms = cfg["watchdog_ms"]
         if kept is None:
             cause = machine.reset_cause()
             for value, name in _CAUSES:
@@ -146,6 +146,9 @@ class Board:
     def refused(self, why):
         self._buzzer.play(ERROR)  # the display and the ring say why
 
+    def numbered(self, seq, kind):
+        pass  # the ring and the display say nothing of an event sent
+
     def arm_dice(self, roll, count):
         pass  # the seat reads the roll (seat/app.py); nothing to set up here
 
@@ -153,7 +156,7 @@ class Board:
 
     def watchdog(self):
         # The hardware watchdog: once armed it cannot be stopped, only fed.
-        return machine.WDT(timeout=self._watchdog_ms)
+        return machine.WDT(timeout=self.watchdog_ms)
 
     def reset(self, cause):
         log("reset:", cause)

@@ -34,6 +34,8 @@ _BLOCK_MAX = const(_OVERHEAD + MAX_PAYLOAD + 4)
 _FULL_RUN = const(0xFF)
 
 
+# MicroPython has no binascii.crc_hqx (the hub's CRC): the table is built here, and
+# tests/leds/test_codec.py holds this CRC against CPython's crc_hqx.
 def _crc_table() -> "array.array[int]":
     table = array.array("H", bytes(512))
     for byte in range(256):

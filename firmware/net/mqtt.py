@@ -23,10 +23,11 @@
 # client drives a non-blocking socket itself and uses only asyncio's public API: the
 # one public way to park a task until a socket is readable is asyncio's Stream, whose
 # module costs 1.9 KiB of heap the seat does not have, so a read that finds nothing
-# sleeps _POLL_MS (asyncio.sleep_ms allocates nothing) and tries again: at most 2 ms
-# more before a packet is seen, some 500 cheap wake-ups a second while the link is
-# quiet, and a socket closed under the reader is noticed at its next look. It needs neither
-# asyncio's stream module, a Stream with its write buffer, nor asyncio's Lock, and
+# sleeps poll_ms (2 ms; asyncio.sleep_ms allocates nothing) and tries again: at most
+# 2 ms more before a packet is seen, some 500 cheap wake-ups a second while the link is
+# quiet, and a socket closed under the reader is noticed at its next look (tests that
+# run dozens of seats at once, where nothing measures latency, lengthen it). It needs
+# neither asyncio's stream module, a Stream with its write buffer, nor asyncio's Lock, and
 # reaches into no private part of asyncio, so an upgrade cannot break it silently. A
 # packet's head is encoded straight into
 # the caller's out buffer and a PUBLISH's payload written from the caller's bytes, so the
@@ -76,8 +77,6 @@ _BODY = const(5)
 _OUT_SIZE = const(320)
 _PID_MAX = const(65535)
 _BUSY_POLL_MS = const(5)
-# Reading: how long a read that found nothing sleeps before it looks again.
-_POLL_MS = const(2)
 # Linux and lwIP share these numbers; the unix port's socket module does not name them.
 _IPPROTO_TCP = const(6)
 _TCP_NODELAY = const(1)
@@ -179,7 +178,7 @@ class Client:
     def __init__(self, host, port, client_id, keepalive_s=30, user=None, password=None,
                  will=None, backoff_ms=500, backoff_max_ms=30000, connect_timeout_ms=5000,
                  buf_size=1152, inflight_size=8, deliver=None,
-                 open_connection=None, ticks_ms=None, buffers=None):
+                 open_connection=None, ticks_ms=None, buffers=None, poll_ms=2):
         self.host = host
         self.port = port
         self.client_id = client_id
@@ -195,6 +194,8 @@ class Client:
         self.backoff_ms = backoff_ms
         self.backoff_max_ms = backoff_max_ms
         self.connect_timeout_ms = connect_timeout_ms
+        # Reading: how long a read that found nothing sleeps before it looks again.
+        self.poll_ms = poll_ms
         # deliver(topic, payload bytes, retained), called from the reader task for
         # every message; what it raises is logged and the connection goes on.
         self.deliver: "Any" = deliver
@@ -370,7 +371,7 @@ class Client:
                 # packet costs no generator frame of the client's beyond that wait.
                 n = self._fill(0, 2)
                 while n < 2:
-                    await asyncio.sleep_ms(_POLL_MS)
+                    await asyncio.sleep_ms(self.poll_ms)
                     n = self._fill(n, 2)
                 first = buf[0]
                 n = 1
@@ -378,7 +379,7 @@ class Client:
                 while size < 0:
                     n += 1
                     while self._fill(n, n + 1) == n:
-                        await asyncio.sleep_ms(_POLL_MS)
+                        await asyncio.sleep_ms(self.poll_ms)
                     size = _length(buf, n)
                 # The body, into the start of the buffer. A packet larger than the
                 # buffer is read through: its head stays (enough for a PUBLISH's topic
@@ -386,7 +387,7 @@ class Client:
                 have = size if size <= len(buf) else len(buf) // 2
                 n = self._fill(0, have)
                 while n < have:
-                    await asyncio.sleep_ms(_POLL_MS)
+                    await asyncio.sleep_ms(self.poll_ms)
                     n = self._fill(n, have)
                 left = size - have
                 while left:
@@ -395,7 +396,7 @@ class Client:
                     if n:
                         left -= n
                     else:
-                        await asyncio.sleep_ms(_POLL_MS)
+                        await asyncio.sleep_ms(self.poll_ms)
                 self._last_rx = self._ticks()
                 n = self._take(first, size, have)
                 if n < 0:

@@ -14,7 +14,7 @@
 # the latest counts). The connection's state is read from the client's counters.
 #
 # Nothing a person makes is dropped either: a full outbox takes no input, and after
-# _WAIT_MS without an answer the seat shows "waiting for the hub" and holds Confirm.
+# hub_wait_ms without an answer the seat shows "waiting for the hub" and holds Confirm.
 #
 # The seat heals itself: every task runs under the supervisor (Seat._watch), which
 # resets the seat when a task ended and feeds the board's watchdog only while the
@@ -46,18 +46,20 @@ from version import VERSION as FW_VERSION  # noqa: E402
 # The string is all the seat keeps: the module's dict would stay in the heap.
 sys.modules.pop("version")
 
-_MAX_RETRY_MS = const(8000)
 _COUNTER_MASK = const(0x3FFFFFFF)
 _RESTART_MS = const(100)
 _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30; the ring wants non-negative times
 _POLL_MS = const(100)  # the loop wakes at least this often, to resend on time
 _GC_EVERY = const(256)  # bytes allocated between collections (run() says why)
-_WAIT_MS = const(2000)  # no answer this long: "waiting for the hub", Confirm held
 _REASON_MS = const(4000)  # a refusal's reason stays this long (or to the next view, input)
 _CMD_ROOM = const(16)  # hub commands waiting for the loop; beyond: resync
-_WATCH_MS = const(1000)  # the supervisor's period
 _BEATS = const(3)  # every loop has checked in: _serve 1, _tick 2
-_PAGE_MS = const(3000)  # a text taller than the display turns its page this often
+
+# The seat's clocks from the config (firmware/README.md, "Configuration keys"), so that
+# a test can run a scenario on a shorter clock: retry_ms and retry_max_ms (the outbox's
+# resends), hub_wait_ms (no answer this long: "waiting for the hub", Confirm held),
+# page_ms (a text taller than the display turns its page this often) and watchdog_ms
+# (the supervisor looks every eighth of it: once a second by default).
 
 _lang = "en"  # the seat's own words' language (Seat.words)
 _OUTBOX = const(0)
@@ -84,7 +86,8 @@ class Seat:
         self.session = 0
         self.text = None  # the view's lines for the display (not the whole view)
         self.rtl = False  # they are right-to-left display rows
-        self._pages = [0, 1, 0]  # the page shown, the count, the ticks it was shown at
+        # The page shown, the count, the ticks it was shown at, and how long a page stays.
+        self._pages = [0, 1, 0, cfg["page_ms"]]
         # The config's language: a module global, not one more attribute in this dict.
         global _lang
         _lang = cfg["lang"]
@@ -106,6 +109,7 @@ class Seat:
         # down.
         self._linked = -1
         self._since = None  # when the oldest unanswered event last saw progress
+        self._wait_ms = cfg["hub_wait_ms"]  # no progress this long: waiting for the hub
         # The notice on the display: _OUTBOX (full) or _WAITING (for the hub), else None.
         self.notice = None
         # The last refusal's (ticks, (display lines, rtl)) while its reason is shown,
@@ -120,7 +124,7 @@ class Seat:
         self.tasks = []
         self.dice_kind = cfg["dice"]
         self.dice = None  # a seat.dice.DiceInput from the first arm_dice on
-        self.outbox = Outbox(seat, OUTBOX_CAPACITY, cfg["retry_ms"], _MAX_RETRY_MS,
+        self.outbox = Outbox(seat, OUTBOX_CAPACITY, cfg["retry_ms"], cfg["retry_max_ms"],
                              1, time.ticks_diff)
         self.pixels = bytearray(3 * board.ring_size)
         self.ring = ring.RingView()
@@ -139,7 +143,7 @@ class Seat:
             password=broker["password"], will=self._will,
             backoff_ms=broker["backoff_ms"], backoff_max_ms=broker["backoff_max_ms"],
             deliver=self._deliver,
-            ticks_ms=ticks_ms, buffers=buffers)
+            ticks_ms=ticks_ms, buffers=buffers, poll_ms=broker["poll_ms"])
         self.client.ready = kick
         board.inputs.ready = kick
         if self.dice_kind in ("pixels", "godice"):
@@ -199,13 +203,14 @@ class Seat:
         # stops this task too), and either resets the seat. None of the seat's tasks
         # should ever end: one that does is reported and resets the seat ("error"),
         # which comes back into the game with its birth.
+        period = self.board.watchdog_ms >> 3
         while True:
             for task in self.tasks:
                 if task.done():
                     log("task ended")
                     self.board.reset("error")
             self._beats = 0
-            await asyncio.sleep_ms(_WATCH_MS)
+            await asyncio.sleep_ms(period)
             if self._beats == _BEATS:
                 wdt.feed()
             else:
@@ -274,12 +279,12 @@ class Seat:
                     self._resync = False
                 now = self._ticks()
                 since = self._since
-                waiting = since is not None and time.ticks_diff(now, since) >= _WAIT_MS
+                waiting = since is not None and time.ticks_diff(now, since) >= self._wait_ms
                 while len(inputs):
                     # The armed roll's inputs stay on the seat (seat/dice.py); smart-dice
                     # readings before any arm_dice are dropped. An input is not taken
                     # while the outbox is full, nor Confirm while the hub has not
-                    # answered for _WAIT_MS (no move made blind): the display says why
+                    # answered for hub_wait_ms (no move made blind): the display says why
                     # (the notice) and the ring flashes amber.
                     item = inputs.get_nowait()
                     kind = item["kind"]
@@ -316,7 +321,7 @@ class Seat:
                 if self._frame:
                     self._frame = False
                     pages = self._pages
-                    if pages[1] > 1 and time.ticks_diff(now, pages[2]) >= _PAGE_MS:
+                    if pages[1] > 1 and time.ticks_diff(now, pages[2]) >= pages[3]:
                         pages[0] += 1
                         pages[2] = now
                         self._show()
@@ -541,12 +546,14 @@ class Seat:
         if msg["kind"] == "dice" and "roll" not in fields:
             msg["roll"] = self.armed_roll
         try:
-            if not self.outbox.add(msg):
+            seq = self.outbox.add(msg)
+            if not seq:
                 log("input not sent: outbox full")
                 return False
         except codec.ProtocolError as exc:
             log("input not sent:", exc.message)
             return False
+        self.board.numbered(seq, msg["kind"])
         if self._since is None:
             self._since = self._ticks()
         self._kick.set()

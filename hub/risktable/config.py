@@ -18,10 +18,10 @@ from riskproto import topics
 from riskproto.messages import CARD_MODES
 from risktable import i18n
 from risktable.broker_address import BrokerAddress
+from risktable.defaults import DEFAULT_RULES, DEFAULT_SEATS, DEFAULT_TABLE
 from risktable.game_rules import RulesUnknown, default_seats, house_rules, rules_config
 from risktable.hardware.panel_pins import PanelPins
 
-BOTS = ("random", "heuristic")
 # Where the hub, and the commands that look at its journal or talk to it, find the
 # configuration when no --config is given.
 DEFAULT_CONFIG = Path("/etc/risktable/hub.toml")
@@ -51,14 +51,14 @@ class TableConfig:
     is what a seat whose birth names no language reads (``en``, ``fa``, ``pt``, ``ro``
     or ``tr``; a seat's own configuration names its player's)."""
 
-    id: str = "table1"
-    seats: int = 4
-    rules: str = "classic"
+    id: str = DEFAULT_TABLE
+    seats: int = DEFAULT_SEATS
+    rules: str = DEFAULT_RULES
     bots: Mapping[int, str] = field(default_factory=dict)
     names: Mapping[int, str] = field(default_factory=dict)
     house: Mapping[str, str] = field(default_factory=dict)
     cards: str = "physical"
-    language: str = "en"
+    language: str = i18n.DEFAULT
 
 
 @dataclass(frozen=True)
@@ -142,13 +142,18 @@ def _password(section: _Section) -> str | None:
     return password
 
 
+# Every key's default is written once, as its dataclass field's default; the readers
+# below take it from there (a dataclass keeps a plain default as a class attribute).
+_BROKER = BrokerConfig()  # its address is built by a factory
+
+
 def _broker(section: _Section) -> BrokerConfig:
-    host = section.get("host", str, "127.0.0.1")
-    port = section.get("port", int, 1883)
+    host = section.get("host", str, _BROKER.address.host)
+    port = section.get("port", int, _BROKER.address.port)
     if not 0 < port < 65536:
         raise section.error("port", f"must be 1 to 65535, got {port}")
     password = _password(section)
-    keepalive = section.get("keepalive", int, 10)
+    keepalive = section.get("keepalive", int, _BROKER.keepalive)
     if not 2 <= keepalive <= 600:
         raise section.error("keepalive", f"must be 2 to 600 seconds, got {keepalive}")
     config = BrokerConfig(
@@ -159,24 +164,17 @@ def _broker(section: _Section) -> BrokerConfig:
 
 
 def _table(section: _Section) -> TableConfig:
-    table_id = section.get("id", str, "table1")
+    table_id = section.get("id", str, TableConfig.id)
     try:
         topics.check_table(table_id)
     except ValueError as exc:
         raise section.error("id", str(exc)) from exc
-    rules = section.get("rules", str, "classic")
+    rules = section.get("rules", str, TableConfig.rules)
     # A two-player rule set needs no seat count spelled out.
     seats = section.get("seats", int, default_seats(rules))
     if not 1 <= seats <= topics.MAX_SEATS:
         raise section.error("seats", f"must be 1 to {topics.MAX_SEATS}, got {seats}")
-    bots_raw = section.get("bots", dict, {})
-    bots: dict[int, str] = {}
-    for key, bot in bots_raw.items():
-        if not key.isdigit() or not 1 <= int(key) <= seats:
-            raise section.error("bots", f"{key!r} is not a seat of this table (1 to {seats})")
-        if bot not in BOTS:
-            raise section.error("bots", f"seat {key}: bot must be one of {', '.join(BOTS)}")
-        bots[int(key)] = bot
+    bots = _bots(section, seats)
     try:
         house = house_rules(section.get("house", dict, {}))
     except RulesUnknown as exc:
@@ -185,10 +183,10 @@ def _table(section: _Section) -> TableConfig:
         rules_config(rules, seats, house)
     except RulesUnknown as exc:
         raise section.error("rules", str(exc)) from exc
-    cards = section.get("cards", str, "physical")
+    cards = section.get("cards", str, TableConfig.cards)
     if cards not in CARD_MODES:
         raise section.error("cards", f"must be {' or '.join(CARD_MODES)}, got {cards!r}")
-    language = section.get("language", str, i18n.DEFAULT)
+    language = section.get("language", str, TableConfig.language)
     if language not in i18n.LANGUAGES:
         raise section.error("language", f"must be one of {', '.join(i18n.LANGUAGES)}, "
                             f"got {language!r}")
@@ -196,6 +194,24 @@ def _table(section: _Section) -> TableConfig:
                          language=language)
     section.done()
     return config
+
+
+def _bots(section: _Section, seats: int) -> dict[int, str]:
+    bots_raw = section.get("bots", dict, {})
+    if not bots_raw:
+        return {}
+    # Imported only here: the bots load the rules engine, which reading a configuration
+    # without bots never needs.
+    from risktable.rules.bots import TABLE_BOTS
+
+    bots: dict[int, str] = {}
+    for key, bot in bots_raw.items():
+        if not key.isdigit() or not 1 <= int(key) <= seats:
+            raise section.error("bots", f"{key!r} is not a seat of this table (1 to {seats})")
+        if bot not in TABLE_BOTS:
+            raise section.error("bots", f"seat {key}: bot must be one of {', '.join(TABLE_BOTS)}")
+        bots[int(key)] = bot
+    return bots
 
 
 # A name fits "<name> to play" on one 24-character line of a seat's screen, in the
@@ -219,9 +235,9 @@ def _names(section: _Section, seats: int) -> dict[int, str]:
 
 def _leds(section: _Section) -> LedConfig:
     config = LedConfig(
-        section.get("enabled", bool, True),
-        section.get("port", str, "/dev/ttyACM0"),
-        section.get("baudrate", int, 115200),
+        section.get("enabled", bool, LedConfig.enabled),
+        section.get("port", str, LedConfig.port),
+        section.get("baudrate", int, LedConfig.baudrate),
     )
     section.done()
     return config
@@ -235,7 +251,7 @@ def _seconds(section: _Section, key: str, default: float) -> float:
 
 
 def _panel(section: _Section) -> tuple[bool, PanelPins]:
-    enabled = section.get("enabled", bool, True)
+    enabled = section.get("enabled", bool, HubConfig.panel_enabled)
     defaults = PanelPins()
     pins = PanelPins(
         start_pause=section.get("start_pause", int, defaults.start_pause),
@@ -254,12 +270,12 @@ def _panel(section: _Section) -> tuple[bool, PanelPins]:
 
 
 def _web(section: _Section) -> WebConfig:
-    enabled = section.get("enabled", bool, False)
-    bind = section.get("bind", str, "127.0.0.1")
-    port = section.get("port", int, 8080)
+    enabled = section.get("enabled", bool, WebConfig.enabled)
+    bind = section.get("bind", str, WebConfig.bind)
+    port = section.get("port", int, WebConfig.port)
     if not 0 < port < 65536:
         raise section.error("port", f"must be 1 to 65535, got {port}")
-    ws_url = section.get("ws_url", str, "")
+    ws_url = section.get("ws_url", str, WebConfig.ws_url)
     if enabled and not ws_url.startswith(("ws://", "wss://")):
         # The page cannot guess where the guest broker's WebSockets listener is.
         raise section.error("ws_url", f"must be a ws:// or wss:// URL, got {ws_url!r}")
@@ -283,8 +299,8 @@ def parse_config(text: str, source: str = "<config>") -> HubConfig:
     leds = _leds(_Section(source, "leds", root.get("leds", dict, {})))
     panel_enabled, pins = _panel(_Section(source, "panel", root.get("panel", dict, {})))
     data = _Section(source, "data", root.get("data", dict, {}))
-    data_dir = Path(data.get("dir", str, "/var/lib/risktable"))
-    min_free_kib = data.get("min_free_kib", int, 512)
+    data_dir = Path(data.get("dir", str, str(HubConfig.data_dir)))
+    min_free_kib = data.get("min_free_kib", int, HubConfig.min_free_bytes // 1024)
     if min_free_kib < 0:
         raise data.error("min_free_kib", f"must be 0 or more, got {min_free_kib}")
     data.done()

@@ -17,12 +17,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 
+from risktable.defaults import DEFAULT_SEATS
 from risktable.rules import Config
 from risktable.rules.options import Options
 from risktable.rules.presets import PRESETS, preset_config
 
-# A table without a seat count given plays with this many seats.
-DEFAULT_SEATS = 4
+# Names a rule set may be given by besides its preset's own.
+ALIASES = {"classic": "classic_1993"}
+# Every name the configuration, ``games new`` and the demo take for a rule set.
+RULE_SETS: tuple[str, ...] = (*ALIASES, *PRESETS)
 
 
 class RulesUnknown(ValueError):
@@ -31,7 +34,7 @@ class RulesUnknown(ValueError):
 
 def preset_name(name: str) -> str:
     """The preset a rule set name stands for (``classic`` is ``classic_1993``)."""
-    return "classic_1993" if name == "classic" else name
+    return ALIASES.get(name, name)
 
 
 def default_seats(name: str) -> int:

@@ -1,4 +1,5 @@
-"""The build guide's documents link only to files and headings that exist."""
+"""The README, the documents it maps and the build guide's link only to files and headings
+that exist."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ import pytest
 
 from tests.support.tools import ROOT
 
-# The build guide and the pages it sends a builder to.
-PAGES = [ROOT / "hardware" / "README.md", ROOT / "docs" / "troubleshooting.md",
-         ROOT / "docs" / "cards.md", ROOT / "firmware" / "ledctl" / "README.md",
-         ROOT / "firmware" / "README.md"]
+# The front door and the pages it maps, the build guide and the pages it sends a
+# builder to.
+PAGES = [ROOT / "README.md", ROOT / "docs" / "README.md", ROOT / "docs" / "setup.md",
+         ROOT / "docs" / "pi.md", ROOT / "docs" / "commands.md",
+         ROOT / "docs" / "dependencies.md", ROOT / "docs" / "broker.md",
+         ROOT / "docs" / "hub.md", ROOT / "hardware" / "README.md",
+         ROOT / "docs" / "troubleshooting.md", ROOT / "docs" / "cards.md",
+         ROOT / "firmware" / "ledctl" / "README.md", ROOT / "firmware" / "README.md"]
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^```.*?^```", re.S | re.M)
 

@@ -28,7 +28,7 @@ from riskproto import topics
 from risktable.broker_address import BrokerAddress
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.leds.scene import Scene
-from risktable.service.mqtt_link import DirectClient
+from risktable.service.mqtt_loop import MqttLoop
 from risktable.service.table_service import TableService
 from tests.support.seat_client import SeatClient
 from tests.table.inputs import CARDS
@@ -96,8 +96,9 @@ class Watcher:
         self.answers = 0  # acks and errors received so far
         self._cond = threading.Condition()
         self._subscribed = threading.Event()
-        self.client = DirectClient(callback_api_version=CallbackAPIVersion.VERSION2,
+        self.client = mqtt.Client(callback_api_version=CallbackAPIVersion.VERSION2,
                                   client_id=f"{table}-watcher", protocol=mqtt.MQTTv311)
+        self.loop = MqttLoop(self.client, name=f"{table}-watcher")
         # Thousands of QoS 1 messages in flight: paho's default window of 20
         # would make the flood wait on round trips, not on the hub.
         self.client.max_inflight_messages_set(200)
@@ -105,10 +106,9 @@ class Watcher:
         self.client.on_message = self._on_message
         self.client.on_socket_open = _no_delay
         self.client.on_subscribe = lambda *args: self._subscribed.set()
-        self.client.connect(host, port, keepalive=30)
-        self.client.loop_start()
+        self.loop.connect(host, port, keepalive=30)
         base = f"risk/{table}/"
-        self.client.subscribe([(base + "seat/+/ack", 1), (base + "seat/+/error", 1),
+        self.loop.subscribe([(base + "seat/+/ack", 1), (base + "seat/+/error", 1),
                                (base + "seat/+/view", 1), (base + "seat/+/cmd", 1),
                                (base + "board", 1)])
         if not self._subscribed.wait(5):
@@ -129,10 +129,9 @@ class Watcher:
                 self.answers += 1
             self._cond.notify_all()
 
-    def publish(self, topic: str, payload: bytes) -> mqtt.MQTTMessageInfo:
-        # Written from the calling thread, as SeatClient's events are (DirectClient).
-        with self.client.direct():
-            return self.client.publish(topic, payload, qos=1)
+    def publish(self, topic: str, payload: bytes) -> mqtt.MQTTMessageInfo | None:
+        # Written from the calling thread, as SeatClient's events are (flushed).
+        return self.loop.publish(topic, payload, qos=1, flush=True)
 
     def wait_answers(self, count: int, timeout: float) -> None:
         """Block until ``count`` acks and errors have arrived in all."""
@@ -154,8 +153,7 @@ class Watcher:
                 self._cond.wait(left)
 
     def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
+        self.loop.stop()
 
 
 def replies_of(received: list[Received], table: str) -> list[Received]:

@@ -12,6 +12,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from tests.support.tools import subprocess_env
 
 
@@ -62,6 +64,7 @@ class Terminal:
             os.close(self.master)
 
 
+@pytest.mark.slow
 def test_a_person_rolls_claims_and_leaves(micropython: str) -> None:
     term = Terminal([sys.executable, "-m", "risktable", "demo", "--seats", "3", "--play", "1",
                      "--no-colour", "--micropython", micropython])

@@ -41,6 +41,7 @@ from risktable.journal import Journal, journal_path
 from risktable.rules import Config, replay
 from risktable.rules.record import loads
 from risktable.table.public import board_message
+from risktable.table.session import TableSession
 from tests.support.mosquitto import Mosquitto
 from tests.support.mqtt_client import Recorder
 from tests.support.seat_client import BROKER_NO_DELAY, SeatClient
@@ -116,6 +117,31 @@ def journalled(path: Path, pending: Pending, boot: int, timeout: float = 2.0) ->
         db.close()
 
 
+def kill_once_journalled(broker: Mosquitto, hub: HubProcess, pending: Pending,
+                         boot: int) -> bool:
+    """Freeze the broker and kill the hub once ``pending`` is journalled, so its ack is
+    held by the frozen broker; False (nothing killed) when the broker froze before it
+    passed the input on."""
+    assert broker.process is not None
+    broker.process.send_signal(signal.SIGSTOP)
+    try:
+        written = journalled(journal_path(hub.data_dir), pending, boot)
+        if written:
+            hub.kill()
+    finally:
+        broker.process.send_signal(signal.SIGCONT)
+    return written
+
+
+def wait_for_mirror_views(clients: dict[int, SeatClient], mirror: TableSession) -> None:
+    """Wait until the restarted hub shows every seat what the mirror shows, cursor
+    included."""
+    for seat, client in clients.items():
+        shown = mirror.view(seat)
+        client.wait_for_view(
+            lambda v, s=shown: all(v.get(k) == x for k, x in s.items()))  # type: ignore[misc]
+
+
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Mosquitto]:
     with Mosquitto(mosquitto_binary(), tmp_path / "mosquitto",
@@ -123,6 +149,7 @@ def broker(tmp_path: Path) -> Iterator[Mosquitto]:
         yield started
 
 
+@pytest.mark.slow
 def test_a_game_survives_twenty_hub_kills_without_losing_an_acknowledged_input(
         broker: Mosquitto, tmp_path: Path) -> None:
     rules = Config(PLAYERS)
@@ -168,15 +195,7 @@ def test_a_game_survives_twenty_hub_kills_without_losing_an_acknowledged_input(
                 hub.kill()
                 windows["after the answer"] += 1
             elif mode == "journalled":
-                assert broker.process is not None
-                broker.process.send_signal(signal.SIGSTOP)
-                try:
-                    written = journalled(journal_path(hub.data_dir), pending,
-                                         clients[pending.seat].boot)
-                    if written:
-                        hub.kill()
-                finally:
-                    broker.process.send_signal(signal.SIGCONT)
+                written = kill_once_journalled(broker, hub, pending, clients[pending.seat].boot)
                 if not written:
                     # The broker froze before it passed the event on: no kill this
                     # time, the next event tries again.
@@ -192,11 +211,7 @@ def test_a_game_survives_twenty_hub_kills_without_losing_an_acknowledged_input(
             if mode != "quiet":
                 answer = table.settle(pending)
                 windows[f"  then answered {answer.code or 'ack'}"] += 1
-            for seat, client in clients.items():
-                # The restarted hub shows every seat what the mirror shows, cursor included.
-                shown = mirror.view(seat)
-                client.wait_for_view(
-                    lambda v, s=shown: all(v.get(k) == x for k, x in s.items()))  # type: ignore[misc]
+            wait_for_mirror_views(clients, mirror)
         assert not due
         for seat, client in clients.items():
             expected = "You won!" if mirror.seats.index(seat) == mirror.state.winner \

@@ -515,6 +515,7 @@ def _at_armed_battle(mirror: TableSession) -> bool:
             and any(mirror.standing_commands(seat) for seat in mirror.seats))
 
 
+@pytest.mark.slow
 def test_flood_of_hostile_messages_changes_nothing(broker: Mosquitto, tmp_path: Path) -> None:
     errors = _Errors()
     logging.getLogger("risktable").addHandler(errors)

@@ -5,12 +5,18 @@ protocol-level :class:`SeatClient` per seat; autopilots decide what each seat
 does and a mirror session checks every answer the hub gives
 (:mod:`tests.support.virtual_table`). Now and then a seat that may not act
 presses Confirm, so the hub also has refusals to get right.
+
+One rule set is played whole here: master_1993, whose held rolls send the seats the
+most kinds of dice commands. Every rule set is played whole by the service in process
+against the same mirror (tests/hub/test_table_service_games.py): what the broker adds
+(births and boots, the gate's numbering, retained views and board, answers that cross
+a retransmission) does not depend on the rule set. A classic game goes on across a
+broker restart below.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,12 +27,18 @@ import pytest
 from riskproto import messages, topics
 from risktable.broker_address import BrokerAddress
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
-from risktable.journal import Journal, journal_path
-from risktable.rules import Commander, Config, OpeningRoll, Reroll, RerollDie, Roll, replay
 from risktable.rules.goals import how_won
-from risktable.rules.record import loads
-from risktable.service.table_service import TableService, chance_rng, rules_config
+from risktable.service.table_service import TableService, chance_rng
 from risktable.table.public import board_message
+from tests.hub.test_table_service_games import (
+    GAMES,
+    HUB_SEED,
+    POKE_EVERY,
+    check_the_end,
+    check_the_journal,
+    off_turn_seat,
+    rules_for,
+)
 from tests.support.mosquitto import Mosquitto
 from tests.support.mqtt_client import Recorder
 from tests.support.seat_client import BROKER_NO_DELAY, Answer, SeatClient
@@ -36,31 +48,8 @@ from tests.support.waiting import wait_until
 from tests.table.inputs import CARDS, cards_of
 
 TABLE = "e2e-games"
-POKE_EVERY = 97  # an off-turn Confirm press this often, so refusals are checked too
-# How the games here may end (how_won), by goal: a territories game (two_player_2016)
-# by its 30 territories or by eliminating the opponent, whichever the engine sees first.
-WINS = {"conquest": {"conquest"}, "capitals": {"capitals"},
-        "territories": {"territories", "conquest"}, "missions": {"mission"}}
-
-# (rule set name, players, options on top of the rule set, seed). A new preset is one line.
-GAMES = [
-    pytest.param("classic", 3, {}, 1, id="classic-3"),
-    pytest.param("classic", 4, {}, 1, id="classic-4"),
-    pytest.param("classic", 3, {"setup": "deal", "fortify": "connected"}, 2,
-                 id="classic-deal-connected-3"),
-    pytest.param("classic_2016", 3, {}, 2, id="classic_2016-3"),
-    pytest.param("two_player_1993", 2, {}, 1, id="two_player_1993-2"),
-    pytest.param("two_player_2016", 2, {}, 1, id="two_player_2016-2"),
-    pytest.param("capital_1993", 4, {}, 1, id="capital_1993-4"),
-    pytest.param("master_1993", 3, {}, 4, id="master_1993-3"),
-    pytest.param("mission_1993", 4, {}, 1, id="mission_1993-4"),
-]
-HUB_SEED = 2026  # the service's seed: the mission deal the mirror must draw too
-
-
-def rules_for(name: str, players: int, options: dict[str, Any]) -> Config:
-    config = rules_config(name, players)
-    return dataclasses.replace(config, options=dataclasses.replace(config.options, **options))
+# The rule sets played whole over the broker (tests/hub/test_table_service_games.py).
+OVER_THE_BROKER = [game for game in GAMES if game.id == "master_1993-3"]
 
 
 def hub_config(broker: Mosquitto, data_dir: Path, name: str, players: int) -> HubConfig:
@@ -103,13 +92,10 @@ class OffTurnPresses:
     def __call__(self, table: VirtualTable, n: int) -> None:
         if n % POKE_EVERY != POKE_EVERY // 2:
             return
-        mirror = table.mirror
-        acting = mirror.menu.player
-        idle = [s for p, s in enumerate(mirror.seats)
-                if p != acting and not mirror.standing_commands(s)]
-        if idle:
-            table.settle(table.send(idle[0], {"kind": "button", "button": "confirm",
-                                              "press": "short"}))
+        idle = off_turn_seat(table.mirror)
+        if idle is not None:
+            table.settle(table.send(idle, {"kind": "button", "button": "confirm",
+                                           "press": "short"}))
             self.sent += 1
 
 
@@ -148,7 +134,8 @@ def retained_board(broker: Mosquitto, expected: dict[str, Any]) -> dict[str, Any
         observer.close()
 
 
-@pytest.mark.parametrize(("name", "players", "options", "seed"), GAMES)
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "players", "options", "seed"), OVER_THE_BROKER)
 def test_a_whole_game_refereed_by_the_hub_matches_the_mirror(
         broker: Mosquitto, seats_of: dict[int, SeatClient], tmp_path: Path,
         name: str, players: int, options: dict[str, str], seed: int) -> None:
@@ -165,14 +152,7 @@ def test_a_whole_game_refereed_by_the_hub_matches_the_mirror(
         pokes = OffTurnPresses()
         table.play(between=pokes)
         final = mirror.state
-        winner = mirror.seats[final.winner]
-        assert how_won(final) in WINS[rules.options.goal]
-        if rules.modifiers:
-            # The seed is one whose held rolls were changed both ways at the seats.
-            assert any(isinstance(a, Reroll) for a in mirror.log)
-            assert any(isinstance(a, Commander) for a in mirror.log)
-        revealed = mirror.view(winner)["lines"][1:]
-        assert bool(revealed) == (rules.options.goal == "missions")
+        winner, revealed = check_the_end(mirror, rules)
         final_views_name_the_winner(seats_of, winner, tuple(revealed))
         assert retained_board(broker, board_message(final)) == board_message(final)
         game = service.game_id
@@ -188,35 +168,9 @@ def test_a_whole_game_refereed_by_the_hub_matches_the_mirror(
     late = [a for c in seats_of.values() for a in c.late_answers]
     assert all(a.code == "duplicate" for a in late), late  # a retransmission crossing an ack
 
-    with Journal(journal_path(tmp_path / "hub")) as journal:
-        info = journal.game(game)
-        assert info.status == "finished" and info.winner == final.winner
-        log = loads(journal.export(game))
-        actions = list(log.actions())
-        assert log.config == rules and actions == mirror.log
-        assert replay(log.config, actions) == final
-        for seat, client in seats_of.items():
-            boot, seqs = journal.input_seqs(game, seat)
-            acked = sorted(seq for s, seq in tally.acked if s == seat)
-            assert boot == client.boot and seqs == acked
-        # Every face of every roll came from some seat's dice event (the attacker's and
-        # the defender's in separate events), and each one is in the dice statistics.
-        faces = [f for a in actions for f in chance_faces(a)]
-        stats = journal.die_stats()
-        assert [sum(s.counts[f - 1] for s in stats) for f in range(1, 7)] == [
-            faces.count(f) for f in range(1, 7)]
-        assert {s.die.split("-")[0] for s in stats} == {f"seat{n}" for n in seats_of}
-
-
-def chance_faces(action: object) -> tuple[int, ...]:
-    """The die faces an action of the record rolled (none for a decision)."""
-    if isinstance(action, Roll):
-        return (*action.attack, *action.defend)
-    if isinstance(action, OpeningRoll):
-        return action.faces
-    if isinstance(action, RerollDie):
-        return (action.face,)
-    return ()
+    acked = {seat: [seq for s, seq in tally.acked if s == seat] for seat in seats_of}
+    boots = check_the_journal(tmp_path / "hub", game, mirror, acked)
+    assert boots == {seat: client.boot for seat, client in seats_of.items()}
 
 
 def test_a_seat_that_reboots_or_resyncs_is_armed_again(
@@ -253,6 +207,7 @@ def test_a_seat_that_reboots_or_resyncs_is_armed_again(
 RESTART_AT = 120  # events into the game
 
 
+@pytest.mark.slow
 def test_a_game_goes_on_across_a_broker_restart(
         broker: Mosquitto, seats_of: dict[int, SeatClient], tmp_path: Path) -> None:
     # The broker keeps nothing across a restart here (persistence off): the hub must

@@ -24,6 +24,7 @@ from tests.table.inputs import CARDS
 TABLE = "den"
 
 
+@pytest.mark.slow
 def test_a_person_plays_seat_2_from_the_keyboard(
         micropython: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     port, guests = free_port(), free_port()

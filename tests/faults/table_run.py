@@ -2,18 +2,22 @@
 
 :func:`record` lets the demo's bots (``risktable.demo.pilot.SeatPilot``) play
 the first moves of a game through the seat firmwares under MicroPython and the
-hub over mosquitto, and keeps every input line they typed: the script.
-:func:`replay` plays that script again on a new table, line by line, without
-re-planning anything, while one seat's link to the broker goes through a
+hub over mosquitto, and keeps every input line they typed: the script, with the
+hash of the journal's ``actions`` before each line. :func:`replay` plays that
+script again on a new table, line by line, without re-planning anything, while
+one seat's link to the broker goes through a
 :class:`~tests.support.fault_proxy.FaultProxy` that may fail for a while. The
 player at that seat keeps pressing through the fault (the script's next lines
-of that seat), the others wait for the game to come back to them, and the run
-reports what the journal holds: the hash of its ``actions`` table and each
-seat's journaled sequence numbers.
+of that seat), the others wait for the game to come back to them; the replay
+goes on until that seat has typed a few more lines after the fault, and the run
+reports what the journal holds: the hash of its ``actions`` table (to compare
+with the reference's at the same line) and each seat's journaled sequence
+numbers.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import itertools
 import sqlite3
@@ -31,6 +35,7 @@ from risktable.demo.pilot import SeatPilot, demo_card_uids
 from risktable.demo.seats import SeatProcess
 from risktable.game_rules import rules_config
 from risktable.journal import journal_path
+from risktable.paths import firmware_dir
 from risktable.service.table_service import TableService
 from tests.support.fault_proxy import FaultProxy
 
@@ -40,7 +45,27 @@ SEED = 3
 INPUT_KINDS = ("button", "encoder", "card", "dice")
 STEP_TIMEOUT = 30.0  # an answer to a line typed outside a fault
 HEAL_TIMEOUT = 90.0  # the answers to the lines typed during a fault, after it healed
+# A replay ends once the faulted seat has typed this many lines after its fault's: its
+# link works again, its sequence goes on, and nothing later involves the fault.
+AFTER_FAULT = 3
 RECONNECT_MAX_MS = 4000  # the proxied seat's longest wait between connection attempts
+# Nothing here watches the rings or measures latency, and a test runs thirty seats at
+# once: a ring frame a second (not 25) and a socket read every 20 ms (not every 2 ms)
+# spare the machine most of an idle seat's wake-ups.
+FRAME_MS = 1000
+POLL_MS = 20
+# The seat's own clocks (firmware/seat/config.py), which a fault may run shorter.
+CLOCKS = ("retry_ms", "retry_max_ms", "hub_wait_ms")
+
+
+def firmware_defaults(name: str = "_DEFAULTS") -> dict[str, Any]:
+    """The seat configuration's defaults as the firmware has them: ``name`` in
+    firmware/seat/config.py (``_DEFAULTS``, or ``_BROKER_DEFAULTS`` for its broker)."""
+    tree = ast.parse((firmware_dir() / "seat" / "config.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == name:
+            return dict(ast.literal_eval(node.value))
+    raise AssertionError(f"firmware/seat/config.py has no {name}")
 
 
 @dataclass(frozen=True)
@@ -57,22 +82,29 @@ class Step:
 class Fault:
     """Seat ``seat``'s path black-holed for ``seconds`` from just before script line
     ``start``; the player types that seat's lines ``start``..``start+presses-1``
-    while it lasts, evenly spread."""
+    while it lasts, evenly spread. The seat runs with MQTT keepalive ``keepalive`` and
+    its own clocks (resends, the "waiting for the hub" timer, reconnect backoff)
+    ``clock`` times shorter than the firmware's defaults."""
 
     seat: int
     start: int
     presses: int
     seconds: float
     keepalive: int = 2
+    clock: float = 1.0
 
 
 @dataclass
 class Run:
     """What a table run left: the journal's ``actions`` hash and, per seat, its
-    journaled ``(boot, seq)`` pairs in journal order."""
+    journaled ``(boot, seq)`` pairs in journal order, after the script's first
+    ``lines`` lines; a recorded run also has the hash before each line (``hashes``,
+    and after the last)."""
 
     actions_hash: str
     seqs: dict[int, list[tuple[int | None, int]]]
+    lines: int = 0
+    hashes: list[str] = field(default_factory=list)
     online_after_fault: bool = True
     answers: Counter[int] = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
@@ -148,7 +180,7 @@ class Table:
     ``proxied`` (if any) reaches the broker through a fault proxy."""
 
     def __init__(self, broker: BrokerAddress, micropython: str, workdir: Path, table: str,
-                 proxied: int | None = None, keepalive: int = 10) -> None:
+                 proxied: int | None = None, keepalive: int = 10, clock: float = 1.0) -> None:
         self.rules = rules_config(RULES, PLAYERS)
         self.cards = demo_card_uids(self.rules.board, self.rules.options.deck)
         self.data_dir = workdir / "hub"
@@ -163,14 +195,21 @@ class Table:
             on_input=self._on_input)
         self.proxy = FaultProxy(broker.host, broker.port) if proxied is not None else None
         self.seats: dict[int, SeatProcess] = {}
+        defaults = firmware_defaults()
+        backoff = firmware_defaults("_BROKER_DEFAULTS")["backoff_ms"]
         for seat in range(1, PLAYERS + 1):
-            extra: dict[str, Any] = {}
+            extra: dict[str, Any] = {"frame_ms": FRAME_MS, "broker": {
+                "host": broker.host, "port": broker.port, "keepalive": keepalive,
+                "poll_ms": POLL_MS}}
             if seat == proxied and self.proxy is not None:
                 # Reconnect attempts at most RECONNECT_MAX_MS apart (the firmware's
                 # default is 30 s): the seat is back soon after the path heals, so
                 # the suite waits less; nothing else about the link changes.
                 extra["broker"] = {"host": self.proxy.host, "port": self.proxy.port,
-                                   "keepalive": keepalive, "backoff_max_ms": RECONNECT_MAX_MS}
+                                   "keepalive": keepalive, "poll_ms": POLL_MS,
+                                   "backoff_ms": round(backoff / clock),
+                                   "backoff_max_ms": round(RECONNECT_MAX_MS / clock)}
+                extra.update({key: round(defaults[key] / clock) for key in CLOCKS})
             self.seats[seat] = SeatProcess(micropython, seat, table, broker, workdir,
                                            keepalive=keepalive, extra_config=extra)
 
@@ -200,8 +239,8 @@ class Table:
         if self.proxy is not None:
             self.proxy.close()
 
-    def run(self, seconds: float) -> Run:
-        return Run(actions_hash(self.data_dir), journaled_seqs(self.data_dir),
+    def run(self, seconds: float, lines: int) -> Run:
+        return Run(actions_hash(self.data_dir), journaled_seqs(self.data_dir), lines,
                    answers=Counter(self.answers.count), errors=list(self.answers.errors),
                    seconds=seconds)
 
@@ -209,10 +248,11 @@ class Table:
 def record(broker: BrokerAddress, micropython: str, workdir: Path, steps: int,
            table: str = "script") -> tuple[list[Step], Run]:
     """The first ``steps`` inputs the demo's bots make on a fault-free table, and
-    that table's run (the reference every replay must end in)."""
+    that table's run (the reference every replay must match, line for line)."""
     started = time.monotonic()
     table_ = Table(broker, micropython, workdir, table)
     script: list[Step] = []
+    hashes: list[str] = []
     pilot: SeatPilot | None = None
     armed_now: dict[int, tuple[int, int]] = {}
 
@@ -223,7 +263,8 @@ def record(broker: BrokerAddress, micropython: str, workdir: Path, steps: int,
     def send(seat: int, line: dict[str, Any]) -> None:
         assert pilot is not None
         script.append(Step(seat, line, armed_now.pop(seat) if "dice" in line else None))
-        table_.seats[seat].send(line)
+        hashes.append(actions_hash(table_.data_dir))  # every earlier line is answered
+        type_line(table_, seat, line)
         if len(script) >= steps:
             pilot.stop()
 
@@ -232,9 +273,10 @@ def record(broker: BrokerAddress, micropython: str, workdir: Path, steps: int,
     try:
         table_.start()
         pilot.play(table_.service)
-        run = table_.run(time.monotonic() - started)
+        run = table_.run(time.monotonic() - started, len(script))
     finally:
         table_.close()
+    run.hashes = [*hashes, run.actions_hash]
     return script, run
 
 
@@ -253,18 +295,21 @@ def fault_windows(script: list[Step], presses: int) -> list[tuple[int, int]]:
 def replay(broker: BrokerAddress, micropython: str, workdir: Path, script: list[Step],
            fault: Fault | None, table: str) -> Run:
     """Play ``script`` on a new table, with ``fault`` on one seat's path; every line
-    outside the fault waits for the hub's answer before the next."""
+    outside the fault waits for the hub's answer before the next. With a fault, the
+    replay ends once the faulted seat has typed AFTER_FAULT lines after the fault's."""
     started = time.monotonic()
     proxied = fault.seat if fault is not None else None
     keepalive = fault.keepalive if fault is not None else 10
-    table_ = Table(broker, micropython, workdir, table, proxied, keepalive)
+    clock = fault.clock if fault is not None else 1.0
+    table_ = Table(broker, micropython, workdir, table, proxied, keepalive, clock)
     sent: Counter[int] = Counter()
     timings: dict[str, float] = {}
     online = True
+    after = 0  # the faulted seat's lines typed after the fault's
     try:
         table_.start()
         at = 0
-        while at < len(script):
+        while at < len(script) and after < AFTER_FAULT:
             if fault is not None and at == fault.start:
                 typed, online = _through_fault(table_, script, fault, sent, timings)
                 at += typed
@@ -275,8 +320,11 @@ def replay(broker: BrokerAddress, micropython: str, workdir: Path, script: list[
                 raise AssertionError(f"line {at} of seat {step.seat} ({step.line}) not "
                                      f"answered; answers {dict(table_.answers.count)}, "
                                      f"errors {table_.answers.errors[-3:]}")
+            if fault is not None and step.seat == fault.seat and \
+                    at >= fault.start + fault.presses:
+                after += 1
             at += 1
-        run = table_.run(time.monotonic() - started)
+        run = table_.run(time.monotonic() - started, at)
         run.online_after_fault = online
         run.noticed_s = timings.get("noticed")
         run.answered_s = timings.get("answered")
@@ -291,12 +339,13 @@ def _type(table: Table, step: Step, sent: Counter[int]) -> None:
         roll, count = step.armed
         if not table.armed(step.seat, roll, count, STEP_TIMEOUT):
             raise AssertionError(f"seat {step.seat} never showed roll {roll} armed")
-    table.seats[step.seat].send(step.line)
+    type_line(table, step.seat, step.line)
     sent[step.seat] += 1
 
 
 #: What a seat's display says above the view while it holds input back (firmware
-#: after issue 13): Confirm is not sent while the hub has not answered for 2 s.
+#: after issue 13): Confirm is not sent while the hub has not answered for
+#: hub_wait_ms, and nothing while the outbox is full.
 NOTICES = ("waiting for the hub", "outbox full")
 
 
@@ -305,16 +354,50 @@ def _holding(outputs: dict[str, Any]) -> bool:
     return isinstance(oled, list) and bool(oled) and oled[0] in NOTICES
 
 
+def press(table: Table, seat: int, line: dict[str, Any]) -> bool:
+    """Type ``line`` into ``seat``'s board and wait for what the seat made of it: True
+    once it numbered it (an event for the hub), False when it refused it (it waits for
+    the hub, or its outbox is full). Only a numbered line counts as sent: the screen
+    read before typing may be late to say that the seat has begun to wait."""
+    process = table.seats[seat]
+    told = len(process.verdicts)
+    process.send(line)
+    while True:
+        verdict = process.wait_verdict(told, STEP_TIMEOUT)
+        if verdict is None:
+            raise AssertionError(f"seat {seat} neither numbered nor refused {line}: "
+                                 f"{list(process.stderr_tail)}")
+        said, what = verdict
+        if said == "refused":
+            return False
+        if what[1] in INPUT_KINDS:
+            return True
+        told += 1  # an event of the seat's own making (a resync), numbered meanwhile
+
+
+def type_line(table: Table, seat: int, line: dict[str, Any]) -> None:
+    """Type ``line`` until the seat numbers it: a line it refused is typed again once
+    the seat no longer holds input back, as a person presses again. Outside a fault
+    that happens when the hub is slow (a busy machine): the answer to the seat's last
+    line took longer than hub_wait_ms, or is still on its way when the next line comes."""
+    while not press(table, seat, line):
+        if not table.seats[seat].wait_until(lambda outputs: not _holding(outputs),
+                                            STEP_TIMEOUT):
+            raise AssertionError(f"seat {seat} held input back for {STEP_TIMEOUT:g} s: "
+                                 f"{table.seats[seat].outputs.get('oled')}")
+
+
 def _through_fault(table: Table, script: list[Step], fault: Fault, sent: Counter[int],
                    timings: dict[str, float]) -> tuple[int, bool]:
     # Black-hole the seat's path, type its lines through it, heal it, and wait for
     # every one of them to be answered and the seat to be online again. Returns how
-    # many of the fault's lines were typed and whether the seat is online again.
+    # many of the fault's lines the seat took (numbered) and whether it is online again.
     #
-    # A seat that says it is waiting for the hub does not send Confirm: the player
-    # presses it anyway (and again at every later moment of the fault: the seat must
-    # send none of them), types nothing after it, and presses it for real once the
-    # seat stops waiting, as a person at the table would.
+    # A seat that waits for the hub does not take Confirm: the player presses it anyway
+    # (and again at every later moment of the fault: the seat must take none of them),
+    # types nothing after it, and presses it for real once the seat no longer waits, as
+    # a person at the table would. A line counts as typed only once the seat numbered
+    # it; one it refused is pressed again.
     assert table.proxy is not None
     pace = fault.seconds / (fault.presses + 1)
     began = time.monotonic()
@@ -336,11 +419,9 @@ def _through_fault(table: Table, script: list[Step], fault: Fault, sent: Counter
         for moment in range(1, fault.presses + 1):
             until(began + pace * moment)
             step = script[fault.start + typed]
-            if step.line == {"button": "confirm"} and _holding(table.seats[fault.seat].outputs):
-                table.seats[fault.seat].send(step.line)  # held by the seat: not sent
-                continue
-            _type(table, step, sent)
-            typed += 1
+            if press(table, fault.seat, step.line):
+                sent[fault.seat] += 1
+                typed += 1
         until(began + fault.seconds)
     finally:
         table.proxy.black_hole(False)
@@ -350,10 +431,13 @@ def _through_fault(table: Table, script: list[Step], fault: Fault, sent: Counter
         # path heals: the fault is one the link has to recover from.
         raise AssertionError(f"the hub never saw seat {fault.seat} offline during the fault")
     if not table.answers.wait(fault.seat, sent[fault.seat], HEAL_TIMEOUT):
+        seat = table.seats[fault.seat]
         raise AssertionError(
             f"after the fault seat {fault.seat} got {table.answers.count[fault.seat]} of "
             f"{sent[fault.seat]} answers; errors {table.answers.errors[-3:]}; "
-            f"journal {journaled_seqs(table.data_dir).get(fault.seat, [])[-14:]}")
+            f"journal {journaled_seqs(table.data_dir).get(fault.seat, [])[-14:]}; "
+            f"the seat numbered {seat.verdicts[-12:]}, shows {seat.outputs.get('oled')}, "
+            f"net {seat.outputs.get('net')}, logged {list(seat.stderr_tail)[-8:]}")
     timings["answered"] = time.monotonic() - healed
     online = table.service.hub.wait_for_seats([fault.seat], HEAL_TIMEOUT)
     timings["online"] = time.monotonic() - healed

@@ -4,11 +4,18 @@ lost, doubled or reordered.
 A fault-free table (real seat firmwares under MicroPython, the real hub,
 mosquitto) records a script of the demo bots' inputs; each fault run replays it
 on a new table while one seat's path to the broker is black-holed by the tests'
-proxy (tests/support/fault_proxy.py) and that seat's player keeps pressing.
-Every run must end with the reference's ``actions`` (same hash), each seat's
+proxy (tests/support/fault_proxy.py) and that seat's player keeps pressing,
+until that seat has typed a few lines after the fault. Every run must end with
+the reference's ``actions`` after as many script lines (same hash), each seat's
 journaled sequence numbers going up by exactly one, no input refused, and the
 seat back online at the hub. The runs of a test are independent tables on one
 broker and run at the same time: the suite's length is its longest fault.
+
+The long fault runs on a shorter clock than a table's: the faulted seat's MQTT
+keepalive (which mosquitto honours: it gives up on a silent client some time after
+1.5 keepalives) and its own clocks (resends and their largest backoff, the "waiting
+for the hub" timer, reconnect backoff) are shortened together, so the fault stands
+in the same proportion to them as on a table with the firmware's defaults.
 """
 
 from __future__ import annotations
@@ -21,17 +28,36 @@ from pathlib import Path
 import pytest
 
 from risktable.broker_address import BrokerAddress
-from tests.faults.table_run import Fault, Run, Step, fault_windows, gaps, record, replay
+from tests.faults.table_run import (
+    Fault,
+    Run,
+    Step,
+    fault_windows,
+    firmware_defaults,
+    gaps,
+    record,
+    replay,
+)
 from tests.support.mosquitto import Mosquitto
 from tests.support.seat_client import BROKER_NO_DELAY
 from tests.support.tools import mosquitto_binary
 
 SCRIPT_STEPS = 400  # into the first player turns, where a seat types many lines in a row
-LONG_BLACK_HOLE = 60.0
+# A black hole of 60 s against the firmware's default keepalive of 30 s: the dead path
+# goes unnoticed for 45 s, and mosquitto gives up on the seat (its Will reaches the hub)
+# some 2 s after that, well before the path heals. Here every clock of the seat is
+# three times shorter (keepalive 10 s, resends backing off to 2.7 s instead of 8 s):
+# the dead path goes unnoticed for 15 s, and the path heals 10 s after that (15 s on
+# the table's clock): the broker's Will, which does not come sooner on a shorter
+# clock, still reaches the hub well inside the fault.
+LONG_KEEPALIVE = 10
+LONG_CLOCK = firmware_defaults("_BROKER_DEFAULTS")["keepalive"] / LONG_KEEPALIVE
+LONG_BLACK_HOLE = 1.5 * LONG_KEEPALIVE + 10.0
 LONG_PRESSES = 10
-LONG_KEEPALIVE = 30  # the firmware's default: the dead path goes unnoticed for 45 s
+# The shortest keepalive MQTT has (1 s): mosquitto gives up on a silent client 5 to 6 s
+# after it fell silent (its keepalive check is coarser than 1.5 keepalives).
 SHORT_KEEPALIVE = 1
-MAX_RETRANSMIT_BACKOFF = 8.0  # riskproto.outbox.Outbox's max_retry_ms
+MAX_RETRANSMIT_BACKOFF = firmware_defaults()["retry_max_ms"] / 1000  # the outbox's
 SHORT_BLACK_HOLE = 3 * SHORT_KEEPALIVE + MAX_RETRANSMIT_BACKOFF + 1.0
 SHORT_PRESSES = 8
 SHORT_RUNS = 10
@@ -50,7 +76,7 @@ def script(broker: BrokerAddress, micropython: str,
     """The recorded script and its fault-free run (the reference)."""
     steps, reference = record(broker, micropython, tmp_path_factory.mktemp("record"),
                               SCRIPT_STEPS)
-    assert len(steps) == SCRIPT_STEPS
+    assert len(steps) == SCRIPT_STEPS and len(reference.hashes) == SCRIPT_STEPS + 1
     for seat, seqs in reference.seqs.items():
         assert not gaps(seqs), (seat, gaps(seqs))
     return steps, reference
@@ -85,8 +111,9 @@ def _verdicts(results: list[Run | BaseException], faults: list[Fault],
         if isinstance(result, BaseException):
             wrong.append(f"{where}: {result!r}")
             continue
-        if result.actions_hash != reference.actions_hash:
-            wrong.append(f"{where}: the actions differ from the reference run's")
+        if result.actions_hash != reference.hashes[result.lines]:
+            wrong.append(f"{where}: the actions after {result.lines} lines differ from "
+                         "the reference run's")
         for seat, seqs in result.seqs.items():
             if gaps(seqs):
                 wrong.append(f"{where}: seat {seat} journal order {gaps(seqs)}")
@@ -98,27 +125,32 @@ def _verdicts(results: list[Run | BaseException], faults: list[Fault],
 
 
 def _faults(steps: list[Step], presses: int, count: int, seconds: float, keepalive: int,
-            seed: int) -> list[Fault]:
+            clock: float, seed: int) -> list[Fault]:
     windows = fault_windows(steps, presses)
     assert len(windows) >= count, windows
     chosen = sorted(random.Random(seed).sample(windows, count), key=lambda w: w[1])
-    return [Fault(seat, start, presses, seconds, keepalive) for seat, start in chosen]
+    return [Fault(seat, start, presses, seconds, keepalive, clock) for seat, start in chosen]
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(300)  # a 60 s black hole by design, 70 s of wall on a quiet machine
 def test_a_seat_black_holed_60_s_while_its_player_keeps_pressing(
         broker: BrokerAddress, micropython: str, script: tuple[list[Step], Run],
         tmp_path: Path) -> None:
     steps, reference = script
-    faults = _faults(steps, LONG_PRESSES, 3, LONG_BLACK_HOLE, LONG_KEEPALIVE, seed=60)
+    faults = _faults(steps, LONG_PRESSES, 3, LONG_BLACK_HOLE, LONG_KEEPALIVE, LONG_CLOCK,
+                     seed=60)
     results = _replay_all(broker, micropython, tmp_path, steps, faults, "long")
     assert _verdicts(results, faults, reference) == []
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(300)  # ten black holes of keepalives and backoffs: 74 s on a quiet machine
 def test_a_black_hole_longer_than_three_keepalives_and_the_largest_backoff(
         broker: BrokerAddress, micropython: str, script: tuple[list[Step], Run],
         tmp_path: Path) -> None:
     steps, reference = script
     faults = _faults(steps, SHORT_PRESSES, SHORT_RUNS, SHORT_BLACK_HOLE, SHORT_KEEPALIVE,
-                     seed=13)
+                     1.0, seed=13)
     results = _replay_all(broker, micropython, tmp_path, steps, faults, "short")
     assert _verdicts(results, faults, reference) == []

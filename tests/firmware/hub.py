@@ -25,10 +25,12 @@ class AckingHub:
         self.received: list[dict[str, Any]] = []
         self.applied: dict[int, dict[str, Any]] = {}
         self.ack = True
+        self.subscribed = 0  # SUBACKs: one per connection
         self._lock = threading.Lock()
         self._connected = threading.Event()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2)
         self.client.on_connect = self._on_connect
+        self.client.on_subscribe = self._on_subscribe
         self.client.on_message = self._on_message
         self.client.reconnect_delay_set(min_delay=1, max_delay=1)
         self.client.connect(host, port, keepalive=5)
@@ -39,6 +41,18 @@ class AckingHub:
     def _on_connect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
         client.subscribe(topics.seat_filter(self.table, topics.SEAT_EVENT), qos=1)
         self._connected.set()
+
+    def _on_subscribe(self, *args: Any) -> None:
+        with self._lock:
+            self.subscribed += 1
+
+    def wait_subscribed(self, count: int, timeout: float = 20.0) -> None:
+        """Wait until the broker has acknowledged ``count`` subscriptions (one per
+        connection: after a broker restart, the hub hears events again at the next)."""
+        deadline = time.monotonic() + timeout
+        while self.subscribed < count:
+            assert time.monotonic() < deadline, f"hub subscribed {self.subscribed} times"
+            time.sleep(0.01)
 
     def _on_message(self, client: Any, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         event = messages.decode(msg.payload)
@@ -88,5 +102,8 @@ class AckingHub:
         ).wait_for_publish(10)
 
     def close(self) -> None:
-        self.client.loop_stop()
+        # DISCONNECT first: the network thread sends it and ends at once; stopped
+        # first, the thread would finish its select() timeout (up to 1 s) before
+        # disconnect() wrote the packet from this thread.
         self.client.disconnect()
+        self.client.loop_stop()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import queue
+import shutil
 import subprocess
 import threading
 import time
@@ -36,6 +38,23 @@ def write_config(
     return path
 
 
+def unread_bytes(pid: int, port: int) -> int:
+    """Bytes that arrived on process ``pid``'s TCP connection to local port ``port`` and
+    wait unread in its receive queue (Linux: ``/proc/PID/fd`` and ``/proc/net/tcp``)."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        target = os.readlink(fd) if fd.is_symlink() else ""
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:["):-1])
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for row in Path(table).read_text().splitlines()[1:]:
+            fields = row.split()
+            remote_port = int(fields[2].rsplit(":", 1)[1], 16)
+            if fields[9] in inodes and remote_port == port:
+                return int(fields[4].split(":")[1], 16)
+    raise AssertionError(f"process {pid} has no connection to port {port}")
+
+
 class SeatProcess:
     """``micropython firmware/main.py CONFIG`` with its stdout JSON lines collected."""
 
@@ -46,22 +65,42 @@ class SeatProcess:
         heapsize: str | None = None,
         build: Path | None = None,
     ) -> None:
-        # ``build``: run a compiled firmware folder (risktable seat build) instead of the tree.
+        # ``build``: run a compiled firmware folder (risktable seat build) instead of the
+        # tree, laid out as on the device: the build and the config (as config.json) in a
+        # folder of their own, which is the working directory, started by ``import main``
+        # as the board's boot does. The unix port puts the absolute folder of a script it
+        # is given on sys.path, and every import then builds path strings that long in the
+        # heap: run as a script, the heap a seat needs grew with the temporary folder's
+        # name (1.4 KiB between /tmp/b and a pytest-xdist worker's folder).
         argv = [micropython]
         if heapsize:
             argv += ["-X", f"heapsize={heapsize}"]
-        main = (build or FIRMWARE) / "main.py"
-        argv += [str(main), str(config)]
-        path = f"{build}:.frozen" if build else MICROPYPATH
+        cwd: Path | None = None
+        if build is not None:
+            cwd = config.parent / f"{config.stem}-flash"
+            shutil.rmtree(cwd, ignore_errors=True)
+            shutil.copytree(build, cwd)
+            shutil.copy(config, cwd / "config.json")
+            argv += ["-c", "import main"]
+            path = ".frozen"
+        else:
+            argv += [str(FIRMWARE / "main.py"), str(config)]
+            path = MICROPYPATH
+        self.flash = cwd
         self.process = subprocess.Popen(
             argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env={"MICROPYPATH": path, "PATH": "/usr/bin:/bin"},
+            cwd=cwd,
         )
         self.outputs: queue.Queue[dict[str, Any]] = queue.Queue()
         self.seen: list[dict[str, Any]] = []
+        # Beside the queue: the latest value of each output, and every verdict on an
+        # input line in order ("numbered" [seq, kind], or "refused" why).
+        self.latest: dict[str, Any] = {}
+        self.verdicts: list[tuple[str, Any]] = []
         self.stderr_lines: list[str] = []
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
@@ -70,7 +109,11 @@ class SeatProcess:
         assert self.process.stdout is not None
         for raw in self.process.stdout:
             try:
-                self.outputs.put(json.loads(raw))
+                line = json.loads(raw)
+                self.latest.update(line)
+                self.verdicts += [(key, line[key]) for key in ("numbered", "refused")
+                                  if key in line]
+                self.outputs.put(line)
             except ValueError:
                 # MicroPython prints an uncaught exception's traceback to stdout.
                 self.stderr_lines.append("stdout: " + raw.decode(errors="replace").rstrip())
@@ -85,6 +128,25 @@ class SeatProcess:
         assert self.process.stdin is not None
         self.process.stdin.write(json.dumps(line).encode() + b"\n")
         self.process.stdin.flush()
+
+    def type_line(self, line: dict[str, Any], timeout: float = 20.0) -> int:
+        """Type ``line`` until the seat numbers it, and return the event's ``seq``. A line
+        it refuses (its outbox full, or waiting for the hub: an answer still on its
+        way) is typed again once the display's notice is gone."""
+        deadline = time.monotonic() + timeout
+        while True:
+            told = len(self.verdicts)
+            self.send(line)
+            while len(self.verdicts) <= told:
+                assert time.monotonic() < deadline, f"no verdict on {line}: {self.stderr_lines}"
+                time.sleep(0.005)
+            said, what = self.verdicts[told]
+            if said == "numbered":
+                return int(what[0])
+            while (self.latest.get("oled") or [""])[0] in ("outbox full",
+                                                            "waiting for the hub"):
+                assert time.monotonic() < deadline, f"{line} held back: {self.latest}"
+                time.sleep(0.01)
 
     def wait_output(
         self, match: Callable[[dict[str, Any]], bool], timeout: float = 10.0
@@ -162,5 +224,5 @@ class Watcher:
             self.pending.append(item)
 
     def close(self) -> None:
+        self.client.disconnect()  # first: see AckingHub.close
         self.client.loop_stop()
-        self.client.disconnect()

@@ -129,7 +129,7 @@ def test_disarm_and_a_new_arm_cancel_a_pending_roll(
     seat.send({"button": "roll"})
     command(hub, seat, "arm_dice", 8, 2)
     seat.send({"button": "roll"})
-    time.sleep(1.0)  # longer than the spin, so a late roll 7 would have been sent
+    # A late roll 7 would be the first dice event: its spin began before roll 8's.
     (event,) = wait_dice(hub, 1)
     assert event["roll"] == 8 and len(event["dice"]) == 2
     valid_event(event)

@@ -19,12 +19,23 @@ from risktable.hardware.palette import seat_colour
 from risktable.broker_address import BrokerAddress
 from risktable.service.hub import HubService
 from tests.firmware.hub import AckingHub
-from tests.firmware.seats import SeatProcess, Watcher, write_config
+from tests.firmware.seats import SeatProcess, Watcher, unread_bytes, write_config
 from tests.support.mosquitto import Mosquitto
 from tests.support.tools import mosquitto_binary
 
 TABLE = "fw-heal"
 FAST = {"broker": {"backoff_ms": 200, "backoff_max_ms": 1000}}
+# The watchdog on a shorter clock: the supervisor looks every eighth of it.
+WATCHDOG_MS = 1000
+
+
+def publish_size(topic: str, payload: bytes) -> int:
+    """Bytes of a QoS 1 PUBLISH of ``payload`` on ``topic`` (MQTT 3.1.1, 3.3)."""
+    body = 2 + len(topic.encode()) + 2 + len(payload)
+    length_bytes = 1
+    while body >= 128**length_bytes:
+        length_bytes += 1
+    return 1 + length_bytes + body
 
 
 @pytest.fixture
@@ -47,8 +58,11 @@ def test_a_burst_of_hub_messages_while_the_link_drops_loses_nothing_that_matters
     # view shown, and the seat sees the link go down and come back (a new birth).
     hub = AckingHub(broker.host, broker.port, TABLE)
     hub.ack = False
-    # Resends wait a minute: a second delivery can only come from the reconnect.
-    config = write_config(tmp_path, TABLE, 2, broker.port, retry_ms=60000, **FAST)
+    # Resends wait a minute: a second delivery can only come from the reconnect. No
+    # keepalive ping in the test's few seconds: the seat's receive queue holds the burst
+    # and nothing else.
+    config = write_config(tmp_path, TABLE, 2, broker.port, retry_ms=60000,
+                          broker={**FAST["broker"], "keepalive": 60})
     seat = SeatProcess(micropython, config)
     try:
         seat.wait_output(lambda line: line.get("net") == "up")
@@ -59,23 +73,39 @@ def test_a_burst_of_hub_messages_while_the_link_drops_loses_nothing_that_matters
         assert seqs == list(range(1, 17))
         os.kill(seat.process.pid, signal.SIGSTOP)
         try:
+            unread = unread_bytes(seat.process.pid, broker.port)
+            burst = 0
+
+            def publish(leaf: str, msg: dict[str, object]) -> None:
+                nonlocal burst
+                hub.publish(2, leaf, msg)
+                burst += publish_size(topics.seat(TABLE, 2, leaf), json.dumps(msg).encode())
+
             beeps = []
             for i in range(50):
                 if i % 3 == 0 and seqs:
-                    hub.publish(2, topics.SEAT_ACK, messages.message("ack", seq=seqs.pop(0)))
+                    publish(topics.SEAT_ACK, messages.message("ack", seq=seqs.pop(0)))
                 elif i % 3 == 1 and len(beeps) < 14:
                     beeps.append(100 + i)
-                    beep = messages.message("cmd", cmd="beep", ms=100 + i, hz=440)
-                    hub.publish(2, topics.SEAT_CMD, beep)
+                    publish(topics.SEAT_CMD, messages.message("cmd", cmd="beep", ms=100 + i,
+                                                              hz=440))
                 else:
-                    view = messages.message("view", seat=2, colour=[i, 0, 100])
-                    hub.publish(2, topics.SEAT_VIEW, view)
+                    publish(topics.SEAT_VIEW, messages.message("view", seat=2,
+                                                               colour=[i, 0, 100]))
             while seqs:  # the acks the interleaving left over
-                hub.publish(2, topics.SEAT_ACK, messages.message("ack", seq=seqs.pop(0)))
+                publish(topics.SEAT_ACK, messages.message("ack", seq=seqs.pop(0)))
             assert len(beeps) == 14
-            time.sleep(0.5)  # the broker has written the burst into the seat's socket
+            # The broker has written the whole burst into the seat's socket.
+            deadline = time.monotonic() + 20
+            while unread_bytes(seat.process.pid, broker.port) < unread + burst:
+                assert time.monotonic() < deadline, "the broker never sent the burst"
+                time.sleep(0.01)
+            subscribed = hub.subscribed
             broker.stop()
             broker.start()
+            # The hub listens again (the restarted broker forgot its subscription)
+            # before the seat can reconnect: a resend would reach it.
+            hub.wait_subscribed(subscribed + 1)
         finally:
             os.kill(seat.process.pid, signal.SIGCONT)
         for ms in beeps:
@@ -91,7 +121,10 @@ def test_a_burst_of_hub_messages_while_the_link_drops_loses_nothing_that_matters
             births.close()
         assert birth["session"] == json.loads((tmp_path / "seat2.json.state").read_text())[
             "session"] == 2
-        time.sleep(1.0)  # any resend after the reconnect would have arrived by now
+        # A resend after the reconnect would come before any later event (the outbox
+        # sends oldest first, at once on a new connection): one more input is the mark.
+        seat.send({"encoder": -1})
+        hub.wait_received(17)
         assert all(hub.deliveries(seq) == 1 for seq in range(1, 17)), hub.received
         assert not any("overflow" in line for line in seat.stderr_lines)
     finally:
@@ -99,16 +132,18 @@ def test_a_burst_of_hub_messages_while_the_link_drops_loses_nothing_that_matters
         hub.close()
 
 
+@pytest.mark.slow
 def test_a_stalled_seat_is_reset_by_its_watchdog_and_comes_back_into_the_game(
     micropython: str, fresh_mosquitto: Mosquitto, tmp_path: Path,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     # The emulated board's test line {"stall": true} blocks the seat's loop for good;
-    # the watchdog (2 s) resets the seat: the process ends killed by SIGUSR1, with the
+    # the watchdog (1 s) resets the seat: the process ends killed by SIGUSR1, with the
     # cause kept for the next start. The test is the supervisor that starts it again;
     # the seat's birth names the reset, the hub logs it and sends its view again.
     hub = HubService(BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port), TABLE, 3)
-    config = write_config(tmp_path, TABLE, 3, fresh_mosquitto.port, watchdog_ms=2000, **FAST)
+    config = write_config(tmp_path, TABLE, 3, fresh_mosquitto.port, watchdog_ms=WATCHDOG_MS,
+                          **FAST)
     shown = [list(seat_colour(3).rgb)] * 12  # the hub's view: the seat colour all round
     with caplog.at_level(logging.INFO, logger="risktable.service.hub"):
         hub.start()
@@ -116,7 +151,7 @@ def test_a_stalled_seat_is_reset_by_its_watchdog_and_comes_back_into_the_game(
         try:
             seat.wait_output(lambda line: line.get("ring") == shown)
             # A healthy seat is fed: three watchdog periods pass without a reset.
-            time.sleep(6)
+            time.sleep(3 * WATCHDOG_MS / 1000)
             assert seat.process.poll() is None, seat.stderr_lines
             seat.send({"stall": True})
             assert seat.process.wait(timeout=15) == -signal.SIGUSR1

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from riskproto import topics
 from tests.e2e.hub_driver import LedLog, Watcher, start_service
 from tests.firmware.seats import SeatProcess, write_config
@@ -15,6 +17,7 @@ from tests.support.oled_text import layout, refusal_lines, shown_text
 TABLE = "fw-refusal"
 
 
+@pytest.mark.slow
 def test_the_seat_shows_why_the_hub_refused_its_input_then_its_view(
         micropython: str, mosquitto: Mosquitto, tmp_path: Path) -> None:
     service = start_service(mosquitto.host, mosquitto.port, TABLE, 3, tmp_path / "data",

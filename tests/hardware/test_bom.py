@@ -136,3 +136,38 @@ def test_readme_quotes_the_cost_of_a_table_for_three_and_for_the_most_seats() ->
     for seats in (3, MAX_SEATS):
         cost = round(table_cost(bom, seats), -1)
         assert f"about {cost:.0f} USD for {seats} players" in text, (seats, cost)
+
+
+# Mean Well GST60A series datasheet: the GST60A05 is rated 5 V, 6 A.
+GST60A05_RATED_A = 6.0
+
+
+def test_the_fuse_opens_below_the_supplys_rating_and_never_within_the_led_budget() -> None:
+    # A fuse at or above what the supply can deliver never opens before the supply's own
+    # overload protection does; one under the hub's LED budget would open in play.
+    fuse = next(r for r in rows() if r["part_number"] == "inline ATO holder")
+    found = re.search(r"(\d+(?:\.\d+)?) A fuse", fuse["item"])
+    assert found, fuse["item"]
+    amps = float(found.group(1))
+    electrical = load_led_map().electrical
+    assert electrical.supply_ma == GST60A05_RATED_A * 1000
+    assert electrical.budget_ma / 1000 < amps < GST60A05_RATED_A
+    supply = next(r for r in rows() if r["part_number"] == "GST60A05-P1J")
+    assert f"{GST60A05_RATED_A:.0f} A" in supply["item"]
+    assert f"through the {amps:g} A fuse" in README.read_text(encoding="utf-8")
+
+
+def _mm(item: str) -> list[int]:
+    found = re.search(r"(\d+) x (\d+)(?: x (\d+))? mm", item)
+    assert found, item
+    return [int(n) for n in found.groups() if n]
+
+
+def test_the_seat_has_the_enclosure_the_build_guide_builds() -> None:
+    seat = {r["part_number"]: r for r in rows() if r["board"] == "seat"}
+    box = next(r for r in seat.values() if r["item"].startswith("Enclosure"))
+    assert f"`{box['part_number']}`" in README.read_text(encoding="utf-8")
+    # The perfboard lies flat inside it.
+    length, width, _height = _mm(box["item"])
+    board = sorted(_mm(seat["perfboard 7x9"]["item"]), reverse=True)
+    assert board[0] < length and board[1] < width

@@ -71,6 +71,7 @@ def uid(card: int) -> str:
     return f"04{card:02X}A1B2C3D4E5"
 
 
+@pytest.mark.slow
 def test_the_running_hub_enrolls_the_deck_with_refusals_and_a_restart(
         fresh_mosquitto: Mosquitto, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     board = classic_board()
@@ -146,6 +147,7 @@ def test_back_and_retap_replace_a_card() -> None:
     assert not enrollment.turn(1).accepted  # nothing tapped yet for card 2
 
 
+@pytest.mark.slow
 def test_the_2016_deck_records_stars_and_the_ceasefire_card(
     fresh_mosquitto: Mosquitto, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

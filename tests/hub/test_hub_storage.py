@@ -69,6 +69,7 @@ def shows_notice(view: dict[str, Any]) -> bool:
     return view.get("lines", [None])[0] == STORAGE_NOTICE
 
 
+@pytest.mark.slow
 def test_a_full_disk_stops_inputs_and_the_hub_recovers_alone(
     fresh_mosquitto: Mosquitto, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,

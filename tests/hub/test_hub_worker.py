@@ -48,6 +48,7 @@ class SlowJournal(Journal):
             time.sleep(COMMIT_DELAY)
 
 
+@pytest.mark.slow
 def test_a_slow_journal_keeps_the_hub_connected_and_answers_in_order(
     fresh_mosquitto: Mosquitto, tmp_path: Path
 ) -> None:

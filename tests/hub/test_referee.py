@@ -200,6 +200,7 @@ def test_a_hub_configured_otherwise_says_so_and_carries_on(
     assert "carries on" not in caplog.text
 
 
+@pytest.mark.slow
 def test_the_panels_held_start_button_starts_a_game_only_when_none_runs(
         mosquitto: Mosquitto, tmp_path: Path) -> None:
     bots = {1: "heuristic", 2: "heuristic", 3: "heuristic"}

@@ -11,6 +11,7 @@ from risktable import i18n
 from risktable.broker_address import BrokerAddress
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.service.table_service import TableService
+from risktable.table.screens import seat_view
 from tests.support.mosquitto import Mosquitto
 from tests.support.seat_client import SeatClient
 
@@ -28,7 +29,7 @@ def _written(service: TableService, seat: int, lang: str) -> list[str]:
     # The session's lines for ``seat`` as it writes them in ``lang``.
     def lines(session: object) -> list[str]:
         with i18n.using(lang):
-            return list(service.session._view_written(seat)["lines"])
+            return list(seat_view(service.session.situation(), seat)["lines"])
 
     return service.inspect(lines)
 

@@ -1,30 +1,30 @@
-"""Games of every rule set played with the seats in Persian, Portuguese, Romanian and
-Turkish: every message a seat is shown is in its catalogue (none falls back to English)
-and no line is cut to fit (a translation too long for a view line is a bug of the
-catalogue, see docs/translations.md)."""
+"""The recorded game of every rule set (tests/support/preset_games.py) replayed with
+the seats in Persian, Portuguese, Romanian and Turkish, four seats four languages where
+the rule set seats four: every message a seat is shown is in its catalogue (none falls
+back to English), no line is cut to fit (a translation too long for a view line is a
+bug of the catalogue, see docs/translations.md), and what a seat is sent fits a view's
+line and is drawn by the seat's font, Persian as joined letters."""
 
 from __future__ import annotations
 
-import random
 import sys
+import unicodedata
 from collections.abc import Iterator
 
 import pytest
 
 from risktable import i18n
 from risktable.i18n.font import Font
-from risktable.i18n.layout import display_rows
+from risktable.i18n.layout import ROW_CHARS, display_rows
 from risktable.i18n.seat_view import MAX_ROWS
-from risktable.rules import state as st
-from risktable.rules.bots.heuristic import HeuristicBot
-from risktable.rules.presets import PRESETS, preset_config
+from risktable.rules.presets import PRESETS
 from risktable.table import prompts
-from risktable.table.autopilot import Autopilot
-from risktable.table.session import Outcome, TableSession
-from tests.table.inputs import cards_of, uids_of
+from risktable.table.session import Outcome
+from tests.support.preset_games import PresetGames
 
 LANGS = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
-EVENTS = 900  # past the set-up and a few turns of every rule set
+ARABIC_LETTERS = range(0x0621, 0x06D4)  # bare letters: the hub must send joined forms
+EVENTS = 900  # inputs of each recorded game: past the set-up and a few turns of every rule set
 
 
 @pytest.fixture
@@ -50,44 +50,46 @@ def cuts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, str]]]:
 
 @pytest.mark.parametrize(("rules", "hub_cards"), [
     *((name, False) for name in PRESETS), ("classic_2016", True), ("mission_1993", True)])
-def test_a_game_in_every_language_misses_no_message(rules: str, hub_cards: bool,
-                                                    cuts: list[tuple[str, str]]) -> None:
-    preset = PRESETS[rules]
-    players = 4 if 4 in preset.players else preset.players[0]
-    config = preset_config(rules, players)
-    seed = sorted(PRESETS).index(rules) + 1
-    table = TableSession(config, list(range(1, players + 1)), cards_of(config.options.deck),
-                         hub_cards=hub_cards, dice=random.Random(seed) if hub_cards else None)
+def test_a_game_in_every_language_misses_no_message(
+        rules: str, hub_cards: bool, cuts: list[tuple[str, str]],
+        preset_games: PresetGames) -> None:
+    game = preset_games(rules, hub_cards)
+    table = game.session()
     for seat in table.seats:
-        table.set_language(seat, LANGS[(seat + seed) % len(LANGS)])
-    pilot = Autopilot(table, {s: HeuristicBot(seed * 10 + s) for s in table.seats},
-                      uids_of(config.options.deck), random.Random(seed))
+        table.set_language(seat, LANGS[(seat + game.seed) % len(LANGS)])
     shown: set[str] = set()
     overflow: list[tuple[int, list[str]]] = []
-    width = Font.load().face("rtl").width
+    too_long: set[str] = set()
+    lacking: set[tuple[str, str]] = set()
+    bare: set[str] = set()
+    font = Font.load()
+    faces = {False: font.face("latin"), True: font.face("rtl")}
 
     def seen(out: Outcome) -> None:
         for seat, fields in out.views.items():
-            shown.update(fields["lines"])
-            # A right-to-left seat gets display rows, at most MAX_ROWS of them: more
-            # would be cut on the way out (seat_view.written).
-            if table.language(seat) in i18n.RIGHT_TO_LEFT and len(
-                    display_rows(fields["lines"], width)) > MAX_ROWS:
-                overflow.append((seat, fields["lines"]))
+            lines = list(fields["lines"])
+            shown.update(lines)
+            rtl = table.language(seat) in i18n.RIGHT_TO_LEFT
+            if rtl:
+                # A right-to-left seat gets display rows, at most MAX_ROWS of them: more
+                # would be cut on the way out (seat_view.written).
+                lines = display_rows(lines, faces[True].width)
+                if len(lines) > MAX_ROWS:
+                    overflow.append((seat, fields["lines"]))
+            # What the seat is sent fits a view's line, and its font draws every
+            # character of it (a left-to-right seat has ASCII built in); the hub sent
+            # Persian letters joined, never bare for the seat to join.
+            too_long.update(line for line in lines if len(line) > ROW_CHARS)
+            lacking.update((table.language(seat), ch) for line in lines for ch in line
+                           if (rtl or ord(ch) > 0x7E) and not faces[rtl].has(ch))
+            if rtl:
+                bare.update(ch for line in lines for ch in line if ord(ch) in ARABIC_LETTERS)
 
-    for events in range(EVENTS):
-        if table.state.phase == st.GAME_OVER:
-            break
-        if events == 40:
-            seen(table.set_offline({table.seats[-1]}))
-        elif events == 60:
-            seen(table.set_offline(()))
-        nxt = pilot.next_event()
-        assert nxt is not None, table.menu
-        out = table.handle(*nxt)
-        assert out.error is None, (nxt, out.error)
-        seen(out)
+    game.replay(table, seen, EVENTS)
     assert shown, "no view was written"
     assert not i18n.missed, f"messages shown in English: {sorted(i18n.missed)}"
     assert not cuts, f"lines cut to fit: {cuts}"
     assert not overflow, f"views with more display rows than a view holds: {overflow}"
+    assert not too_long, f"lines longer than a view's: {too_long}"
+    assert not lacking, f"characters the seat's font lacks: {lacking}"
+    assert not bare, f"Arabic letters sent unjoined: {[unicodedata.name(ch) for ch in bare]}"

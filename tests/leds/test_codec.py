@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import binascii
 import json
+import random
 from typing import Any
 
 import pytest
@@ -184,6 +186,23 @@ def test_codecs_agree_on_random_frames(
             print(json.dumps("".join("%02x" % x for x in out[:m])))
     """)
     assert results == [frames.encode_frame(k, s, p).hex() for k, s, p in batch]
+
+
+def test_firmware_crc_is_the_standard_librarys_crc_hqx(run_mpy: RunMpy) -> None:
+    # The controller's MicroPython has no binascii.crc_hqx, so it builds its own table;
+    # CPython's crc_hqx from 0xFFFF is CRC-16/CCITT-FALSE, a fact from outside our code.
+    rng = random.Random(16)
+    blocks = [bytes.fromhex(c["data"]) for c in VECTOR_DATA["crc16"]]
+    blocks += [b"123456789", bytes(range(256)), b"\xff" * 300]
+    blocks += [rng.randbytes(rng.randrange(1, 600)) for _ in range(20)]
+    results = run_mpy(f"""
+        import json
+        import ledframe as lf
+        for data in {[list(b) for b in blocks]!r}:
+            data = bytes(data)
+            print(json.dumps(lf.crc16(data, 0, len(data))))
+    """)
+    assert results == [binascii.crc_hqx(b, 0xFFFF) for b in blocks]
 
 
 def test_firmware_receiver_naks_what_the_hub_decoder_rejects(run_mpy: RunMpy) -> None:

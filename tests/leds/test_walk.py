@@ -33,6 +33,7 @@ def shown(controller: ControllerProcess) -> list[list[Pixel]]:
     return states
 
 
+@pytest.mark.slow
 def test_every_territory_lights_alone_in_chain_order(
         controller: ControllerProcess, led_map: LedMap, capsys: pytest.CaptureFixture[str]
 ) -> None:

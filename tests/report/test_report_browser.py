@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ from risktable.journal import Journal, journal_path
 from risktable.rules import apply, new_game
 from risktable.rules.events import TerritoryConquered
 from tests.report.journal_game import play_into_journal
-from tests.support.browser import chromium, save_screenshot, set_viewport
+from tests.support.browser import save_screenshot, set_viewport
 from tests.support.cli import run
 from tests.support.tools import ROOT
 
@@ -33,7 +34,7 @@ def _ints(text: str) -> list[int]:
 
 
 def test_the_report_page_shows_the_journals_numbers(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], browser: Any) -> None:
     data_dir = tmp_path / "hub"
     game = play_into_journal(data_dir, 4, 1)
     with Journal(journal_path(data_dir), create=False) as journal:
@@ -60,54 +61,54 @@ def test_the_report_page_shows_the_journals_numbers(
     assert code == 0, err
     assert out.startswith(f"wrote {page}")
 
-    with chromium(tmp_path / "profile") as driver:
-        for width, height in SIZES:
-            set_viewport(driver, width, height)
-            driver.get(page.as_uri())
-            # Nothing was fetched: the page is self-contained.
-            assert driver.execute_script(
-                "return performance.getEntriesByType('resource').length") == 0
-            assert driver.execute_script("return window.innerWidth") == width
-            # The final table, as the browser lays it out.
-            rows = driver.execute_script(
-                "return [...document.querySelectorAll('#final tbody tr')].map(r => "
-                "[+r.dataset.seat, +r.querySelector('.territories').textContent, "
-                "+r.querySelector('.armies').textContent])")
-            assert rows == [[s, territories[s], armies[s]] for s in range(seats)]
-            # The charts' last points are the same final numbers.
-            for chart, want in (("chart-territories", territories), ("chart-armies", armies)):
-                ends = driver.execute_script(
-                    f"return [...document.querySelectorAll('#{chart} g.series')].map(g => "
-                    "[+g.dataset.seat, g.dataset.values.split(',').map(Number).pop()])")
-                assert ends == [[s, want[s]] for s in range(seats)], chart
-            # Every die's chart and table row counts what the journal counts.
-            charts = driver.execute_script(
-                "return [...document.querySelectorAll('svg.die')].map(s => "
-                "[s.dataset.die, [...s.querySelectorAll('rect.face')].map(r => "
-                "+r.dataset.count)])")
-            assert dict((d, c) for d, c in charts) == dice
-            table = driver.execute_script(
-                "return [...document.querySelectorAll('#dice tbody tr')].map(r => "
-                "[r.dataset.die, [1,2,3,4,5,6].map(f => "
-                "+r.querySelector('.face' + f).textContent)])")
-            assert dict((d, c) for d, c in table) == dice
-            # Battle luck counts the conquests the rules reported.
-            made = driver.execute_script(
-                "return [...document.querySelectorAll('#chart-luck g.luck')].map(g => "
-                "+g.dataset.conquests)")
-            assert made == conquests[:config.players]
-            # Every chart is drawn with a size and carries a title for screen readers.
-            sizes = driver.execute_script(
-                "return [...document.querySelectorAll('svg[role=img]')].map(s => "
-                "[s.querySelector('title') !== null, s.getBoundingClientRect().width])")
-            assert sizes and all(titled and w > 200 for titled, w in sizes)
-            # Nothing but a wide chart scrolls sideways.
-            assert driver.execute_script(
-                "return document.documentElement.scrollWidth") == width
-            save_screenshot(driver, SCREENSHOTS / f"report-{width}x{height}-top.png")
-            driver.execute_script("document.getElementById('chart-territories')"
-                                  ".closest('figure').previousElementSibling.scrollIntoView()")
-            save_screenshot(driver, SCREENSHOTS / f"report-{width}x{height}-charts.png")
+    driver = browser
+    for width, height in SIZES:
+        set_viewport(driver, width, height)
+        driver.get(page.as_uri())
+        # Nothing was fetched: the page is self-contained.
+        assert driver.execute_script(
+            "return performance.getEntriesByType('resource').length") == 0
+        assert driver.execute_script("return window.innerWidth") == width
+        # The final table, as the browser lays it out.
+        rows = driver.execute_script(
+            "return [...document.querySelectorAll('#final tbody tr')].map(r => "
+            "[+r.dataset.seat, +r.querySelector('.territories').textContent, "
+            "+r.querySelector('.armies').textContent])")
+        assert rows == [[s, territories[s], armies[s]] for s in range(seats)]
+        # The charts' last points are the same final numbers.
+        for chart, want in (("chart-territories", territories), ("chart-armies", armies)):
+            ends = driver.execute_script(
+                f"return [...document.querySelectorAll('#{chart} g.series')].map(g => "
+                "[+g.dataset.seat, g.dataset.values.split(',').map(Number).pop()])")
+            assert ends == [[s, want[s]] for s in range(seats)], chart
+        # Every die's chart and table row counts what the journal counts.
+        charts = driver.execute_script(
+            "return [...document.querySelectorAll('svg.die')].map(s => "
+            "[s.dataset.die, [...s.querySelectorAll('rect.face')].map(r => "
+            "+r.dataset.count)])")
+        assert dict((d, c) for d, c in charts) == dice
+        table = driver.execute_script(
+            "return [...document.querySelectorAll('#dice tbody tr')].map(r => "
+            "[r.dataset.die, [1,2,3,4,5,6].map(f => "
+            "+r.querySelector('.face' + f).textContent)])")
+        assert dict((d, c) for d, c in table) == dice
+        # Battle luck counts the conquests the rules reported.
+        made = driver.execute_script(
+            "return [...document.querySelectorAll('#chart-luck g.luck')].map(g => "
+            "+g.dataset.conquests)")
+        assert made == conquests[:config.players]
+        # Every chart is drawn with a size and carries a title for screen readers.
+        sizes = driver.execute_script(
+            "return [...document.querySelectorAll('svg[role=img]')].map(s => "
+            "[s.querySelector('title') !== null, s.getBoundingClientRect().width])")
+        assert sizes and all(titled and w > 200 for titled, w in sizes)
+        # Nothing but a wide chart scrolls sideways.
+        assert driver.execute_script(
+            "return document.documentElement.scrollWidth") == width
+        save_screenshot(driver, SCREENSHOTS / f"report-{width}x{height}-top.png")
+        driver.execute_script("document.getElementById('chart-territories')"
+                              ".closest('figure').previousElementSibling.scrollIntoView()")
+        save_screenshot(driver, SCREENSHOTS / f"report-{width}x{height}-charts.png")
 
 
 def test_report_errors_are_one_line(tmp_path: Path,

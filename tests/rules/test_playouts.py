@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -78,6 +79,7 @@ def check_step(before: State, action: object, after: State) -> None:
                 assert isinstance(action, Roll) and t == before.target
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(3, 6), options=options_strategy, seed=st.integers(0, 2**32),
        heuristic_seats=st.sets(st.integers(0, 5)))

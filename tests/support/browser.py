@@ -1,5 +1,12 @@
 """A real headless Chromium driven through chromedriver (selenium), for the browser tests
-(the games report and the live board page).
+(the games report, the live board page, the phone seat and venue pages).
+
+One Chromium serves every browser test of a pytest process (the session fixture
+``chromium_browser`` in tests/conftest.py); each test gets its page from the
+``browser`` fixture: a new tab in a user context of its own (WebDriver BiDi's
+``browser.createUserContext``, an incognito-like profile), so no cookie, storage,
+cache, service worker or device emulation of one test reaches the next. Starting
+Chromium takes a second or two; a new user context a fraction of that.
 
 Debian's ``chromium`` and ``chromium-driver`` are used as installed: selenium is
 given both paths, so its driver manager never looks for (or downloads) a
@@ -9,9 +16,9 @@ browser. Missing parts fail the test under CI and skip it elsewhere
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,28 +36,84 @@ def require_selenium() -> None:
         pytest.skip(message)
 
 
-@contextmanager
-def chromium(profile: Path) -> Iterator[Any]:
-    """A headless Chromium session (selenium ``WebDriver``) with its profile in ``profile``."""
-    browser = require_tool("chromium", "the Debian package chromium")
-    driver_path = require_tool("chromedriver", "the Debian package chromium-driver")
-    require_selenium()
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
+class Chromium:
+    """One headless Chromium (selenium ``WebDriver``) with its profile in ``profile``;
+    :meth:`page` gives each user a fresh, isolated page of it."""
 
-    options = Options()
-    options.binary_location = browser
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--hide-scrollbars", "--no-first-run", "--disable-extensions",
-                "--disable-background-networking", "--disable-sync",
-                "--force-device-scale-factor=1", f"--user-data-dir={profile}"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
+    def __init__(self, profile: Path) -> None:
+        self.profile = profile
+        self.driver: Any = None
+        self._home = ""  # the first tab's handle: the driver's window between pages
+
+    def start(self) -> Chromium:
+        browser = require_tool("chromium", "the Debian package chromium")
+        driver_path = require_tool("chromedriver", "the Debian package chromium-driver")
+        require_selenium()
+        from selenium import webdriver
+        from selenium.webdriver.chrome.options import Options
+        from selenium.webdriver.chrome.service import Service
+
+        options = Options()
+        options.binary_location = browser
+        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--hide-scrollbars", "--no-first-run", "--disable-extensions",
+                    "--disable-background-networking", "--disable-sync",
+                    "--force-device-scale-factor=1", f"--user-data-dir={self.profile}"):
+            options.add_argument(arg)
+        options.enable_bidi = True  # user contexts are a BiDi command (CDP refuses a page)
+        self.driver = webdriver.Chrome(service=Service(driver_path), options=options)
+        self._home = self.driver.current_window_handle
+        return self
+
+    def quit(self) -> None:
+        if self.driver is not None:
+            driver, self.driver = self.driver, None
+            driver.quit()
+
+    def __enter__(self) -> Chromium:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.quit()
+
+    def alive(self) -> bool:
+        if self.driver is None:
+            return False
+        try:
+            self.driver.window_handles  # noqa: B018 (a round trip to the browser)
+        except Exception:  # a browser that died answers nothing we could name
+            return False
+        return True
+
+    @contextlib.contextmanager
+    def page(self) -> Iterator[Any]:
+        """The driver switched to a new tab of a new user context, removed afterwards
+        (with every page, socket and stored byte of it)."""
+        if not self.alive():  # a test before this one killed it: start another
+            with contextlib.suppress(Exception):  # whatever a dead browser's driver says
+                self.quit()
+            self.start()
+        from selenium.webdriver.common.bidi.browsing_context import CreateType
+
+        driver = self.driver
+        context = driver.browser.create_user_context()
+        tab = driver.browsing_context.create(type=CreateType.TAB, user_context=context)
+        driver.switch_to.window(tab)
+        try:
+            yield driver
+        finally:
+            driver.switch_to.window(self._home)
+            driver.browser.remove_user_context(context)
+
+
+def new_tab(driver: Any) -> None:
+    """Open another tab of the page's user context (its storage: the same phone) and
+    switch to it; selenium's ``switch_to.new_window`` would open it in the default one."""
+    from selenium.webdriver.common.bidi.browsing_context import CreateType
+
+    tab = driver.browsing_context.create(type=CreateType.TAB,
+                                         reference_context=driver.current_window_handle)
+    driver.switch_to.window(tab)
 
 
 def set_viewport(driver: Any, width: int, height: int) -> None:

@@ -30,7 +30,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from riskproto import messages, topics
 from riskproto.sequence import Outbox
-from risktable.service.mqtt_link import DirectClient
+from risktable.service.mqtt_loop import MqttLoop
 
 CAPS = ("ring", "encoder", "buttons", "nfc", "dice_manual")
 # mosquitto leaves Nagle's algorithm on by default: it then holds an ack back behind
@@ -88,14 +88,17 @@ class SeatClient:
         self.hub_online = False
         self._cond = threading.Condition()
         self._closing = False
-        # The hub's client class: inside direct(), as a seat device writes its own
-        # packets, a publish goes to the socket from the publishing thread instead of
-        # waiting for paho's network thread to get the interpreter in a test process
-        # full of other clients (what bench_hub_latency.py times from).
-        self._client = DirectClient(
+        self._client = mqtt.Client(
             callback_api_version=CallbackAPIVersion.VERSION2,
             client_id=f"{table}-seat{seat}", protocol=mqtt.MQTTv311, clean_session=True,
         )
+        # The hub's network loop: an event is written flushed, from the publishing
+        # thread, as a seat device writes its own packets, instead of waiting for a
+        # network thread to get the interpreter in a test process full of other clients
+        # (what bench_hub_latency.py times from). paho's loop_start reconnect delays.
+        # Callbacks run under the loop's lock: this class takes it before self._cond.
+        self._loop = MqttLoop(self._client, min_delay=1, max_delay=120,
+                              name=f"seat{seat}-mqtt")
         self._keepalive = keepalive
         if username is not None:
             self._client.username_pw_set(username, password)
@@ -114,8 +117,7 @@ class SeatClient:
         self._session = (self._session + 1) % messages.MAX_COUNTER
         self._client.will_set(topics.seat(self.table, self.seat, topics.SEAT_STATUS),
                               messages.encode(self._status(False)), qos=1, retain=True)
-        self._client.connect(self.host, self.port, self._keepalive)
-        self._client.loop_start()
+        self._loop.connect(self.host, self.port, self._keepalive)
         if not self._connected.wait(timeout):
             raise TimeoutError(f"seat {self.seat}: no connection to {self.host}:{self.port}")
         self._pump.start()
@@ -132,8 +134,7 @@ class SeatClient:
             self._cond.notify_all()
         if self._pump.is_alive():
             self._pump.join(timeout=5)
-        self._client.disconnect()
-        self._client.loop_stop()
+        self._loop.stop()
 
     def __enter__(self) -> SeatClient:
         return self.start()
@@ -148,7 +149,7 @@ class SeatClient:
         ``seat`` and ``seq`` are replaced), publish it and return its seq. With
         ``wait_broker`` it returns once the broker has taken it (PUBACK)."""
         fields = {k: v for k, v in event.items() if k not in ("v", "t", "seat", "seq")}
-        with self._cond:
+        with self._loop.lock, self._cond:
             seq = self.outbox.add(messages.message("event", **fields))
             infos = self._flush()
             self._cond.notify_all()
@@ -217,7 +218,8 @@ class SeatClient:
         return int(time.monotonic() * 1000)
 
     def _flush(self) -> list[mqtt.MQTTMessageInfo]:
-        # Called with self._cond held: publish whatever the outbox says is due.
+        # Called with the loop's lock and self._cond held: publish whatever the outbox
+        # says is due.
         topic = topics.seat(self.table, self.seat, topics.SEAT_EVENT)
         infos = []
         now = self._now()
@@ -226,15 +228,21 @@ class SeatClient:
             seq = json.loads(payload)["seq"]  # the events sent may be invalid ones
             self.sends[seq] = self.sends.get(seq, 0) + 1
             self.first_published.setdefault(seq, time.perf_counter())
-            with self._client.direct():
-                infos.append(self._client.publish(topic, payload, qos=1))
+            info = self._loop.publish(topic, payload, qos=1, flush=True)
+            if info is not None:  # None: the loop reconnects, and sends it after
+                infos.append(info)
             payload = self.outbox.due(now)
         return infos
 
     def _retransmit(self) -> None:
-        with self._cond:
-            while not self._closing:
+        while True:
+            with self._loop.lock, self._cond:
+                if self._closing:
+                    return
                 self._flush()
+            with self._cond:
+                if self._closing:
+                    return
                 # Polled, as a seat does (the outbox does not say when its next entry
                 # is due); send() flushes at once, so this only paces resends.
                 self._cond.wait(0.02 if len(self.outbox) else 0.5)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
@@ -98,6 +99,7 @@ def test_garbage_from_a_new_game(inputs: list[Input | None]) -> None:
     _check(None, inputs)
 
 
+@pytest.mark.slow
 @_SETTINGS
 @given(_MIXED, hs.integers(0, 1000))
 def test_garbage_mixed_into_real_play(inputs: list[Input | None], seed: int) -> None:

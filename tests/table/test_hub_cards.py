@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from risktable.rules import Config, DrawCard, EndTurn, Trade, TradeStars, replay
 from risktable.rules import state as st
 from risktable.rules.bots import HeuristicBot
@@ -55,6 +57,7 @@ def test_a_whole_2016_hub_cards_game_trades_stars_through_the_menu() -> None:
     assert len([a for a in table.log if isinstance(a, TradeStars)]) >= 2
 
 
+@pytest.mark.slow
 def test_a_restart_mid_game_keeps_every_hand_and_screen() -> None:
     table, pilot = hub_game(Config(4), 1)
     checked = 0

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from risktable.rules import DrawCard, TradeStars, replay
 from risktable.rules import state as st
 from risktable.rules.bots import HeuristicBot
@@ -107,6 +109,7 @@ def test_a_whole_classic_2016_game_through_seat_events_replays() -> None:
 
 
 
+@pytest.mark.slow
 def test_the_ceasefire_card_is_drawn_by_its_tag_and_ends_a_beginner_game() -> None:
     # beginner_2016 ends when the ceasefire card is drawn; the seat taps its own tag.
     config = preset_config("beginner_2016", 3)

@@ -6,7 +6,6 @@ embedded broker (amqtt, WebSockets listener) to the page as the hub sends them."
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from riskproto import topics
@@ -18,7 +17,7 @@ from risktable.rules.presets import preset_config
 from risktable.table.public import board_message, scene_message
 from risktable.table.session import TableSession
 from risktable.web.server import BoardPageServer, PageConfig
-from tests.support.browser import chromium, set_viewport
+from tests.support.browser import set_viewport
 from tests.support.mqtt_client import Recorder
 from tests.table.inputs import autopiloted_table
 from tests.web.test_board_page import _READ_SCENE, _shows, _wait_for
@@ -52,14 +51,14 @@ def _moments() -> list[tuple[bytes, bytes, dict[str, Any]]]:
     return moments
 
 
-def test_capitals_appear_on_the_page_only_after_the_reveal(tmp_path: Path) -> None:
+def test_capitals_appear_on_the_page_only_after_the_reveal(browser: Any) -> None:
     (board_before, before_bytes, before), (board_after, after_bytes, after) = _moments()
     assert "capitals" not in before and len(after["capitals"]) == PLAYERS
     from selenium.webdriver.support.ui import WebDriverWait
 
     with EmbeddedBroker(ws_port=0) as broker, BoardPageServer(PageConfig(
-            f"ws://{broker.host}:{broker.ws_port}/", TABLE, players=PLAYERS)) as page, \
-            chromium(tmp_path / "profile") as driver:
+            f"ws://{broker.host}:{broker.ws_port}/", TABLE, players=PLAYERS)) as page:
+        driver = browser
         hub = Recorder(broker.host, broker.port, f"{TABLE}-hub")
         try:
             set_viewport(driver, 1920, 1080)

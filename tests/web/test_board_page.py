@@ -1,45 +1,62 @@
-"""End to end: ``risktable demo --web``'s live board page in a real headless Chromium.
+"""End to end: the live board page in a real headless Chromium follows a whole game.
 
-The demo runs everything real (embedded amqtt with its WebSockets listener, the hub,
-seat firmwares under MicroPython, the bots at the seats); the page is opened before
-the game starts and follows it over MQTT on WebSockets with mqtt.js. After the game
-its DOM must show exactly the final owners and armies of the hub's journal, and no
-two army labels may overlap at 1920x1080 (a TV) or 390x844 (a phone).
+The parts are real: mosquitto with a WebSockets listener (as ``risktable broker config
+--websockets`` sets up a table), the hub's :class:`TableService` (in this process) and
+three protocol-level seats (``tests/support/seat_client.py``) played by autopilots, each
+answer checked by a mirror session (``tests/support/virtual_table.py``). The page is
+opened before the hub publishes anything and follows the game over MQTT on WebSockets
+with mqtt.js. After the game its DOM must show exactly the final owners and armies of
+the hub's journal, and no two army labels may overlap at 1920x1080 (a TV) or 390x844
+(a phone).
 
 The scene (risk/<table>/scene) is checked the same way: an MQTT client of the test's
-own records every scene the hub publishes, the page's DOM is read every few tenths of
-a second during the game, and each reading must show one of those scenes exactly (the
-lit territories, cursor, targets and battle on the map, the odds line, the last-events
+own records every scene the hub publishes, the page's DOM is read before every tenth
+seat input of the game, and each reading must show one of those scenes exactly (the lit
+territories, cursor, targets and battle on the map, the odds line, the last-events
 list, the cards in the seat table); at the end it shows the last one, whose card
 counts are the journal's.
 
+``risktable demo --web`` serving this page is tested by tests/web/test_demo_web.py (a
+whole demo game as a process) and tests/web/test_demo_phone.py (a page of the demo's
+broker in Chromium); the page on the demo's amqtt broker by test_board_capitals.py.
+
 The screenshots ``docs/screenshots/board-1920x1080.png`` and ``board-390x844.png`` are
 made here, and ``board-battle-*.png``: after the game the test sends the page again the
-board and scene the hub published at the game's first battle in round 5 (the demo's
-broker is anonymous), so that picture is the same in every run. A file is rewritten
-only when the new image differs from it.
+board and scene the hub published at the game's first battle in round 5, so that
+picture is the same in every run. A file is rewritten only when the new image differs
+from it.
 """
 
 from __future__ import annotations
 
-import io
+import contextlib
 import json
-import threading
-import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from riskproto.territories import TERRITORIES
-from risktable.demo.runner import DemoOptions, run_demo
+from risktable.broker_address import BrokerAddress
+from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
+from risktable.game_rules import rules_config
 from risktable.journal import Journal, journal_path
+from risktable.service.table_service import TableService
 from risktable.table.public import board_message
-from tests.support.browser import chromium, save_screenshot, set_viewport
+from risktable.web.server import BoardPageServer, PageConfig
+from tests.support.browser import save_screenshot, set_viewport
+from tests.support.mosquitto import Mosquitto, free_port, wait_for_port
 from tests.support.mqtt_client import Recorder
-from tests.support.tools import ROOT
+from tests.support.seat_client import BROKER_NO_DELAY, SeatClient
+from tests.support.tools import ROOT, mosquitto_binary
+from tests.support.virtual_table import VirtualTable, mirror_table
+from tests.table.inputs import cards_of
 
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 SIZES = [(1920, 1080), (390, 844)]
-TABLE = "demo"
+TABLE = "den"
+PLAYERS = 3
+SEED = 1  # the autopilots': a classic game with battles past round 5
 
 _READ_BOARD = """
 const out = {owners: [], armies: []};
@@ -110,27 +127,25 @@ def _shows(page: dict[str, Any], scene: dict[str, Any]) -> bool:
             and all(str(i + 1) in page["cards"] for i, n in enumerate(cards) if n))
 
 
-class _Poller(threading.Thread):
-    """Reads the page's scene every ``period`` seconds while the game runs."""
+class _Reader:
+    """Reads the page's scene before every ``every``-th seat input of the game: the hub
+    is then still publishing what the last input changed, and the page taking it in,
+    so a reading is of the page at work. So many readings whatever the machine's pace."""
 
-    def __init__(self, driver: Any, period: float = 0.3) -> None:
-        super().__init__(name="page-poller", daemon=True)
-        self.driver, self.period = driver, period
+    def __init__(self, driver: Any, every: int = 10) -> None:
+        self.driver, self.every = driver, every
         self.readings: list[dict[str, Any]] = []
-        self.stop = threading.Event()
 
-    def run(self) -> None:
-        while not self.stop.wait(self.period):
+    def __call__(self, table: VirtualTable, n: int) -> None:
+        if n % self.every == 0:
             page = self.driver.execute_script(_READ_SCENE)
             if page["scenes"]:
                 self.readings.append(page)
 
 
-def _scene_recorder(out: io.StringIO) -> Recorder:
-    """A client of the demo's broker recording every scene, subscribed before the game."""
-    line = next(x for x in out.getvalue().splitlines() if x.startswith("embedded MQTT broker"))
-    host, port = line.rsplit(" ", 1)[1].rsplit(":", 1)
-    recorder = Recorder(host, int(port), "test-scenes")
+def _scene_recorder(host: str, port: int) -> Recorder:
+    """A client of the broker recording every scene and board, subscribed before the game."""
+    recorder = Recorder(host, port, "test-scenes")
     recorder.subscribe(f"risk/{TABLE}/scene")
     recorder.subscribe(f"risk/{TABLE}/board")
     # Subscriptions are handled in order: once the marker comes back, scenes are recorded.
@@ -160,65 +175,68 @@ def _overlaps(boxes: list[list[Any]]) -> list[tuple[str, str]]:
 
 
 
-def test_board_page_follows_a_whole_demo_game(tmp_path: Path) -> None:
-    checked: dict[str, Any] = {}
-    out = io.StringIO()
-    with chromium(tmp_path / "profile") as driver:
+@pytest.mark.slow
+def test_board_page_follows_a_whole_game(tmp_path: Path, browser: Any) -> None:
+    driver = browser
+    rules = rules_config("classic", PLAYERS)
+    mirror, pilot = mirror_table(rules, SEED)
+    ws_port = free_port()
+    with contextlib.ExitStack() as stack:
+        broker = stack.enter_context(Mosquitto(
+            mosquitto_binary(), tmp_path / "broker",
+            extra_config=BROKER_NO_DELAY + f"listener {ws_port} 127.0.0.1\nprotocol websockets\n"))
+        wait_for_port(broker.host, ws_port)
+        page_server = stack.enter_context(BoardPageServer(
+            PageConfig(f"ws://127.0.0.1:{ws_port}/", TABLE, players=PLAYERS)))
+        recorder = _scene_recorder(broker.host, broker.port)
+        stack.callback(recorder.close)
+        seats = {seat: stack.enter_context(SeatClient(broker.host, broker.port, TABLE, seat))
+                 for seat in range(1, PLAYERS + 1)}
+        data_dir = tmp_path / "hub"
+        service = TableService(HubConfig(
+            broker=BrokerConfig(BrokerAddress(broker.host, broker.port)),
+            table=TableConfig(TABLE, PLAYERS, "classic"), leds=LedConfig(enabled=False),
+            panel_enabled=False, data_dir=data_dir), rules=rules,
+            card_uids=cards_of(rules.options.deck))
+
+        # Opened before the hub publishes anything: the page follows the whole game.
         set_viewport(driver, *SIZES[0])
-        poller = _Poller(driver)
+        driver.get(page_server.url)
+        _wait_for(driver, "return document.querySelectorAll('.label').length === 42",
+                  "the page drew the map")
+        reader = _Reader(driver)
+        service.start()
+        stack.callback(service.stop)
+        VirtualTable(mirror, pilot, seats).play(between=reader)
 
-        def on_web(url: str) -> None:
-            # Opened before the hub publishes anything: the page follows the whole game.
-            config = json.loads(urllib.request.urlopen(url + "config.json", timeout=10).read())
-            assert config["table"] == TABLE
-            checked["recorder"] = _scene_recorder(out)
-            driver.get(url)
-            _wait_for(driver, "return document.querySelectorAll('.label').length === 42",
-                      "the page drew the map")
-            poller.start()
-
-        def after_game(data_dir: Path) -> None:
-            poller.stop.set()
-            poller.join()
-            with Journal(journal_path(data_dir), create=False) as journal:
-                game = journal.current_game(TABLE)
-                assert game is not None
-                end = journal.state(game)
-                final = board_message(end)
-            checked["final"] = final
-            _wait_for(driver, "return document.body.dataset.phase === 'over'",
-                      "the page saw the game end")
-            _check_scenes(driver, checked["recorder"], poller.readings,
-                          [len(hand) for hand in end.hands])
-            for width, height in SIZES:
-                set_viewport(driver, width, height)
-                _wait_for(driver, f"return window.innerWidth === {width}", "viewport resized")
-                page = driver.execute_script(_READ_BOARD, list(TERRITORIES))
-                assert page["owners"] == final["owners"]
-                assert page["armies"] == final["armies"]
-                boxes = driver.execute_script(_LABEL_BOXES)
-                assert len(boxes) == 42
-                assert _overlaps(boxes) == [], f"labels overlap at {width}x{height}"
-                # Every label lies inside the viewport, so none is cut off.
-                assert all(b[1] >= 0 and b[3] <= width and b[2] >= 0 and b[4] <= height
-                           for b in boxes), f"a label is off screen at {width}x{height}"
-                checked[f"{width}x{height}"] = page
-                save_screenshot(driver, SCREENSHOTS / f"board-{width}x{height}.png")
-            # Last: it shows the page an older board and scene again.
-            _battle_screenshots(driver, checked["recorder"])
-
-        try:
-            summary = run_demo(DemoOptions(seats=3, table=TABLE, seed=3, colour=False, web=True,
-                                           on_web=on_web, after_game=after_game), out)
-        finally:
-            poller.stop.set()
-            if "recorder" in checked:
-                checked["recorder"].close()
-    assert summary.winner_seat is not None
-    final = checked["final"]
-    assert set(final["owners"]) == {summary.winner_seat}
-    phone = checked["390x844"]
-    assert phone["turn"].startswith("game over")
+        with Journal(journal_path(data_dir), create=False) as journal:
+            game = journal.current_game(TABLE)
+            assert game is not None
+            end = journal.state(game)
+        assert end == mirror.state
+        final = board_message(end)
+        _wait_for(driver, "return document.body.dataset.phase === 'over'",
+                  "the page saw the game end")
+        _check_scenes(driver, recorder, reader.readings, [len(hand) for hand in end.hands])
+        checked: dict[str, Any] = {}
+        for width, height in SIZES:
+            set_viewport(driver, width, height)
+            _wait_for(driver, f"return window.innerWidth === {width}", "viewport resized")
+            page = driver.execute_script(_READ_BOARD, list(TERRITORIES))
+            assert page["owners"] == final["owners"]
+            assert page["armies"] == final["armies"]
+            boxes = driver.execute_script(_LABEL_BOXES)
+            assert len(boxes) == 42
+            assert _overlaps(boxes) == [], f"labels overlap at {width}x{height}"
+            # Every label lies inside the viewport, so none is cut off.
+            assert all(b[1] >= 0 and b[3] <= width and b[2] >= 0 and b[4] <= height
+                       for b in boxes), f"a label is off screen at {width}x{height}"
+            checked[f"{width}x{height}"] = page
+            save_screenshot(driver, SCREENSHOTS / f"board-{width}x{height}.png")
+        # Last: it shows the page an older board and scene again.
+        _battle_screenshots(driver, recorder)
+    assert set(final["owners"]) == {end.winner + 1}
+    assert checked["390x844"]["turn"].startswith("game over")
     # The page took many board updates during the game, not only the last one.
     assert checked["1920x1080"]["boards"] > 20
 

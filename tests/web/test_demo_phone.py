@@ -12,10 +12,9 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
-from tests.support.browser import chromium, set_viewport
+from tests.support.browser import set_viewport
 from tests.support.tools import subprocess_env
 
 EOF = "\0"
@@ -53,7 +52,7 @@ def _wait(driver: Any, what: str, check: Any, timeout: float = 60) -> None:
     WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: check(), message=what)
 
 
-def test_demo_prints_a_phone_seats_link_and_plays_it(micropython: str, tmp_path: Path) -> None:
+def test_demo_prints_a_phone_seats_link_and_plays_it(micropython: str, browser: Any) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "risktable", "demo", "--seats", "3", "--web", "--phone", "2",
          "--no-colour", "--micropython", micropython],
@@ -70,24 +69,25 @@ def test_demo_prints_a_phone_seats_link_and_plays_it(micropython: str, tmp_path:
         assert "table=demo" in link and "seat=2" in link and "ws=ws" in link
         # Only one firmware started: seat 1's.
         assert any(re.search(r"^2 seat firmwares online", line) for line in seen), seen
-        with chromium(tmp_path / "profile") as driver:
-            set_viewport(driver, 390, 844)
-            driver.get(link)
-            _until(lines, r"seat 2: phone page online", seen)
-            _wait(driver, "the page is linked and has a view",
-                  lambda: _data(driver, "link") == "up" and int(_data(driver, "views") or 0))
-            # When it is seat 2's turn to act, a press on the page is an input the hub
-            # answers: the page's outbox empties and its numbering moves on.
-            _wait(driver, "seat 2's turn", lambda: _data(driver, "active") == "true"
-                  or bool(_data(driver, "armed")), 120)
-            before = int(_data(driver, "next"))
-            # The game asks for dice (the roll for who starts) or for a choice.
-            button = "dice-roll" if _data(driver, "armed") else "confirm"
-            driver.execute_script(f"document.getElementById('{button}').click()")
-            _wait(driver, "the press answered",
-                  lambda: int(_data(driver, "next")) == before + 1
-                  and _data(driver, "outbox") == "0")
-            assert not _data(driver, "refused"), _data(driver, "refused")
+        driver = browser
+        set_viewport(driver, 390, 844)
+        driver.get(link)
+        _until(lines, r"seat 2: phone page online", seen)
+        _wait(driver, "the page is linked and has a view",
+              lambda: _data(driver, "link") == "up" and int(_data(driver, "views") or 0))
+        # When it is seat 2's turn to act, a press on the page is an input the hub
+        # answers: the page's outbox empties and its numbering moves on.
+        _wait(driver, "seat 2's turn", lambda: _data(driver, "active") == "true"
+              or bool(_data(driver, "armed")), 120)
+        before = int(_data(driver, "next"))
+        # The game asks for dice (the roll for who starts) or for a choice.
+        button = "dice-roll" if _data(driver, "armed") else "confirm"
+        driver.execute_script(f"document.getElementById('{button}').click()")
+        _wait(driver, "the press answered",
+              lambda: int(_data(driver, "next")) == before + 1
+              and _data(driver, "outbox") == "0")
+        assert not _data(driver, "refused"), _data(driver, "refused")
+        driver.get("about:blank")  # the person closes the page, then stops the demo
         process.send_signal(signal.SIGINT)
         process.wait(timeout=60)
         assert process.stderr is not None

@@ -1,7 +1,8 @@
 """``risktable demo --web`` from the command line: it prints the page's address, serves
 the page and its ``/config.json`` there while the game runs, keeps serving after the
 game until Ctrl-C, and then exits 0. A two-player rule set, so the page is told the
-number of players and shows the neutral armies as neutral."""
+number of players and shows the neutral armies as neutral; given no ``--seats``, the
+rule set makes it two. Its output says what any demo's says (tests/e2e/test_demo.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ import sys
 import threading
 import urllib.request
 
+import pytest
+
+from tests.e2e.test_demo import check_demo_output
 from tests.support.tools import subprocess_env
 
 
@@ -36,6 +40,7 @@ def _get(url: str) -> tuple[str, bytes]:
         return reply.headers["Content-Type"], reply.read()
 
 
+@pytest.mark.slow
 def test_demo_web_serves_the_page_until_interrupted(micropython: str) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "risktable", "demo", "--rules", "two_player_1993", "--web",
@@ -62,6 +67,7 @@ def test_demo_web_serves_the_page_until_interrupted(micropython: str) -> None:
         assert _get(url + "board.js")[1].startswith(b"// The live board page")
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=60) == 0, process.stderr.read() if process.stderr else ""
+        check_demo_output("".join(seen), 2)
     finally:
         if process.poll() is None:
             process.kill()

@@ -26,7 +26,7 @@ from risktable import i18n
 from risktable.hardware.palette import SEAT_COLOURS
 from risktable.i18n.catalogues import web_messages
 from risktable.web.server import BoardPageServer, PageConfig, page_catalogue, page_messages
-from tests.support.browser import chromium, save_screenshot, set_viewport
+from tests.support.browser import save_screenshot, set_viewport
 from tests.support.mosquitto import Mosquitto, free_port, wait_for_port
 from tests.support.mqtt_client import Recorder
 from tests.support.tools import ROOT, mosquitto_binary
@@ -132,7 +132,7 @@ return {dir: document.documentElement.dir, lang: document.documentElement.lang,
 """
 
 
-def test_the_board_page_in_persian(tmp_path: Path, broker: tuple[Recorder, str]) -> None:
+def test_the_board_page_in_persian(broker: tuple[Recorder, str], browser: Any) -> None:
     client, ws_url = broker
     _publish_board(client)
     layout = json.loads((ROOT / "hub" / "risktable" / "web" / "static" /
@@ -143,7 +143,7 @@ def test_the_board_page_in_persian(tmp_path: Path, broker: tuple[Recorder, str])
         heads = [i18n._(w) for w in ("seat", "territories", "armies", "cards")]
     with contextlib.ExitStack() as stack:
         page = stack.enter_context(BoardPageServer(PageConfig(ws_url, TABLE, players=3)))
-        driver = stack.enter_context(chromium(tmp_path / "profile"))
+        driver = browser
         for width, height in [(1920, 1080), (390, 844)]:
             set_viewport(driver, width, height)
             driver.get(page.url + "?lang=fa")
@@ -169,7 +169,7 @@ def test_the_board_page_in_persian(tmp_path: Path, broker: tuple[Recorder, str])
         assert driver.execute_script("return document.documentElement.dir") == "ltr"
 
 
-def test_without_lang_the_page_speaks_the_browser_s_language(tmp_path: Path) -> None:
+def test_without_lang_the_page_speaks_the_browser_s_language(browser: Any) -> None:
     layout = json.loads((ROOT / "hub" / "risktable" / "web" / "static" /
                          "board-map.json").read_text("utf-8"))
     with i18n.using("tr"):
@@ -177,7 +177,7 @@ def test_without_lang_the_page_speaks_the_browser_s_language(tmp_path: Path) -> 
     english = {t["id"]: t["name"] for t in layout["territories"]}
     with contextlib.ExitStack() as stack:
         page = stack.enter_context(BoardPageServer(PageConfig("ws://127.0.0.1:9", TABLE)))
-        driver = stack.enter_context(chromium(tmp_path / "profile"))
+        driver = browser
         agent = driver.execute_script("return navigator.userAgent")
         for accept, lang, names in [("tr-TR,tr", "tr", turkish), ("de-DE,de", "en", english),
                                     ("de-DE,pt-BR", "pt", None)]:
@@ -222,21 +222,20 @@ def _seat_url(page: BoardPageServer, lang: str, seat: int, ws_url: str) -> str:
 
 
 @contextlib.contextmanager
-def _phone_seat(tmp_path: Path, broker: tuple[Recorder, str], lang: str,
+def _phone_seat(driver: Any, broker: tuple[Recorder, str], lang: str,
                 seat: int) -> Iterator[tuple[Any, dict[str, Any]]]:
     # The phone seat page of ``seat`` in ``lang`` on a phone-sized Chromium, once its
     # birth is out: (the driver, the birth).
     client, ws_url = broker
-    with BoardPageServer(PageConfig(ws_url, TABLE, players=3)) as page, \
-            chromium(tmp_path / "profile") as driver:
+    with BoardPageServer(PageConfig(ws_url, TABLE, players=3)) as page:
         set_viewport(driver, 390, 844)
         driver.get(_seat_url(page, lang, seat, ws_url))
         yield driver, _birth(client, seat)
 
 
-def test_the_phone_seat_in_portuguese(tmp_path: Path, broker: tuple[Recorder, str]) -> None:
+def test_the_phone_seat_in_portuguese(browser: Any, broker: tuple[Recorder, str]) -> None:
     t = i18n.translation("pt")
-    with _phone_seat(tmp_path, broker, "pt", 1) as (driver, birth):
+    with _phone_seat(browser, broker, "pt", 1) as (driver, birth):
         assert birth["lang"] == "pt"
         assert "shaping" in birth["caps"]
         shown = _until("the seat connected", lambda: (
@@ -249,7 +248,7 @@ def test_the_phone_seat_in_portuguese(tmp_path: Path, broker: tuple[Recorder, st
         assert shown["dir"] == "ltr"
 
 
-def test_the_phone_seat_in_persian(tmp_path: Path, broker: tuple[Recorder, str]) -> None:
+def test_the_phone_seat_in_persian(browser: Any, broker: tuple[Recorder, str]) -> None:
     client = broker[0]
     _publish_board(client)
     with i18n.using("fa"):
@@ -261,7 +260,7 @@ def test_the_phone_seat_in_persian(tmp_path: Path, broker: tuple[Recorder, str])
     view = {"v": 1, "t": "view", "seat": 2, "colour": [30, 90, 220], "name": name,
             "active": True, "phase": "attack", "lines": lines}
     client.publish(f"risk/{TABLE}/seat/2/view", json.dumps(view), retain=True)
-    with _phone_seat(tmp_path, broker, "fa", 2) as (driver, birth):
+    with _phone_seat(browser, broker, "fa", 2) as (driver, birth):
         assert birth["lang"] == "fa" and "shaping" in birth["caps"]
         shown = _until("the seat's view", lambda: (
             lambda r: r if r["lines"] else None)(driver.execute_script(_READ_SEAT)))

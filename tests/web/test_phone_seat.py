@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from riskproto.territories import TERRITORIES
@@ -50,7 +51,7 @@ from risktable.rules.state import GAME_OVER
 from risktable.service.table_service import TableService
 from risktable.table.public import board_message
 from risktable.web.server import BoardPageServer, PageConfig
-from tests.support.browser import chromium, save_screenshot, set_viewport
+from tests.support.browser import new_tab, save_screenshot, set_viewport
 from tests.support.fault_proxy import FaultProxy
 from tests.support.mosquitto import Mosquitto, free_port, wait_for_port
 from tests.support.seat_client import SeatClient
@@ -204,7 +205,8 @@ def _login_refused(port: int, username: str, password: str) -> bool:
         client.loop_stop()
 
 
-def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path) -> None:
+@pytest.mark.slow
+def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path, browser: Any) -> None:
     folder = tmp_path / "broker"
     port, ws_port = free_port(), free_port()
     write_config(folder, TABLE, SEATS, port=port, guest_port=free_port(),
@@ -226,7 +228,7 @@ def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path) -> Non
         proxy = stack.enter_context(FaultProxy("127.0.0.1", ws_port, framed=False))
         ws_url = f"ws://127.0.0.1:{proxy.port}/"
         page = stack.enter_context(BoardPageServer(PageConfig(ws_url, TABLE, players=SEATS)))
-        driver = stack.enter_context(chromium(tmp_path / "profile"))
+        driver = browser
         set_viewport(driver, 390, 844)
         players = Players(driver, 0, {})
         pilot = SeatPilot(players.send, players.armed, cards, seed=SEED, timeout=30.0)
@@ -268,13 +270,16 @@ def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path) -> Non
             before = len(players.sent)
             proxy.black_hole()
             players.phone_encoder(steps)
-            time.sleep(0.3)  # separate turns of the knob, not one
+            # Separate turns of the knob, not one (the page joins taps 150 ms apart):
+            # each is in the outbox before the next (it was empty: the pilot waits for
+            # every answer).
+            _until("the first turn queued", lambda: _data(driver, "outbox") == "1")
             players.phone_encoder(1)
             _until("the page noticing the dead path", lambda: _data(driver, "link") == "down",
                    15)
             assert service.hub.wait_for_seats([phone], 15, online=False)
             players.phone_encoder(-1)
-            time.sleep(0.3)
+            _until("the third turn queued", lambda: _data(driver, "outbox") == "3")
             # The phone reloads the page (or its OS drops it) while still cut off.
             driver.execute_script("window.beforeReload = true")
             driver.refresh()
@@ -282,7 +287,7 @@ def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path) -> Non
             assert driver.execute_script("return window.beforeReload === undefined")
             assert int(_data(driver, "boot")) == boot
             swipe(2)  # a swipe over the display turns the knob too
-            time.sleep(0.3)
+            _until("the swipe queued", lambda: _data(driver, "outbox") == "4")
             players.phone_encoder(-2)
             _until("the fifth input queued", lambda: _data(driver, "outbox") == "5")
             proxy.black_hole(False)
@@ -338,7 +343,7 @@ def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path) -> Non
         _until("the old page cut off", lambda: _data(driver, "link") == "refused", 20)
         assert _login_refused(port, account["username"], account["password"])
         next_seq = _data(driver, "next")
-        driver.switch_to.new_window("tab")
+        new_tab(driver)
         driver.get(new_url)
         _until("the new page's link", lambda: _data(driver, "link") == "up")
         # Same phone, same storage: the new page goes on with the seat's numbering.

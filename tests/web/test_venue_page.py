@@ -27,7 +27,7 @@ from risktable.rules.selfplay import selfplay
 from risktable.table.public import board_message
 from risktable.web.server import BoardPageServer
 from tests.protocol.mqtt_peer import Peer
-from tests.support.browser import chromium, save_screenshot, set_viewport
+from tests.support.browser import save_screenshot, set_viewport
 from tests.support.mosquitto import Mosquitto, free_port
 from tests.support.tools import ROOT, mosquitto_binary
 
@@ -107,7 +107,7 @@ def test_the_page_configuration_comes_from_the_venues_credentials(tmp_path: Path
                  "--bind", "venue.local"]) == 2
 
 
-def test_the_venue_page_lists_every_table_live(tmp_path: Path) -> None:
+def test_the_venue_page_lists_every_table_live(tmp_path: Path, browser: Any) -> None:
     binary = mosquitto_binary()
     folder = tmp_path / "venue"
     ws = free_port()
@@ -120,8 +120,8 @@ def test_the_venue_page_lists_every_table_live(tmp_path: Path) -> None:
                    config_file=folder / venue_config.VENUE_CONF_FILE), \
             Mosquitto(binary, folder, port=ports["guest"],
                       config_file=folder / venue_config.VENUE_GUEST_CONF_FILE), \
-            BoardPageServer(venue_page_config(credentials, None)) as server, \
-            chromium(tmp_path / "profile") as driver:
+            BoardPageServer(venue_page_config(credentials, None)) as server:
+        driver = browser
         # Each table's broker bridge logs in as <table>-venue and writes its public topics.
         bridges = {t: Peer(ports["port"], venue_config.bridge_username(t), passwords[t],
                            venue_config.bridge_username(t)) for t in TABLES}

@@ -2,7 +2,8 @@
 
 Each command group lives in its own module of this package and exposes
 ``register(subparsers)``; the module adds its parser and sets ``handler`` to a
-function ``(args) -> int``. Errors a user can fix are raised as
+function ``(args) -> int`` (a group of further commands, like ``rules``, has a
+``COMMANDS`` table instead: :mod:`risktable.cli.lazy`). Errors a user can fix are raised as
 :class:`~risktable.cli.errors.CliError` and printed as one line.
 """
 
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 
 from risktable import __version__
 from risktable.cli.errors import CliError, OneLineParser
-from risktable.cli.lazy import Entry, LazySubcommands
+from risktable.cli.lazy import Entry, add_commands
 
 # Command groups, in the order `risktable --help` lists them: each group's module is
 # imported only when the command line names the group (risktable.cli.lazy).
@@ -25,7 +26,8 @@ _GROUPS: tuple[Entry, ...] = (
     ("broker", "broker", "the table's MQTT broker: accounts, passwords and ACL for mosquitto"),
     ("games", "games", "the games in the hub's journal: list, export, report, resume"),
     ("table", "table", "the referee's controls of the running hub: pause, resume, undo, status"),
-    ("dice", "dice", "the physical dice: per-die statistics, the seats' paired smart dice"),
+    ("dice", "dice", "the physical dice: per-die statistics, the seats' paired smart dice, "
+     "dice read from photos"),
     ("seat", "seat", "seat controllers: per-seat config, firmware build, a seat on this PC"),
     ("cards", "cards", "the physical card deck"),
     ("leds", "leds", "the territory LED board: light each territory in chain order"),
@@ -36,28 +38,24 @@ _GROUPS: tuple[Entry, ...] = (
 )
 
 
-def build_parser(*, full: bool = True) -> argparse.ArgumentParser:
-    """Return the top-level parser with every command group registered.
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """Return the top-level parser.
 
-    ``full=False`` registers placeholders instead, each loading its group's module
-    when parsing reaches it (what :func:`main` uses, so a command imports only
-    what it needs)."""
+    With ``argv`` (what :func:`main` uses) it is the parser for that command line:
+    only the module of the command it names is imported, so a command imports only
+    what it needs; without, every command group is registered (the full parser)."""
     parser = OneLineParser(prog="risktable", description="Refereed, lit, networked Risk table.")
     parser.add_argument("--version", action="version", version=f"risktable {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser,
-                                action=LazySubcommands)
-    assert isinstance(sub, LazySubcommands)
-    sub.required = True
-    sub.add_lazy(_GROUPS)
-    if full:
-        sub.load_all()
+                                required=True)
+    add_commands(sub, _GROUPS, argv)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the process exit code."""
-    parser = build_parser(full=False)
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(argv).parse_args(argv)
     try:
         return int(args.handler(args))
     except CliError as exc:

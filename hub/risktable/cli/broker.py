@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from riskproto import topics
+from risktable.broker_address import DEFAULT_PORT
 from risktable.cli.common import check_table_and_bind, venue_target
 from risktable.cli.errors import CliError
+from risktable.defaults import DEFAULT_TABLE
 from risktable.provision import broker_config
 
 if TYPE_CHECKING:
@@ -47,9 +49,9 @@ def register(sub: Any) -> None:
     )
     config.add_argument(
         "--table",
-        default="table1",
+        default=DEFAULT_TABLE,
         metavar="ID",
-        help="table id: letters, digits, '-' and '_' (default: table1)",
+        help=f"table id: letters, digits, '-' and '_' (default: {DEFAULT_TABLE})",
     )
     config.add_argument(
         "--bind",
@@ -58,7 +60,8 @@ def register(sub: Any) -> None:
         help="address the listener binds (default 127.0.0.1, loopback only; "
         "seats on Wi-Fi need the hub's LAN address or 0.0.0.0)",
     )
-    config.add_argument("--port", type=int, default=1883, help="listener port (default 1883)")
+    config.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"listener port (default {DEFAULT_PORT})")
     config.add_argument(
         "--guest-port",
         type=int,
@@ -87,7 +90,7 @@ def register(sub: Any) -> None:
         "--bridge",
         metavar="HOST[:PORT]",
         help="also bridge the public topics (board, scene, hub status) to the venue broker at "
-        "HOST (port 1883 unless given; see `risktable broker venue`)",
+        f"HOST (port {DEFAULT_PORT} unless given; see `risktable broker venue`)",
     )
     config.add_argument(
         "--bridge-password-file",
@@ -119,8 +122,8 @@ def register(sub: Any) -> None:
     venue.add_argument("--bind", default="127.0.0.1", metavar="ADDR",
                        help="address the listeners bind (default 127.0.0.1; tables on the "
                        "LAN need the venue machine's address or 0.0.0.0)")
-    venue.add_argument("--port", type=int, default=1883,
-                       help="the port the tables' bridges log in to (default 1883)")
+    venue.add_argument("--port", type=int, default=DEFAULT_PORT,
+                       help=f"the port the tables' bridges log in to (default {DEFAULT_PORT})")
     venue.add_argument("--guest-port", type=int, metavar="PORT",
                        help="the spectators' TCP port (default: --port + 1)")
     venue.add_argument("--websockets", type=int, metavar="PORT",

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from riskproto import topics
+from risktable.broker_address import DEFAULT_PORT
 from risktable.cli.errors import CliError
 
 if TYPE_CHECKING:
@@ -44,7 +45,8 @@ def venue_target(bridge: str | None, password_file: Path | None) -> VenueTarget 
     if password_file is None:
         raise CliError("--bridge needs --bridge-password-file (the venue's "
                        "bridge-<table>.password)", 2)
-    host, _, port_text = bridge.rpartition(":") if ":" in bridge else (bridge, "", "1883")
+    host, _, port_text = bridge.rpartition(":") if ":" in bridge \
+        else (bridge, "", str(DEFAULT_PORT))
     if not host or not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
         raise CliError(f"--bridge: expected HOST or HOST:PORT, got {bridge}", 2)
     try:

@@ -11,9 +11,10 @@ from typing import Any
 
 from risktable.cli.common import broker_address, setup_logging, whole_number
 from risktable.cli.errors import CliError
+from risktable.defaults import DEFAULT_RULES, DEFAULT_SEATS
 from risktable.demo.broker import EmbeddedBrokerError
 from risktable.demo.runner import DemoError, DemoOptions, run_demo
-from risktable.game_rules import default_seats
+from risktable.game_rules import RULE_SETS, default_seats
 from risktable.i18n import DEFAULT, LANGUAGES, NAMES
 from risktable.paths import MissingPart
 from risktable.rules.presets import PRESETS
@@ -25,11 +26,11 @@ def register(sub: Any) -> None:
         "demo", help="play a demo game: embedded broker, hub and seat firmwares, LED view"
     )
     parser.add_argument("--seats", type=whole_number("seats", 2, 6),
-                        help="players, 2 to 6 as the rule set allows (default 4; 2 for a "
-                        "two-player rule set)")
-    parser.add_argument("--rules", choices=("classic", *PRESETS), default="classic",
-                        metavar="RULES",
-                        help="the rule set: classic (default) or one of " + ", ".join(PRESETS))
+                        help=f"players, 2 to 6 as the rule set allows (default {DEFAULT_SEATS}; "
+                        "2 for a two-player rule set)")
+    parser.add_argument("--rules", choices=RULE_SETS, default=DEFAULT_RULES, metavar="RULES",
+                        help=f"the rule set: {DEFAULT_RULES} (default) or one of "
+                        + ", ".join(PRESETS))
     parser.add_argument("--broker", type=broker_address,
                         help="use this MQTT broker HOST:PORT instead of the embedded one")
     parser.add_argument("--port", type=whole_number("port", 0, 65535), default=0,
@@ -56,7 +57,7 @@ def register(sub: Any) -> None:
     parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT,
                         help="the language of the seats' screens and the demo's lines: "
                         + ", ".join(f"{code} ({NAMES[code]})" for code in LANGUAGES)
-                        + " (default en)")
+                        + f" (default {DEFAULT})")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="log to stderr")
     parser.set_defaults(handler=run)
 

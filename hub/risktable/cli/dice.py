@@ -1,5 +1,6 @@
 """``risktable dice stats``: how fair each physical die has looked, from the journal;
-``risktable dice list``: the smart dice paired to the seats (:mod:`risktable.dice_registry`)."""
+``risktable dice list``: the smart dice paired to the seats (:mod:`risktable.dice_registry`);
+``risktable dice read``: the dice in photos of the tray (:mod:`risktable.dice_camera`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import argparse
 import datetime
 import json
 import sqlite3
+import sys
+from pathlib import Path
 from typing import Any
 
 from risktable.cli.errors import CliError
@@ -21,7 +24,8 @@ KIND_WORDS = {SEAT_DICE: "seat dice", MANUAL: "typed in", SMART: "smart die",
 def register(sub: Any) -> None:
     """Add the ``dice`` command group to the top-level sub-parsers."""
     parser: argparse.ArgumentParser = sub.add_parser(
-        "dice", help="the physical dice: per-die statistics, the seats' paired smart dice")
+        "dice", help="the physical dice: per-die statistics, the seats' paired smart dice, "
+        "dice read from photos")
     dice_sub = parser.add_subparsers(dest="dice_command", metavar="SUBCOMMAND")
     dice_sub.required = True
     p = dice_sub.add_parser("stats", parents=[data_dir_parent()],
@@ -33,6 +37,14 @@ def register(sub: Any) -> None:
                             "last seen")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(handler=run_list)
+    p = dice_sub.add_parser("read", help="read the dice in photos of the tray (JPEG or PNG): "
+                            "value, box, colour and whether the reader is sure")
+    p.add_argument("files", nargs="+", type=Path, metavar="FILE", help="a photo")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object per photo, one per line, in the order given")
+    p.add_argument("--threads", type=int, default=1,
+                   help="CPU threads for the models (default 1, as on the hub)")
+    p.set_defaults(handler=run_read)
 
 
 def run_list(args: argparse.Namespace) -> int:
@@ -90,3 +102,40 @@ def run_stats(args: argparse.Namespace) -> int:
         print(f"{r['die']:<20} {KIND_WORDS[r['kind']]:<9} {r['rolls']:>6}  {faces:<32}"
               f" {r['chi_square']:>8.2f} {r['p_value']:>9.3g}  {r['verdict']}")
     return 0
+
+
+def run_read(args: argparse.Namespace) -> int:
+    """Each photo's dice, in the order the files are given. A file that cannot be read
+    is named on one line of stderr and the others are still read; the exit code is 1
+    if any could not be read."""
+    try:
+        from risktable.dice_camera.model_files import ModelError
+        from risktable.dice_camera.reader import DiceReader, ReadError
+    except ImportError as exc:
+        raise CliError(f"reading photos needs OpenCV and onnxruntime ({exc.name} is missing): "
+                       "pip install 'risktable[camera-read]'") from None
+    if args.threads < 1:
+        raise CliError("--threads must be 1 or more", exit_code=2)
+    try:
+        reader = DiceReader(threads=args.threads)
+    except ModelError as exc:
+        raise CliError(str(exc)) from None
+    failed = False
+    for path in args.files:
+        try:
+            reads, ms = reader.read_file(path)
+        except ReadError as exc:
+            print(f"risktable dice read: {exc}", file=sys.stderr)
+            failed = True
+            continue
+        if args.json:
+            print(json.dumps({"image": str(path), "dice": [r.as_json() for r in reads],
+                              "ms": round(ms, 1)}), flush=True)
+            continue
+        sure = sum(r.sure for r in reads)
+        print(f"{path}: {len(reads)} dice, {sure} sure ({ms:.0f} ms)")
+        for r in reads:
+            box = " ".join(f"{v:.3f}" for v in r.box)
+            verdict = "sure" if r.sure else f"unsure: {r.why}"
+            print(f"  {r.value}  {r.colour:<7} {verdict:<6}  box {box}")
+    return 1 if failed else 0

@@ -21,7 +21,7 @@ from risktable.cli.journal_args import (
     open_journal,
 )
 from risktable.cli.referee_args import referee_parent, send
-from risktable.game_rules import RulesUnknown, parse_house_pair
+from risktable.game_rules import RULE_SETS, RulesUnknown, parse_house_pair
 from risktable.i18n import DEFAULT, LANGUAGES, using
 from risktable.journal import GameInfo
 from risktable.rules.presets import PRESETS
@@ -84,7 +84,7 @@ def register(sub: Any) -> None:
 
 
 def _rule_set(text: str) -> str:
-    if text != "classic" and text not in PRESETS:
+    if text not in RULE_SETS:
         raise argparse.ArgumentTypeError(
             f"unknown rule set {text!r}; the presets are: {', '.join(sorted(PRESETS))}")
     return text

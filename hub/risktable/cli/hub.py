@@ -113,35 +113,41 @@ def open_leds(config: HubConfig) -> LedLink | None:
     return link
 
 
-def run(args: argparse.Namespace) -> int:
-    from risktable.hardware.panel import PanelStatus
+class _PanelLights:
+    """The panel's status LED and buzzer following the broker link and the journal's room."""
 
-    setup_logging(args.verbose)
-    config = _config(args)
-    panel = _open_panel(config)
-    leds = open_leds(config)
+    def __init__(self, panel: Panel | None) -> None:
+        self.panel = panel
+        self.storage_full = threading.Event()
 
-    storage_full = threading.Event()
+    def connection(self, up: bool) -> None:
+        from risktable.hardware.panel import PanelStatus
 
-    def connection(up: bool) -> None:
-        if panel is not None:
-            panel.show(PanelStatus.DISCONNECTED if not up else
-                       PanelStatus.STORAGE_FULL if storage_full.is_set() else PanelStatus.RUNNING)
+        if self.panel is not None:
+            self.panel.show(PanelStatus.DISCONNECTED if not up else
+                            PanelStatus.STORAGE_FULL if self.storage_full.is_set()
+                            else PanelStatus.RUNNING)
 
-    def storage(full: bool) -> None:
+    def storage(self, full: bool) -> None:
+        from risktable.hardware.panel import PanelStatus
+
         # The disk filling up needs a person: the log says it, and so does the panel.
         if full:
-            storage_full.set()
+            self.storage_full.set()
         else:
-            storage_full.clear()
-        if panel is not None:
-            panel.show(PanelStatus.STORAGE_FULL if full else PanelStatus.RUNNING)
+            self.storage_full.clear()
+        if self.panel is not None:
+            self.panel.show(PanelStatus.STORAGE_FULL if full else PanelStatus.RUNNING)
             if full:
-                panel.alarm()
+                self.panel.alarm()
 
+
+def _service(config: HubConfig, panel: Panel | None, leds: LedLink | None) -> TableService:
+    # The table's service with the panel and the LED board as its outputs.
+    lights = _PanelLights(panel)
     try:
-        service = TableService(
-            config, on_connection=connection, on_storage=storage,
+        return TableService(
+            config, on_connection=lights.connection, on_storage=lights.storage,
             show_leds=leds.show if leds is not None else None,
             on_victory=(lambda seat: panel.victory()) if panel is not None else None,
         )
@@ -152,14 +158,27 @@ def run(args: argparse.Namespace) -> int:
             f"cannot use data directory {config.data_dir}: {exc.strerror} "
             "(set [data] dir in the configuration or pass --data-dir)"
         ) from exc
-    if panel is not None:
-        panel.on_start_pause(service.toggle_pause)
-        def new_game() -> None:
-            service.new_game_if_over()
 
-        # On the worker, in turn with the inputs, like every other change of game.
-        panel.on_start_hold(lambda: service.hub.worker.submit(new_game))
-        panel.on_undo(service.referee_undo)
+
+def _panel_buttons(panel: Panel, service: TableService) -> None:
+    panel.on_start_pause(service.toggle_pause)
+
+    def new_game() -> None:
+        service.new_game_if_over()
+
+    # On the worker, in turn with the inputs, like every other change of game.
+    panel.on_start_hold(lambda: service.hub.worker.submit(new_game))
+    panel.on_undo(service.referee_undo)
+
+
+def run(args: argparse.Namespace) -> int:
+    setup_logging(args.verbose)
+    config = _config(args)
+    panel = _open_panel(config)
+    leds = open_leds(config)
+    service = _service(config, panel, leds)
+    if panel is not None:
+        _panel_buttons(panel, service)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:

@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from riskproto import topics
+from risktable.broker_address import DEFAULT_PORT
 from risktable.cli.common import check_table_and_bind, venue_target
 from risktable.cli.errors import CliError
+from risktable.defaults import DEFAULT_SEATS, DEFAULT_TABLE
 
 INSTALL_HELP = "put the hub on this Raspberry Pi (or upgrade it): broker, units, udev rule"
 UNINSTALL_HELP = "remove the hub from this Pi, keeping its configuration, journal and cards"
@@ -33,16 +35,17 @@ def register(sub: Any) -> None:
                          help="do not run apt-get (mosquitto and python3-venv)")
     install.add_argument("--no-pip", action="store_true",
                          help="do not create or fill the virtual environment")
-    install.add_argument("--table", default="table1", metavar="ID",
-                         help="table id of a first install (default: table1)")
-    install.add_argument("--seats", type=int, default=4, choices=range(1, topics.MAX_SEATS + 1),
-                         metavar="N", help="seat accounts of a first install (default: 4)")
+    install.add_argument("--table", default=DEFAULT_TABLE, metavar="ID",
+                         help=f"table id of a first install (default: {DEFAULT_TABLE})")
+    install.add_argument("--seats", type=int, default=DEFAULT_SEATS,
+                         choices=range(1, topics.MAX_SEATS + 1), metavar="N",
+                         help=f"seat accounts of a first install (default: {DEFAULT_SEATS})")
     install.add_argument("--bind", default="0.0.0.0", metavar="ADDR",
                          help="address the table broker listens on (default 0.0.0.0: the "
                          "seats reach it over Wi-Fi)")
     install.add_argument("--bridge", metavar="HOST[:PORT]",
                          help="also bridge the public topics (board, hub status) to the venue "
-                         "broker at HOST (port 1883 unless given; see `risktable broker "
+                         f"broker at HOST (port {DEFAULT_PORT} unless given; see `risktable broker "
                          "venue`); later upgrades keep it")
     install.add_argument("--bridge-password-file", type=Path, metavar="FILE",
                          help="the venue's bridge-<table>.password file for this table "

@@ -1,14 +1,14 @@
-"""``risktable rules ...``: the rules engine from the command line."""
+"""``risktable rules ...``: the rules engine from the command line.
+
+A group of commands (:mod:`risktable.cli.lazy`): each module registers its own
+sub-commands of ``rules``, and is imported only when the command line names one.
+"""
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
+from risktable.cli.lazy import Entry
 
-from risktable.cli.lazy import Entry, LazySubcommands
-
-# Each module registers its own sub-commands of `rules`, loaded when named.
-_COMMANDS: tuple[Entry, ...] = (
+COMMANDS: tuple[Entry, ...] = (
     ("map", "rules_map", "territories, continents, bonuses and borders of the classic map"),
     ("odds", "rules_odds", "exact outcome table of a single roll"),
     ("battle", "rules_odds", "whole-battle distribution, attacking to the end"),
@@ -17,15 +17,3 @@ _COMMANDS: tuple[Entry, ...] = (
      "check a recorded game (docs/action-log.md); first bad action or summary"),
     ("presets", "rules_presets", "the rule sets a game can start with, and their options"),
 )
-
-
-def register(sub: Any) -> None:
-    """Add the ``rules`` command group to the top-level sub-parsers."""
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "rules", help="the rules engine: map, odds, battles, self-play, replay, presets"
-    )
-    rules_sub = parser.add_subparsers(dest="rules_command", metavar="SUBCOMMAND",
-                                      action=LazySubcommands)
-    assert isinstance(rules_sub, LazySubcommands)
-    rules_sub.required = True
-    rules_sub.add_lazy(_COMMANDS)

@@ -11,7 +11,7 @@ from typing import Any
 
 from risktable.cli.common import whole_number
 from risktable.cli.errors import CliError
-from risktable.rules.bots import BOTS
+from risktable.rules.bots import BOTS, DEFAULT_BOT, described
 from risktable.rules.decks import PLACEHOLDER_STARS
 from risktable.rules.goals import how_won
 from risktable.rules.options import Config, Options
@@ -37,11 +37,8 @@ def register(sub: Any) -> None:
     p.add_argument("--games", type=whole_number("games", 1), required=True)
     p.add_argument("--seed", type=whole_number("seed", 0), required=True)
     bots = p.add_mutually_exclusive_group()
-    bots.add_argument("--bot", choices=sorted(BOTS), default="heuristic",
-                      help="the bot in every seat: easy, normal (also called heuristic, the "
-                           "default) or hard, the levels a table offers; random (random "
-                           "purposeful moves; its games end) or uniform (uniform over the "
-                           "legal actions, for fuzzing; its games seldom end)")
+    bots.add_argument("--bot", choices=sorted(BOTS), default=DEFAULT_BOT,
+                      help=f"the bot in every seat: {described()}")
     bots.add_argument("--bots", type=_bot_list, metavar="BOT,BOT,...",
                       help="one bot per seat, e.g. hard,normal,normal,normal; game g shifts "
                            "the list by g seats, so each bot plays every seat in turn; the "

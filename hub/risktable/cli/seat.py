@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from riskproto import topics
+from risktable.broker_address import DEFAULT_PORT
 from risktable.cli.common import PASSWORD_ENV, add_secret_options, read_secret
 from risktable.cli.errors import CliError
+from risktable.defaults import DEFAULT_TABLE
 from risktable.demo.seats import SeatProcess
 from risktable.i18n import DEFAULT as DEFAULT_LANGUAGE
 from risktable.i18n import LANGUAGES
@@ -52,9 +54,10 @@ def register(sub: Any) -> None:
 
     config = seat_sub.add_parser("config", help="write one seat's config.json")
     config.add_argument("--seat", type=int, required=True, help="seat number 1-6")
-    config.add_argument("--table", default="table1", help="table id (default: table1)")
+    config.add_argument("--table", default=DEFAULT_TABLE,
+                        help=f"table id (default: {DEFAULT_TABLE})")
     config.add_argument("--broker-host", required=True, help="broker address as the seat sees it")
-    config.add_argument("--broker-port", type=int, default=1883)
+    config.add_argument("--broker-port", type=int, default=DEFAULT_PORT)
     config.add_argument("--username", help="broker user name for this seat")
     add_secret_options(config, "password", PASSWORD_ENV, "this seat's broker password")
     config.add_argument("--wifi-ssid", default="", help="WiFi network (an esp32 seat needs one)")
@@ -63,7 +66,9 @@ def register(sub: Any) -> None:
                         help="emulated (a seat on a PC, the default) or esp32")
     config.add_argument("--dice", choices=DICE, default="edice")
     config.add_argument("--keepalive", type=int, default=30, help="MQTT keepalive, seconds")
-    config.add_argument("--ring-size", type=int, default=12, help="pixels on the LED ring")
+    config.add_argument("--ring-size", type=int, default=None,
+                        help="pixels on the LED ring (default: 12 on the emulated board; an "
+                        "esp32 seat's is the seat pinout's led_ring count)")
     config.add_argument(
         "--control-port", type=int, default=0, help="emulated board: loopback input port"
     )
@@ -163,9 +168,10 @@ def register(sub: Any) -> None:
     which = update_p.add_mutually_exclusive_group(required=True)
     which.add_argument("--seat", type=int, help="the seat to update (1-6)")
     which.add_argument("--all", action="store_true", help="every seat that is online")
-    update_p.add_argument("--table", default="table1", help="table id (default: table1)")
-    update_p.add_argument("--broker", default="127.0.0.1:1883",
-                          help="the table's broker, HOST:PORT (default: 127.0.0.1:1883)")
+    update_p.add_argument("--table", default=DEFAULT_TABLE,
+                          help=f"table id (default: {DEFAULT_TABLE})")
+    update_p.add_argument("--broker", default=f"127.0.0.1:{DEFAULT_PORT}",
+                          help=f"the table's broker, HOST:PORT (default: 127.0.0.1:{DEFAULT_PORT})")
     update_p.add_argument("--username", help="broker account (risktable broker config's "
                                              "<table>-updater)")
     add_secret_options(update_p, "password", PASSWORD_ENV, "the account's broker password")

@@ -20,7 +20,7 @@ from typing import Any
 
 from riskproto.messages import ProtocolError
 from risktable.rules.board import Board
-from risktable.rules.bots import BOTS
+from risktable.rules.bots import BOTS, DEFAULT_BOT
 from risktable.rules.decks import deck_cards
 from risktable.rules.state import GAME_OVER
 from risktable.service.table_service import TableService
@@ -119,7 +119,7 @@ class SeatPilot:
         pilot = self._autopilot
         if pilot is None or pilot.session is not session:
             # A new session (the service rebuilt it from its journal): plans start afresh.
-            bots = {seat: BOTS["heuristic"](self._rng.getrandbits(64))
+            bots = {seat: BOTS[DEFAULT_BOT](self._rng.getrandbits(64))
                     for seat in session.seats if seat not in self._people}
             pilot = self._autopilot = Autopilot(session, bots, self._uids, self._rng)
         step = pilot.next_event()

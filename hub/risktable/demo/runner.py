@@ -19,6 +19,7 @@ from typing import Any, TextIO
 from risktable import i18n
 from risktable.broker_address import BrokerAddress
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
+from risktable.defaults import DEFAULT_RULES, DEFAULT_SEATS
 from risktable.demo.broker import EmbeddedBroker
 from risktable.demo.game import GameSummary, Screen, end_reason
 from risktable.demo.keyboard import Keyboard, Painter, cbreak, seat_panel, session_card_keys
@@ -47,8 +48,8 @@ class DemoError(Exception):
 class DemoOptions:
     """What ``risktable demo`` was asked to do."""
 
-    seats: int = 4
-    rules: str = "classic"
+    seats: int = DEFAULT_SEATS
+    rules: str = DEFAULT_RULES
     broker: BrokerAddress | None = None
     port: int = 0
     micropython: str | None = None
@@ -115,45 +116,11 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         rules = rules_config(options.rules, options.seats)
     except RulesUnknown as exc:
         raise DemoError(str(exc)) from exc
+    _check_people(options, out)
     person = options.play
-    if person is not None:
-        if not 1 <= person <= options.seats:
-            raise DemoError(f"--play {person}: the seats are 1 to {options.seats}")
-        if options.keyboard is None or not options.keyboard.isatty() or not out.isatty():
-            raise DemoError("--play needs an interactive terminal (stdin and stdout a tty)")
     phones = options.phones
-    if phones:
-        if not options.web:
-            raise DemoError("--phone needs --web: the phone seat page is served beside the "
-                            "board page")
-        if len(set(phones)) != len(phones):
-            raise DemoError("--phone: a seat is named twice")
-        wrong = [n for n in phones if not 1 <= n <= options.seats]
-        if wrong:
-            raise DemoError(f"--phone {wrong[0]}: the seats are 1 to {options.seats}")
-        if person in phones:
-            raise DemoError(f"seat {person} cannot be played from the keyboard and a phone")
     with contextlib.ExitStack() as stack:
-        address = options.broker
-        page: BoardPageServer | None = None
-        ws_url: str | None = None
-        if options.web and address is not None:
-            raise DemoError("--web needs the embedded broker (its WebSockets listener): "
-                            "leave out --broker")
-        if address is None:
-            broker = stack.enter_context(EmbeddedBroker(
-                port=options.port, ws_port=0 if options.web else None))
-            address = broker.address
-            print(f"embedded MQTT broker on {address}", file=out)
-            if options.web:
-                ws_url = f"ws://{broker.host}:{broker.ws_port}/"
-                page = stack.enter_context(BoardPageServer(
-                    PageConfig(ws_url, options.table, players=options.seats),
-                    port=options.web_port))
-                print(f"live board page on {page.url}{_lang_query(options.lang)} (MQTT over "
-                      f"WebSockets on {broker.host}:{broker.ws_port})", file=out)
-                if options.on_web is not None:
-                    options.on_web(page.url)
+        address, page, ws_url = _broker(options, stack, out)
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="risktable-")))
         # A person's view is always redrawn in place (--play needs a terminal).
         live = out.isatty() and (options.colour or person is not None)
@@ -182,26 +149,7 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         stack.callback(service.stop)
         service.start()
         print(f"hub online for table {options.table!r}", file=out)
-        started = time.monotonic()
-        for number in range(1, options.seats + 1):
-            if number in phones:
-                continue
-            seat = SeatProcess(micropython, number, options.table, address, workdir,
-                               extra_config={"lang": options.lang})
-            stack.callback(seat.stop)
-            if options.on_seat is not None:
-                options.on_seat(seat)
-            seats[number] = seat.start()
-            # One at a time: amqtt has a race between simultaneous connects.
-            if not service.hub.wait_for_seats([number], options.seat_timeout):
-                raise DemoError(_diagnose(list(seats.values()), service.hub))
-        print(f"{len(seats)} seat firmwares online under MicroPython "
-              f"in {time.monotonic() - started:.2f} s", file=out)
-        for seat in seats.values():
-            colour = seat_colour(seat.seat)
-            if not _shows_colour(seat, colour.rgb, options.seat_timeout):
-                raise DemoError(f"seat {seat.seat} never showed its colour on its LED ring")
-            print(f"  seat {seat.seat}: ring shows {colour.name}", file=out)
+        seats.update(_start_seats(options, micropython, address, workdir, service, stack, out))
         if phones:
             assert page is not None and ws_url is not None
             _phone_seats(options, service, page.url, ws_url, out)
@@ -220,27 +168,110 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         except PilotError as exc:
             raise DemoError(f"{exc} ({_diagnose(list(seats.values()), service.hub)})") from exc
         elapsed = time.monotonic() - started
-        state = service.session.state
         if painter is not None:
             painter.stop()
-        if pilot.stopped and state.phase != GAME_OVER:
-            print("\n" + _("You left the game at turn {n}.").format(n=state.turn), file=out)
-            return GameSummary(None, state.turn, len(service.session.log))
-        if state.phase != GAME_OVER:
-            raise DemoError(f"the bots stopped in phase {state.phase_name}, turn {state.turn}")
-        screen.frame(led_scene(state), state, _("Game over after {n} turns").format(
-            n=state.turn))
-        winner = state.winner + 1
-        actions = len(service.session.log)
-        print(_("{colour} (seat {seat}) wins after {turns} turns and {actions} actions: "
-                "{why}").format(colour=i18n.colour(seat_colour(winner).name), seat=winner,
-                                turns=state.turn, actions=actions, why=end_reason(state)),
-              file=out)
-        print(f"the bots made {inputs} seat inputs through the firmware in {elapsed:.1f} s "
-              f"({elapsed / max(inputs, 1) * 1000:.1f} ms each)", file=out)
-        if options.after_game is not None:
-            options.after_game(config.data_dir)
-        return GameSummary(winner, state.turn, actions)
+        summary = _game_summary(service, screen, pilot.stopped, out)
+        if summary.winner_seat is not None:
+            print(f"the bots made {inputs} seat inputs through the firmware in {elapsed:.1f} s "
+                  f"({elapsed / max(inputs, 1) * 1000:.1f} ms each)", file=out)
+            if options.after_game is not None:
+                options.after_game(config.data_dir)
+        return summary
+
+
+def _check_people(options: DemoOptions, out: TextIO) -> None:
+    # The seats played by people (--play, --phone) before anything starts.
+    person = options.play
+    if person is not None:
+        if not 1 <= person <= options.seats:
+            raise DemoError(f"--play {person}: the seats are 1 to {options.seats}")
+        if options.keyboard is None or not options.keyboard.isatty() or not out.isatty():
+            raise DemoError("--play needs an interactive terminal (stdin and stdout a tty)")
+    phones = options.phones
+    if not phones:
+        return
+    if not options.web:
+        raise DemoError("--phone needs --web: the phone seat page is served beside the "
+                        "board page")
+    if len(set(phones)) != len(phones):
+        raise DemoError("--phone: a seat is named twice")
+    wrong = [n for n in phones if not 1 <= n <= options.seats]
+    if wrong:
+        raise DemoError(f"--phone {wrong[0]}: the seats are 1 to {options.seats}")
+    if person in phones:
+        raise DemoError(f"seat {person} cannot be played from the keyboard and a phone")
+
+
+def _broker(options: DemoOptions, stack: contextlib.ExitStack, out: TextIO,
+            ) -> tuple[BrokerAddress, BoardPageServer | None, str | None]:
+    # The broker the demo uses (--broker, or an embedded one), and with --web the live
+    # board page beside the embedded broker's WebSockets listener.
+    if options.broker is not None:
+        if options.web:
+            raise DemoError("--web needs the embedded broker (its WebSockets listener): "
+                            "leave out --broker")
+        return options.broker, None, None
+    broker = stack.enter_context(EmbeddedBroker(
+        port=options.port, ws_port=0 if options.web else None))
+    print(f"embedded MQTT broker on {broker.address}", file=out)
+    if not options.web:
+        return broker.address, None, None
+    ws_url = f"ws://{broker.host}:{broker.ws_port}/"
+    page = stack.enter_context(BoardPageServer(
+        PageConfig(ws_url, options.table, players=options.seats), port=options.web_port))
+    print(f"live board page on {page.url}{_lang_query(options.lang)} (MQTT over "
+          f"WebSockets on {broker.host}:{broker.ws_port})", file=out)
+    if options.on_web is not None:
+        options.on_web(page.url)
+    return broker.address, page, ws_url
+
+
+def _start_seats(options: DemoOptions, micropython: str, address: BrokerAddress,
+                 workdir: Path, service: TableService, stack: contextlib.ExitStack,
+                 out: TextIO) -> dict[int, SeatProcess]:
+    # A seat firmware for every seat no phone plays, each online and showing its colour.
+    started = time.monotonic()
+    seats: dict[int, SeatProcess] = {}
+    for number in range(1, options.seats + 1):
+        if number in options.phones:
+            continue
+        seat = SeatProcess(micropython, number, options.table, address, workdir,
+                           extra_config={"lang": options.lang})
+        stack.callback(seat.stop)
+        if options.on_seat is not None:
+            options.on_seat(seat)
+        seats[number] = seat.start()
+        # One at a time: amqtt has a race between simultaneous connects.
+        if not service.hub.wait_for_seats([number], options.seat_timeout):
+            raise DemoError(_diagnose(list(seats.values()), service.hub))
+    print(f"{len(seats)} seat firmwares online under MicroPython "
+          f"in {time.monotonic() - started:.2f} s", file=out)
+    for seat in seats.values():
+        colour = seat_colour(seat.seat)
+        if not _shows_colour(seat, colour.rgb, options.seat_timeout):
+            raise DemoError(f"seat {seat.seat} never showed its colour on its LED ring")
+        print(f"  seat {seat.seat}: ring shows {colour.name}", file=out)
+    return seats
+
+
+def _game_summary(service: TableService, screen: Screen, stopped: bool,
+                  out: TextIO) -> GameSummary:
+    # How the game ended: won, or left by the person playing (no winner then).
+    state = service.session.state
+    actions = len(service.session.log)
+    if stopped and state.phase != GAME_OVER:
+        print("\n" + _("You left the game at turn {n}.").format(n=state.turn), file=out)
+        return GameSummary(None, state.turn, actions)
+    if state.phase != GAME_OVER:
+        raise DemoError(f"the bots stopped in phase {state.phase_name}, turn {state.turn}")
+    screen.frame(led_scene(state), state, _("Game over after {n} turns").format(
+        n=state.turn))
+    winner = state.winner + 1
+    print(_("{colour} (seat {seat}) wins after {turns} turns and {actions} actions: "
+            "{why}").format(colour=i18n.colour(seat_colour(winner).name), seat=winner,
+                            turns=state.turn, actions=actions, why=end_reason(state)),
+          file=out)
+    return GameSummary(winner, state.turn, actions)
 
 
 def _lang_query(lang: str) -> str:

@@ -21,6 +21,9 @@ from risktable.broker_address import BrokerAddress
 from risktable.paths import firmware_dir, protocol_dir
 from risktable.processes import end_process
 
+#: The output lines that say what became of an input line (firmware/README.md).
+_VERDICTS = ("numbered", "refused")
+
 
 class SeatProcess:
     """One seat firmware process; ``outputs`` holds the latest line per output key."""
@@ -74,6 +77,9 @@ class SeatProcess:
             [str(firmware_dir()), str(protocol_dir()), ".frozen"]
         )
         self.outputs: dict[str, Any] = {}
+        # What the seat made of each input line, in order: ("numbered", [seq, kind]) for
+        # an event it queued for the hub, ("refused", why) for a line it did not take.
+        self.verdicts: list[tuple[str, Any]] = []
         self.stderr_tail: deque[str] = deque(maxlen=20)
         self._changed = threading.Condition()
         self.process: subprocess.Popen[str] | None = None
@@ -105,6 +111,7 @@ class SeatProcess:
                 with self._changed:
                     if self.history is not None and "oled" in update:
                         self.history.append(update)
+                    self.verdicts += [(key, update[key]) for key in _VERDICTS if key in update]
                     self.outputs.update(update)
                     self._changed.notify_all()
 
@@ -123,6 +130,13 @@ class SeatProcess:
         """Wait until ``predicate(outputs)`` holds; False on timeout."""
         with self._changed:
             return bool(self._changed.wait_for(lambda: predicate(self.outputs), timeout))
+
+    def wait_verdict(self, index: int, timeout: float) -> tuple[str, Any] | None:
+        """``verdicts[index]`` once the seat has told it; None on timeout."""
+        with self._changed:
+            if not self._changed.wait_for(lambda: len(self.verdicts) > index, timeout):
+                return None
+            return self.verdicts[index]
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None

@@ -6,6 +6,11 @@
   LEDs) through gpiozero.
 - :mod:`risktable.hardware.panel_pins`: the panel's pin numbers.
 - :mod:`risktable.hardware.palette`: the seat colours the LEDs and screens use.
+- :mod:`risktable.hardware.parts`: the parts table, every part's pins as its
+  datasheet numbers them.
+- :mod:`risktable.hardware.wiring`: the wiring diagrams, drawn from the pinouts
+  and the parts table.
+- :mod:`risktable.hardware.bom`: the bill of materials and its derived quantities.
 
 The data files themselves ship as ``risktable/hardware/files/`` in a wheel.
 """

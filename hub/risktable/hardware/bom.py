@@ -55,6 +55,7 @@ SPARE_TAGS = 6
 ONE_PER_BOARD: dict[str, frozenset[str]] = {
     "seat": frozenset({
         "ESP32-S3-DevKitC-1-N8R8", "perfboard 7x9", "USB 5V 2A", "assorted",
+        "ABS box 200x120x56",
     }),
     "led_board": frozenset({
         "GST60A05-P1J", "DC-022 socket", "inline ATO holder", "18AWG silicone",

@@ -1,10 +1,14 @@
-"""Wiring diagrams generated from the pinouts (``hardware/*.json``) with WireViz.
+"""Wiring diagrams generated from the pinouts and the parts table, with WireViz.
 
 Each board (the seat, the territory LED board, the hub panel) becomes a WireViz harness:
-one connector per part (the microcontroller's header, the level shifter, resistors,
-capacitors, the MOSFET, each device) and one single-wire cable per connection, labelled
-with its signal and, for a microcontroller pin, its GPIO. Graphviz (Debian's ``graphviz``,
-the ``dot`` program) lays the harness out as SVG.
+one connector per part, its pins numbered as the part's datasheet numbers them
+(``hardware/parts.json``; a generic module's pins by their silkscreen), and one
+single-wire cable per connection, labelled with its signal and, for a microcontroller
+pin, its GPIO. A board's header shows only the pins in use, each under its physical
+number; a chip shows every pin, so the ones left open are seen to be open. The 5 V,
+3.3 V and ground rails of a perfboard are drawn as small rail nodes. Power wires are
+red (5 V and VSYS), orange (3.3 V) and black (ground); data wires take other colours.
+Graphviz (Debian's ``graphviz``, the ``dot`` program) lays the harness out as SVG.
 
 Regenerate the checked-in diagrams with::
 
@@ -19,15 +23,39 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from risktable.hardware.data import hardware_file
+from risktable.hardware.parts import Part, PinId, load_parts
 
 _GND = "GND"
 _5V = "5V"
 _3V3 = "3V3"
+_VSYS = "VSYS"
+RAILS = (_5V, _3V3, _GND)
+# The colours a maker expects on power wires; every other wire is data.
+POWER_COLOURS = {_5V: "RD", _VSYS: "RD", _3V3: "OG", _GND: "BK"}
+DATA_COLOURS = ("YE", "GN", "BU", "VT", "WH", "GY", "PK", "TQ")
+
+SEAT_BOARD = "ESP32-S3-DevKitC-1-N8R8"
+PICO = "SC0915 (Raspberry Pi Pico)"
+HUB_BOARD = "Raspberry Pi 4 Model B 2 GB"
+BUFFER = "SN74AHCT125N"
+
+
+@dataclass(frozen=True)
+class Link:
+    """One wire: from pin ``a_pin`` of ``a`` to pin ``b_pin`` of ``b`` (physical pins)."""
+
+    a: str
+    a_pin: PinId
+    b: str
+    b_pin: PinId
+    signal: str
+    colour: str
 
 
 @dataclass
@@ -36,77 +64,170 @@ class Harness:
 
     title: str
     connectors: dict[str, dict[str, Any]] = field(default_factory=dict)
-    links: list[tuple[str, str, str, str, str]] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    parts: dict[str, str] = field(default_factory=dict)
 
-    def part(self, name: str, part: str, pins: list[str]) -> None:
-        """Add a connector ``name`` (a part numbered ``part``) with labelled ``pins``."""
-        self.connectors[name] = {"type": part, "pinlabels": list(pins)}
+    def part(self, name: str, part: Part, header: str = "", *, used_only: bool = False,
+             show: str = "") -> None:
+        """Add connector ``name``: ``part``'s pins on ``header``, numbered as its datasheet.
 
-    def link(self, a: str, a_pin: str, b: str, b_pin: str, signal: str) -> None:
-        """Wire pin ``a_pin`` of ``a`` to ``b_pin`` of ``b``, labelled ``signal``."""
-        for name, pin in ((a, a_pin), (b, b_pin)):
-            if pin not in self.connectors[name]["pinlabels"]:
-                raise KeyError(f"{name} has no pin {pin!r}")
-        self.links.append((a, a_pin, b, b_pin, signal))
+        ``used_only`` hides the pins no wire reaches (a board's header); ``show`` adds a
+        line under the pins (which header, which datasheet).
+        """
+        pins = part.headers[header]
+        connector: dict[str, Any] = {"type": part.part_number, "pins": [p.pin for p in pins]}
+        if any(str(p.pin) != p.name for p in pins):
+            connector["pinlabels"] = [p.name for p in pins]
+        if used_only:
+            connector["hide_disconnected_pins"] = True
+        if show:
+            connector["notes"] = show
+        self.connectors[name] = connector
+        self.parts[name] = part.part_number
+
+    def designator(self, prefix: str) -> str:
+        """The next free reference designator with ``prefix`` (R1, R2 ...)."""
+        number = 1
+        while f"{prefix}{number}" in self.connectors:
+            number += 1
+        return f"{prefix}{number}"
+
+    def rail(self, rail: str) -> str:
+        """The node of a supply or ground rail (added on first use); returns its name."""
+        name = f"{rail} rail"
+        if name not in self.connectors:
+            self.connectors[name] = {"style": "simple", "type": name, "pincount": 1}
+        return name
+
+    def pin_id(self, name: str, pin: PinId) -> PinId:
+        """Pin ``pin`` of connector ``name``: a physical pin, or a label only one pin has."""
+        connector = self.connectors[name]
+        pins: list[PinId] = connector.get("pins", [1])
+        if pin in pins:
+            return pin
+        labels: list[str] = connector.get("pinlabels", [])
+        if labels.count(str(pin)) == 1:
+            return pins[labels.index(str(pin))]
+        raise KeyError(f"{name} has no pin {pin!r}" if str(pin) not in labels
+                       else f"{name}: {pin!r} names several pins; give the pin number")
+
+    def link(self, a: str, a_pin: PinId, b: str, b_pin: PinId, signal: str,
+             colour: str = "") -> None:
+        """Wire pin ``a_pin`` of ``a`` to ``b_pin`` of ``b``, labelled ``signal``.
+
+        A power or ground signal takes its rail's colour; ``colour`` is a data wire's.
+        """
+        wire = POWER_COLOURS.get(signal) or colour or DATA_COLOURS[0]
+        self.links.append(Link(a, self.pin_id(a, a_pin), b, self.pin_id(b, b_pin), signal, wire))
+
+    def to_rail(self, rail: str, b: str, b_pin: PinId) -> None:
+        """Wire rail ``rail`` to pin ``b_pin`` of ``b``."""
+        self.link(self.rail(rail), 1, b, b_pin, rail)
 
     def wireviz(self) -> dict[str, Any]:
         """The WireViz YAML document (as a dict) for this harness."""
         cables: dict[str, Any] = {}
-        connections: list[list[dict[str, list[int]]]] = []
-        for number, (a, a_pin, b, b_pin, signal) in enumerate(self.links, start=1):
+        connections: list[list[dict[str, list[PinId]]]] = []
+        for number, link in enumerate(self.links, start=1):
             name = f"W{number}"
-            cables[name] = {"wirecount": 1, "wirelabels": [signal], "show_wirecount": False,
-                            "colors": [_colour(signal)]}
-            connections.append([
-                {a: [self.connectors[a]["pinlabels"].index(a_pin) + 1]},
-                {name: [1]},
-                {b: [self.connectors[b]["pinlabels"].index(b_pin) + 1]},
-            ])
+            cables[name] = {"wirecount": 1, "wirelabels": [link.signal], "show_wirecount": False,
+                            "colors": [link.colour]}
+            connections.append([{link.a: [link.a_pin]}, {name: [1]}, {link.b: [link.b_pin]}])
         return {"metadata": {"title": self.title}, "connectors": self.connectors,
                 "cables": cables, "connections": connections}
 
-
-def _colour(signal: str) -> str:
-    # Power rails in the colours a maker expects; every signal wire yellow.
-    if signal == _GND:
-        return "BK"
-    if signal == _5V:
-        return "RD"
-    if signal == _3V3:
-        return "OG"
-    return "YE"
+    def wires_at(self, name: str, pin: PinId) -> Iterator[Link]:
+        """Every wire that ends at pin ``pin`` of connector ``name``."""
+        for link in self.links:
+            if (link.a, link.a_pin) == (name, pin) or (link.b, link.b_pin) == (name, pin):
+                yield link
 
 
-def _gpio(prefix: str, gpio: int) -> str:
-    return f"{prefix}{gpio}"
+def _source_line(part: Part, header: str = "") -> str:
+    if part.source.title.startswith("none: a generic module"):
+        return "pins named by the silkscreen, in no fixed order: wire by name"
+    where = f"{header}: " if header else ""
+    return f"{where}pins as in {part.source.title}"
 
 
-def _buffer_and_resistor(h: Harness, mcu: str, pin: str, vcc: str, target: str,
-                         target_pin: str, what: str) -> None:
-    """A 3.3 V data line through one SN74AHCT125N gate on 5 V and 330 ohm in series."""
-    h.part("U1", "SN74AHCT125N", ["1A", "1OE", "1Y", "VCC", "GND", "2A-4A, 2OE-4OE"])
-    h.part("R1", "330R", ["1", "2"])
-    h.part("C1", "100nF 50V X7R", ["1", "2"])
-    h.link(mcu, pin, "U1", "1A", f"{what} ({pin})")
-    h.link("U1", "1Y", "R1", "1", f"{what} 5 V")
-    h.link("R1", "2", target, target_pin, f"{what} 5 V")
-    h.link(mcu, vcc, "U1", "VCC", _5V)
-    h.link(mcu, _GND, "U1", "GND", _GND)
-    h.link(mcu, _GND, "U1", "1OE", _GND)
-    h.link(mcu, _GND, "U1", "2A-4A, 2OE-4OE", _GND)
-    h.link(mcu, vcc, "C1", "1", _5V)
-    h.link(mcu, _GND, "C1", "2", _GND)
+def _colours() -> Iterator[str]:
+    while True:
+        yield from DATA_COLOURS[1:]
 
 
-def _buzzer(h: Harness, mcu: str, pin: str, parts: list[str], suffix: str = "") -> None:
-    """A passive piezo from 5 V to the drain of a 2N7000 whose gate the PWM pin drives."""
-    piezo = next(p for p in parts if p != "2N7000")
-    h.part("Q1" + suffix, "2N7000", ["G", "D", "S"])
-    h.part("BZ1" + suffix, piezo, ["+", "-"])
-    h.link(mcu, pin, "Q1" + suffix, "G", f"buzzer PWM ({pin})")
-    h.link(mcu, _5V, "BZ1" + suffix, "+", _5V)
-    h.link("BZ1" + suffix, "-", "Q1" + suffix, "D", "buzzer drain")
-    h.link(mcu, _GND, "Q1" + suffix, "S", _GND)
+def _role_pin(part: Part, role: str) -> PinId:
+    pins = part.with_role(role)
+    if len(pins) != 1:
+        raise KeyError(f"{part.part_number}: {len(pins)} pins have role {role!r}")
+    return pins[0].pin
+
+
+def _buffer(h: Harness, parts: dict[str, Part], source: tuple[str, PinId],
+            target: tuple[str, PinId], what: str, label: str) -> None:
+    """A 3.3 V data line through one SN74AHCT125N gate on 5 V and 330 ohm in series.
+
+    The 100 nF capacitor sits across the chip's own VCC and GND pins; the other gates'
+    inputs and every output enable go to GND, their outputs stay open. 10 k from the
+    gate's input to GND holds the line low while the microcontroller's pin floats
+    (power-up, reset, flashing), so the LEDs do not latch noise.
+    """
+    u1 = parts[BUFFER]
+    h.part("U1", u1, show=_source_line(u1))
+    series = h.designator("R")
+    h.part(series, parts["330R"])
+    pull_down = h.designator("R")
+    h.part(pull_down, parts["10k"])
+    h.part("C1", parts["100nF 50V X7R"])
+    colour = DATA_COLOURS[0]
+    data_in = _role_pin(u1, "in")
+    h.link(*source, "U1", data_in, label, colour)
+    h.link("U1", data_in, pull_down, 1, f"{what} pull-down", colour)
+    h.to_rail(_GND, pull_down, 2)
+    h.link("U1", _role_pin(u1, "out"), series, 1, f"{what} 5 V", colour)
+    h.link(series, 2, *target, f"{what} 5 V", colour)
+    vcc = _role_pin(u1, _5V)
+    gnd = _role_pin(u1, _GND)
+    h.to_rail(_5V, "U1", vcc)
+    h.to_rail(_GND, "U1", gnd)
+    for pin in u1.pins():
+        if pin.role in ("oe", "unused"):
+            h.to_rail(_GND, "U1", pin.pin)
+    h.link("U1", vcc, "C1", 1, _5V)
+    h.link("C1", 2, "U1", gnd, _GND)
+
+
+def _bulk_capacitor(h: Harness, parts: dict[str, Part], name: str, at: str) -> None:
+    """The 1000 uF electrolytic across a strip's or ring's own 5V and GND pads."""
+    cap = parts["EEU-FR1A102"]
+    h.part(name, cap)
+    led = parts[h.parts[at]]
+    h.link(at, _role_pin(led, _5V), name, _role_pin(cap, _5V), _5V)
+    h.link(at, _role_pin(led, _GND), name, _role_pin(cap, _GND), _GND)
+
+
+def _buzzer(h: Harness, parts: dict[str, Part], source: tuple[str, PinId], label: str,
+            device_parts: list[str], supply: tuple[str, PinId], ground: tuple[str, PinId],
+            colour: str) -> None:
+    """A passive piezo from 5 V to the collector of an NPN the PWM pin drives.
+
+    ``device_parts`` are the piezo, the transistor, its base resistor and the resistor
+    across the piezo: without that one the transistor charges the piezo once and it stays
+    charged (an external-drive piezo is a capacitor), so it never sounds.
+    """
+    piezo, npn, base, across = (parts[p] for p in device_parts[:4])
+    h.part("Q1", npn, show=_source_line(npn))
+    r_base = h.designator("R")
+    h.part(r_base, base)
+    h.part("BZ1", piezo)
+    r_across = h.designator("R")
+    h.part(r_across, across)
+    h.link(*source, r_base, 1, label, colour)
+    h.link(r_base, 2, "Q1", "B", "buzzer base", colour)
+    h.link(*supply, "BZ1", 1, _5V)
+    h.link("BZ1", 2, "Q1", "C", "buzzer collector", colour)
+    h.link("BZ1", 1, r_across, 1, _5V)
+    h.link(r_across, 2, "BZ1", 2, "buzzer collector", colour)
+    h.link("Q1", _role_pin(npn, _GND), *ground, _GND)
 
 
 def _pinout_json(name: str) -> dict[str, Any]:
@@ -114,104 +235,131 @@ def _pinout_json(name: str) -> dict[str, Any]:
     return data
 
 
-def seat_harness(pinout: dict[str, Any] | None = None) -> Harness:
-    """The seat controller: the ESP32-S3 board and every device of ``seat-pinout.json``."""
+def seat_harness(pinout: dict[str, Any] | None = None,
+                 parts: dict[str, Part] | None = None) -> Harness:
+    """The seat controller: the DevKitC-1's J1 and J3 and every device of its pinout."""
     data = pinout if pinout is not None else _pinout_json("seat-pinout.json")
-    devices: dict[str, Any] = data["devices"]
-    h = Harness("Seat controller (ESP32-S3-DevKitC-1-N8R8)")
-    mcu = "ESP32-S3"
-    gpios = sorted({g for d in devices.values() for g in d["pins"].values()})
-    h.part(mcu, "ESP32-S3-DevKitC-1-N8R8", [_gpio("GPIO", g) for g in gpios] + [_5V, _3V3, _GND])
-    for name, dev in devices.items():
+    parts = parts if parts is not None else load_parts()
+    board = parts[SEAT_BOARD]
+    h = Harness("Seat controller (ESP32-S3-DevKitC-1-N8R8; header pins numbered as in "
+                "Espressif's user guide)")
+    for header in board.headers:
+        h.part(f"DevKitC-1 {header}", board, header, used_only=True,
+               show=_source_line(board, header))
+    feeds = {_5V: board.named("5V")[0], _3V3: board.named("3V3")[0], _GND: board.named("G")[0]}
+    for rail, pin in feeds.items():
+        h.link(f"DevKitC-1 {pin.header}", pin.pin, h.rail(rail), 1, rail)
+
+    def gpio(number: int) -> tuple[str, PinId]:
+        pin = board.pin_of_gpio(number)
+        return f"DevKitC-1 {pin.header}", pin.pin
+
+    colours = _colours()
+    for name, dev in data["devices"].items():
         pins: dict[str, int] = dev["pins"]
-        parts: list[str] = dev["parts"]
         kind = dev["kind"]
         if kind == "ws2812":
-            ring = name
-            h.part(ring, parts[0], ["DIN", "5V", "GND"])
-            _buffer_and_resistor(h, mcu, _gpio("GPIO", pins["data"]), _5V, ring, "DIN",
-                                 f"{name} data")
-            h.link(mcu, _5V, ring, "5V", _5V)
-            h.link(mcu, _GND, ring, "GND", _GND)
-            bulk = next(p for p in parts if p.startswith("EEU"))
-            h.part("C2", bulk, ["+", "-"])
-            h.link(ring, "5V", "C2", "+", _5V)
-            h.link(ring, "GND", "C2", "-", _GND)
+            ring = parts[dev["parts"][0]]
+            h.part(name, ring, show=_source_line(ring))
+            _buffer(h, parts, gpio(pins["data"]), (name, _role_pin(ring, "data")),
+                    f"{name} data", f"{name} data (GPIO{pins['data']})")
+            h.to_rail(_5V, name, _role_pin(ring, _5V))
+            h.to_rail(_GND, name, _role_pin(ring, _GND))
+            _bulk_capacitor(h, parts, "C2", name)
         elif kind == "pwm_buzzer":
-            _buzzer(h, mcu, _gpio("GPIO", pins["pwm"]), parts)
+            _buzzer(h, parts, gpio(pins["pwm"]), f"buzzer PWM (GPIO{pins['pwm']})",
+                    dev["parts"], (h.rail(_5V), 1), (h.rail(_GND), 1), next(colours))
         else:
-            # Switches and encoders go to GND (internal pull-ups); the RC522 and the
-            # SSD1306 take 3.3 V only.
-            powered = kind in ("mfrc522", "ssd1306")
-            labels = [role.upper() for role in pins] + ([_3V3] if powered else []) + [_GND]
-            h.part(name, parts[0], labels)
-            for role, gpio in pins.items():
-                h.link(mcu, _gpio("GPIO", gpio), name, role.upper(),
-                       f"{name} {role} (GPIO{gpio})")
-            if powered:
-                h.link(mcu, _3V3, name, _3V3, _3V3)
-            h.link(mcu, _GND, name, _GND, _GND)
+            part = parts[dev["parts"][0]]
+            generic = part.source.title.startswith("none: a generic module")
+            h.part(name, part, show=_source_line(part) if generic else "")
+            colour = next(colours)
+            for role, number in pins.items():
+                h.link(*gpio(number), name, _role_pin(part, role),
+                       f"{name} {role} (GPIO{number})", colour)
+            for pin in part.pins():
+                if pin.role in RAILS:
+                    h.to_rail(pin.role, name, pin.pin)
     return h
 
 
-def hub_panel_harness(pinout: dict[str, Any] | None = None) -> Harness:
-    """The hub panel on the Raspberry Pi's header: buttons, buzzer, status LED."""
+def hub_panel_harness(pinout: dict[str, Any] | None = None,
+                      parts: dict[str, Part] | None = None) -> Harness:
+    """The hub panel on the Raspberry Pi's 40-pin header: buttons, buzzer, status LED.
+
+    Each device's wires go to the header pins its ``settings`` name (``header_pin``,
+    ``ground_pin``, ``supply_pin``), so the README's table and the diagram are one fact.
+    """
     data = pinout if pinout is not None else _pinout_json("hub-panel.json")
-    devices: dict[str, Any] = data["devices"]
-    h = Harness("Hub panel (Raspberry Pi 40-pin header, BCM numbers)")
-    pi = "Raspberry Pi"
-    labels = []
-    for dev in devices.values():
-        for gpio in dev["pins"].values():
-            labels.append(f"GPIO{gpio} (pin {dev['settings']['header_pin']})")
-    h.part(pi, "Raspberry Pi 4 Model B 2 GB", [*sorted(labels), _5V, _GND])
-    header = {f"GPIO{g}": label for label in labels for g in [int(label[4:].split()[0])]}
-    for name, dev in devices.items():
+    parts = parts if parts is not None else load_parts()
+    pi = parts[HUB_BOARD]
+    header = "J8"
+    h = Harness("Hub panel (Raspberry Pi 40-pin header J8: physical pin numbers, BCM GPIOs)")
+    j8 = "Pi J8"
+    h.part(j8, pi, header, used_only=True, show=_source_line(pi, header))
+    colours = _colours()
+    for name, dev in data["devices"].items():
         pins: dict[str, int] = dev["pins"]
-        parts: list[str] = dev["parts"]
+        settings: dict[str, Any] = dev["settings"]
         kind = dev["kind"]
+        ground = (j8, settings["ground_pin"])
+        colour = next(colours)
         if kind == "pwm_buzzer":
-            _buzzer(h, pi, header[f"GPIO{pins['pwm']}"], parts)
+            _buzzer(h, parts, (j8, settings["header_pin"]), f"buzzer PWM (GPIO{pins['pwm']})",
+                    dev["parts"], (j8, settings["supply_pin"]), ground, colour)
         elif kind == "led":
             gpio = pins["output"]
-            h.part("R1", "330R", ["1", "2"])
-            h.part(name, parts[0], ["A", "K"])
-            h.link(pi, header[f"GPIO{gpio}"], "R1", "1", f"{name} output (GPIO{gpio})")
-            h.link("R1", "2", name, "A", f"{name} anode")
-            h.link(name, "K", pi, _GND, _GND)
+            led = parts[dev["parts"][0]]
+            resistor = h.designator("R")
+            h.part(resistor, parts["330R"])
+            h.part(name, led)
+            h.link(j8, settings["header_pin"], resistor, 1, f"{name} output (GPIO{gpio})",
+                   colour)
+            h.link(resistor, 2, name, _role_pin(led, "anode"), f"{name} anode", colour)
+            h.link(name, _role_pin(led, _GND), *ground, _GND)
         else:
-            h.part(name, parts[0], ["1", "2"])
             gpio = pins["input"]
-            h.link(pi, header[f"GPIO{gpio}"], name, "1", f"{name} input (GPIO{gpio})")
-            h.link(name, "2", pi, _GND, _GND)
+            button = parts[dev["parts"][0]]
+            h.part(name, button)
+            h.link(j8, settings["header_pin"], name, _role_pin(button, "input"),
+                   f"{name} input (GPIO{gpio})", colour)
+            h.link(name, _role_pin(button, _GND), *ground, _GND)
     return h
 
 
-def led_board_harness(led_map: dict[str, Any] | None = None) -> Harness:
-    """The territory LED board: the Pico, the level shifter, the supply and the chain."""
+def led_board_harness(led_map: dict[str, Any] | None = None,
+                      parts: dict[str, Part] | None = None) -> Harness:
+    """The territory LED board: the supply, the Pico, the level shifter and the chain."""
     data = led_map if led_map is not None else _pinout_json("led-map.json")
+    parts = parts if parts is not None else load_parts()
     ctl: dict[str, Any] = data["controller"]
-    parts: list[str] = ctl["parts"]
-    h = Harness(f"Territory LED board ({data['led_count']} WS2812B, one chain)")
-    pico = "Pico"
-    data_pin = f"GP{ctl['data_gpio']}"
-    h.part(pico, parts[0], [data_pin, "VSYS", _GND, _5V])
-    h.part("PSU", "GST60A05-P1J", ["+5V", "GND"])
-    h.part("F1", "inline ATO holder", ["in", "out"])
-    h.part("D1", "1N5817", ["A", "K"])
-    h.part("LEDS", "WS2812B 60/m IP30 5V", ["DIN", "5V", "GND"])
-    h.part("C2", "EEU-FR1A102", ["+", "-"])
-    h.link("PSU", "+5V", "F1", "in", _5V)
-    h.link("F1", "out", pico, _5V, _5V)
-    h.link("F1", "out", "D1", "A", _5V)
-    h.link("D1", "K", pico, "VSYS", "VSYS")
-    h.link("PSU", "GND", pico, _GND, _GND)
-    _buffer_and_resistor(h, pico, data_pin, _5V, "LEDS", "DIN", "chain data")
-    h.link(pico, _5V, "LEDS", "5V", _5V)
-    h.link(pico, _GND, "LEDS", "GND", _GND)
-    h.link("LEDS", "5V", "C2", "+", _5V)
-    h.link("LEDS", "GND", "C2", "-", _GND)
-    # The Pico's "5V" pin stands for the board's 5 V bus (the fused supply), not a Pico pin.
+    pico = parts[PICO]
+    h = Harness(f"Territory LED board ({data['led_count']} WS2812B, one chain; Pico pins "
+                "numbered as in the Raspberry Pi Pico datasheet)")
+    h.part("Pico", pico, used_only=True, show=_source_line(pico))
+    h.part("PSU", parts["GST60A05-P1J"])
+    h.part("J1", parts["DC-022 socket"])
+    h.part("F1", parts["inline ATO holder"])
+    h.part("D1", parts["1N5817"])
+    h.part("LEDS", parts["WS2812B 60/m IP30 5V"])
+    h.link("PSU", "+", "J1", "+", _5V)
+    h.link("PSU", "-", "J1", "-", _GND)
+    h.link("J1", "+", "F1", "in", _5V)
+    h.link("F1", "out", h.rail(_5V), 1, _5V)
+    h.link("J1", "-", h.rail(_GND), 1, _GND)
+    # The LED supply reaches VSYS through a Schottky diode, so it and the hub's USB
+    # (VBUS, through the Pico's own diode) can both be plugged in.
+    h.to_rail(_5V, "D1", "A")
+    h.link("D1", "K", "Pico", "VSYS", _VSYS)
+    vsys = pico.named("VSYS")[0].pin
+    ground = min((p.pin for p in pico.named(_GND)), key=lambda n: abs(int(n) - int(vsys)))
+    h.to_rail(_GND, "Pico", ground)
+    data_pin = pico.pin_of_gpio(ctl["data_gpio"])
+    _buffer(h, parts, ("Pico", data_pin.pin), ("LEDS", "DIN"), "chain data",
+            f"chain data ({data_pin.name})")
+    h.to_rail(_5V, "LEDS", _5V)
+    h.to_rail(_GND, "LEDS", _GND)
+    _bulk_capacitor(h, parts, "C2", "LEDS")
     return h
 
 
@@ -220,28 +368,36 @@ HARNESSES = {"seat": seat_harness, "led-board": led_board_harness, "hub-panel": 
 _VERSION_COMMENT = re.compile(r"<!-- Generated by graphviz version [^>]*-->\n?")
 
 
-def render_svg(harness: Harness) -> str:
-    """The harness laid out by WireViz and graphviz, as deterministic SVG text."""
+def render(harness: Harness, kind: str = "svg") -> bytes:
+    """The harness laid out by WireViz and graphviz (``svg`` or ``png``)."""
     from wireviz.wireviz import parse
 
-    svg = parse(harness.wireviz(), return_types="svg")
-    text = svg.decode("utf-8") if isinstance(svg, bytes) else str(svg)
-    return _VERSION_COMMENT.sub("", text)
+    out = parse(harness.wireviz(), return_types=kind)
+    return out if isinstance(out, bytes) else str(out).encode("utf-8")
 
 
-def write_diagrams(out: Path) -> list[Path]:
-    """Write each board's WireViz YAML and SVG into ``out``; return the files written."""
+def render_svg(harness: Harness) -> str:
+    """The harness laid out by WireViz and graphviz, as deterministic SVG text."""
+    return _VERSION_COMMENT.sub("", render(harness, "svg").decode("utf-8"))
+
+
+def write_diagrams(out: Path, png: bool = False) -> list[Path]:
+    """Write each board's WireViz YAML and SVG (and PNG if asked) into ``out``."""
     import yaml
 
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, build in HARNESSES.items():
-        harness = build(None)
+        harness = build(None, None)
         source = out / f"{name}.yml"
         source.write_text(yaml.safe_dump(harness.wireviz(), sort_keys=False), encoding="utf-8")
         svg = out / f"{name}.svg"
         svg.write_text(render_svg(harness), encoding="utf-8")
         written += [source, svg]
+        if png:
+            image = out / f"{name}.png"
+            image.write_bytes(render(harness, "png"))
+            written.append(image)
     return written
 
 
@@ -249,8 +405,10 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m risktable.hardware.wiring --out hardware/diagrams``."""
     parser = argparse.ArgumentParser(description="Generate the boards' wiring diagrams.")
     parser.add_argument("--out", type=Path, default=Path("hardware/diagrams"))
+    parser.add_argument("--png", action="store_true",
+                        help="also write a PNG of each diagram (to look at, not checked in)")
     args = parser.parse_args(argv)
-    for path in write_diagrams(args.out):
+    for path in write_diagrams(args.out, png=args.png):
         print(path)
     return 0
 
@@ -259,4 +417,4 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-__all__ = ["HARNESSES", "Harness", "main", "render_svg", "write_diagrams"]
+__all__ = ["HARNESSES", "Harness", "Link", "main", "render", "render_svg", "write_diagrams"]

@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import arabic_reshaper
@@ -39,6 +40,9 @@ ROW_CHARS = 40
 _JOIN_CONTROLS = dict.fromkeys(map(ord, "\u200c\u200d"))
 
 
+# arabic_reshaper reads its options from a ConfigParser on every call (about 0.3 ms);
+# the same lines and their prefixes (logical_rows tries each) come back with every view.
+@functools.lru_cache(maxsize=4096)
 def shape(text: str) -> str:
     """``text`` with its Arabic letters in their joined forms, in logical order."""
     return str(arabic_reshaper.reshape(text)).translate(_JOIN_CONTROLS)

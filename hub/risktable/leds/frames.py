@@ -18,6 +18,7 @@ is COBS-encoded and followed by one 0x00.
 
 from __future__ import annotations
 
+import binascii
 from dataclasses import dataclass
 
 from risktable.leds import cobs
@@ -55,28 +56,16 @@ class FrameError(ValueError):
         self.reason = reason
 
 
-def _crc_table() -> tuple[int, ...]:
-    table = []
-    for byte in range(256):
-        crc = byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-        table.append(crc & 0xFFFF)
-    return tuple(table)
-
-
-_CRC_TABLE = _crc_table()
-
-
 def crc16(data: bytes, crc: int = 0xFFFF) -> int:
     """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final XOR).
+
+    The standard library's ``binascii.crc_hqx`` is this CRC given the 0xFFFF start
+    (the controller's MicroPython has no ``crc_hqx``: it keeps its own table).
 
     >>> hex(crc16(b"123456789"))
     '0x29b1'
     """
-    for byte in data:
-        crc = ((crc << 8) & 0xFFFF) ^ _CRC_TABLE[((crc >> 8) ^ byte) & 0xFF]
-    return crc
+    return binascii.crc_hqx(data, crc)
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from riskproto import topics
+from risktable.broker_address import DEFAULT_PORT
 
 #: mosquitto_passwd's defaults for the ``$7$`` (PBKDF2-SHA512) format.
 PBKDF2_ITERATIONS = 101
@@ -462,7 +463,7 @@ def write_config(
     table: str,
     seats: int,
     bind: str = "127.0.0.1",
-    port: int = 1883,
+    port: int = DEFAULT_PORT,
     force: bool = False,
     user: str | None = None,
     guest_port: int | None = None,

@@ -4,7 +4,8 @@ What an install puts where (paths as seen on the target; ``Options.root`` is
 prefixed to each, so tests install into a scratch tree):
 
 - ``/opt/risktable``: a virtual environment with risktable and the Pi's GPIO
-  backend (:mod:`risktable.provision.pi_model`), and ``/usr/local/bin/risktable``
+  backend (:mod:`risktable.provision.pi_model`), at the versions of
+  ``constraints.txt`` (:func:`constraints`), and ``/usr/local/bin/risktable``
   linked to its command, so ``risktable`` is on PATH.
 - ``/etc/risktable/broker``: ``risktable broker config``'s accounts, ACL and
   credentials, and ``/etc/mosquitto/conf.d/risktable.conf``, a drop-in that makes
@@ -34,8 +35,11 @@ import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from risktable.broker_address import DEFAULT_PORT
+from risktable.defaults import DEFAULT_SEATS, DEFAULT_TABLE
 from risktable.provision import broker_config
 from risktable.provision.pi_model import Board, detect_board
 
@@ -56,6 +60,7 @@ HUB_UNIT = "risktable-hub.service"
 GUEST_UNIT = "risktable-guests.service"
 UNITS = (HUB_UNIT, GUEST_UNIT)
 APT_PACKAGES = ("mosquitto", "python3-venv")
+CONSTRAINTS = "constraints.txt"
 MOSQUITTO_USER = "mosquitto"
 SYSTEM_PYTHON = "/usr/bin/python3"
 
@@ -91,10 +96,10 @@ class Options:
     apt: bool = True
     pip: bool = True
     systemctl: bool = True
-    table: str = "table1"
-    seats: int = 4
+    table: str = DEFAULT_TABLE
+    seats: int = DEFAULT_SEATS
     bind: str = "0.0.0.0"
-    port: int = 1883
+    port: int = DEFAULT_PORT
     venue: broker_config.VenueTarget | None = None
     no_venue: bool = False
     seat_websockets: int | None = None
@@ -103,6 +108,12 @@ class Options:
 def shipped_file(name: str) -> str:
     """The text of one of the unit, rule and sysusers files in ``files/``."""
     return resources.files("risktable.provision").joinpath("files", name).read_text()
+
+
+def constraints() -> Traversable:
+    """The resolved set of every package's version (the top-level ``constraints.txt``,
+    shipped in ``files/``): the hub's environment is installed with exactly these."""
+    return resources.files("risktable.provision").joinpath("files", CONSTRAINTS)
 
 
 def run_command(argv: Sequence[str]) -> None:
@@ -174,8 +185,11 @@ class Installer:
         source = self.options.source
         if source is None and self.options.pip:
             raise InstallError("nothing to install: give --source (a checkout or a wheel)")
-        self._program("pip", [str(prefix / "bin" / "pip"), "install", "--upgrade",
-                              str(source or "SOURCE"), *board.gpio_packages])
+        # The versions ./run and CI test with (constraints.txt, shipped in files/).
+        with resources.as_file(constraints()) as pins:
+            self._program("pip", [str(prefix / "bin" / "pip"), "install", "--upgrade",
+                                  "--constraint", str(pins), str(source or "SOURCE"),
+                                  *board.gpio_packages])
         link = self.target(COMMAND_LINK)
         link.parent.mkdir(parents=True, exist_ok=True)
         if link.is_symlink() or link.exists():

@@ -24,8 +24,9 @@ MODEL_FILES = ("proc/device-tree/model", "sys/firmware/devicetree/base/model")
 # kernel's gpiochip interface reaches, so lgpio is the backend there; RPi.GPIO
 # cannot drive it. A Pi 4 works with either, and lgpio is the one with a wheel on
 # PyPI for 64-bit Raspberry Pi OS (RPi.GPIO must be compiled, which needs gcc and
-# the Python headers on the Pi), so every Pi gets lgpio.
-_PI_BACKEND = ("lgpio",)
+# the Python headers on the Pi), so every Pi gets lgpio. Its version is pinned in
+# constraints.txt with every other package (docs/dependencies.md).
+PI_GPIO_PACKAGES = ("lgpio",)
 
 # "Raspberry Pi 4 Model B", "Raspberry Pi 400", "Raspberry Pi Compute Module 4",
 # "Raspberry Pi 5 Model B", "Raspberry Pi 500": the family is the first digit.
@@ -53,7 +54,7 @@ def board_from_model(model: str | None) -> Board:
     if model is None or not model.startswith("Raspberry Pi"):
         return Board(model, None, ())
     found = _FAMILY.match(model)
-    return Board(model, int(found.group(1)) if found else None, _PI_BACKEND)
+    return Board(model, int(found.group(1)) if found else None, PI_GPIO_PACKAGES)
 
 
 def read_model(root: Path) -> str | None:

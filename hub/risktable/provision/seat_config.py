@@ -12,18 +12,28 @@ from pathlib import Path
 from typing import Any
 
 from riskproto import topics
+from risktable.broker_address import DEFAULT_PORT
 from risktable.i18n import DEFAULT as DEFAULT_LANGUAGE
 from risktable.i18n import check_language
 
 BOARDS = ("emulated", "esp32")
 DICE = ("edice", "pixels", "godice", "manual")
+# The emulated board's ring when none is named (the firmware's own default).
+EMULATED_RING_SIZE = 12
+
+
+def esp32_ring_size() -> int:
+    """The ring an ESP32 seat drives: the pinout's ``led_ring`` count (the BOM's ring)."""
+    from risktable.hardware.data import load_seat_pinout
+
+    return int(load_seat_pinout().devices["led_ring"].settings["count"])
 
 
 def seat_config(
     table: str,
     seat: int,
     host: str,
-    port: int = 1883,
+    port: int = DEFAULT_PORT,
     username: str | None = None,
     password: str | None = None,
     wifi_ssid: str = "",
@@ -31,7 +41,7 @@ def seat_config(
     board: str = "emulated",
     dice: str = "edice",
     keepalive: int = 30,
-    ring_size: int = 12,
+    ring_size: int | None = None,
     control_port: int = 0,
     lang: str = DEFAULT_LANGUAGE,
 ) -> dict[str, Any]:
@@ -40,7 +50,9 @@ def seat_config(
     The board is the firmware's default, ``emulated`` (a seat on a PC, which needs
     no WiFi); an ``esp32`` seat needs the WiFi network's ssid. ``lang`` is the language
     of the seat's own words (one of :data:`risktable.i18n.LANGUAGES`), which its births
-    tell the hub.
+    tell the hub. ``ring_size`` defaults to 12 pixels on the emulated board; an ``esp32``
+    seat drives the ring of ``hardware/seat-pinout.json`` (its board takes the count from
+    there), so its config says that count and refuses another.
 
     >>> seat_config("t1", 2, "192.168.4.1", wifi_ssid="risknet")["broker"]
     {'host': '192.168.4.1', 'port': 1883, 'keepalive': 30}
@@ -59,8 +71,7 @@ def seat_config(
         raise ValueError("dice must be one of " + ", ".join(DICE))
     if not 5 <= keepalive <= 600:
         raise ValueError("keepalive must be 5 to 600 seconds")
-    if not 1 <= ring_size <= 64:
-        raise ValueError("ring size must be 1 to 64 pixels")
+    ring_size = _ring_size(board, ring_size)
     check_language(lang)
     if board == "esp32" and not wifi_ssid:
         raise ValueError("an esp32 seat needs a WiFi ssid")
@@ -84,6 +95,23 @@ def seat_config(
     if lang != DEFAULT_LANGUAGE:
         cfg["lang"] = lang
     return cfg
+
+
+def _ring_size(board: str, asked: int | None) -> int:
+    # The ring the seat drives: an esp32 seat's is the pinout's (its board takes the count
+    # from there), so another is refused; the emulated board's is asked for or the default.
+    if board == "esp32":
+        pinout_ring = esp32_ring_size()
+        if asked not in (None, pinout_ring):
+            raise ValueError(f"an esp32 seat drives the pinout's ring of {pinout_ring} pixels "
+                             "(hardware/seat-pinout.json, led_ring.settings.count); "
+                             "change the ring there")
+        ring_size = pinout_ring
+    else:
+        ring_size = EMULATED_RING_SIZE if asked is None else asked
+    if not 1 <= ring_size <= 64:
+        raise ValueError("ring size must be 1 to 64 pixels")
+    return ring_size
 
 
 def write_seat_config(cfg: dict[str, Any], out: Path) -> None:

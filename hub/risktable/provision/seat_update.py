@@ -223,8 +223,7 @@ class Updater:
         self._chosen: list[int] = []
         self._subscribed = threading.Event()
 
-    def run(self, seats: Iterable[int] | None, timeout_s: float = 300.0,
-            settle_s: float = 1.0) -> list[SeatResult]:
+    def run(self, seats: Iterable[int] | None, timeout_s: float = 300.0) -> list[SeatResult]:
         """Update ``seats`` (None: every seat whose retained birth says online) and
         return each one's result. Raises :class:`UpdateError` when it cannot start."""
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{self.table}-updater")
@@ -243,9 +242,16 @@ class Updater:
                               (topics.seat_filter(self.table, "status"), 1)])
             if not self._subscribed.wait(10):
                 raise UpdateError("the broker did not accept the subscriptions")
+            # The retained messages of those filters come before the broker's answer to a
+            # later SUBSCRIBE (it handles a client's packets in order): one more, of the
+            # hub's status again, marks their end, so none is waited for by guess.
+            self._subscribed.clear()
+            client.subscribe(topics.hub_status(self.table), 1)
+            if not self._subscribed.wait(10):
+                raise UpdateError("the broker did not accept the subscriptions")
             state = {n: _Seat() for n in range(1, 7)}
             hub = _Table()
-            self._drain(state, hub, time.monotonic() + settle_s)  # the retained messages
+            self._drain(state, hub, time.monotonic())  # the retained messages, all arrived
             if game_running(hub.online, hub.board):
                 raise UpdateError("a game is running on this table: finish it, or stop the "
                                   "hub, before updating the seats")
@@ -259,8 +265,10 @@ class Updater:
             with self.server:
                 return self._update(client, chosen, state, hub, timeout_s)
         finally:
-            client.loop_stop()
+            # DISCONNECT first, sent by the network thread, which then ends at
+            # once; stopping the thread first costs its select() timeout (up to 1 s).
             client.disconnect()
+            client.loop_stop()
 
     def _update(self, client: mqtt.Client, chosen: list[int], state: dict[int, _Seat],
                 hub: _Table, timeout_s: float) -> list[SeatResult]:
@@ -287,12 +295,12 @@ class Updater:
         return results
 
     def _drain(self, state: dict[int, _Seat], hub: _Table, until: float) -> None:
+        # What has arrived, and what arrives until ``until``.
         while True:
             left = until - time.monotonic()
-            if left <= 0:
-                return
             try:
-                payload = self._inbox.get(timeout=left)
+                payload = self._inbox.get(timeout=left) if left > 0 else \
+                    self._inbox.get_nowait()
             except queue.Empty:
                 return
             try:

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from riskproto import topics
+from risktable.broker_address import DEFAULT_PORT
 from risktable.provision.broker_config import (
     MAX_PACKET_BYTES,
     Account,
@@ -170,7 +171,7 @@ def render_venue_guest_conf(folder: Path, bind: str, port: int, guest_port: int,
 
 
 def write_venue_config(folder: Path, tables: Sequence[str], bind: str = "127.0.0.1",
-                       port: int = 1883, guest_port: int | None = None,
+                       port: int = DEFAULT_PORT, guest_port: int | None = None,
                        websockets: int | None = None, user: str | None = None,
                        force: bool = False) -> list[Account]:
     """Write the venue's two brokers' files, each table's bridge password file and the

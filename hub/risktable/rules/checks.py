@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NoReturn
 
 from risktable.rules.errors import IllegalActionError, MalformedActionError
-from risktable.rules.state import PHASE_NAMES, State
+from risktable.rules.state import State
 
 
 def territory(s: State, t: object, what: str) -> int:
@@ -33,7 +33,7 @@ def positive(n: object, what: str) -> int:
 def wrong_phase(s: State, action: object) -> NoReturn:
     """Raise the illegal-action error for an action the current phase does not take."""
     raise IllegalActionError(
-        f"{type(action).__name__} is not allowed in the {PHASE_NAMES[s.phase]} phase"
+        f"{type(action).__name__} is not allowed in the {s.phase_name} phase"
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from risktable.rules import checks, goals
+from risktable.rules import checks, goals, odds
 from risktable.rules.actions import (
     AcceptRoll,
     Attack,
@@ -53,9 +53,12 @@ from risktable.rules.turn import ELIMINATION_TRADE_AT
 
 Result = tuple[State, list[Event]]
 
-MAX_ATTACK_DICE = 3
-MAX_DEFEND_DICE = 2
-HOUSE_DEFEND_DICE = 3  # defence_dice = 3 (a house rule other engines offer)
+# The dice limits are written once, in risktable.rules.odds (which a command asking the
+# odds loads without the engine): 3 attack dice, 2 defence dice, and 3 with the house
+# rule defence_dice = 3 (other engines offer it too).
+MAX_ATTACK_DICE = odds.MAX_ATTACK_DICE
+MAX_DEFEND_DICE = odds.STANDARD_DEFEND_DICE
+HOUSE_DEFEND_DICE = odds.MAX_DEFEND_DICE
 
 
 def defend_limit(s: State) -> int:

@@ -29,6 +29,7 @@ from typing import Generic, Literal, TypeVar, overload
 __all__ = [
     "MAX_ATTACK_DICE",
     "MAX_DEFEND_DICE",
+    "STANDARD_DEFEND_DICE",
     "Battle",
     "RollOutcome",
     "battle",
@@ -39,7 +40,7 @@ __all__ = [
 MAX_ATTACK_DICE = 3
 # Two in every printed rule book; three is a house rule some tables play.
 MAX_DEFEND_DICE = 3
-_STANDARD_DEFEND_DICE = 2
+STANDARD_DEFEND_DICE = 2
 
 P = TypeVar("P", Fraction, float)
 # Told the share of an exact battle's work done so far, 0 to 1, now and then.
@@ -244,7 +245,7 @@ def battle(
     defenders: int,
     exact: bool = False,
     *,
-    defend_limit: int = _STANDARD_DEFEND_DICE,
+    defend_limit: int = STANDARD_DEFEND_DICE,
     progress: Progress | None = None,
 ) -> Battle[Fraction] | Battle[float]:
     """The distribution of a battle fought until conquest or until the attacker is stopped.
@@ -318,14 +319,14 @@ class _WinTable:
 
     @staticmethod
     def _build(n_attackers: int, n_defenders: int) -> list[list[float]]:
-        steps = _float_steps(_STANDARD_DEFEND_DICE)
+        steps = _float_steps(STANDARD_DEFEND_DICE)
         # Rows 0 and 1 cannot attack, so they never win; column 0 is a conquest.
         rows = [[0.0] * n_defenders for _ in range(2)]
         for a in range(2, n_attackers):
             row = [1.0] + [0.0] * (n_defenders - 1)
             for d in range(1, n_defenders):
                 win = 0.0
-                for a_lost, d_lost, p in steps[_dice(a, d, _STANDARD_DEFEND_DICE)]:
+                for a_lost, d_lost, p in steps[_dice(a, d, STANDARD_DEFEND_DICE)]:
                     source = row if a_lost == 0 else rows[a - a_lost]
                     win += p * source[d - d_lost]
                 row[d] = win
@@ -345,5 +346,5 @@ def win_probability(attackers: int, defenders: int) -> float:
     >>> win_probability(2, 1) == float(battle(2, 1, exact=True).attacker_wins)
     True
     """
-    _check_armies(attackers, defenders, _STANDARD_DEFEND_DICE)
+    _check_armies(attackers, defenders, STANDARD_DEFEND_DICE)
     return _WIN_TABLE.get(attackers, defenders)

@@ -8,7 +8,7 @@ Every behaviour that differs between editions is an option here, never an
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Literal
+from typing import Literal, get_args, get_type_hints
 
 from risktable.rules.board import Board, classic_board
 
@@ -18,27 +18,7 @@ CardValues = Literal["standard", "slow", "fixed", "stars"]
 OccupyMin = Literal["dice", "survivors"]
 OnOff = Literal["off", "on"]
 
-# Default first. The first four are the classic engine's; the rest were added
-# later with the classic behaviour as their default, so old logs mean the same.
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "setup": ("claim", "deal", "stars"),
-    "fortify": ("adjacent", "connected"),
-    "card_values": ("standard", "slow", "fixed", "stars"),
-    "occupy_min": ("dice", "survivors"),
-    "deck": ("1993", "2016"),
-    "two_player": ("off", "neutral_1993", "plain_50", "neutral_2016"),
-    "goal": ("conquest", "capitals", "missions", "territories"),
-    "capitals_needed": ("all", "short"),
-    "mission_target_lost": ("counts", "occupy_24"),
-    "european_missions": ("off", "on"),
-    "reroll": ("off", "on"),
-    "commander": ("off", "on"),
-    "defence_dice": ("2", "3"),
-    "reinforce_min": ("3", "none"),
-    "traded_cards": ("reshuffle", "removed"),
-    "ceasefire": ("off", "on"),
-    "second_set": ("optional", "forced"),
-}
+# The four options of the classic engine: a log header always names them.
 _CLASSIC_KEYS = ("setup", "fortify", "card_values", "occupy_min")
 
 # Starting armies per player count (RULES.md section 2).
@@ -85,6 +65,10 @@ class Options:
     traded_cards: Literal["reshuffle", "removed"] = "reshuffle"
     ceasefire: OnOff = "off"
     second_set: Literal["optional", "forced"] = "optional"
+
+    # Each option's values are written once, in its type, and its default once, above:
+    # _CHOICES (below the class) is read from them. The options added after the classic
+    # four default to the classic behaviour, so old logs mean the same.
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -133,6 +117,20 @@ class Options:
         if self.second_set == "forced" and stars_deck:
             out.append("second_set is about 1993 symbol sets: it needs deck = 1993")
         return out
+
+
+def _choices() -> dict[str, tuple[str, ...]]:
+    # Each option's values as its Literal type lists them, the default first.
+    hints = get_type_hints(Options)
+    out: dict[str, tuple[str, ...]] = {}
+    for f in fields(Options):
+        values: tuple[str, ...] = get_args(hints[f.name])
+        default = str(f.default)
+        out[f.name] = (default, *(v for v in values if v != default))
+    return out
+
+
+_CHOICES = _choices()
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,14 +9,11 @@ line that is not an action of this game raises
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from risktable.rules.actions import (
-    ACCEPT_ROLL,
-    END_ATTACK,
-    END_TURN,
     AcceptRoll,
     Action,
     Attack,
@@ -79,54 +76,6 @@ def _territory(board: Board, name: object) -> int:
     raise MalformedActionError(f"unknown territory {name!r}")
 
 
-def encode_action(board: Board, a: Action) -> dict[str, Any]:
-    """An action as a JSON-ready dict."""
-    tid = board.territory_ids
-    match a:
-        case OpeningRoll(faces):
-            return {"a": "opening_roll", "faces": list(faces)}
-        case Claim(t):
-            return {"a": "claim", "territory": tid[t]}
-        case DealCard(c):
-            return {"a": "deal", "card": card_id(board, c)}
-        case Place(t, n):
-            return {"a": "place", "territory": tid[t], "armies": n}
-        case Trade(cards, bonus):
-            return {"a": "trade", "cards": [card_id(board, c) for c in cards],
-                    "bonus": None if bonus is None else tid[bonus]}
-        case Attack(src, dst, dice):
-            return {"a": "attack", "from": tid[src], "to": tid[dst], "dice": dice}
-        case Defend(dice):
-            return {"a": "defend", "dice": dice}
-        case Roll(att, dfn):
-            return {"a": "roll", "attack": list(att), "defend": list(dfn)}
-        case Occupy(n):
-            return {"a": "occupy", "armies": n}
-        case EndAttack():
-            return {"a": "end_attack"}
-        case Fortify(src, dst, n):
-            return {"a": "fortify", "from": tid[src], "to": tid[dst], "armies": n}
-        case EndTurn():
-            return {"a": "end_turn"}
-        case DrawCard(c):
-            return {"a": "draw", "card": card_id(board, c)}
-        case TradeStars(cards):
-            return {"a": "trade_stars", "cards": [card_id(board, c) for c in cards]}
-        case ChooseCapital(t):
-            return {"a": "capital", "territory": tid[t]}
-        case DealMission(m):
-            return {"a": "mission", "mission": MISSIONS[m].id}
-        case Reroll(die):
-            return {"a": "reroll", "die": die}
-        case RerollDie(face):
-            return {"a": "reroll_die", "face": face}
-        case Commander(die):
-            return {"a": "commander", "die": die}
-        case AcceptRoll():
-            return {"a": "accept_roll"}
-    raise MalformedActionError(f"not an action of this game: {a!r}")
-
-
 def _int(d: dict[str, Any], key: str) -> int:
     v = d.get(key)
     if type(v) is not int:
@@ -141,66 +90,114 @@ def _ints(d: dict[str, Any], key: str) -> tuple[int, ...]:
     return tuple(v)
 
 
+def _set_of_three(board: Board, d: dict[str, Any], key: str) -> tuple[int, int, int]:
+    cards = d.get(key)
+    if not isinstance(cards, list) or len(cards) != 3:
+        raise MalformedActionError(f"a trade names three cards, not {cards!r}")
+    c0, c1, c2 = sorted(card_index(board, c) for c in cards)
+    return c0, c1, c2
+
+
+def _star_cards(board: Board, d: dict[str, Any], key: str) -> tuple[int, ...]:
+    cards = d.get(key)
+    if not isinstance(cards, list):
+        raise MalformedActionError(f"a star trade names its cards, not {cards!r}")
+    return tuple(sorted(card_index(board, c) for c in cards))
+
+
+def _mission(d: dict[str, Any], key: str) -> int:
+    name = d.get(key)
+    try:
+        return mission_index(str(name))
+    except KeyError:
+        raise MalformedActionError(f"unknown mission {name!r}") from None
+
+
+class _Field(NamedTuple):
+    """One field of an action in a log: its key, how its value is written (``write(board,
+    value)``) and how it is read back (``read(board, line, key)``, raising
+    ``MalformedActionError``)."""
+
+    key: str
+    write: Callable[[Board, Any], Any]
+    read: Callable[[Board, dict[str, Any], str], Any]
+
+
+def _number(key: str) -> _Field:
+    return _Field(key, lambda board, n: n, lambda board, d, k: _int(d, k))
+
+
+def _numbers(key: str) -> _Field:
+    return _Field(key, lambda board, ns: list(ns), lambda board, d, k: _ints(d, k))
+
+
+def _territory_field(key: str) -> _Field:
+    return _Field(key, lambda board, t: board.territory_ids[t],
+                  lambda board, d, k: _territory(board, d.get(k)))
+
+
+def _card(key: str) -> _Field:
+    return _Field(key, card_id, lambda board, d, k: card_index(board, d.get(k)))
+
+
+def _cards(key: str, read: Callable[[Board, dict[str, Any], str], Any]) -> _Field:
+    return _Field(key, lambda board, cards: [card_id(board, c) for c in cards], read)
+
+
+_BONUS = _Field("bonus", lambda board, t: None if t is None else board.territory_ids[t],
+                lambda board, d, k: None if d.get(k) is None else _territory(board, d.get(k)))
+
+# Every action as a log writes it: its kind, then its fields in the action's order. The
+# one table serves writing and reading, so each key and its form are stated once.
+_FORMS: dict[type, tuple[str, tuple[_Field, ...]]] = {
+    OpeningRoll: ("opening_roll", (_numbers("faces"),)),
+    Claim: ("claim", (_territory_field("territory"),)),
+    DealCard: ("deal", (_card("card"),)),
+    Place: ("place", (_territory_field("territory"), _number("armies"))),
+    Trade: ("trade", (_cards("cards", _set_of_three), _BONUS)),
+    Attack: ("attack", (_territory_field("from"), _territory_field("to"), _number("dice"))),
+    Defend: ("defend", (_number("dice"),)),
+    Roll: ("roll", (_numbers("attack"), _numbers("defend"))),
+    Occupy: ("occupy", (_number("armies"),)),
+    EndAttack: ("end_attack", ()),
+    Fortify: ("fortify", (_territory_field("from"), _territory_field("to"),
+                          _number("armies"))),
+    EndTurn: ("end_turn", ()),
+    DrawCard: ("draw", (_card("card"),)),
+    TradeStars: ("trade_stars", (_cards("cards", _star_cards),)),
+    ChooseCapital: ("capital", (_territory_field("territory"),)),
+    DealMission: ("mission", (_Field("mission", lambda board, m: MISSIONS[m].id,
+                                     lambda board, d, k: _mission(d, k)),)),
+    Reroll: ("reroll", (_number("die"),)),
+    RerollDie: ("reroll_die", (_number("face"),)),
+    Commander: ("commander", (_number("die"),)),
+    AcceptRoll: ("accept_roll", ()),
+}
+_TYPES: dict[str, type] = {kind: cls for cls, (kind, _) in _FORMS.items()}
+
+
+def encode_action(board: Board, a: Action) -> dict[str, Any]:
+    """An action as a JSON-ready dict."""
+    form = _FORMS.get(type(a))
+    if form is None:
+        raise MalformedActionError(f"not an action of this game: {a!r}")
+    kind, fields = form
+    line: dict[str, Any] = {"a": kind}
+    for f, value in zip(fields, a, strict=True):
+        line[f.key] = f.write(board, value)
+    return line
+
+
 def decode_action(board: Board, d: object) -> Action:
     """Inverse of :func:`encode_action`; raises ``MalformedActionError`` on anything else."""
     if not isinstance(d, dict):
         raise MalformedActionError(f"an action must be a JSON object, not {d!r}")
     kind = d.get("a")
-    if kind == "opening_roll":
-        return OpeningRoll(_ints(d, "faces"))
-    if kind == "claim":
-        return Claim(_territory(board, d.get("territory")))
-    if kind == "deal":
-        return DealCard(card_index(board, d.get("card")))
-    if kind == "place":
-        return Place(_territory(board, d.get("territory")), _int(d, "armies"))
-    if kind == "trade":
-        cards = d.get("cards")
-        if not isinstance(cards, list) or len(cards) != 3:
-            raise MalformedActionError(f"a trade names three cards, not {cards!r}")
-        c0, c1, c2 = sorted(card_index(board, c) for c in cards)
-        bonus = d.get("bonus")
-        return Trade((c0, c1, c2), None if bonus is None else _territory(board, bonus))
-    if kind == "attack":
-        return Attack(_territory(board, d.get("from")), _territory(board, d.get("to")),
-                      _int(d, "dice"))
-    if kind == "defend":
-        return Defend(_int(d, "dice"))
-    if kind == "roll":
-        return Roll(_ints(d, "attack"), _ints(d, "defend"))
-    if kind == "occupy":
-        return Occupy(_int(d, "armies"))
-    if kind == "end_attack":
-        return END_ATTACK
-    if kind == "fortify":
-        return Fortify(_territory(board, d.get("from")), _territory(board, d.get("to")),
-                       _int(d, "armies"))
-    if kind == "end_turn":
-        return END_TURN
-    if kind == "draw":
-        return DrawCard(card_index(board, d.get("card")))
-    if kind == "trade_stars":
-        cards = d.get("cards")
-        if not isinstance(cards, list):
-            raise MalformedActionError(f"a star trade names its cards, not {cards!r}")
-        return TradeStars(tuple(sorted(card_index(board, c) for c in cards)))
-    if kind == "capital":
-        return ChooseCapital(_territory(board, d.get("territory")))
-    if kind == "mission":
-        name = d.get("mission")
-        try:
-            return DealMission(mission_index(str(name)))
-        except KeyError:
-            raise MalformedActionError(f"unknown mission {name!r}") from None
-    if kind == "reroll":
-        return Reroll(_int(d, "die"))
-    if kind == "reroll_die":
-        return RerollDie(_int(d, "face"))
-    if kind == "commander":
-        return Commander(_int(d, "die"))
-    if kind == "accept_roll":
-        return ACCEPT_ROLL
-    raise MalformedActionError(f"unknown action kind {kind!r}")
+    cls = _TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise MalformedActionError(f"unknown action kind {kind!r}")
+    action: Action = cls(*(f.read(board, d, f.key) for f in _FORMS[cls][1]))
+    return action
 
 
 def header(config: Config) -> dict[str, Any]:

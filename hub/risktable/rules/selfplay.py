@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from risktable.rules.actions import Action, Attack, Defend, Roll
-from risktable.rules.bots import BOTS, Bot
+from risktable.rules.bots import BOTS, DEFAULT_BOT, Bot
 from risktable.rules.chance import FACES, sample_roll
 from risktable.rules.combat import declared, defended, defender, loss_table, take_losses
 from risktable.rules.engine import apply, chance_outcomes, new_game
@@ -55,6 +55,24 @@ class _RollDice:
 _ROLLS: list[list[_RollDice | None]] = [[None] * 4 for _ in range(4)]
 
 
+def _roll(s: State, rng: random.Random, quick: bool, record: bool) -> tuple[State, Roll | None]:
+    """A battle's roll: the state after it and, when the game is recorded, the ``Roll``.
+    ``quick`` skips ``apply``: the faces are drawn as ``sample_roll`` draws them and the
+    losses looked up, with no ``Roll`` built unless it is recorded."""
+    if not quick:
+        roll = sample_roll(rng, s.attack_dice, s.defend_dice)
+        return apply(s, roll)[0], roll if record else None
+    r = rng.random
+    by_dice = _ROLLS[s.attack_dice]
+    dice = by_dice[s.defend_dice]
+    if dice is None:
+        dice = by_dice[s.defend_dice] = _RollDice(s.attack_dice, s.defend_dice)
+    i = int(r() * dice.attack_outcomes)
+    j = int(r() * dice.defend_outcomes)
+    after = take_losses(s, *dice.losses[i * dice.defend_outcomes + j])
+    return after, Roll(dice.attack[i], dice.defend[j]) if record else None
+
+
 def play_game(config: Config, bots: list[Bot], rng: random.Random, *, game: int = 0,
               max_turns: int | None = None, record: bool = True) -> GameResult:
     """Play one game to the end (or to ``max_turns``); chance comes from ``rng``."""
@@ -69,7 +87,6 @@ def play_game(config: Config, bots: list[Bot], rng: random.Random, *, game: int 
     # a roll's faces are drawn as sample_roll draws them and its losses looked up, with no
     # Roll built unless it is logged: the same states as through apply.
     quick = not config.modifiers and not config.missions
-    r = rng.random
     while True:
         phase = s.phase
         if phase == GAME_OVER or s.turn > cap:
@@ -78,21 +95,9 @@ def play_game(config: Config, bots: list[Bot], rng: random.Random, *, game: int 
         if phase == ROLL:
             rolls += 1
             actions += 1
-            if quick:
-                by_dice = _ROLLS[s.attack_dice]
-                dice = by_dice[s.defend_dice]
-                if dice is None:
-                    dice = by_dice[s.defend_dice] = _RollDice(s.attack_dice, s.defend_dice)
-                i = int(r() * dice.attack_outcomes)
-                j = int(r() * dice.defend_outcomes)
-                s = take_losses(s, *dice.losses[i * dice.defend_outcomes + j])
-                if record:
-                    append(Roll(dice.attack[i], dice.defend[j]))
-                continue
-            a = sample_roll(rng, s.attack_dice, s.defend_dice)
-            s, _ = apply(s, a)
-            if record:
-                append(a)
+            s, roll = _roll(s, rng, quick, record)
+            if roll is not None:
+                append(roll)
             continue
         if phase == ATTACK:
             a = bots[s.player].choose(s)
@@ -144,7 +149,7 @@ def seat_bots(bots: str | Sequence[str], players: int, game: int) -> tuple[str, 
     return tuple(bots[(p - game) % players] for p in range(players))
 
 
-def selfplay(config: Config, games: int, seed: int, bot: str | Sequence[str] = "heuristic", *,
+def selfplay(config: Config, games: int, seed: int, bot: str | Sequence[str] = DEFAULT_BOT, *,
              max_turns: int | None = None, record: bool = True,
              first: int = 0) -> Iterator[GameResult]:
     """Play ``games`` seeded games: ``bot`` in every seat, or with a list of names (one

@@ -10,6 +10,7 @@ the reveal); what a seat or the public may see is :func:`risktable.rules.views.v
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import IntEnum
 from functools import partial
 from typing import NamedTuple, cast
 
@@ -19,32 +20,59 @@ from risktable.rules.options import Config
 CHANCE = -1
 TERMINAL = -2
 
-# Phases. Plain ints: compared on every action.
-OPENING = 0       # chance: one die per contender for the first turn
-CLAIM = 1         # setup = claim: put one army on an unclaimed territory
-DEAL = 2          # setup = deal, chance: the next territory card
-SETUP_PLACE = 3   # setup: one army at a time on an own territory
-REINFORCE = 4     # trade sets, place the pool
-ATTACK = 5        # declare a roll, or stop attacking
-DEFEND = 6        # the defender chooses defence dice
-ROLL = 7          # chance: attack and defence faces
-OCCUPY = 8        # choose how many armies move into a conquered territory
-FORTIFY = 9       # one move between own territories, or end the turn
-DRAW = 10         # chance: the card earned by a conquest
-GAME_OVER = 11
-# Phases of the later rule sets (numbered after the classic ones, which keep theirs).
-MISSION_DEAL = 12  # goal = missions, chance: the next mission card, face down
-CAPITAL = 13       # goal = capitals: each player secretly picks a capital
-ASIDE = 14         # two_player = neutral_2016, chance: 3 cards set aside per neutral
-NEUTRAL = 15       # two_player = neutral_2016: 3 armies onto one neutral first thing
-MODIFY = 16        # reroll / commander: the attacker may change the roll before it counts
-REROLL = 17        # chance: the face of one re-rolled die
 
-PHASE_NAMES: tuple[str, ...] = (
-    "opening", "claim", "deal", "setup_place", "reinforce", "attack", "defend", "roll",
-    "occupy", "fortify", "draw", "game_over",
-    "mission_deal", "capital", "aside", "neutral", "modify", "reroll",
-)
+class Phase(IntEnum):
+    """The question a game is waiting on. An ``IntEnum``: a phase is stored, compared and
+    serialised (``json.dumps``, the golden digests) as the int it always was, and reads
+    as its name. The numbers are fixed: the later rule sets' phases come after the
+    classic ones, which keep theirs."""
+
+    OPENING = 0       # chance: one die per contender for the first turn
+    CLAIM = 1         # setup = claim: put one army on an unclaimed territory
+    DEAL = 2          # setup = deal, chance: the next territory card
+    SETUP_PLACE = 3   # setup: one army at a time on an own territory
+    REINFORCE = 4     # trade sets, place the pool
+    ATTACK = 5        # declare a roll, or stop attacking
+    DEFEND = 6        # the defender chooses defence dice
+    ROLL = 7          # chance: attack and defence faces
+    OCCUPY = 8        # choose how many armies move into a conquered territory
+    FORTIFY = 9       # one move between own territories, or end the turn
+    DRAW = 10         # chance: the card earned by a conquest
+    GAME_OVER = 11
+    MISSION_DEAL = 12  # goal = missions, chance: the next mission card, face down
+    CAPITAL = 13       # goal = capitals: each player secretly picks a capital
+    ASIDE = 14         # two_player = neutral_2016, chance: 3 cards set aside per neutral
+    NEUTRAL = 15       # two_player = neutral_2016: 3 armies onto one neutral first thing
+    MODIFY = 16        # reroll / commander: the attacker may change the roll before it counts
+    REROLL = 17        # chance: the face of one re-rolled die
+
+    @property
+    def word(self) -> str:
+        """The phase as the tools write it: ``"attack"``, ``"setup_place"``..."""
+        return self.name.lower()
+
+
+# Each phase by its bare name as well: the engine compares phases on every action, and a
+# module constant is read several times faster than an enum class's attribute.
+OPENING = Phase.OPENING
+CLAIM = Phase.CLAIM
+DEAL = Phase.DEAL
+SETUP_PLACE = Phase.SETUP_PLACE
+REINFORCE = Phase.REINFORCE
+ATTACK = Phase.ATTACK
+DEFEND = Phase.DEFEND
+ROLL = Phase.ROLL
+OCCUPY = Phase.OCCUPY
+FORTIFY = Phase.FORTIFY
+DRAW = Phase.DRAW
+GAME_OVER = Phase.GAME_OVER
+MISSION_DEAL = Phase.MISSION_DEAL
+CAPITAL = Phase.CAPITAL
+ASIDE = Phase.ASIDE
+NEUTRAL = Phase.NEUTRAL
+MODIFY = Phase.MODIFY
+REROLL = Phase.REROLL
+
 CHANCE_PHASES = frozenset({OPENING, DEAL, ROLL, DRAW, MISSION_DEAL, ASIDE, REROLL})
 SETUP_PHASES = frozenset({OPENING, CLAIM, DEAL, SETUP_PLACE, MISSION_DEAL, CAPITAL, ASIDE})
 
@@ -68,7 +96,7 @@ class State(NamedTuple):
     """
 
     config: Config
-    phase: int
+    phase: Phase
     player: int
     owners: tuple[int, ...]
     armies: tuple[int, ...]
@@ -112,7 +140,7 @@ class State(NamedTuple):
     @property
     def phase_name(self) -> str:
         """The phase as a word (``"attack"``, ``"reinforce"``...)."""
-        return PHASE_NAMES[self.phase]
+        return Phase(self.phase).word
 
     @property
     def is_terminal(self) -> bool:

@@ -6,13 +6,12 @@ and duplicate messages are answered with an error there and never reach the
 hub's logic, and a seat's events reach it strictly in sequence order (an event
 that arrives early is held and applied in its turn). The gate and everything
 after it run on one worker thread (:mod:`risktable.service.worker`), never on
-paho's network thread.
+the network thread.
 """
 
 from __future__ import annotations
 
 import logging
-import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -36,13 +35,6 @@ log = logging.getLogger(__name__)
 # for bursts of bad messages, which are answered too; at the broker's 2 KiB packet
 # limit a full queue holds 2 MiB.
 INBOX_CAPACITY = 1024
-# How long a thread may hold the interpreter while another waits for it (CPython's
-# default is 5 ms). The worker computes views, LED scenes and bot moves after an ack;
-# paho's network thread, woken by the next seat event, would wait up to that long
-# for the interpreter before it can even read the event. The hub process lowers it
-# to this (never raises it): a thread switch costs microseconds.
-SWITCH_INTERVAL = 0.0005
-
 EventHandler = Callable[[int, dict[str, Any]], "messages.ProtocolError | None"]
 RefereeHandler = Callable[[dict[str, Any]], dict[str, Any]]
 AnswerRecorder = Callable[[int, "int | None", int], None]
@@ -84,7 +76,8 @@ class HubService:
     otherwise the answer goes out when it returns.
     ``on_event``, ``on_change`` and ``on_republish`` run on the service's
     worker thread, one message at a time in arrival order; ``on_connection``
-    runs on the network thread and must return at once. A message that finds
+    runs on the network thread (or on the worker, when the ack it writes itself finds
+    the connection lost) and must return at once. A message that finds
     the worker's queue (``inbox`` messages) full is dropped and logged.
     ``on_referee(request)`` carries out a valid ``referee`` request (on the
     worker too) and returns the fields of its ``referee_reply``; without it the
@@ -159,10 +152,7 @@ class HubService:
     def start(self) -> None:
         """Connect to the broker; raises ``BrokerUnavailable`` with a clear message.
 
-        Every view and the board go out on each connect, before the hub's birth.
-        Lowers the process's thread switch interval to :data:`SWITCH_INTERVAL`."""
-        if sys.getswitchinterval() > SWITCH_INTERVAL:
-            sys.setswitchinterval(SWITCH_INTERVAL)
+        Every view and the board go out on each connect, before the hub's birth."""
         self.worker.start()
         try:
             self.link.start()

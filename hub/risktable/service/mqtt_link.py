@@ -16,15 +16,15 @@ import logging
 import secrets
 import socket
 import threading
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.enums import CallbackAPIVersion
 
 from riskproto import messages, topics
 from risktable.broker_address import BrokerAddress
+from risktable.service.mqtt_loop import MqttLoop
 
 log = logging.getLogger(__name__)
 
@@ -52,64 +52,6 @@ def describe_connect_error(address: BrokerAddress, exc: BaseException) -> str:
     return f"cannot connect to broker {address}: {exc}"
 
 
-# The longest a flushed publish waits for the network thread (a full socket buffer, a
-# broker that stopped reading): past it the packet goes whenever paho gets to it.
-FLUSH_WAIT = 0.05
-
-
-class DirectClient(mqtt.Client):
-    """paho's client, able to write a packet from the publishing thread itself.
-
-    With ``loop_start`` paho only queues a packet published from another thread and
-    wakes its network thread through a socket pair; the packet reaches the socket
-    once that thread has the interpreter, which the publisher (the hub's worker, on
-    to the views) holds (the hub's ack: 3.9 ms of waiting per flushed ack at the
-    median under load, in ``bench_hub_latency.py --profile``). Inside
-    :meth:`direct`, a packet the calling thread queues is written at once by that
-    thread; the network thread is woken only when part of it is left over (a full
-    socket buffer, no connection). Every write, the network thread's included, goes
-    through one lock, so packets never interleave or change order on the wire.
-    This leans on paho 2.x internals (``_packet_queue``, ``_packet_write``,
-    ``_out_packet``), hence the tight version range in pyproject.toml.
-    """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._write_lock = threading.Lock()
-        self._direct = threading.local()
-
-    @contextlib.contextmanager
-    def direct(self) -> Iterator[None]:
-        """Packets the calling thread queues inside go to the socket at once."""
-        self._direct.on = True
-        try:
-            yield
-        finally:
-            self._direct.on = False
-
-    def _packet_write(self) -> MQTTErrorCode:
-        with self._write_lock:
-            return super()._packet_write()
-
-    def _packet_queue(self, command: int, packet: bytes | bytearray, mid: int, qos: int,
-                      info: mqtt.MQTTMessageInfo | None = None) -> MQTTErrorCode:
-        if not getattr(self._direct, "on", False) or self._sock is None:
-            return super()._packet_queue(command, packet, mid, qos, info)
-        self._out_packet.append({"command": command, "mid": mid, "qos": qos, "pos": 0,
-                                 "to_process": len(packet), "packet": packet,
-                                 "info": info})
-        # Errors are the network thread's to handle (it reconnects); a packet left over
-        # is written by it, woken as paho would have.
-        self._packet_write()
-        if not self.want_write():
-            return MQTTErrorCode.MQTT_ERR_SUCCESS
-        if self._sockpairW is not None:
-            with contextlib.suppress(BlockingIOError):
-                self._sockpairW.send(b"0")
-        self._call_socket_register_write()
-        return MQTTErrorCode.MQTT_ERR_SUCCESS
-
-
 def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
     # One input makes the hub write several small packets (views, commands,
     # board, ack); with Nagle's algorithm each after the first waits for the
@@ -130,11 +72,14 @@ class HubLink:
     (reconnects included), so the Will of an older connection never passes for
     the current one (protocol README, Presence); its Will and birth carry the
     same value. ``subscriptions`` are (filter, qos) pairs restored on every
-    connect; ``on_message(topic, payload)`` runs on paho's network thread and
-    must not block it (the keepalive depends on it), and so does
+    connect; ``on_message(topic, payload)`` runs on the network thread
+    (:class:`~risktable.service.mqtt_loop.MqttLoop`) and must not block it (the
+    keepalive depends on it), and so does
     ``before_birth()``, on every connect after subscribing and before the
     online status goes out: the place to republish retained state, so that
     whoever sees the hub online already has it (protocol README, hub start-up).
+    ``on_connection(up)`` runs on the network thread too, or on a thread whose
+    flushed publish found the connection lost.
     """
 
     def __init__(
@@ -162,23 +107,22 @@ class HubLink:
         self._before_birth = before_birth
         self.connected = threading.Event()
         self._online_published: mqtt.MQTTMessageInfo | None = None
-        self._client = DirectClient(
+        client_id = client_id or hub_client_id(table)
+        self._client = mqtt.Client(
             callback_api_version=CallbackAPIVersion.VERSION2,
-            client_id=client_id or hub_client_id(table),
+            client_id=client_id,
             protocol=mqtt.MQTTv311,
             clean_session=True,
         )
         if username is not None:
             self._client.username_pw_set(username, password)
-        self._client.reconnect_delay_set(min_delay=1, max_delay=16)
+        self._loop = MqttLoop(self._client, min_delay=1, max_delay=16,
+                              name=f"mqtt-{client_id}")
         self._client.on_pre_connect = self._next_session
         self._client.on_socket_open = _no_delay
         self._client.on_connect = self._handle_connect
         self._client.on_disconnect = self._handle_disconnect
         self._client.on_message = self._handle_message
-        # Set on the network thread whenever paho has written out everything queued.
-        self._written = threading.Event()
-        self._client.on_socket_unregister_write = lambda *args: self._written.set()
 
     def _status_payload(self, online: bool) -> bytes:
         return messages.encode(
@@ -189,12 +133,11 @@ class HubLink:
         """Connect (raising :class:`BrokerUnavailable` if the broker cannot be
         reached) and start the network thread, which reconnects on its own."""
         try:
-            self._client.connect(self.address.host, self.address.port, self._keepalive)
+            self._loop.connect(self.address.host, self.address.port, self._keepalive)
         except (OSError, TimeoutError) as exc:
             raise BrokerUnavailable(describe_connect_error(self.address, exc)) from exc
-        self._client.loop_start()
         if not self.connected.wait(timeout):
-            self._client.loop_stop()
+            self._loop.stop()
             raise BrokerUnavailable(
                 f"broker {self.address} accepted the connection but did not complete the MQTT "
                 "handshake: is it an MQTT broker, and do the credentials match?"
@@ -206,41 +149,24 @@ class HubLink:
     def stop(self) -> None:
         """Publish the offline status (a clean disconnect sends no Will) and disconnect."""
         if self.connected.is_set():
-            info = self._client.publish(
+            info = self._loop.publish(
                 topics.hub_status(self.table), self._status_payload(False), qos=1, retain=True
             )
-            info.wait_for_publish(timeout=2.0)
-        self._client.disconnect()
-        self._client.loop_stop()
+            if info is not None:  # None: the link is being made again, so no offline
+                with contextlib.suppress(RuntimeError):  # the link went down meanwhile
+                    info.wait_for_publish(timeout=2.0)
+        self._loop.stop()
 
     def publish(self, topic: str, message: dict[str, Any], *, retain: bool = False,
                 flush: bool = False) -> None:
-        """Encode and publish ``message`` with QoS 1 (queued by paho while offline).
+        """Encode and publish ``message`` with QoS 1 (kept by paho while offline).
 
-        With ``flush``, while connected, the calling thread writes the packet to the
-        socket itself (:class:`DirectClient`) and, should part of it be left over,
-        waits (at most :data:`FLUSH_WAIT` seconds) until paho's network thread has
-        written the rest. A publish from another thread would only queue the packet and
-        wake that thread, which then needs the interpreter; a caller that goes on
-        computing holds it, and the packet waits (the hub's ack: see
-        ``bench/README.md`` for the figures)."""
-        if flush:
-            self._written.clear()
-        payload = messages.encode(message)
-        if flush and self.connected.is_set():
-            with self._client.direct():
-                self._client.publish(topic, payload, qos=1, retain=retain)
-        else:
-            self._client.publish(topic, payload, qos=1, retain=retain)
-        if not flush or not self.connected.is_set():
-            return
-        deadline = time.monotonic() + FLUSH_WAIT
-        # Cleared and checked again: the event may stand for an earlier packet's write.
-        while self._client.want_write():
-            left = deadline - time.monotonic()
-            if left <= 0 or not self._written.wait(left):
-                return
-            self._written.clear()
+        With ``flush`` the calling thread writes the packet to the socket itself
+        (:class:`~risktable.service.mqtt_loop.MqttLoop`) instead of leaving it to the
+        network thread, which would first need the interpreter that a caller going on
+        computing holds (the hub's ack: see ``bench/README.md`` for the figures)."""
+        self._loop.publish(topic, messages.encode(message), qos=1, retain=retain,
+                           flush=flush)
 
     # paho callbacks (network thread)
 

@@ -6,30 +6,31 @@ rules actions, the journal commits them together with the input, and only
 then is the input acknowledged and the views, the board, the seats' commands
 and the LED scene published. After a crash the journal rebuilds the same
 session, cursor included, and everything is republished.
+
+:class:`TableService` keeps that order and the table's state (its game, the referee's
+pause, an enrollment under way, the journal's room); the rooms beside it do the rest:
+:mod:`~risktable.service.session_loader` (the game as the data directory holds it),
+:mod:`~risktable.service.table_outputs` (what is published),
+:mod:`~risktable.service.seat_dice` (the seats' smart dice),
+:mod:`~risktable.service.referee` (the referee's requests).
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import errno
 import logging
-import random
-import secrets
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
 from typing import Any, TypeVar
 
-from riskproto import messages
 from riskproto.messages import CARD_MODES, ProtocolError
 from risktable import i18n
-from risktable.cards.deck_file import DeckFileError, deck_path, load_deck
 from risktable.config import HubConfig
-from risktable.dice_registry import REGISTRY_FILE, DiceRegistry, PairingRefused
+from risktable.dice_registry import REGISTRY_FILE, DiceRegistry
 from risktable.game_rules import RulesUnknown, default_seats, describe, rules_config
-from risktable.i18n import N_, _
+from risktable.i18n import _
 from risktable.journal import (
     ActionMeta,
     DieFace,
@@ -42,37 +43,41 @@ from risktable.journal import (
 )
 from risktable.leds.scene import Scene
 from risktable.rules import Config
-from risktable.rules.board import SYMBOLS
-from risktable.rules.bots import BOTS, Bot
-from risktable.rules.decks import deck_cards, with_symbols
 from risktable.rules.state import GAME_OVER
 from risktable.service.enrolling import TableEnrollment
 from risktable.service.hub import HubService, Unanswered
 from risktable.service.referee import referee_answer
+from risktable.service.seat_dice import SeatDice
+from risktable.service.session_loader import (
+    SEED_FILE,
+    chance_rng,
+    configured_otherwise,
+    deck_problem,
+    load_card_uids,
+    rebuild_session,
+    table_seed,
+    with_enrolled_deck,
+)
 from risktable.service.storage import StorageGuard
+from risktable.service.table_outputs import (
+    NOT_STARTED,
+    NOT_STARTED_REASON,
+    OUT_OF_GAME,
+    PAUSED_NOTICE,
+    STORAGE_NOTICE,
+    TableOutputs,
+)
 from risktable.service.undo_notes import undo_notes
-from risktable.table.public import board_message, led_scene, scene_message
 from risktable.table.session import Checkpoint, Outcome, TableSession
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-SEED_FILE = "bot-seed"
 # A bot-only stretch of play is bounded so a bug can never spin the hub's worker.
 _MAX_BOT_STEPS = 100_000
-# What every seat shows while the journal has no room; how often the room is measured
-# while no input comes (so that the table notices it filling up, and recovers, alone).
-STORAGE_NOTICE = N_("hub storage full")
-# What every seat shows while the referee has paused the game.
-PAUSED_NOTICE = N_("Paused by the referee")
+# How often the journal's room is measured while no input comes (so that the table
+# notices it filling up, and recovers, alone).
 STORAGE_POLL_SECONDS = 2.0
-# What a seat the current game does not seat shows.
-OUT_OF_GAME = N_("Not in this game")
-# What every seat of a game shows while it waits for its physical deck to be enrolled,
-# and the reason its inputs are refused then.
-NOT_STARTED = [N_("Game not started:"), N_("deck not enrolled."), N_("cards enroll, or"),
-               "games new --cards hub"]
-NOT_STARTED_REASON = N_("The game starts once its cards are enrolled")
 
 
 def _out_of_space(exc: BaseException) -> bool:
@@ -81,63 +86,6 @@ def _out_of_space(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.Error) and (
         getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
         or "disk is full" in str(exc))
-
-
-def load_card_uids(data_dir: Path, config: Config) -> dict[str, int]:
-    """Enrolled NFC card UIDs of the deck in play to card indices (``risktable cards
-    enroll``), or none yet."""
-    deck = config.options.deck
-    try:
-        cards = load_deck(deck_path(data_dir, deck), config.board, deck)
-    except DeckFileError as exc:
-        raise ValueError(str(exc)) from exc
-    return {uid: card.card for uid, card in cards.items()}
-
-
-def with_enrolled_deck(config: Config, data_dir: Path) -> Config:
-    """``config`` with what the enrolled deck in ``data_dir`` says is printed on its
-    cards: a 1993 deck's symbols, a 2016 deck's stars. Until every territory card is
-    enrolled the engine's placeholder stays, and for a 2016 deck that is said in the
-    log (its stars decide trade values), never assumed quietly."""
-    board = config.board
-    deck = config.options.deck
-    try:
-        cards = load_deck(deck_path(data_dir, deck), board, deck)
-    except DeckFileError:
-        cards = {}
-    printed = {c.card: c.printed for c in cards.values() if c.card < board.size}
-    if len(printed) != board.size:
-        if deck == "2016":
-            log.warning("the 2016 deck is not enrolled (%d of %d territory cards): its stars "
-                        "per card are the engine's placeholder, not your printed deck's; "
-                        "run risktable cards enroll --deck 2016", len(printed), board.size)
-        return config
-    if deck == "2016":
-        return dataclasses.replace(config, stars=tuple(printed[t] for t in range(board.size)))
-    symbols = {board.territory_ids[t]: SYMBOLS[s] for t, s in printed.items()}
-    return dataclasses.replace(config, board=with_symbols(board, symbols))
-
-
-def chance_rng(seed: int, game: int, position: int) -> random.Random:
-    """The RNG of the outcomes the hub draws itself (bots' dice and card draws, the
-    secret mission deal) for ``game`` of a table seeded ``seed``, from a session built
-    at record ``position``: a restart draws on deterministically, and anyone knowing
-    the seed (a test's mirror session) draws the same."""
-    return random.Random(f"{seed}:{game}:dice:{position}")
-
-
-def _table_seed(data_dir: Path) -> int:
-    # Bot moves and bot dice must replay the same after a restart, yet nobody at the
-    # table may predict them: a random seed drawn once and kept with the journal.
-    path = data_dir / SEED_FILE
-    try:
-        return int(path.read_text())
-    except FileNotFoundError:
-        seed = secrets.randbits(64)
-        path.write_text(f"{seed}\n")
-        return seed
-    except ValueError as exc:
-        raise ValueError(f"{path} is corrupt: {exc}") from exc
 
 
 class TableService:
@@ -183,7 +131,6 @@ class TableService:
         config.data_dir.mkdir(parents=True, exist_ok=True)
         self.journal = journal if journal is not None else Journal(journal_path(config.data_dir))
         self._lock = threading.RLock()
-        self._show_leds = show_leds
         self._on_victory = on_victory
         self._on_input = on_input
         self._on_storage = on_storage
@@ -193,7 +140,7 @@ class TableService:
                                         daemon=True)
         self._paused = paused
         self._enrolling: TableEnrollment | None = None
-        self._seed = seed if seed is not None else _table_seed(config.data_dir)
+        self._seed = seed if seed is not None else table_seed(config.data_dir)
         self.game_id = self._current_game()
         self._card_uids = dict(
             card_uids if card_uids is not None else load_card_uids(config.data_dir, self.rules)
@@ -201,8 +148,7 @@ class TableService:
         self._fixed_uids = card_uids is not None
         # Which smart die is whose: the table's, across games and restarts.
         self.dice = DiceRegistry(config.data_dir / REGISTRY_FILE)
-        self._paired: dict[int, list[str]] = {}  # what each seat's view lists
-        self.session = self._rebuild(self._card_uids)
+        self.session = self._rebuild()
         # The hub serves the table's seats, and every seat of a game carried on from a
         # configuration with more; a game may seat fewer (`games new --seats`).
         served = max(seats, self.session.config.players)
@@ -215,23 +161,28 @@ class TableService:
             on_referee=lambda request: referee_answer(self, request),
             language=config.table.language,
         )
+        self.outputs = TableOutputs(self.hub, show_leds)
+        self.seat_dice = SeatDice(self.dice, self.hub)
         self._restore_sequences()
         self._storage_ok(publish=False)
         self._show_notice(publish=False)
         # What the seats and spectators must see is in place before the hub's birth.
         self._show_views(publish=False)
         for seat in range(1, served + 1):
-            self._show_paired(seat, publish=False)
-        self.hub.publish_board(board_message(self.session.state), publish=False)
-        self._publish_scene(publish=False)
+            self.seat_dice.show(seat, publish=False)
+        self.outputs.board(self.session, publish=False)
 
-    # -- start-up -------------------------------------------------------------
+    # -- the game in hand -----------------------------------------------------
 
     def _current_game(self) -> int:
         table = self.config.table.id
         game = self.journal.current_game(table)
         if game is not None and self.journal.game(game).status == "running":
-            self._say_if_configured_otherwise(game)
+            # Restarting the hub never throws a game away: a changed configuration only
+            # applies to the next game, and the log says so and how to start it.
+            otherwise = configured_otherwise(self.journal, game, self.rules, self.config.table)
+            if otherwise is not None:
+                log.warning("%s", otherwise)
             return game
         game = self.journal.create_game(
             # The journal's header then records the printed deck for every replay.
@@ -241,20 +192,20 @@ class TableService:
         log.info("table %s: new game %d (%s)", table, game, self.config.table.rules)
         return game
 
+    def _rebuild(self) -> TableSession:
+        # Each seat's language: its birth's once the hub heard one, else the table's
+        # (the first game is rebuilt before the hub exists).
+        hub: HubService | None = getattr(self, "hub", None)
+        table = self.config.table
+        return rebuild_session(
+            self.journal, self.game_id, table, self._seed, self._card_uids,
+            lambda seat: hub.seat_language(seat) if hub is not None else table.language)
+
     def deck_problem(self) -> str | None:
         """Why the game in hand does not start (its physical deck is not wholly enrolled)
         and the two ways out, in one line, or None; a game whose hub deals the cards
         takes none. The game starts by itself once the enrollment is complete."""
-        if self.session.hub_cards:
-            return None
-        deck = self.session.config.options.deck
-        wanted = set(deck_cards(self.session.config.board, deck))
-        known = wanted & set(self._card_uids.values())
-        if known == wanted:
-            return None
-        return (f"the {deck} deck is not enrolled ({len(known)} of {len(wanted)} cards): "
-                'run risktable cards enroll, or play with cards = "hub" (games new '
-                "--cards hub)")
+        return deck_problem(self.session, self._card_uids)
 
     def _warn_unenrolled(self) -> None:
         # The first card draw of a game must not be where a table learns this.
@@ -268,50 +219,8 @@ class TableService:
 
     def _send_standing_commands(self) -> None:
         # Armed rolls and the like go out only once the game has started.
-        if not self._started():
-            return
-        for seat in self.session.seats:
-            for target, command in self.session.standing_commands(seat):
-                self.hub.send_command(target, command)
-
-    def _say_if_configured_otherwise(self, game: int) -> None:
-        # Restarting the hub never throws a game away; a changed configuration only
-        # applies to the next game, and the log says so and how to start it.
-        running = self.journal.config(game)
-        table = self.config.table
-        if (running.players, running.options) == (self.rules.players, self.rules.options):
-            return
-        log.warning("table %s carries on game %d (%s); the configuration asks for %s: "
-                    "`risktable games new` starts a game as configured", table.id, game,
-                    describe(running), describe(self.rules, table.rules))
-
-    def _rebuild(self, card_uids: Mapping[str, int]) -> TableSession:
-        config, actions = self.journal.load(self.game_id)
-        bots: dict[int, Bot] = {
-            seat: BOTS[name](random.Random(f"{self._seed}:{self.game_id}:bot{seat}")
-                             .getrandbits(64))
-            for seat, name in self.config.table.bots.items()
-            if seat <= config.players  # a game of fewer players seats no bot beyond them
-        }
-        # Bot dice and the mission deal: seeded by the position, so a restart rolls on
-        # deterministically (what was dealt before is in the journal, never dealt again).
-        dice = chance_rng(self._seed, self.game_id, len(actions))
-        session = TableSession(config, list(range(1, config.players + 1)), card_uids,
-                               bots=bots, dice=dice, actions=actions,
-                               names=self.config.table.names,
-                               hub_cards=self.journal.game(self.game_id).cards == "hub",
-                               languages=self._languages(config.players))
-        last = self.journal.last_input(self.game_id)
-        if last is not None and last[0] == len(actions):
-            session.restore_ui(last[1])
-        log.info("game %d: %d actions replayed", self.game_id, len(actions))
-        return session
-
-    def _languages(self, players: int) -> dict[int, str]:
-        # Each seat's language: its birth's once the hub heard one, else the table's.
-        hub = getattr(self, "hub", None)  # the first game is rebuilt before the hub exists
-        return {seat: hub.seat_language(seat) if hub is not None
-                else self.config.table.language for seat in range(1, players + 1)}
+        if self._started():
+            self.outputs.standing_commands(self.session)
 
     def _restore_sequences(self) -> None:
         # Each seat's events continue from the number after the last one answered:
@@ -334,10 +243,8 @@ class TableService:
         # The contract: a resync or a birth re-sends any standing command (an armed
         # roll); HubService republishes the view but only the session knows these.
         with self._lock:
-            if not self._started():
-                return
-            for target, command in self.session.standing_commands(seat):
-                self.hub.send_command(target, command)
+            if self._started():
+                self.outputs.standing_commands(self.session, [seat])
 
     def start(self) -> None:
         """Connect, republish everything a seat and the LED board need, let bots move."""
@@ -376,11 +283,8 @@ class TableService:
             self._on_storage(full)
 
     def _show_notice(self, *, publish: bool = True) -> None:
-        # One notice line above every seat's view: a full disk first, since it holds
-        # the game even once the referee resumes it.
-        notice = (STORAGE_NOTICE if self.storage.full
-                  else PAUSED_NOTICE if self._paused else None)
-        self.hub.set_notice(notice, publish=publish)
+        self.outputs.notice(storage_full=self.storage.full, paused=self._paused,
+                            publish=publish)
 
     def _poll_storage(self) -> None:
         while not self._stopping.wait(STORAGE_POLL_SECONDS):
@@ -449,7 +353,7 @@ class TableService:
             self.journal.set_current_game(table.id, self.game_id)
             log.info("table %s: new game %d (%s%s)", table.id, self.game_id,
                      describe(chosen, name), ", hub-dealt cards" if handling == "hub" else "")
-            self.session = self._rebuild(self._card_uids)
+            self.session = self._rebuild()
             self._warn_unenrolled()
             self._paused = False
             self._show_notice()
@@ -458,73 +362,6 @@ class TableService:
             self._send_standing_commands()
             self._run_bots()
             return self.game_id
-
-    @property
-    def enrolling(self) -> TableEnrollment | None:
-        """The card enrollment in progress, or None."""
-        return self._enrolling
-
-    def start_enrollment(self, seat: int, deck: str | None = None,
-                         restart: bool = False) -> str:
-        """Enroll the physical deck (``deck``, default the game's) at ``seat``'s reader
-        (:mod:`risktable.service.enrolling`); the game waits until every card is in.
-        Returns one line saying what is enrolled where."""
-        if not 1 <= seat <= self.hub.seats:
-            raise ValueError(f"seat {seat}: this hub serves seats 1 to {self.hub.seats}")
-        with self._lock:
-            chosen = deck or self.session.config.options.deck
-            self._enrolling = TableEnrollment(self.config.data_dir, self.session.config.board,
-                                              chosen, seat, restart,
-                                              self.config.table.names.get(seat))
-            said = (f"enrolling the {chosen} deck at seat {seat}: "
-                    f"{self._enrolling.progress()} known; saved after each card")
-            log.info("table %s: %s", self.config.table.id, said)
-            if self._enrolling.done:
-                self._finish_enrollment()
-            else:
-                self._show_enrolling()
-            return said
-
-    def _show_enrolling(self) -> None:
-        enrolling = self._enrolling
-        assert enrolling is not None
-        for seat in range(1, self.hub.seats + 1):
-            with i18n.using(self.hub.seat_language(seat)):
-                fields = enrolling.view(seat)
-            self.hub.update_view(seat, **fields)
-        if self._show_leds is not None:
-            self._show_leds(enrolling.scene())
-
-    def _finish_enrollment(self) -> None:
-        enrolling = self._enrolling
-        assert enrolling is not None
-        self._enrolling = None
-        log.info("table %s: the %s deck is enrolled (%s)", self.config.table.id,
-                 enrolling.deck, enrolling.progress())
-        if not self._fixed_uids:
-            self._card_uids = load_card_uids(self.config.data_dir, self.rules)
-        self.session = self._rebuild(self._card_uids)
-        if self._started():
-            log.info("game %d starts: its deck is enrolled", self.game_id)
-        self._show_views()
-        self._publish_public()
-        self._send_standing_commands()
-        self._run_bots()
-
-    def _enroll_input(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
-        # Under _on_event's lock. An accepted input leaves no journalled action, so its
-        # number is journalled here (HubService records only refusals itself).
-        enrolling = self._enrolling
-        assert enrolling is not None
-        step = enrolling.input(seat, msg)
-        if not step.accepted:
-            return ProtocolError("not_allowed", step.detail)
-        self._record_answer(seat, self.hub.gate.tracker(seat).boot, msg["seq"])
-        if enrolling.done:
-            self._finish_enrollment()
-        else:
-            self._show_enrolling()
-        return None
 
     def new_game_if_over(self) -> int | None:
         """The panel's start button held: a new game as configured when none is running
@@ -553,7 +390,7 @@ class TableService:
                 done += 1
             if not done:
                 return 0
-            self.session = self._rebuild(self._card_uids)
+            self.session = self._rebuild()
             seats = self.session.seats
             armed = frozenset(target for seat in seats
                               for target, _ in self.session.standing_commands(seat))
@@ -561,16 +398,71 @@ class TableService:
                                hub_cards=self.session.hub_cards,
                                language=self.hub.seat_language)
             self._show_views()
-            for seat, lines in notes.lines.items():
-                view = self.session.view(seat)
-                self.hub.update_view(seat, lines=[*lines, *view.get("lines", [])][:4])
-            for seat in armed:
-                for target, command in self.session.standing_commands(seat):
-                    self.hub.send_command(target, command)
+            self.outputs.undone(self.session, notes)
+            self.outputs.standing_commands(self.session, armed)
             self._publish_public(highlight=notes.moved)
             log.info("game %d: the referee undid %d decision%s", self.game_id, done,
                      "" if done == 1 else "s")
             return done
+
+    # -- enrollment -----------------------------------------------------------
+
+    @property
+    def enrolling(self) -> TableEnrollment | None:
+        """The card enrollment in progress, or None."""
+        return self._enrolling
+
+    def start_enrollment(self, seat: int, deck: str | None = None,
+                         restart: bool = False) -> str:
+        """Enroll the physical deck (``deck``, default the game's) at ``seat``'s reader
+        (:mod:`risktable.service.enrolling`); the game waits until every card is in.
+        Returns one line saying what is enrolled where."""
+        if not 1 <= seat <= self.hub.seats:
+            raise ValueError(f"seat {seat}: this hub serves seats 1 to {self.hub.seats}")
+        with self._lock:
+            chosen = deck or self.session.config.options.deck
+            self._enrolling = TableEnrollment(self.config.data_dir, self.session.config.board,
+                                              chosen, seat, restart,
+                                              self.config.table.names.get(seat))
+            said = (f"enrolling the {chosen} deck at seat {seat}: "
+                    f"{self._enrolling.progress()} known; saved after each card")
+            log.info("table %s: %s", self.config.table.id, said)
+            if self._enrolling.done:
+                self._finish_enrollment()
+            else:
+                self.outputs.enrolling(self._enrolling)
+            return said
+
+    def _finish_enrollment(self) -> None:
+        enrolling = self._enrolling
+        assert enrolling is not None
+        self._enrolling = None
+        log.info("table %s: the %s deck is enrolled (%s)", self.config.table.id,
+                 enrolling.deck, enrolling.progress())
+        if not self._fixed_uids:
+            self._card_uids = load_card_uids(self.config.data_dir, self.rules)
+        self.session = self._rebuild()
+        if self._started():
+            log.info("game %d starts: its deck is enrolled", self.game_id)
+        self._show_views()
+        self._publish_public()
+        self._send_standing_commands()
+        self._run_bots()
+
+    def _enroll_input(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
+        # Under _on_event's lock. An accepted input leaves no journalled action, so its
+        # number is journalled here (HubService records only refusals itself).
+        enrolling = self._enrolling
+        assert enrolling is not None
+        step = enrolling.input(seat, msg)
+        if not step.accepted:
+            return ProtocolError("not_allowed", step.detail)
+        self._record_answer(seat, self.hub.gate.tracker(seat).boot, msg["seq"])
+        if enrolling.done:
+            self._finish_enrollment()
+        else:
+            self.outputs.enrolling(enrolling)
+        return None
 
     # -- inputs ---------------------------------------------------------------
 
@@ -590,29 +482,13 @@ class TableService:
         # Under _on_event's lock. Pairing is the table's hardware, not the game's: it
         # goes on whatever the game does (enrollment, pause, over).
         if msg["kind"] in ("pair", "unpair"):
-            return self._pair_input(seat, msg)
+            return self.seat_dice.pair(seat, msg, lambda: self._record_answer(
+                seat, self.hub.gate.tracker(seat).boot, msg["seq"]))
         if self._enrolling is not None:
             return self._enroll_input(seat, msg)
-        if seat not in self.session.seats:
-            with i18n.using(self.hub.seat_language(seat)):
-                return ProtocolError("not_allowed", _("Seat {n} does not play in this game")
-                                     .format(n=seat))
-        if self.session.state.phase == GAME_OVER:
-            with i18n.using(self.hub.seat_language(seat)):
-                return ProtocolError("not_allowed", _("The game is over"))
-        if not self._started():
-            return ProtocolError("not_allowed", _(NOT_STARTED_REASON))
-        if self._paused:
-            return ProtocolError("not_allowed", _("The referee has paused the game"))
-        if not self._storage_ok():
-            raise Unanswered(f"{STORAGE_NOTICE}: {self.storage.free // 1024} KiB free, "
-                             f"{self.storage.min_free // 1024} KiB needed")
-        if msg["kind"] == "dice":
-            try:
-                self.dice.check_roll(seat, [str(d.get("id")) for d in msg["dice"]])
-            except PairingRefused as exc:
-                self._rearm(seat)
-                return ProtocolError("not_allowed", str(exc))
+        refused = self._refused(seat, msg)
+        if refused is not None:
+            return refused
         before = self.session.checkpoint()
         # The seats' views and the LED highlight are worked out after the ack
         # (with_views): only the rules and the journal stand between input and ack.
@@ -633,7 +509,7 @@ class TableService:
         self.hub.answer_now()
         outcome = self.session.with_views(outcome)
         if msg["kind"] == "dice":
-            self._dice_seen(seat, msg["dice"])
+            self.seat_dice.rolled(seat, msg["dice"])
         self._publish(outcome)
         # The free space was measured for this input a moment ago, before its journal
         # write (which min_free leaves room for): a second statvfs would only delay the
@@ -641,52 +517,26 @@ class TableService:
         self._run_bots(storage_checked=True)
         return None
 
-    def _rearm(self, seat: int) -> None:
-        # The seat counted a die that is not its own into its armed roll: the roll is
-        # disarmed and armed again under the same number, so the seat forgets that die
-        # and its own dice can be rolled.
-        for target, command in self.session.standing_commands(seat):
-            self.hub.send_command(target, messages.message("cmd", cmd="disarm",
-                                                           roll=command["roll"]))
-            self.hub.send_command(target, command)
-
-    def _pair_input(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
-        # A seat claims or gives back a smart die. The registry commits before the
-        # answer; an accepted pairing leaves no journalled action, so its number is
-        # journalled here (HubService records only refusals itself).
-        die = msg["die"]
-        try:
-            if msg["kind"] == "pair":
-                self.dice.claim(seat, die, msg.get("battery"), msg.get("replace"))
-            else:
-                self.dice.release(seat, die)
-        except PairingRefused as exc:
-            log.info("seat %d: %s of %s refused: %s", seat, msg["kind"], die, exc)
-            return ProtocolError("not_allowed", str(exc))
-        except sqlite3.Error as exc:
-            raise Unanswered(f"the dice registry refused the write: {exc}") from exc
-        self._record_answer(seat, self.hub.gate.tracker(seat).boot, msg["seq"])
-        replaced = msg.get("replace")
-        log.info("seat %d: %s %s%s", seat, "paired" if msg["kind"] == "pair" else "unpaired",
-                 die, f" in place of {replaced}" if replaced else "")
-        self._show_paired(seat)
+    def _refused(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
+        # Why the game takes no input from ``seat`` now, before the session sees it (or
+        # Unanswered while the journal has no room: the seat sends it again later).
+        if seat not in self.session.seats:
+            with i18n.using(self.hub.seat_language(seat)):
+                return ProtocolError("not_allowed", _("Seat {n} does not play in this game")
+                                     .format(n=seat))
+        if self.session.state.phase == GAME_OVER:
+            with i18n.using(self.hub.seat_language(seat)):
+                return ProtocolError("not_allowed", _("The game is over"))
+        if not self._started():
+            return ProtocolError("not_allowed", _(NOT_STARTED_REASON))
+        if self._paused:
+            return ProtocolError("not_allowed", _("The referee has paused the game"))
+        if not self._storage_ok():
+            raise Unanswered(f"{STORAGE_NOTICE}: {self.storage.free // 1024} KiB free, "
+                             f"{self.storage.min_free // 1024} KiB needed")
+        if msg["kind"] == "dice":
+            return self.seat_dice.refused_roll(seat, msg, self.session)
         return None
-
-    def _dice_seen(self, seat: int, dice: list[dict[str, Any]]) -> None:
-        # Battery and last sighting for `dice list`: a failure here costs the table
-        # nothing, so it is only logged.
-        try:
-            self.dice.seen(seat, dice)
-        except sqlite3.Error:
-            log.exception("seat %d: the dice registry could not note a roll", seat)
-
-    def _show_paired(self, seat: int, *, publish: bool = True) -> None:
-        # The seat's paired dice ride in its retained view, so a rebooted seat has them
-        # at once; a seat that never paired gets no `dice` field at all.
-        dice = self.dice.seat_dice(seat)
-        if dice or seat in self._paired:
-            self._paired[seat] = dice
-            self.hub.update_view(seat, publish=publish, dice=dice)
 
     @contextlib.contextmanager
     def _journal_or_rollback(self, before: Checkpoint) -> Iterator[None]:
@@ -754,46 +604,20 @@ class TableService:
     # -- outputs --------------------------------------------------------------
 
     def _show_views(self, *, publish: bool = True) -> None:
-        # Every seat's whole view; a seat the game does not seat says so.
-        started = self._started()
-        for seat in range(1, self.hub.seats + 1):
-            with i18n.using(self.hub.seat_language(seat)):
-                if seat in self.session.seats and not started:
-                    # An empty progress ring: the seat still shows its colour.
-                    fields = {"lines": [_(line) for line in NOT_STARTED], "active": False,
-                              "ring": {"mode": "progress", "value": 0, "max": 99}}
-                else:
-                    fields = (self.session.view(seat) if seat in self.session.seats
-                              else {"lines": [_(OUT_OF_GAME)], "active": False,
-                                    "ring": {"mode": "off"}})
-            self.hub.update_view(seat, publish=publish, **fields)
+        self.outputs.views(self.session, started=self._started(), publish=publish)
 
     def _publish(self, outcome: Outcome) -> None:
-        for seat, fields in outcome.views.items():
-            self.hub.update_view(seat, **fields)
-        for seat, command in outcome.commands:
-            self.hub.send_command(seat, command)
+        self.outputs.outcome(self.session, outcome)
         if outcome.actions or outcome.retracted:
-            self._publish_public()
-            return
-        if self._show_leds is not None:
-            self._show_leds(led_scene(self.session.state, outcome.highlight))
-        self._publish_scene()
-
-    def _publish_scene(self, *, publish: bool = True) -> None:
-        # The LED board's highlight and the last events for spectators; the hub drops
-        # an unchanged one, so a cursor step over nothing new sends nothing.
-        highlight, facts = self.session.scene()
-        self.hub.publish_scene(scene_message(self.session.state, highlight, facts),
-                               publish=publish)
+            self._note_victory()
 
     def _publish_public(self, highlight: frozenset[str] | None = None) -> None:
+        self.outputs.public(self.session, highlight)
+        self._note_victory()
+
+    def _note_victory(self) -> None:
+        # A game just won is finished in the journal once, and the panel told.
         state = self.session.state
-        self.hub.publish_board(board_message(state))
-        self._publish_scene()
-        if self._show_leds is not None:
-            self._show_leds(led_scene(
-                state, self.session.highlight if highlight is None else highlight))
         if state.phase == GAME_OVER:
             game = self.journal.game(self.game_id)
             if game.status == "running":
@@ -801,3 +625,10 @@ class TableService:
                 log.info("game %d won by seat %d", self.game_id, state.winner + 1)
                 if self._on_victory is not None:
                     self._on_victory(state.winner + 1)
+
+
+__all__ = [
+    "NOT_STARTED", "NOT_STARTED_REASON", "OUT_OF_GAME", "PAUSED_NOTICE", "SEED_FILE",
+    "STORAGE_NOTICE", "STORAGE_POLL_SECONDS", "TableService", "chance_rng", "load_card_uids",
+    "rules_config", "with_enrolled_deck",
+]

@@ -1,12 +1,13 @@
 """One worker thread that does the hub's work, in the order it was handed in.
 
-paho's network thread must stay free to answer the broker's keepalive, so it
-only hands each inbound message to :class:`Worker`, which runs the gate, the
-rules, the journal's fsync, the publishing and the bots. One thread and one
-FIFO keep every seat's messages in the order the broker delivered them. The
-queue is bounded: a message that finds it full is dropped and logged, never
-waited for (blocking would stall the network thread again); a seat sends an
-unanswered event again, so nothing a player did is lost.
+The network thread (paho driven by ``mqtt_loop.MqttLoop``) must stay free to
+answer the broker's keepalive, so it only hands each inbound message to
+:class:`Worker`, which runs the gate, the rules, the journal's fsync, the
+publishing and the bots. One thread and one FIFO keep every seat's messages in
+the order the broker delivered them. The queue is bounded: a message that finds
+it full is dropped and logged, never waited for (blocking would stall the network
+thread again); a seat sends an unanswered event again, so nothing a player did is
+lost.
 """
 
 from __future__ import annotations

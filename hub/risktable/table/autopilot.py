@@ -12,7 +12,7 @@ seats through the same inputs as people.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from riskproto import messages
@@ -163,46 +163,79 @@ def _wanted(menu: Menu, pick: Pick, plan: Action) -> tuple[str, int]:
     """The next thing to do at ``menu`` to carry out ``plan``: Back, a territory, a number,
     a card to tap, a choice of a choice menu (the plan itself, or the index of a trade
     menu's choice), or Confirm (a star trade once its cards are tapped)."""
-    stage = menu.stage
-    if menu.options and stage in (menus.TRADE_STAGE, menus.MUST_TRADE):
+    if menu.options and menu.stage in (menus.TRADE_STAGE, menus.MUST_TRADE):
         return ("choice", _trade_choice(menu, plan))
-    if isinstance(plan, Trade):
-        if stage == menus.BONUS:
-            if plan.bonus is None:
-                raise PlanError(f"{plan!r} names no +2 territory but the table asks for one")
-            return ("territory", plan.bonus)
-        extra = [c for c in pick.cards if c not in plan.cards]
-        if extra:
-            return ("tap", extra[0])  # tapping a chosen card again takes it out
-        return ("tap", next(c for c in plan.cards if c not in pick.cards))
-    if isinstance(plan, TradeStars):
-        extra = [c for c in pick.cards if c not in plan.cards]
-        if extra:
-            return ("tap", extra[0])
-        missing = [c for c in plan.cards if c not in pick.cards]
-        return ("tap", missing[0]) if missing else ("confirm", 0)
-    if isinstance(plan, Claim | Place | ChooseCapital):
-        return ("territory", plan.territory)
-    if isinstance(plan, Reroll | Commander | AcceptRoll):
-        return ("option", 0)
-    if isinstance(plan, Defend):
-        return ("number", plan.dice)
-    if isinstance(plan, Occupy):
-        return ("number", plan.armies)
-    if isinstance(plan, EndAttack | EndTurn):
-        return _BACK if stage not in (menus.ATTACK_FROM, menus.FORTIFY_FROM) else ("territory",
-                                                                                    DONE)
-    if isinstance(plan, Attack | Fortify):
-        if stage in (menus.ATTACK_FROM, menus.FORTIFY_FROM):
-            return ("territory", plan.source)
-        if pick.source != plan.source:
-            return _BACK
-        if stage in (menus.ATTACK_TO, menus.FORTIFY_TO):
-            return ("territory", plan.target)
-        if pick.target != plan.target:
-            return _BACK
-        return ("number", plan.dice if isinstance(plan, Attack) else plan.armies)
-    raise PlanError(f"no inputs make {plan!r}")
+    how = _WANTED.get(type(plan))
+    if how is None:
+        raise PlanError(f"no inputs make {plan!r}")
+    return how(menu, pick, plan)
+
+
+def _set_tapped(menu: Menu, pick: Pick, plan: Trade) -> tuple[str, int]:
+    if menu.stage == menus.BONUS:
+        if plan.bonus is None:
+            raise PlanError(f"{plan!r} names no +2 territory but the table asks for one")
+        return ("territory", plan.bonus)
+    extra = [c for c in pick.cards if c not in plan.cards]
+    if extra:
+        return ("tap", extra[0])  # tapping a chosen card again takes it out
+    return ("tap", next(c for c in plan.cards if c not in pick.cards))
+
+
+def _stars_tapped(menu: Menu, pick: Pick, plan: TradeStars) -> tuple[str, int]:
+    extra = [c for c in pick.cards if c not in plan.cards]
+    if extra:
+        return ("tap", extra[0])
+    missing = [c for c in plan.cards if c not in pick.cards]
+    return ("tap", missing[0]) if missing else ("confirm", 0)
+
+
+def _territory(menu: Menu, pick: Pick, plan: Claim | Place | ChooseCapital) -> tuple[str, int]:
+    return ("territory", plan.territory)
+
+
+def _roll_choice(menu: Menu, pick: Pick, plan: Action) -> tuple[str, int]:
+    return ("option", 0)
+
+
+def _defence(menu: Menu, pick: Pick, plan: Defend) -> tuple[str, int]:
+    return ("number", plan.dice)
+
+
+def _occupation(menu: Menu, pick: Pick, plan: Occupy) -> tuple[str, int]:
+    return ("number", plan.armies)
+
+
+def _done(menu: Menu, pick: Pick, plan: Action) -> tuple[str, int]:
+    # Stopping is the last entry of the source menu: go back to it first.
+    if menu.stage not in (menus.ATTACK_FROM, menus.FORTIFY_FROM):
+        return _BACK
+    return ("territory", DONE)
+
+
+def _move(menu: Menu, pick: Pick, plan: Attack | Fortify) -> tuple[str, int]:
+    # Source, target, then the number; Back first where a half-made choice differs.
+    stage = menu.stage
+    if stage in (menus.ATTACK_FROM, menus.FORTIFY_FROM):
+        return ("territory", plan.source)
+    if pick.source != plan.source:
+        return _BACK
+    if stage in (menus.ATTACK_TO, menus.FORTIFY_TO):
+        return ("territory", plan.target)
+    if pick.target != plan.target:
+        return _BACK
+    return ("number", plan.dice if isinstance(plan, Attack) else plan.armies)
+
+
+# How each kind of plan is carried out, one input at a time.
+_WANTED: dict[type, Callable[[Menu, Pick, Any], tuple[str, int]]] = {
+    Trade: _set_tapped, TradeStars: _stars_tapped,
+    Claim: _territory, Place: _territory, ChooseCapital: _territory,
+    Reroll: _roll_choice, Commander: _roll_choice, AcceptRoll: _roll_choice,
+    Defend: _defence, Occupy: _occupation,
+    EndAttack: _done, EndTurn: _done,
+    Attack: _move, Fortify: _move,
+}
 
 
 __all__ = ["Autopilot", "PlanError"]

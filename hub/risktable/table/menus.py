@@ -13,10 +13,11 @@ menu (changing a held roll) lists rules actions instead, the safe one first.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from risktable.rules import combat, turn
-from risktable.rules.actions import AcceptRoll, Action, Trade, TradeStars
+from risktable.rules.actions import AcceptRoll, Action, ChooseCapital, Place, Trade, TradeStars
 from risktable.rules.engine import modify_actions, setup_seat, trade_actions
 from risktable.rules.fortify import reachable
 from risktable.rules.state import (
@@ -39,6 +40,7 @@ from risktable.rules.state import (
     ROLL,
     SETUP_PLACE,
     UNOWNED,
+    Phase,
     State,
 )
 
@@ -228,64 +230,116 @@ def neutral_choices(s: State) -> list[int]:
 def menu_for(s: State, pick: Pick, hub_cards: bool = False) -> Menu:
     """The menu the acting seat sees in ``s`` given its half-made ``pick``; with
     ``hub_cards`` the hub deals and keeps the hands, so trades are chosen from a menu."""
-    phase = s.phase
+    return _MENUS[s.phase](s, pick, hub_cards)
+
+
+def _own(s: State) -> list[int]:
+    return [t for t, o in enumerate(s.owners) if o == s.player]
+
+
+def _game_over(s: State, pick: Pick, hub_cards: bool) -> Menu:
+    return Menu(OVER, s.winner)
+
+
+def _dice(s: State, pick: Pick, hub_cards: bool) -> Menu:
+    return Menu(DICE, s.player)
+
+
+def _card(s: State, pick: Pick, hub_cards: bool) -> Menu:
+    return Menu(CARD, card_tapper(s))
+
+
+def _missions(s: State, pick: Pick, hub_cards: bool) -> Menu:
+    return Menu(MISSIONS_STAGE, -1)
+
+
+def _claim(s: State, pick: Pick, hub_cards: bool) -> Menu:
+    return _territories(CLAIM_STAGE, s.player,
+                        [t for t, o in enumerate(s.owners) if o == UNOWNED], pick)
+
+
+def _setup_place(s: State, pick: Pick, hub_cards: bool) -> Menu:
+    # Two-player 1993 rounds: every third army is the neutral's, placed by the player.
+    seat = setup_seat(s)
+    return _territories(SETUP_PLACE_STAGE, s.player,
+                        [t for t, o in enumerate(s.owners) if o == seat], pick)
+
+
+def _neutral(s: State, pick: Pick, hub_cards: bool) -> Menu:
+    # Two-player 2016: the player adds 3 armies to one neutral before reinforcing.
+    return _territories(NEUTRAL_STAGE, s.player, neutral_choices(s), pick)
+
+
+def _capital(s: State, pick: Pick, hub_cards: bool) -> Menu:
+    # goal = capitals: each player in turn secretly picks one own territory.
+    return _territories(CAPITAL_STAGE, s.player, _own(s), pick)
+
+
+def _modify(s: State, pick: Pick, hub_cards: bool) -> Menu:
+    # reroll / commander: the roll is held until the attacker lets it count.
+    return _options(MODIFY_STAGE, s.player, roll_choices(s), pick)
+
+
+def _reinforce(s: State, pick: Pick, hub_cards: bool) -> Menu:
     p = s.player
-    if phase == GAME_OVER:
-        return Menu(OVER, s.winner)
-    if phase in (OPENING, ROLL, REROLL):
-        return Menu(DICE, p)
-    if phase in (DEAL, DRAW, ASIDE):
-        return Menu(CARD, card_tapper(s))
-    if phase == MISSION_DEAL:
-        return Menu(MISSIONS_STAGE, -1)
-    if phase == CLAIM:
-        return _territories(CLAIM_STAGE, p, [t for t, o in enumerate(s.owners) if o == UNOWNED],
-                            pick)
-    if phase == SETUP_PLACE:
-        # Two-player 1993 rounds: every third army is the neutral's, placed by the player.
-        seat = setup_seat(s)
-        return _territories(SETUP_PLACE_STAGE, p,
-                            [t for t, o in enumerate(s.owners) if o == seat], pick)
-    if phase == NEUTRAL:
-        # Two-player 2016: the player adds 3 armies to one neutral before reinforcing.
-        return _territories(NEUTRAL_STAGE, p, neutral_choices(s), pick)
-    own = [t for t, o in enumerate(s.owners) if o == p]
-    if phase == CAPITAL:
-        # goal = capitals: each player in turn secretly picks one own territory.
-        return _territories(CAPITAL_STAGE, p, own, pick)
-    if phase == MODIFY:
-        # reroll / commander: the roll is held until the attacker lets it count.
-        return _options(MODIFY_STAGE, p, roll_choices(s), pick)
-    if phase == REINFORCE:
-        if pick.trade is not None:
-            return _territories(BONUS, p, list(turn.bonus_choices(s, pick.trade)), pick)
-        trades = _trades(s, pick) if hub_cards else None
-        if trades is not None:
-            return trades
-        if turn.must_trade(s):
-            return Menu(MUST_TRADE, p)
-        return _territories(PLACE, p, own, pick)
-    if phase == ATTACK:
-        if pick.source == NONE:
-            return _territories(ATTACK_FROM, p, [*attack_sources(s), DONE], pick)
-        if pick.target == NONE:
-            return _territories(ATTACK_TO, p, attack_targets(s, pick.source), pick)
-        top = min(combat.MAX_ATTACK_DICE, s.armies[pick.source] - 1)
-        return _number(ATTACK_DICE, p, 1, top, top, pick)
-    if phase == DEFEND:
-        top = min(combat.defend_limit(s), s.armies[s.target])
-        return _number(DEFEND_DICE, combat.defender(s), 1, top, top, pick)
-    if phase == OCCUPY:
-        low = s.occupy_min
-        return _number(OCCUPY_ARMIES, p, low, low + s.armies[s.source] - 1, low, pick)
-    if phase == FORTIFY:
-        if pick.source == NONE:
-            return _territories(FORTIFY_FROM, p, [*fortify_sources(s), DONE], pick)
-        if pick.target == NONE:
-            return _territories(FORTIFY_TO, p, sorted(reachable(s, pick.source)), pick)
-        top = s.armies[pick.source] - 1
-        return _number(FORTIFY_ARMIES, p, 1, top, top, pick)
-    raise AssertionError(f"unhandled phase {phase}")
+    if pick.trade is not None:
+        return _territories(BONUS, p, list(turn.bonus_choices(s, pick.trade)), pick)
+    trades = _trades(s, pick) if hub_cards else None
+    if trades is not None:
+        return trades
+    if turn.must_trade(s):
+        return Menu(MUST_TRADE, p)
+    return _territories(PLACE, p, _own(s), pick)
+
+
+def _attack(s: State, pick: Pick, hub_cards: bool) -> Menu:
+    p = s.player
+    if pick.source == NONE:
+        return _territories(ATTACK_FROM, p, [*attack_sources(s), DONE], pick)
+    if pick.target == NONE:
+        return _territories(ATTACK_TO, p, attack_targets(s, pick.source), pick)
+    top = min(combat.MAX_ATTACK_DICE, s.armies[pick.source] - 1)
+    return _number(ATTACK_DICE, p, 1, top, top, pick)
+
+
+def _defend(s: State, pick: Pick, hub_cards: bool) -> Menu:
+    top = min(combat.defend_limit(s), s.armies[s.target])
+    return _number(DEFEND_DICE, combat.defender(s), 1, top, top, pick)
+
+
+def _occupy(s: State, pick: Pick, hub_cards: bool) -> Menu:
+    low = s.occupy_min
+    return _number(OCCUPY_ARMIES, s.player, low, low + s.armies[s.source] - 1, low, pick)
+
+
+def _fortify(s: State, pick: Pick, hub_cards: bool) -> Menu:
+    p = s.player
+    if pick.source == NONE:
+        return _territories(FORTIFY_FROM, p, [*fortify_sources(s), DONE], pick)
+    if pick.target == NONE:
+        return _territories(FORTIFY_TO, p, sorted(reachable(s, pick.source)), pick)
+    top = s.armies[pick.source] - 1
+    return _number(FORTIFY_ARMIES, p, 1, top, top, pick)
+
+
+# The menu of each phase: menu_for is one look-up (it runs for every input and view).
+_MENUS: dict[Phase, Callable[[State, Pick, bool], Menu]] = {
+    GAME_OVER: _game_over,
+    OPENING: _dice, ROLL: _dice, REROLL: _dice,
+    DEAL: _card, DRAW: _card, ASIDE: _card,
+    MISSION_DEAL: _missions,
+    CLAIM: _claim,
+    SETUP_PLACE: _setup_place,
+    NEUTRAL: _neutral,
+    CAPITAL: _capital,
+    MODIFY: _modify,
+    REINFORCE: _reinforce,
+    ATTACK: _attack,
+    DEFEND: _defend,
+    OCCUPY: _occupy,
+    FORTIFY: _fortify,
+}
+assert set(_MENUS) == set(Phase), "every phase has a menu"
 
 
 def still_valid(s: State, pick: Pick) -> bool:
@@ -299,3 +353,23 @@ def still_valid(s: State, pick: Pick) -> bool:
     if pick.source not in attack_sources(s):
         return False
     return pick.target == NONE or pick.target in attack_targets(s, pick.source)
+
+
+# The battle's phases after the dice are in: the roll may still be held and changed.
+_ROLLED = frozenset({ROLL, MODIFY, REROLL})
+
+
+def pick_after(pick: Pick, before: State, after: State, action: Action) -> Pick:
+    """The half-made choice once ``action`` took ``before`` to ``after``.
+
+    The cursor stays where it was for the next choice, except after a capital: the
+    secret must not linger in the UI state (journalled, restored) or the next menu.
+    Keeping hub-dealt cards holds for the rest of the reinforcement, and after a roll
+    the attack's source and target stay chosen while they are still legal.
+    """
+    keep = pick.kept and isinstance(action, Place) and after.phase == REINFORCE
+    nxt = Pick() if isinstance(action, ChooseCapital) else Pick(at=pick.at, kept=keep)
+    if before.phase in _ROLLED:
+        kept = replace(nxt, source=before.source, target=before.target)
+        return kept if still_valid(after, kept) else nxt
+    return nxt

@@ -10,7 +10,8 @@ the words through the catalogue, territory and colour names too.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 from risktable import i18n
 from risktable.hardware.palette import seat_colour
@@ -87,60 +88,96 @@ def neutral_name(state: State, seat: int) -> str:
 
 def describe(before: State, action: Action) -> list[str]:
     """Lines describing ``action`` taken in state ``before`` (empty for chance actions)."""
-    lines: list[str]
-    if isinstance(action, Claim):
-        lines = [_("Claim"), _name(before, action.territory)]
-    elif isinstance(action, Place) and before.phase == st.NEUTRAL:
+    how = _DESCRIBE.get(type(action))
+    return [fit(line) for line in how(before, action)] if how is not None else []
+
+
+def _claimed(before: State, action: Claim) -> list[str]:
+    return [_("Claim"), _name(before, action.territory)]
+
+
+def _placed(before: State, action: Place) -> list[str]:
+    where = _("on {territory}").format(territory=_name(before, action.territory))
+    if before.phase == st.NEUTRAL:
         owner = before.owners[action.territory]
-        lines = [_("Place {armies} of").format(armies=_armies(action.armies)),
-                 neutral_name(before, owner),
-                 _("on {territory}").format(territory=_name(before, action.territory))]
-    elif isinstance(action, Place):
-        lines = [_("Place {armies}").format(armies=_armies(action.armies)),
-                 _("on {territory}").format(territory=_name(before, action.territory))]
-    elif isinstance(action, Trade):
-        lines = [_("Trade 3 cards")]
-    elif isinstance(action, TradeStars):
-        total = _stars(before, action.cards)
-        lines = [_("Trade {cards}").format(cards=_cards(len(action.cards))),
-                 ngettext("{n} star: {armies}", "{n} stars: {armies}", total).format(
-                     n=total, armies=_armies(STAR_VALUES[total]))]
-    elif isinstance(action, Attack):
-        lines = [_("Attack {territory}").format(territory=_name(before, action.target)),
-                 _("from {territory}").format(territory=_name(before, action.source)),
-                 _("with {dice}").format(dice=_dice(action.dice))]
-    elif isinstance(action, Defend):
-        lines = [_("Defend with {dice}").format(dice=_dice(action.dice))]
-    elif isinstance(action, Occupy):
-        moved = action.armies - before.occupy_min
-        lines = [_("Move {armies} more").format(armies=_armies(moved)) if moved
-                 else _("Keep the armies"),
-                 _("into {territory}").format(territory=_name(before, before.target))]
-    elif isinstance(action, Fortify):
-        lines = [_("Move {armies}").format(armies=_armies(action.armies)),
-                 _("from {territory}").format(territory=_name(before, action.source)),
-                 _("to {territory}").format(territory=_name(before, action.target))]
-    elif isinstance(action, EndAttack):
-        lines = [_("Attack over")]
-    elif isinstance(action, EndTurn):
-        lines = [_("Turn over")]
-    elif isinstance(action, Reroll):
-        # The re-roll reveals the held card that allows it: name it to everyone.
-        hand = before.hands[before.player]
-        card = before.source if before.source in hand else before.target
-        lines = [roll_choice(before, action),
-                 _("Card shown: {territory}").format(territory=_name(before, card))]
-    elif isinstance(action, Commander | AcceptRoll):
-        lines = [_("Roll accepted") if isinstance(action, AcceptRoll)
-                 else roll_choice(before, action)]
-    elif isinstance(action, ChooseCapital):
-        # Everyone reads these lines: never the territory while capitals are secret.
-        lines = [_("Capital chosen")]
-        if before.capitals.count(-1) == 1:
-            lines += [_("Capitals revealed:"), _("they blink on the board")]
-    else:
-        lines = []
-    return [fit(line) for line in lines]
+        return [_("Place {armies} of").format(armies=_armies(action.armies)),
+                neutral_name(before, owner), where]
+    return [_("Place {armies}").format(armies=_armies(action.armies)), where]
+
+
+def _traded(before: State, action: Trade) -> list[str]:
+    return [_("Trade 3 cards")]
+
+
+def _traded_stars(before: State, action: TradeStars) -> list[str]:
+    total = _stars(before, action.cards)
+    return [_("Trade {cards}").format(cards=_cards(len(action.cards))),
+            ngettext("{n} star: {armies}", "{n} stars: {armies}", total).format(
+                n=total, armies=_armies(STAR_VALUES[total]))]
+
+
+def _attacked(before: State, action: Attack) -> list[str]:
+    return [_("Attack {territory}").format(territory=_name(before, action.target)),
+            _("from {territory}").format(territory=_name(before, action.source)),
+            _("with {dice}").format(dice=_dice(action.dice))]
+
+
+def _defended(before: State, action: Defend) -> list[str]:
+    return [_("Defend with {dice}").format(dice=_dice(action.dice))]
+
+
+def _occupied(before: State, action: Occupy) -> list[str]:
+    moved = action.armies - before.occupy_min
+    return [_("Move {armies} more").format(armies=_armies(moved)) if moved
+            else _("Keep the armies"),
+            _("into {territory}").format(territory=_name(before, before.target))]
+
+
+def _fortified(before: State, action: Fortify) -> list[str]:
+    return [_("Move {armies}").format(armies=_armies(action.armies)),
+            _("from {territory}").format(territory=_name(before, action.source)),
+            _("to {territory}").format(territory=_name(before, action.target))]
+
+
+def _attack_ended(before: State, action: EndAttack) -> list[str]:
+    return [_("Attack over")]
+
+
+def _turn_ended(before: State, action: EndTurn) -> list[str]:
+    return [_("Turn over")]
+
+
+def _rerolled(before: State, action: Reroll) -> list[str]:
+    # The re-roll reveals the held card that allows it: name it to everyone.
+    hand = before.hands[before.player]
+    card = before.source if before.source in hand else before.target
+    return [roll_choice(before, action),
+            _("Card shown: {territory}").format(territory=_name(before, card))]
+
+
+def _roll_kept(before: State, action: AcceptRoll) -> list[str]:
+    return [_("Roll accepted")]
+
+
+def _commanded(before: State, action: Commander) -> list[str]:
+    return [roll_choice(before, action)]
+
+
+def _capital_chosen(before: State, action: ChooseCapital) -> list[str]:
+    # Everyone reads these lines: never the territory while capitals are secret.
+    lines = [_("Capital chosen")]
+    if before.capitals.count(-1) == 1:
+        lines += [_("Capitals revealed:"), _("they blink on the board")]
+    return lines
+
+
+# How each decision is told to the table (a chance action is told by outcome_lines).
+_DESCRIBE: dict[type, Callable[[State, Any], list[str]]] = {
+    Claim: _claimed, Place: _placed, Trade: _traded, TradeStars: _traded_stars,
+    Attack: _attacked, Defend: _defended, Occupy: _occupied, Fortify: _fortified,
+    EndAttack: _attack_ended, EndTurn: _turn_ended, Reroll: _rerolled,
+    AcceptRoll: _roll_kept, Commander: _commanded, ChooseCapital: _capital_chosen,
+}
 
 
 def _stars(state: State, cards: tuple[int, ...]) -> int:
@@ -260,114 +297,191 @@ def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[
     ``win`` is the attacker's chance of winning the whole battle, shown while
     the attack dice are chosen.
     """
-    stage = menu.stage
-    lines: list[str]
-    here = _name(state, menu.cursor) if menu.cursor >= 0 else ""
-    if stage == menus.CLAIM_STAGE:
-        lines = [_("Claim a territory:"), here, _("Press: put 1 army there")]
-    elif stage == menus.SETUP_PLACE_STAGE and setup_seat(state) != menu.player:
-        neutral = setup_seat(state)
-        lines = [_("Place 1 neutral army on"), here,
-                 _("{n} neutral left").format(n=state.to_place[neutral]),
-                 _("{n} own left").format(n=state.to_place[menu.player])]
-    elif stage == menus.SETUP_PLACE_STAGE:
-        lines = [_("Place 1 army on"), here,
-                 _("{n} left to place").format(n=state.to_place[menu.player])]
-    elif stage == menus.PLACE:
-        held = len(state.hands[menu.player])
-        lines = [_("Place 1 army on"), here, _("{n} to place").format(n=state.pool),
-                 _("{cards}, Back: undo").format(cards=_cards(held))]
-        if pick.cards and state.config.stars is not None:
-            # Confirm trades while cards are tapped, so the lines say so.
-            lines = [star_worth(state, pick.cards), _("Press: trade them"),
-                     _("{cards} tapped").format(cards=_cards(len(pick.cards))),
-                     _("Back: untap last")]
-        elif pick.cards:
-            lines[3] = _("{n} of 3 cards tapped").format(n=len(pick.cards))
-    elif menu.options and stage in (menus.TRADE_STAGE, menus.MUST_TRADE):
+    if menu.options and menu.stage in (menus.TRADE_STAGE, menus.MUST_TRADE):
         lines = _trade_lines(state, menu)
-    elif stage == menus.MUST_TRADE and state.config.stars is not None:
-        lines = [_("You hold {cards}").format(cards=_cards(len(state.hands[menu.player]))),
-                 _("Tap cards, 2-10 stars"), star_worth(state, pick.cards),
-                 _("Press: trade them")]
-    elif stage == menus.MUST_TRADE:
-        lines = [_("You hold {cards}").format(cards=_cards(len(state.hands[menu.player]))),
-                 _("Tap 3 cards to trade"), _("{n} of 3 tapped").format(n=len(pick.cards))]
-        if state.trades_due:
-            # second_set = forced: six cards making two sets owe both.
-            lines[0] = _("Two sets: trade both") if state.trades_due > 1 \
-                else _("Trade the second set")
-    elif stage == menus.BONUS:
-        lines = [_("Set traded: +2 armies"), _("go on {territory}").format(territory=here),
-                 _("Press to choose")]
-    elif stage == menus.ATTACK_FROM:
-        if menu.cursor == menus.DONE:
-            lines = [_("End attacks?"), _("Press: go to fortify")]
-        else:
-            lines = [_("Attack from"), here,
-                     "(" + _armies(state.armies[menu.cursor]) + ")"]
-    elif stage == menus.ATTACK_TO:
-        lines = [_("Attack {territory}").format(territory=here),
-                 _("from {territory}").format(territory=_name(state, pick.source)),
-                 _("({n} defending)").format(n=state.armies[menu.cursor]),
-                 _("Back: other source")]
-    elif stage == menus.ATTACK_DICE:
-        lines = [_("Attack {territory}").format(territory=_name(state, pick.target)),
-                 _("from {territory}").format(territory=_name(state, pick.source)),
-                 _("Roll {dice}?").format(dice=_dice(menu.value)),
-                 _("Battle odds {percent}").format(percent=_percent(win or 0.0))]
-    elif stage == menus.DEFEND_DICE:
-        lines = [_("Defend {territory}").format(territory=_name(state, state.target)),
-                 _("from {territory}").format(territory=_name(state, state.source)),
-                 _("Roll {dice}?").format(dice=_dice(menu.value))]
-    elif stage == menus.OCCUPY_ARMIES:
-        lines = [_("Move {n} into").format(n=menu.value), _name(state, state.target),
-                 _("from {territory}").format(territory=_name(state, state.source)),
-                 _("({low} to {high})").format(low=menu.low, high=menu.high)]
-    elif stage == menus.FORTIFY_FROM:
-        if menu.cursor == menus.DONE:
-            lines = [_("End the turn"), _("without fortifying?")]
-        else:
-            lines = [_("Fortify from"), here,
-                     "(" + _armies(state.armies[menu.cursor]) + ")"]
-    elif stage == menus.FORTIFY_TO:
-        lines = [_("Fortify {territory}").format(territory=here),
-                 _("from {territory}").format(territory=_name(state, pick.source)),
-                 _("Back: other source")]
-    elif stage == menus.FORTIFY_ARMIES:
-        lines = [_("Move {armies}").format(armies=_armies(menu.value)),
-                 _("from {territory}").format(territory=_name(state, pick.source)),
-                 _("to {territory}").format(territory=_name(state, pick.target))]
-    elif stage == menus.MODIFY_STAGE:
-        lines = [held_dice(state), roll_choice(state, menu.options[menu.value]),
-                 _("Choice {place}").format(place=_("{n} of {total}").format(
-                     n=menu.value + 1, total=len(menu.options))),
-                 _("Press: do it")]
-    elif stage == menus.NEUTRAL_STAGE:
-        whose = neutral_name(state, state.owners[menu.cursor])
-        left = state.neutral_pool
-        # All of a turn's 3 neutral armies go to one neutral, chosen by the first of them.
-        rule = _("{n} left, all on 1 neutral").format(n=left) if state.neutral_seat < 0 \
-            else _("{n} left for {neutral}").format(n=left, neutral=whose)
-        lines = [_("Place 1 neutral army on"), here, _("owner: {neutral}").format(neutral=whose),
-                 rule]
-    elif stage == menus.CAPITAL_STAGE:
-        lines = [_("Choose your capital:"), here, _("(secret until revealed)"),
-                 _("Press to choose")]
-    elif stage == menus.CARD:
-        lines = [_("Draw a card and tap it"), _("on your reader")]
-        if state.phase == st.ASIDE:
-            lines = [_("Set aside a card for"),
-                     _("{neutral}: tap it on").format(neutral=neutral_name(state, state.player)),
-                     _("your reader, face down")]
-        elif state.phase == st.DEAL and state.player != menu.player:
-            lines = [_("Deal {neutral} a card").format(neutral=neutral_name(state, state.player)),
-                     _("tap it on your reader")]
-        elif state.phase == st.DEAL:
-            lines = [_("Tap your dealt card"), _("on your reader")]
     else:
-        lines = []
+        how = _ASK.get(menu.stage)
+        lines = how(Question(state, menu, pick, win)) if how is not None else []
     return [fit(line) for line in lines]
+
+
+class Question(NamedTuple):
+    """What a question's lines are written from: the state, the menu asked, the
+    half-made choice and the battle's odds (while the attack dice are chosen)."""
+
+    state: State
+    menu: Menu
+    pick: Pick
+    win: float | None
+
+    @property
+    def here(self) -> str:
+        """The territory under the cursor, by name ("" when the cursor is on no territory)."""
+        return _name(self.state, self.menu.cursor) if self.menu.cursor >= 0 else ""
+
+    def named(self, territory: int) -> str:
+        """``territory`` by name, in the context's language."""
+        return _name(self.state, territory)
+
+
+def _ask_claim(q: Question) -> list[str]:
+    return [_("Claim a territory:"), q.here, _("Press: put 1 army there")]
+
+
+def _ask_setup_place(q: Question) -> list[str]:
+    state, player = q.state, q.menu.player
+    neutral = setup_seat(state)
+    if neutral != player:
+        return [_("Place 1 neutral army on"), q.here,
+                _("{n} neutral left").format(n=state.to_place[neutral]),
+                _("{n} own left").format(n=state.to_place[player])]
+    return [_("Place 1 army on"), q.here,
+            _("{n} left to place").format(n=state.to_place[player])]
+
+
+def _ask_place(q: Question) -> list[str]:
+    state, cards = q.state, q.pick.cards
+    if cards and state.config.stars is not None:
+        # Confirm trades while cards are tapped, so the lines say so.
+        return [star_worth(state, cards), _("Press: trade them"),
+                _("{cards} tapped").format(cards=_cards(len(cards))), _("Back: untap last")]
+    held = len(state.hands[q.menu.player])
+    lines = [_("Place 1 army on"), q.here, _("{n} to place").format(n=state.pool),
+             _("{cards}, Back: undo").format(cards=_cards(held))]
+    if cards:
+        lines[3] = _("{n} of 3 cards tapped").format(n=len(cards))
+    return lines
+
+
+def _ask_must_trade(q: Question) -> list[str]:
+    state, cards = q.state, q.pick.cards
+    held = _("You hold {cards}").format(cards=_cards(len(state.hands[q.menu.player])))
+    if state.config.stars is not None:
+        return [held, _("Tap cards, 2-10 stars"), star_worth(state, cards),
+                _("Press: trade them")]
+    lines = [held, _("Tap 3 cards to trade"), _("{n} of 3 tapped").format(n=len(cards))]
+    if state.trades_due:
+        # second_set = forced: six cards making two sets owe both.
+        lines[0] = _("Two sets: trade both") if state.trades_due > 1 \
+            else _("Trade the second set")
+    return lines
+
+
+def _ask_bonus(q: Question) -> list[str]:
+    return [_("Set traded: +2 armies"), _("go on {territory}").format(territory=q.here),
+            _("Press to choose")]
+
+
+def _ask_attack_from(q: Question) -> list[str]:
+    if q.menu.cursor == menus.DONE:
+        return [_("End attacks?"), _("Press: go to fortify")]
+    return [_("Attack from"), q.here, "(" + _armies(q.state.armies[q.menu.cursor]) + ")"]
+
+
+def _ask_attack_to(q: Question) -> list[str]:
+    return [_("Attack {territory}").format(territory=q.here),
+            _("from {territory}").format(territory=q.named(q.pick.source)),
+            _("({n} defending)").format(n=q.state.armies[q.menu.cursor]),
+            _("Back: other source")]
+
+
+def _ask_attack_dice(q: Question) -> list[str]:
+    return [_("Attack {territory}").format(territory=q.named(q.pick.target)),
+            _("from {territory}").format(territory=q.named(q.pick.source)),
+            _("Roll {dice}?").format(dice=_dice(q.menu.value)),
+            _("Battle odds {percent}").format(percent=_percent(q.win or 0.0))]
+
+
+def _ask_defend(q: Question) -> list[str]:
+    return [_("Defend {territory}").format(territory=q.named(q.state.target)),
+            _("from {territory}").format(territory=q.named(q.state.source)),
+            _("Roll {dice}?").format(dice=_dice(q.menu.value))]
+
+
+def _ask_occupy(q: Question) -> list[str]:
+    menu = q.menu
+    return [_("Move {n} into").format(n=menu.value), q.named(q.state.target),
+            _("from {territory}").format(territory=q.named(q.state.source)),
+            _("({low} to {high})").format(low=menu.low, high=menu.high)]
+
+
+def _ask_fortify_from(q: Question) -> list[str]:
+    if q.menu.cursor == menus.DONE:
+        return [_("End the turn"), _("without fortifying?")]
+    return [_("Fortify from"), q.here, "(" + _armies(q.state.armies[q.menu.cursor]) + ")"]
+
+
+def _ask_fortify_to(q: Question) -> list[str]:
+    return [_("Fortify {territory}").format(territory=q.here),
+            _("from {territory}").format(territory=q.named(q.pick.source)),
+            _("Back: other source")]
+
+
+def _ask_fortify_armies(q: Question) -> list[str]:
+    return [_("Move {armies}").format(armies=_armies(q.menu.value)),
+            _("from {territory}").format(territory=q.named(q.pick.source)),
+            _("to {territory}").format(territory=q.named(q.pick.target))]
+
+
+def _ask_modify(q: Question) -> list[str]:
+    menu = q.menu
+    return [held_dice(q.state), roll_choice(q.state, menu.options[menu.value]),
+            _("Choice {place}").format(place=_("{n} of {total}").format(
+                n=menu.value + 1, total=len(menu.options))),
+            _("Press: do it")]
+
+
+def _ask_neutral(q: Question) -> list[str]:
+    state = q.state
+    whose = neutral_name(state, state.owners[q.menu.cursor])
+    left = state.neutral_pool
+    # All of a turn's 3 neutral armies go to one neutral, chosen by the first of them.
+    rule = _("{n} left, all on 1 neutral").format(n=left) if state.neutral_seat < 0 \
+        else _("{n} left for {neutral}").format(n=left, neutral=whose)
+    return [_("Place 1 neutral army on"), q.here, _("owner: {neutral}").format(neutral=whose),
+            rule]
+
+
+def _ask_capital(q: Question) -> list[str]:
+    return [_("Choose your capital:"), q.here, _("(secret until revealed)"),
+            _("Press to choose")]
+
+
+def _ask_card(q: Question) -> list[str]:
+    state = q.state
+    if state.phase == st.ASIDE:
+        return [_("Set aside a card for"),
+                _("{neutral}: tap it on").format(neutral=neutral_name(state, state.player)),
+                _("your reader, face down")]
+    if state.phase == st.DEAL and state.player != q.menu.player:
+        return [_("Deal {neutral} a card").format(neutral=neutral_name(state, state.player)),
+                _("tap it on your reader")]
+    if state.phase == st.DEAL:
+        return [_("Tap your dealt card"), _("on your reader")]
+    return [_("Draw a card and tap it"), _("on your reader")]
+
+
+# The question of each stage (a trade menu of hub-dealt cards: _trade_lines). The stages
+# missing here ask nothing in words: dice to roll, the game over, the missions dealt.
+_ASK: dict[str, Callable[[Question], list[str]]] = {
+    menus.CLAIM_STAGE: _ask_claim,
+    menus.SETUP_PLACE_STAGE: _ask_setup_place,
+    menus.PLACE: _ask_place,
+    menus.MUST_TRADE: _ask_must_trade,
+    menus.BONUS: _ask_bonus,
+    menus.ATTACK_FROM: _ask_attack_from,
+    menus.ATTACK_TO: _ask_attack_to,
+    menus.ATTACK_DICE: _ask_attack_dice,
+    menus.DEFEND_DICE: _ask_defend,
+    menus.OCCUPY_ARMIES: _ask_occupy,
+    menus.FORTIFY_FROM: _ask_fortify_from,
+    menus.FORTIFY_TO: _ask_fortify_to,
+    menus.FORTIFY_ARMIES: _ask_fortify_armies,
+    menus.MODIFY_STAGE: _ask_modify,
+    menus.NEUTRAL_STAGE: _ask_neutral,
+    menus.CAPITAL_STAGE: _ask_capital,
+    menus.CARD: _ask_card,
+}
 
 
 def own_capital(state: State, player: int) -> list[str]:

@@ -14,6 +14,7 @@ import json
 
 from tests.firmware.drivers.conftest import RunMpy
 from tests.support.oled_text import glass_runs, refusal_lines
+from tests.support.preset_games import PresetGames
 from tests.table.test_screen_catalogue import Catalogue, _game
 
 SCRIPT = """
@@ -51,10 +52,11 @@ for lines, texts, bigs in json.loads(SCREENS):
 """
 
 
-def test_the_catalogues_layout_is_the_firmwares_pixels(run_mpy: RunMpy) -> None:
+def test_the_catalogues_layout_is_the_firmwares_pixels(run_mpy: RunMpy,
+                                                       preset_games: PresetGames) -> None:
     catalogue = Catalogue()
-    _game("classic_1993", 1, catalogue)
-    _game("classic_1993", 1, catalogue, hub_cards=True)  # hands and the trade menu
+    _game(preset_games("classic_1993"), catalogue)
+    _game(preset_games("classic_1993", hub_cards=True), catalogue)  # hands, the trade menu
     screens = [lines for _, lines in catalogue.screens.values()]
     screens += [refusal_lines(error) for _, error in catalogue.refusals.values()]
     screens.append(["Armies left", "12"])  # a big number, as the count screens show it

@@ -1,0 +1,714 @@
+"""Trains the dice reader's two models and writes them, with their metadata, into
+hub/risktable/dice_camera/models/.
+
+    pip install -e '.[train]'   # torch (CPU) and onnx, never in the test install
+    nice -n 10 python tools/dice_reader/train.py --photos ../shared/dice-photos/train
+
+Only the training part of the split (risktable.dice_camera.split) trains the models;
+the validation part sets the thresholds; the held-out part is never opened here. The
+seed fixes every random choice (material, augmentation, initial weights, batches), so a
+run on the same machine with the same versions writes the same models; torch's CPU
+kernels may differ in the last bits between machines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "hub"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import synth  # noqa: E402
+from synth import Cutout, Rng  # noqa: E402
+
+from risktable.dice_camera.crops import CROP_MARGIN, CROP_SIDE, OUTSIDE, die_crop  # noqa: E402
+from risktable.dice_camera.detect import PAD, STRIDE, decode, detector_input  # noqa: E402
+from risktable.dice_camera.model_files import DETECTOR, session  # noqa: E402
+from risktable.dice_camera.photos import LabelledPhoto, load_part  # noqa: E402
+from risktable.dice_camera.split import TRAIN, VALIDATION  # noqa: E402
+
+DET_SIDE = 192  # training crops of the detector (it is fully convolutional)
+UNREADABLE = 0  # the classifier's class for "no die, or a die that cannot be read"
+
+
+# ----------------------------------------------------------------------------- material
+
+
+@dataclass
+class Sprite:
+    """A rendered die: image, alpha, box in the sprite, value, readable or not."""
+
+    patch: np.ndarray
+    alpha: np.ndarray
+    box: tuple[float, float, float, float]
+    value: int
+    readable: bool
+
+
+@dataclass
+class Photo:
+    image: np.ndarray
+    boxes: np.ndarray  # (n, 4) pixels
+    values: np.ndarray
+
+
+@dataclass
+class Material:
+    photos: list[Photo]
+    cutouts: list[Cutout]
+    sprites: list[Sprite]
+    floors: list[np.ndarray]
+
+
+def load_photos(parts: list[LabelledPhoto]) -> list[Photo]:
+    out = []
+    for p in parts:
+        image = cv2.imread(str(p.path), cv2.IMREAD_COLOR)
+        h, w = image.shape[:2]
+        boxes = np.array([[d.box[0] * w, d.box[1] * h, d.box[2] * w, d.box[3] * h]
+                          for d in p.dice], np.float32).reshape(-1, 4)
+        out.append(Photo(image, boxes, np.array([d.value for d in p.dice], np.int64)))
+    return out
+
+
+def make_material(photos: list[Photo], rng: Rng, sprites: int, floors: int) -> Material:
+    cutouts = []
+    for ph in photos:
+        for box, value in zip(ph.boxes, ph.values, strict=True):
+            c = synth.cut_out(ph.image, tuple(float(x) for x in box), int(value))
+            if c is not None:
+                cutouts.append(c)
+    made = []
+    for i in range(sprites):
+        value = int(rng.integers(1, 7))
+        readable = i % 6 != 0
+        tilt = rng.uniform(0, 12) if readable else rng.uniform(28, 45)
+        patch, alpha, box = synth.render_die(rng, rng.uniform(34, 46), value, tilt=tilt,
+                                             view=rng.uniform(0, 30) * (rng.random() < 0.6))
+        made.append(Sprite(patch.astype(np.uint8), alpha, box, value, readable))
+    grounds = [synth.background(288, 288, rng) for _ in range(floors)]
+    return Material(photos, cutouts, made, grounds)
+
+
+def floor(m: Material, rng: Rng, side: int) -> np.ndarray:
+    """A made-up floor of ``side`` x ``side``: a pooled floor, turned, scaled, recoloured."""
+    base = m.floors[rng.integers(len(m.floors))]
+    s = rng.uniform(0.5, 2.0)
+    mat = cv2.getRotationMatrix2D((144, 144), rng.uniform(0, 360), s)
+    mat[:, 2] += side / 2 - 144
+    img = cv2.warpAffine(base, mat, (side, side), borderMode=cv2.BORDER_REFLECT)
+    if rng.random() < 0.3:
+        synth.clutter(img, rng, int(rng.integers(1, 5)))
+    return img
+
+
+def place_die(m: Material, rng: Rng, size: float, readable_only: bool
+              ) -> tuple[np.ndarray, np.ndarray, tuple[float, float, float, float], int, bool]:
+    """A die to paste, ``size`` pixels across: a cut-out of a real one or a rendered one."""
+    angle = rng.uniform(0, 360)
+    if rng.random() < 0.4 and m.cutouts:
+        c = m.cutouts[rng.integers(len(m.cutouts))]
+        f = size / max(c.box[2] - c.box[0], c.box[3] - c.box[1])
+        patch, alpha, box = synth.scale_cutout(c, f, angle)
+        if rng.random() < 0.5:
+            patch = synth.adjust_colours(patch, rng)
+        return patch, alpha, box, c.value, True
+    while True:
+        sp = m.sprites[rng.integers(len(m.sprites))]
+        if sp.readable or not readable_only:
+            break
+    f = size / max(sp.box[2] - sp.box[0], sp.box[3] - sp.box[1])
+    c = Cutout(sp.patch, sp.alpha, sp.value, sp.box)
+    patch, alpha, box = synth.scale_cutout(c, f, angle)
+    return patch, alpha, box, sp.value, sp.readable
+
+
+def warp_photo(ph: Photo, rng: Rng, side: int, die_size: float, centre: tuple[float, float],
+               out_centre: tuple[float, float], persp: float
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The photo turned, scaled so its dice are about ``die_size`` and tilted in
+    perspective, onto a ``side`` square over a made-up floor; boxes moved with it."""
+    sizes = np.maximum(ph.boxes[:, 2] - ph.boxes[:, 0], ph.boxes[:, 3] - ph.boxes[:, 1])
+    scale = die_size / float(np.median(sizes)) if len(sizes) else die_size / 40
+    a = math.radians(rng.uniform(0, 360))
+    flip = -1.0 if rng.random() < 0.5 else 1.0
+    to_origin = np.array([[1, 0, -centre[0]], [0, 1, -centre[1]], [0, 0, 1]])
+    rs = np.array([[scale * math.cos(a) * flip, -scale * math.sin(a), 0],
+                   [scale * math.sin(a) * flip, scale * math.cos(a), 0], [0, 0, 1]])
+    p = np.array([[1, 0, 0], [0, 1, 0],
+                  [rng.uniform(-persp, persp), rng.uniform(-persp, persp), 1]]) / side
+    p[2, 2] = 1
+    p[0, 0] = p[1, 1] = 1
+    back = np.array([[1, 0, out_centre[0]], [0, 1, out_centre[1]], [0, 0, 1]])
+    h = back @ p @ rs @ to_origin
+    src = ph.image
+    if scale < 0.8:
+        src = cv2.GaussianBlur(src, (0, 0), 0.4 / scale)
+    img = cv2.warpPerspective(src, h, (side, side), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    inside = cv2.warpPerspective(np.ones(src.shape[:2], np.uint8), h, (side, side),
+                                 flags=cv2.INTER_NEAREST)
+    boxes = []
+    for b in ph.boxes:
+        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        pts = np.array([[[cx, cy]], [[cx + 1, cy]], [[cx, cy + 1]]], np.float32)
+        q = cv2.perspectiveTransform(pts, h)[:, 0]
+        du, dv = q[1] - q[0], q[2] - q[0]
+        jac = abs(float(du[0] * dv[1] - du[1] * dv[0]))
+        k = math.sqrt(jac)
+        w2, h2 = (b[2] - b[0]) * k / 2, (b[3] - b[1]) * k / 2
+        boxes.append([q[0][0] - w2, q[0][1] - h2, q[0][0] + w2, q[0][1] + h2])
+    return img, inside, np.array(boxes, np.float32).reshape(-1, 4), ph.values.copy()
+
+
+def log_uniform(rng: Rng, lo: float, hi: float) -> float:
+    return math.exp(rng.uniform(math.log(lo), math.log(hi)))
+
+
+# ----------------------------------------------------------------------------- detector data
+
+
+def detector_sample(m: Material, rng: Rng) -> tuple[np.ndarray, np.ndarray]:
+    """A training crop for the detector and its dice boxes (pixels)."""
+    side = DET_SIDE
+    die_size = log_uniform(rng, 7, 110)
+    boxes: list[list[float]] = []
+    if rng.random() < 0.55:
+        ph = m.photos[rng.integers(len(m.photos))]
+        h, w = ph.image.shape[:2]
+        if len(ph.boxes) and rng.random() < 0.7:
+            b = ph.boxes[rng.integers(len(ph.boxes))]
+            centre = ((b[0] + b[2]) / 2 + rng.normal(0, 30), (b[1] + b[3]) / 2 + rng.normal(0, 30))
+        else:
+            centre = (rng.uniform(0, w), rng.uniform(0, h))
+        img, inside, pb, _ = warp_photo(ph, rng, side, die_size, centre,
+                                        (side / 2, side / 2), 0.5)
+        if inside.min() == 0:
+            fl = floor(m, rng, side)
+            img = np.where(inside[..., None] > 0, img, fl)
+        boxes = pb.tolist()
+        extra = int(rng.integers(0, 3)) if rng.random() < 0.3 else 0
+    else:
+        img = floor(m, rng, side)
+        extra = int(rng.integers(0, 14))
+    for _ in range(extra):
+        s = die_size * rng.uniform(0.8, 1.25)
+        patch, alpha, box, _, _ = place_die(m, rng, s, readable_only=False)
+        x = int(rng.uniform(-box[0] - s / 3, side - box[2] + s / 3))
+        y = int(rng.uniform(-box[1] - s / 3, side - box[3] + s / 3))
+        nb = [box[0] + x, box[1] + y, box[2] + x, box[3] + y]
+        if any(_iou(nb, o) > 0.15 for o in boxes):
+            continue
+        synth.paste(img, patch, alpha, x, y, rng)
+        # a die pasted over an old one hides it
+        boxes = [o for o in boxes if _covered(o, nb) < 0.5]
+        boxes.append(nb)
+    img = synth.adjust_colours(img, rng)
+    if rng.random() < 0.3:
+        img = synth.uneven_light(img, rng)
+    img = synth.degrade(img, rng)
+    if rng.random() < 0.1:  # the letterbox padding seen at run time
+        cut = int(rng.integers(side // 2, side))
+        if rng.random() < 0.5:
+            img[:, cut:] = PAD
+            boxes = [b for b in boxes if (b[0] + b[2]) / 2 < cut]
+        else:
+            img[cut:] = PAD
+            boxes = [b for b in boxes if (b[1] + b[3]) / 2 < cut]
+    return img, np.array(boxes, np.float32).reshape(-1, 4)
+
+
+def _iou(a: list[float], b: list[float]) -> float:
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    if iw <= 0 or ih <= 0:
+        return 0.0
+    inter = iw * ih
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+def _covered(a: list[float], by: list[float]) -> float:
+    iw = min(a[2], by[2]) - max(a[0], by[0])
+    ih = min(a[3], by[3]) - max(a[1], by[1])
+    if iw <= 0 or ih <= 0:
+        return 0.0
+    return iw * ih / max((a[2] - a[0]) * (a[3] - a[1]), 1e-6)
+
+
+def detector_targets(boxes: np.ndarray, side: int) -> tuple[np.ndarray, ...]:
+    n = side // STRIDE
+    heat = np.zeros((n, n), np.float32)
+    size = np.zeros((2, n, n), np.float32)
+    offset = np.zeros((2, n, n), np.float32)
+    mask = np.zeros((n, n), np.float32)
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    for b in boxes:
+        cx, cy = (b[0] + b[2]) / 2 / STRIDE, (b[1] + b[3]) / 2 / STRIDE
+        if not (0 <= cx < n and 0 <= cy < n):
+            continue
+        w, h = (b[2] - b[0]) / STRIDE, (b[3] - b[1]) / STRIDE
+        sigma = max(0.5, 0.14 * min(w, h))
+        g = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sigma * sigma))
+        heat = np.maximum(heat, g)
+        ix, iy = int(cx), int(cy)
+        heat[iy, ix] = 1.0
+        size[:, iy, ix] = (math.log(max(w, 0.5)), math.log(max(h, 0.5)))
+        offset[:, iy, ix] = (cx - ix, cy - iy)
+        mask[iy, ix] = 1.0
+    return heat, size, offset, mask
+
+
+# ----------------------------------------------------------------------------- classifier data
+
+
+def classifier_sample(m: Material, rng: Rng) -> tuple[np.ndarray, int]:
+    """A CROP_SIDE crop as the reader cuts it, and its class (0 unreadable, 1-6)."""
+    s = log_uniform(rng, 13, 90)  # the die's size in the photo, pixels
+    pw = int(s * 3) + 8
+    roll = rng.random()
+    label: int
+    if roll < 0.42:  # a die of the training photos, warped
+        ph = m.photos[rng.integers(len(m.photos))]
+        i = int(rng.integers(len(ph.boxes)))
+        b = ph.boxes[i]
+        centre = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+        img, inside, boxes, values = warp_photo(ph, rng, pw, s, centre, (pw / 2, pw / 2), 0.3)
+        if inside.min() == 0:
+            img = np.where(inside[..., None] > 0, img, floor(m, rng, pw))
+        box = boxes[i].tolist()
+        label = int(values[i])
+    elif roll < 0.80:  # a rendered or cut-out die on a made-up floor
+        img = floor(m, rng, pw)
+        if rng.random() < 0.35:  # a neighbour touching it
+            patch, alpha, nb, _, _ = place_die(m, rng, s * rng.uniform(0.85, 1.15), False)
+            a = rng.uniform(0, 2 * math.pi)
+            d = s * rng.uniform(0.9, 1.3)
+            synth.paste(img, patch, alpha, int(pw / 2 + d * math.cos(a) - (nb[0] + nb[2]) / 2),
+                        int(pw / 2 + d * math.sin(a) - (nb[1] + nb[3]) / 2), rng)
+        patch, alpha, b, value, readable = place_die(m, rng, s, readable_only=rng.random() < 0.8)
+        x, y = int(pw / 2 - (b[0] + b[2]) / 2), int(pw / 2 - (b[1] + b[3]) / 2)
+        synth.paste(img, patch, alpha, x, y, rng)
+        box = [b[0] + x, b[1] + y, b[2] + x, b[3] + y]
+        label = value if readable else UNREADABLE
+    else:  # nothing to read: floor, clutter, a photo's floor, or a crop off the die
+        label = UNREADABLE
+        kind = rng.random()
+        if kind < 0.35:
+            img = floor(m, rng, pw)
+            synth.clutter(img, rng, int(rng.integers(0, 4)))
+        else:
+            ph = m.photos[rng.integers(len(m.photos))]
+            h, w = ph.image.shape[:2]
+            centre = (rng.uniform(0, w), rng.uniform(0, h))
+            img, inside, boxes, _ = warp_photo(ph, rng, pw, s, centre, (pw / 2, pw / 2), 0.3)
+            if inside.min() == 0:
+                img = np.where(inside[..., None] > 0, img, floor(m, rng, pw))
+        c = pw / 2
+        box = [c - s / 2, c - s / 2, c + s / 2, c + s / 2]
+        # not centred on a die: a die whose centre is within half its size is a die
+        if kind >= 0.35 and any(abs((b[0] + b[2]) / 2 - c) < 0.55 * (b[2] - b[0])
+                                and abs((b[1] + b[3]) / 2 - c) < 0.55 * (b[3] - b[1])
+                                for b in boxes):
+            return classifier_sample(m, rng)
+    img = synth.adjust_colours(img, rng)
+    if rng.random() < 0.2:
+        img = synth.uneven_light(img, rng)
+    if label != UNREADABLE and rng.random() < 0.12:  # spoilt past reading
+        spoil = rng.random()
+        if spoil < 0.5:
+            img = cv2.GaussianBlur(img, (0, 0), s * rng.uniform(0.14, 0.3))
+        else:  # half hidden under something
+            cover = floor(m, rng, pw) if rng.random() < 0.5 else np.full_like(img, OUTSIDE)
+            a = rng.uniform(0, 2 * math.pi)
+            keep = rng.uniform(-0.35, 0.05) * s
+            yy, xx = np.mgrid[0:pw, 0:pw].astype(np.float32) - pw / 2
+            hidden = (np.cos(a) * xx + np.sin(a) * yy) > keep
+            img = np.where(hidden[..., None], cover, img)
+        label = UNREADABLE
+    img = synth.degrade(img, rng)
+    # the detector's box is not exact: move and resize it a little
+    bw, bh = box[2] - box[0], box[3] - box[1]
+    cx = (box[0] + box[2]) / 2 + rng.normal(0, 0.07) * bw
+    cy = (box[1] + box[3]) / 2 + rng.normal(0, 0.07) * bh
+    k = rng.uniform(0.85, 1.2)
+    bw, bh = bw * k * rng.uniform(0.93, 1.07), bh * k * rng.uniform(0.93, 1.07)
+    crop = die_crop(img, (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2))
+    return crop, label
+
+
+# ----------------------------------------------------------------------------- models
+
+
+def cbr(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))
+
+
+class Detector(nn.Module):
+    """Centres and sizes of dice at a quarter of the input's resolution."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stem = cbr(3, 16, 2)
+        self.s4 = nn.Sequential(cbr(16, 24, 2), cbr(24, 24))
+        self.s8 = nn.Sequential(cbr(24, 40, 2), cbr(40, 40))
+        self.s16 = nn.Sequential(cbr(40, 64, 2), cbr(64, 64))
+        self.s32 = nn.Sequential(cbr(64, 96, 2), cbr(96, 96))
+        self.l32 = nn.Conv2d(96, 48, 1)
+        self.l16 = nn.Conv2d(64, 48, 1)
+        self.l8 = nn.Conv2d(40, 48, 1)
+        self.m16 = cbr(48, 48)
+        self.m8 = cbr(48, 32)
+        self.l4 = nn.Conv2d(24, 32, 1)
+        self.m4 = cbr(32, 24)
+        self.heat = nn.Sequential(cbr(24, 24), nn.Conv2d(24, 1, 1))
+        self.box = nn.Sequential(cbr(24, 24), nn.Conv2d(24, 4, 1))
+        self.heat[-1].bias.data.fill_(-2.19)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        x = (x - 128.0) / 64.0
+        f4 = self.s4(self.stem(x))
+        f8 = self.s8(f4)
+        f16 = self.s16(f8)
+        f32 = self.s32(f16)
+        t = self.m16(self.l16(f16) + F.interpolate(self.l32(f32), scale_factor=2.0))
+        t = self.m8(self.l8(f8) + F.interpolate(t, scale_factor=2.0))
+        t = self.m4(self.l4(f4) + F.interpolate(t, scale_factor=2.0))
+        b = self.box(t)
+        return torch.sigmoid(self.heat(t)), b[:, :2], torch.sigmoid(b[:, 2:])
+
+
+class Classifier(nn.Module):
+    """The top face's value (classes 1-6) or 0: no die, or one that cannot be read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            cbr(3, 16), cbr(16, 32, 2), cbr(32, 32), nn.MaxPool2d(2),
+            cbr(32, 48), cbr(48, 48), nn.MaxPool2d(2), cbr(48, 64), cbr(64, 64),
+            nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(64, 7))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return F.softmax(self.body((x - 128.0) / 64.0), dim=1)
+
+    def logits(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body((x - 128.0) / 64.0)
+
+
+def focal(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
+    pred = pred.clamp(1e-4, 1 - 1e-4)
+    pos = gt.eq(1).float()
+    neg = 1 - pos
+    pos_loss = torch.log(pred) * (1 - pred) ** 2 * pos
+    neg_loss = torch.log(1 - pred) * pred ** 2 * (1 - gt) ** 4 * neg
+    n = pos.sum().clamp(min=1)
+    return -(pos_loss.sum() + neg_loss.sum()) / n
+
+
+def to_tensor(images: list[np.ndarray]) -> torch.Tensor:
+    return torch.from_numpy(np.stack(images).transpose(0, 3, 1, 2).astype(np.float32))
+
+
+def lr_at(step: int, steps: int, peak: float) -> float:
+    warm = max(steps // 20, 1)
+    if step < warm:
+        return peak * (step + 1) / warm
+    return peak * 0.5 * (1 + math.cos(math.pi * (step - warm) / max(steps - warm, 1)))
+
+
+def fit(name: str, net: nn.Module, peak: float, steps: int, stop: int | None, log: list[str],
+        batch_loss: Callable[[], tuple[torch.Tensor, Callable[[], str]]],
+        export_to: Callable[[nn.Module, Path], None], checkpoint: Path | None,
+        after_step: Callable[[], None] | None = None) -> None:
+    """AdamW with a warm-up and a cosine fall over ``steps`` (stopping after ``stop`` if
+    given); ``batch_loss`` makes one batch and returns its loss and a note for the log.
+    Every 250 steps the model is exported to ``checkpoint``."""
+    opt = torch.optim.AdamW(net.parameters(), lr=peak, weight_decay=1e-4)
+    started = time.time()
+    for step in range(stop or steps):
+        for g in opt.param_groups:
+            g["lr"] = lr_at(step, steps, peak)
+        loss, note = batch_loss()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if after_step:
+            after_step()
+        if step % 50 == 0 or step == (stop or steps) - 1:
+            line = (f"{name} step {step}/{steps} loss {loss.item():.3f}{note()} "
+                    f"({time.time() - started:.0f} s, {time.process_time():.0f} CPU s)")
+            print(line, flush=True)
+            log.append(line)
+        if checkpoint and step % 250 == 249:
+            export_to(net.eval(), checkpoint)
+            net.train()
+    net.eval()
+
+
+def train_detector(m: Material, rng: Rng, steps: int, batch: int, log: list[str],
+                   checkpoint: Path | None = None, stop: int | None = None) -> Detector:
+    net = Detector()
+
+    def batch_loss() -> tuple[torch.Tensor, Callable[[], str]]:
+        images, targets = [], []
+        for _ in range(batch):
+            img, boxes = detector_sample(m, rng)
+            images.append(img)
+            targets.append(detector_targets(boxes, DET_SIDE))
+        heat_t, size_t, off_t, mask_t = (torch.from_numpy(np.stack(t))
+                                         for t in zip(*targets, strict=True))
+        heat, size, off = net(to_tensor(images))
+        m4 = mask_t[:, None]
+        npos = m4.sum().clamp(min=1)
+        loss = (focal(heat[:, 0], heat_t) + (torch.abs(size - size_t) * m4).sum() / npos
+                + (torch.abs(off - off_t) * m4).sum() / npos)
+        return loss, lambda: ""
+
+    fit("detector", net, 2e-3, steps, stop, log, batch_loss, export_detector, checkpoint)
+    return net
+
+
+@dataclass
+class Mined:
+    """Crops the reader itself cuts from the training photos: at the detector's boxes
+    on labelled dice (with their values), and at its boxes where no die is (tray holes,
+    screws, specks: the hard negatives)."""
+
+    dice: list[tuple[np.ndarray, tuple[float, float, float, float], int]]
+    nothing: list[tuple[np.ndarray, tuple[float, float, float, float]]]
+
+
+def mine(photos: list[Photo], detector: Path) -> Mined:
+    """Runs ``detector`` over ``photos`` as the reader does, with a low score threshold,
+    and sorts its boxes into dice (overlapping a labelled die) and not dice (overlapping
+    none, centred on none)."""
+    sess = session(detector, 1)
+    name = sess.get_inputs()[0].name
+    dice, nothing = [], []
+    for ph in photos:
+        tensor, scale = detector_input(ph.image)
+        heat, size, offset = sess.run(None, {name: tensor})
+        for f in decode(heat[0, 0], size[0], offset[0], scale, 0.1):
+            ious = [_iou(list(f.box), list(b)) for b in ph.boxes]
+            best = int(np.argmax(ious)) if ious else -1
+            if best >= 0 and ious[best] >= 0.3:
+                dice.append((ph.image, f.box, int(ph.values[best])))
+            elif max(ious, default=0.0) < 0.1 and not any(
+                    b[0] <= (f.box[0] + f.box[2]) / 2 <= b[2]
+                    and b[1] <= (f.box[1] + f.box[3]) / 2 <= b[3] for b in ph.boxes):
+                nothing.append((ph.image, f.box))
+    return Mined(dice, nothing)
+
+
+def mined_sample(mined: Mined, rng: Rng) -> tuple[np.ndarray, int]:
+    """A crop the reader would cut on a training photo, its box moved a little and its
+    colours, light and sharpness changed: half dice, half hard negatives."""
+    if rng.random() < 0.5 and mined.dice:
+        image, box, label = mined.dice[rng.integers(len(mined.dice))]
+    else:
+        image, box = mined.nothing[rng.integers(len(mined.nothing))]
+        label = UNREADABLE
+    bw, bh = box[2] - box[0], box[3] - box[1]
+    cx = (box[0] + box[2]) / 2 + rng.normal(0, 0.04) * bw
+    cy = (box[1] + box[3]) / 2 + rng.normal(0, 0.04) * bh
+    k = rng.uniform(0.9, 1.12)
+    crop = die_crop(image, (cx - bw * k / 2, cy - bh * k / 2, cx + bw * k / 2, cy + bh * k / 2))
+    crop = synth.adjust_colours(crop, rng, 0.7)
+    if rng.random() < 0.2:
+        crop = synth.uneven_light(crop, rng)
+    return synth.degrade(crop, rng, 0.6), label
+
+
+def classifier_pool(m: Material, mined: Mined, rng: Rng, size: int, log: list[str]
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """``size`` training crops made once (the training draws batches from them, each
+    crop turned and mirrored at random): a fifth from :func:`mined_sample`, the rest
+    from :func:`classifier_sample`."""
+    crops = np.zeros((size, CROP_SIDE, CROP_SIDE, 3), np.uint8)
+    labels = np.zeros(size, np.int64)
+    started = time.process_time()
+    for i in range(size):
+        crops[i], labels[i] = (mined_sample(mined, rng) if i % 5 == 0
+                               else classifier_sample(m, rng))
+    line = (f"classifier pool: {size} crops ({len(mined.dice)} mined dice, "
+            f"{len(mined.nothing)} mined not dice), classes {np.bincount(labels, minlength=7)} "
+            f"({time.process_time() - started:.0f} CPU s)")
+    print(line, flush=True)
+    log.append(line)
+    return crops, labels
+
+
+def d4(batch: torch.Tensor, rng: Rng) -> torch.Tensor:
+    """Each crop in one of the square's eight symmetries: no face's value changes when
+    the face is turned or mirrored (each layout of pips is symmetric)."""
+    out = []
+    for x in batch:
+        x = torch.rot90(x, int(rng.integers(4)), dims=(1, 2))
+        out.append(torch.flip(x, dims=(2,)) if rng.random() < 0.5 else x)
+    return torch.stack(out)
+
+
+class Averaged:
+    """An exponential moving average of a network's weights (exported in its place:
+    steadier than the last step's weights)."""
+
+    def __init__(self, net: nn.Module, decay: float) -> None:
+        import copy
+
+        self.net = copy.deepcopy(net)
+        self.decay = decay
+
+    @torch.no_grad()
+    def update(self, net: nn.Module) -> None:
+        for mine_, theirs in zip(self.net.state_dict().values(), net.state_dict().values(),
+                                 strict=True):
+            if mine_.dtype.is_floating_point:
+                mine_.mul_(self.decay).add_(theirs, alpha=1 - self.decay)
+            else:
+                mine_.copy_(theirs)
+
+
+def train_classifier(m: Material, mined: Mined, rng: Rng, steps: int, batch: int,
+                     pool_size: int, log: list[str], checkpoint: Path | None = None,
+                     stop: int | None = None) -> Classifier:
+    crops, labels = classifier_pool(m, mined, rng, pool_size, log)
+    pool = torch.from_numpy(crops.transpose(0, 3, 1, 2).astype(np.float32))
+    truths = torch.from_numpy(labels)
+    net = Classifier()
+    average = Averaged(net, 0.998)
+
+    def batch_loss() -> tuple[torch.Tensor, Callable[[], str]]:
+        pick = torch.from_numpy(rng.integers(0, pool_size, batch))
+        logits = net.logits(d4(pool[pick], rng))
+        truth = truths[pick]
+        loss = F.cross_entropy(logits, truth, label_smoothing=0.05)
+        return loss, lambda: f" acc {(logits.argmax(1) == truth).float().mean().item():.3f}"
+
+    def export_average(_: nn.Module, path: Path) -> None:
+        export_classifier(average.net.eval(), path)
+
+    fit("classifier", net, 3e-3, steps, stop, log, batch_loss, export_average, checkpoint,
+        after_step=lambda: average.update(net))
+    return average.net.eval()
+
+
+def export_detector(net: nn.Module, path: Path) -> None:
+    export(net, torch.zeros(1, 3, 384, 384), path, ["heat", "size", "offset"],
+           {"image": {2: "h", 3: "w"}, "heat": {2: "gh", 3: "gw"}, "size": {2: "gh", 3: "gw"},
+            "offset": {2: "gh", 3: "gw"}})
+
+
+def export_classifier(net: nn.Module, path: Path) -> None:
+    export(net, torch.zeros(1, 3, CROP_SIDE, CROP_SIDE), path, ["probabilities"],
+           {"image": {0: "n"}, "probabilities": {0: "n"}})
+
+
+def export(net: nn.Module, example: torch.Tensor, path: Path, names: list[str],
+           dynamic: dict[str, dict[int, str]]) -> None:
+    torch.onnx.export(net, (example,), str(path), input_names=["image"], output_names=names,
+                      dynamic_axes=dynamic, opset_version=17, dynamo=False)
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--photos", type=Path, required=True,
+                        help="the shared photos' train/ folder")
+    parser.add_argument("--out", type=Path, default=ROOT / "hub/risktable/dice_camera/models")
+    parser.add_argument("--seed", type=int, default=31)
+    parser.add_argument("--detector-steps", type=int, default=3000)
+    parser.add_argument("--classifier-steps", type=int, default=3500)
+    parser.add_argument("--detector-stop", type=int,
+                        help="stop the detector after this many of its steps (the learning "
+                        "rate still follows --detector-steps)")
+    parser.add_argument("--classifier-stop", type=int,
+                        help="stop the classifier after this many of its steps (likewise)")
+    parser.add_argument("--classifier-pool", type=int, default=30000,
+                        help="training crops made once for the classifier")
+    parser.add_argument("--day", help="train on the training photos of this day only "
+                        "(YYYYMMDD): the leave-one-day-out check of docs/dice-camera.md")
+    parser.add_argument("--sprites", type=int, default=1500)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--only", choices=["detector", "classifier"],
+                        help="train one model only (two runs can share the machine's cores)")
+    args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    started = time.time()
+    log: list[str] = []
+    photos = load_photos(training_part(args.photos, args.day))
+    material = make_material(photos, rng, args.sprites, 120)
+    print(f"material: {len(photos)} photos, {len(material.cutouts)} cut-outs, "
+          f"{len(material.sprites)} rendered dice ({time.time() - started:.0f} s)", flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.only in (None, "detector"):
+        torch.manual_seed(args.seed + 1)
+        det = train_detector(material, np.random.default_rng([args.seed, 1]),
+                             args.detector_steps, 16, log, args.out / "detector.onnx",
+                             args.detector_stop)
+        export_detector(det, args.out / "detector.onnx")
+    if args.only in (None, "classifier"):
+        torch.manual_seed(args.seed + 2)
+        mined = mine(photos, args.out / DETECTOR)
+        cls = train_classifier(material, mined, np.random.default_rng([args.seed, 2]),
+                               args.classifier_steps, 64, args.classifier_pool, log,
+                               args.out / "classifier.onnx", args.classifier_stop)
+        export_classifier(cls, args.out / "classifier.onnx")
+    for part in (["detector", "classifier"] if args.only is None else [args.only]):
+        meta = training_meta(args, part, round(time.time() - started))
+        (args.out / f"training-{part}.json").write_text(json.dumps(meta, indent=1) + "\n")
+    name = "training.log" if args.only is None else f"training-{args.only}.log"
+    (args.out / name).write_text("\n".join(log) + "\n")
+    print(f"done in {time.time() - started:.0f} s, {time.process_time():.0f} CPU s",
+          flush=True)
+    return 0
+
+
+def training_part(folder: Path, day: str | None) -> list[LabelledPhoto]:
+    """The training part of the split, or only its photos of ``day`` (YYYYMMDD)."""
+    return [p for p in load_part(folder, TRAIN) if day is None or f"_{day}_" in p.path.name]
+
+
+def training_meta(args: argparse.Namespace, part: str, seconds: int) -> dict[str, object]:
+    """What tune.py copies into model.json about how one model was trained."""
+    common = {
+        "command": " ".join(["python tools/dice_reader/train.py", *sys.argv[1:]]),
+        "seed": args.seed, "sprites": args.sprites,
+        "train_photos": [p.path.name for p in training_part(args.photos, args.day)],
+        "validation_photos": [p.path.name for p in load_part(args.photos, VALIDATION)
+                              if args.day is None or f"_{args.day}_" in p.path.name],
+        "day": args.day,
+        "torch": torch.__version__, "seconds": seconds,
+        "cpu_seconds": round(time.process_time()),
+    }
+    if part == "detector":
+        return {**common, "steps": args.detector_steps, "stop": args.detector_stop,
+                "file_sha256": sha256(args.out / "detector.onnx")}
+    return {**common, "steps": args.classifier_steps, "stop": args.classifier_stop,
+            "crop_side": CROP_SIDE, "crop_margin": CROP_MARGIN, "pool": args.classifier_pool,
+            "mined_with": sha256(args.out / DETECTOR),
+            "file_sha256": sha256(args.out / "classifier.onnx")}
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
