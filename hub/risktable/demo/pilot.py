@@ -80,6 +80,7 @@ class SeatPilot:
         timeout: float = 30.0,
         people: frozenset[int] = frozenset(),
         pace: float = 0.0,
+        levels: Mapping[int, str] | None = None,
     ) -> None:
         self._send = send
         self._armed = armed
@@ -93,6 +94,8 @@ class SeatPilot:
         self._stopped = False
         self._people = people
         self._pace = pace
+        # The bot that plays each seat (risktable.rules.bots.KINDS); unnamed: the default.
+        self._levels = dict(levels or {})
         self._autopilot: Autopilot | None = None
 
     def on_input(self, seat: int, msg: dict[str, Any], error: ProtocolError | None) -> None:
@@ -119,7 +122,7 @@ class SeatPilot:
         pilot = self._autopilot
         if pilot is None or pilot.session is not session:
             # A new session (the service rebuilt it from its journal): plans start afresh.
-            bots = {seat: BOTS[DEFAULT_BOT](self._rng.getrandbits(64))
+            bots = {seat: BOTS[self._levels.get(seat, DEFAULT_BOT)](self._rng.getrandbits(64))
                     for seat in session.seats if seat not in self._people}
             pilot = self._autopilot = Autopilot(session, bots, self._uids, self._rng)
         step = pilot.next_event()

@@ -117,7 +117,8 @@ def rebuild_session(journal: Journal, game: int, table: TableConfig, seed: int,
     # deterministically (what was dealt before is in the journal, never dealt again).
     dice = chance_rng(seed, game, len(actions))
     players = range(1, config.players + 1)
-    session = TableSession(config, list(players), card_uids, bots=bots, dice=dice,
+    session = TableSession(config, list(players), card_uids, bots=bots,
+                           bot_names=table.bots, dice=dice,
                            actions=actions, names=table.names,
                            hub_cards=journal.game(game).cards == "hub",
                            languages={seat: language(seat) for seat in players})

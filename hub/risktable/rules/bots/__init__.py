@@ -65,6 +65,17 @@ TABLE_BOTS: tuple[str, ...] = tuple(name for name, kind in KINDS.items() if kind
 LEVELS: tuple[str, ...] = tuple(name for name, kind in KINDS.items() if kind.level)
 
 
+def level_of(name: str) -> str | None:
+    """The level (:data:`LEVELS`) the bot called ``name`` plays at, or None for a bot that
+    is no level (random, uniform): "heuristic" plays at "normal".
+
+    >>> level_of("heuristic"), level_of("hard"), level_of("random")
+    ('normal', 'hard', None)
+    """
+    make = KINDS[name].make
+    return next((level for level in LEVELS if KINDS[level].make is make), None)
+
+
 def described(names: tuple[str, ...] | None = None) -> str:
     """The bots ``names`` (default: all) for a help text, each with how it plays, the
     default marked: "uniform (...), random (...) or heuristic (plays to win, the default)".
@@ -76,4 +87,4 @@ def described(names: tuple[str, ...] | None = None) -> str:
 
 
 __all__ = ["BOTS", "DEFAULT_BOT", "KINDS", "LEVELS", "TABLE_BOTS", "Bot", "BotKind", "EasyBot",
-           "HardBot", "HeuristicBot", "RandomBot", "UniformBot", "described"]
+           "HardBot", "HeuristicBot", "RandomBot", "UniformBot", "described", "level_of"]
