@@ -18,6 +18,7 @@ from risktable.rules.state import FORTIFY, GAME_OVER
 from risktable.service.table_service import TableService
 from risktable.table.public import scene_message
 from risktable.table.session import TableSession
+from tests.support.cli import run
 from tests.table.inputs import CARDS
 
 
@@ -91,3 +92,9 @@ def test_demo_bots_name_one_level_for_all_or_one_per_bot_seat() -> None:
         bot_levels(DemoOptions(seats=3, bots=("easy", "hard")))
     with pytest.raises(DemoError, match="'expert'"):
         bot_levels(DemoOptions(seats=3, bots=("expert",)))
+
+
+def test_demo_refuses_a_bot_it_does_not_know_as_a_bad_argument(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "demo", "--bots", "hard,expert")
+    assert code == 2 and "no bot is called 'expert'; the levels are easy, normal, hard" in err

@@ -17,7 +17,7 @@ from risktable.demo.runner import DemoError, DemoOptions, run_demo
 from risktable.game_rules import RULE_SETS, default_seats
 from risktable.i18n import DEFAULT, LANGUAGES, NAMES
 from risktable.paths import MissingPart
-from risktable.rules.bots import LEVELS, described
+from risktable.rules.bots import LEVELS, TABLE_BOTS, described
 from risktable.rules.presets import PRESETS
 from risktable.service.mqtt_link import BrokerUnavailable
 
@@ -38,8 +38,7 @@ def register(sub: Any) -> None:
                         help="port of the embedded broker on 127.0.0.1 (default: a free one)")
     parser.add_argument("--micropython", help="path of the MicroPython unix-port binary")
     parser.add_argument("--seed", type=int, default=1, help="seed of the bots and dice")
-    parser.add_argument("--bots", type=lambda text: tuple(n.strip() for n in text.split(",")),
-                        default=(), metavar="LEVEL[,LEVEL...]",
+    parser.add_argument("--bots", type=_bot_names, default=(), metavar="LEVEL[,LEVEL...]",
                         help="how the bots play: one level for every bot seat, or one per "
                              "seat no person plays, in seat order (e.g. hard,easy,easy): "
                              f"{described(LEVELS)}")
@@ -66,6 +65,15 @@ def register(sub: Any) -> None:
                         + f" (default {DEFAULT})")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="log to stderr")
     parser.set_defaults(handler=run)
+
+
+def _bot_names(text: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in text.split(","))
+    unknown = [n for n in names if n not in TABLE_BOTS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"no bot is called {unknown[0]!r}; the levels are {', '.join(LEVELS)}")
+    return names
 
 
 def _wait_for_interrupt(_data_dir: object) -> None:
