@@ -292,6 +292,7 @@ _TYPES = tuple([entry + ("update", update.FIELDS)  # noqa: RUF005
             "seats", OPT, "i", 1, 6,
             "house", OPT, "l", 0, 17, "s", 3, 48,
             "cards", OPT, "e", CARD_MODES,
+            "bots", OPT, "l", 0, 6, "s", 3, 16,
         ),
         "enroll", ("seat", OPT, "i", 1, 6, "deck", OPT, "e", DECKS, "restart", OPT, "b"),
     ),

@@ -21,6 +21,7 @@ from risktable.cli.journal_args import (
     open_journal,
 )
 from risktable.cli.referee_args import referee_parent, send
+from risktable.config import parse_bot_pair
 from risktable.game_rules import RULE_SETS, RulesUnknown, parse_house_pair
 from risktable.i18n import DEFAULT, LANGUAGES, using
 from risktable.journal import GameInfo
@@ -80,6 +81,13 @@ def register(sub: Any) -> None:
     p.add_argument("--cards", choices=CARD_MODES,
                    help="physical: the seats tap the enrolled deck; hub: the hub deals and "
                    "keeps the hands, the seats show them (default: the configuration's)")
+    bots = p.add_mutually_exclusive_group()
+    bots.add_argument("--bot", type=_bot, action="append", metavar="SEAT=LEVEL",
+                      help="a seat the hub plays in this game, at a level: easy, normal or "
+                      "hard (e.g. 4=hard); repeat for more (default: the configuration's "
+                      "[table] bots; given, these replace them for this game)")
+    bots.add_argument("--no-bots", action="store_true",
+                      help="the hub plays no seat in this game, whatever the configuration says")
     p.set_defaults(handler=run_new)
 
 
@@ -98,6 +106,14 @@ def _house(text: str) -> str:
     return f"{option}={value}"
 
 
+def _bot(text: str) -> str:
+    try:
+        seat, bot = parse_bot_pair(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return f"{seat}={bot}"
+
+
 def run_new(args: argparse.Namespace) -> int:
     """Ask the running hub for a new game; print what it did."""
     fields: dict[str, Any] = {}
@@ -109,6 +125,8 @@ def run_new(args: argparse.Namespace) -> int:
         fields["house"] = args.house
     if args.cards is not None:
         fields["cards"] = args.cards
+    if args.bot or args.no_bots:
+        fields["bots"] = args.bot or []
     return send(args, "new_game", **fields)
 
 
@@ -120,7 +138,8 @@ def _as_json(g: GameInfo) -> dict[str, Any]:
     return {"id": g.id, "table": g.table, "players": g.config.players,
             "options": g.config.options.as_dict(), "created": g.created,
             "finished": g.finished, "status": g.status, "winner": g.winner,
-            "actions": g.actions, "current": g.current, "cards": g.cards}
+            "actions": g.actions, "current": g.current, "cards": g.cards,
+            "bots": None if g.bots is None else {str(s): n for s, n in g.bots.items()}}
 
 
 def run_list(args: argparse.Namespace) -> int:
