@@ -218,13 +218,14 @@ def parse_bot_pair(text: str) -> tuple[int, str]:
     >>> parse_bot_pair("4=hard")
     (4, 'hard')
     """
-    seat, sep, bot = text.partition("=")
-    if not sep or not seat.strip().isdigit() or not bot.strip():
+    from risktable.rules.bots import TABLE_BOTS
+
+    seat, sep, bot = (part.strip() for part in text.partition("="))
+    if not sep or not seat.isdigit() or not bot:
         raise ValueError(f"a bot seat is SEAT=BOT (e.g. 4=hard), not {text!r}")
-    problem = bot_problem(1, bot.strip(), 1)
-    if problem is not None:
-        raise ValueError(problem.replace("seat 1: ", f"{text!r}: "))
-    return int(seat), bot.strip()
+    if bot not in TABLE_BOTS:
+        raise ValueError(f"{text!r}: bot must be one of {', '.join(TABLE_BOTS)}")
+    return int(seat), bot
 
 
 def bot_problem(seat: int, bot: object, seats: int) -> str | None:
@@ -234,6 +235,8 @@ def bot_problem(seat: int, bot: object, seats: int) -> str | None:
     >>> bot_problem(5, "hard", 4)
     'seat 5 is not a seat of this table (1 to 4)'
     """
+    # Imported here: the bots load the rules engine, which reading a configuration
+    # without bots never needs.
     from risktable.rules.bots import TABLE_BOTS
 
     if not 1 <= seat <= seats:
