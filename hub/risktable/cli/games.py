@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from risktable.cli.journal_args import (
 )
 from risktable.cli.referee_args import referee_parent, send
 from risktable.config import parse_bot_pair
-from risktable.game_rules import RULE_SETS, RulesUnknown, parse_house_pair
+from risktable.game_rules import RULE_SETS, parse_house_pair
 from risktable.i18n import DEFAULT, LANGUAGES, using
 from risktable.journal import GameInfo
 from risktable.rules.presets import PRESETS
@@ -98,20 +99,20 @@ def _rule_set(text: str) -> str:
     return text
 
 
-def _house(text: str) -> str:
-    try:
-        option, value = parse_house_pair(text)
-    except RulesUnknown as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return f"{option}={value}"
+def _pair(parse: Callable[[str], tuple[object, str]]) -> Callable[[str], str]:
+    # A KEY=VALUE argument checked by ``parse`` (RulesUnknown is a ValueError), as sent.
+    def checked(text: str) -> str:
+        try:
+            key, value = parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return f"{key}={value}"
+
+    return checked
 
 
-def _bot(text: str) -> str:
-    try:
-        seat, bot = parse_bot_pair(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return f"{seat}={bot}"
+_house = _pair(parse_house_pair)
+_bot = _pair(parse_bot_pair)
 
 
 def run_new(args: argparse.Namespace) -> int:
