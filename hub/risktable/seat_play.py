@@ -9,11 +9,14 @@ the terminal shows what the seat shows: its display, its ring, the dice it
 waits for, the reason of its last refusal, and whether the broker and the hub
 are there.
 
-There is no card reader on a PC: with the table's enrolled deck file
-(``--deck``, the ``cards.json`` of the hub's data directory), ``c`` taps an
-enrolled card this seat has not drawn yet, as a person draws the top card of
-the pile (the hub refuses one that is not in the pile, and says so), and
-``1``-``9`` tap again the cards drawn here, to trade them.
+There is no card reader on a PC: the seat taps the keyboard deck's tags
+(:mod:`risktable.cards.keyboard_deck`). While the hub enrolls the deck at this
+seat, ``c`` taps the card the display names; in a game ``c`` taps a card this
+seat has not drawn yet, as a person draws the top card of the pile (the hub
+refuses one that is not in the pile, and says so), and ``1``-``9`` tap again
+the cards drawn here, to trade them. With the table's enrolled deck file
+(``--deck``, the ``cards.json`` of the hub's data directory: a deck enrolled at
+an NFC seat) ``c`` and ``1``-``9`` tap that deck's cards instead.
 """
 
 from __future__ import annotations
@@ -26,11 +29,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from risktable.cards.deck_file import FORMAT
+from risktable.cards.keyboard_deck import enrolling_position, keyboard_cards, keyboard_uid
 from risktable.demo.keyboard import Keyboard, cbreak
 from risktable.demo.seats import SeatProcess
 
-PLAY_HELP = ("keys: <- -> encoder | Enter confirm | Backspace back | r roll | c draw a card"
-             " | 1-9 tap it | q quit")
+PLAY_HELP = ("keys: <- -> encoder | Enter confirm | Backspace back | r roll | c tap the card"
+             " asked for | 1-9 tap a drawn card again | q quit")
 _CLEAR = "\x1b[H\x1b[2J"
 _REDRAW_SECONDS = 0.1  # at most ten redraws a second, however fast the ring animates
 
@@ -81,6 +85,26 @@ class DeckKeys:
         if key.isdigit() and key != "0" and int(key) <= len(self.drawn):
             return {"card": self.drawn[int(key) - 1][0]}
         return None
+
+
+class KeyboardKeys(DeckKeys):
+    """The card keys of a seat with no deck file: the keyboard deck's tags. ``c`` taps
+    the card an enrollment at this seat asks for (read from ``outputs()``, the seat's
+    outputs, in ``lang``), else draws as :class:`DeckKeys` does."""
+
+    def __init__(self, outputs: Callable[[], dict[str, Any]], lang: str, *,
+                 seed: int = 1) -> None:
+        super().__init__(keyboard_cards(lang), seed=seed)
+        self._outputs = outputs
+        self._lang = lang
+
+    def __call__(self, key: str) -> dict[str, Any] | None:
+        if key == "c":
+            lines = self._outputs().get("oled") or []
+            position = enrolling_position([str(line) for line in lines], self._lang)
+            if position is not None:
+                return {"card": keyboard_uid(position)}
+        return super().__call__(key)
 
 
 def load_deck_keys(path: Path, *, seed: int = 1) -> DeckKeys:
@@ -148,7 +172,9 @@ def play_seat(seat: SeatProcess, keyboard: TextIO, out: TextIO, *,
         raise SeatPlayError("seat play needs an interactive terminal (stdin and stdout a tty)")
     quit = threading.Event()
     card_keys: Callable[[str], dict[str, Any] | None] = deck or (lambda key: None)
-    seat.start()
+    # Supervised as a chip: a seat its watchdog resets starts again, and the panel says so.
+    notes: list[str] = []
+    seat.start(say=notes.append)
     try:
         with cbreak(keyboard):
             Keyboard(keyboard, seat.seat, seat.send, card_keys, quit.set).start()
@@ -160,6 +186,8 @@ def play_seat(seat: SeatProcess, keyboard: TextIO, out: TextIO, *,
                     continue
                 seen = dict(seat.outputs)
                 panel = play_panel(seat.seat, seen, deck.drawn if deck else [], colour=colour)
+                if notes:
+                    panel += f"\n{notes[-1]}"
                 if panel != shown:  # without colours, a ring animating changes nothing
                     shown = panel
                     print(f"{_CLEAR}{panel}", file=out, flush=True)
@@ -170,6 +198,6 @@ def play_seat(seat: SeatProcess, keyboard: TextIO, out: TextIO, *,
         print("\nYou left the seat.", file=out)
         return 0
     assert seat.process is not None
-    tail = "\n".join(seat.stderr_tail)
+    tail = "\n".join([*seat.stderr_tail, *notes[-1:]])
     print(f"\nthe seat firmware ended (status {seat.process.returncode}):\n{tail}", file=out)
     return 1

@@ -149,6 +149,7 @@ SEAT_BOUND = (
                 "max", OPT, "i", 0, 99,
             ),
             "dice", OPT, "l", 0, 3, die_id, 1, MAX_DIE_ID,
+            "enroll", OPT, "i", 0, 99,
         ),
     ),
     (

@@ -15,6 +15,12 @@
 # far ahead, stale or repeated is answered with an error on the seat's error topic
 # and never reaches the game: refusing changes no game state. Births and Wills
 # update presence (and start a new sequence numbering when a seat rebooted).
+#
+# A repeat of an answered number is a `duplicate` only when it is the event answered
+# under that number (its digest, riskproto/sequence.py): another event under an
+# answered number (another device on the seat's account, a forged event) is refused
+# with not_allowed naming `seq`, which the seat shows ("try again"), so no genuine
+# press is taken for done because another event used its number.
 
 try:
     from typing import Any
@@ -35,7 +41,7 @@ from riskproto.messages import (
 )
 from riskproto.presence import BIRTH, SeatPresence
 from riskproto.routes import decode_from
-from riskproto.sequence import AHEAD, DUPLICATE, HELD, NEW, REPEAT, SeqTracker
+from riskproto.sequence import AHEAD, DUPLICATE, HELD, NEW, REPEAT, SeqTracker, event_digest
 
 # What the hub must do with a received message.
 APPLY = "apply"  # the next event in order: act on it (or refuse it with `error`), then answered()
@@ -69,6 +75,8 @@ class Inbound:
         self.error = error
         self.repeat = False
         self.fault = None  # type: Exception | None
+        # REFUSED: another event than the one answered under this number came.
+        self.conflict = False
 
 
 def _seq_of(payload: bytes) -> "int | None":
@@ -97,6 +105,9 @@ class HubGate:
         self.seats = seats
         self.presence = SeatPresence(seats)
         self.trackers = [SeqTracker(window) for _ in range(seats)]
+        # Per seat, the (seq, digest) of the event handed out to APPLY and not yet
+        # answered(): the digest the tracker keeps for that number once it is.
+        self._in_hand = {}  # type: dict[int, tuple[int, str | None]]
 
     def tracker(self, seat: int) -> SeqTracker:
         return self.trackers[seat - 1]
@@ -137,11 +148,13 @@ class HubGate:
         # An event (or an invalid message naming an event's seq) judged by its number.
         tracker = self.tracker(seat)
         verdict = tracker.check(seq)
+        digest = event_digest(msg) if msg is not None else None
         if verdict == NEW:
+            self._in_hand[seat] = (seq, digest)
             return Inbound(APPLY, seat, msg, None, None, seq, invalid)
         if verdict in (HELD, REPEAT):
             if verdict == HELD:
-                tracker.hold(seq, (msg, invalid))
+                tracker.hold(seq, (msg, invalid, digest))
             held = Inbound(HOLD, seat, msg, None, None, seq)
             held.repeat = verdict == REPEAT
             return held
@@ -152,6 +165,13 @@ class HubGate:
             refusal = ProtocolError(
                 E_NOT_ALLOWED, f"event {seq} is too far ahead: the hub expects {expected}", "seq")
         elif verdict == DUPLICATE:
+            answered = tracker.digest(seq)
+            if answered is not None and answered != digest:
+                refused = self._error(seat, ProtocolError(
+                    E_NOT_ALLOWED, f"event {seq} differs from the event {seq} answered: "
+                    f"another device on seat {seat}'s account?", "seq"), seq)
+                refused.conflict = True
+                return refused
             refusal = ProtocolError(E_DUPLICATE, f"event {seq} was answered already", "seq")
         else:
             refusal = ProtocolError(E_STALE, f"event {seq} is too old to apply", "seq")
@@ -165,6 +185,7 @@ class HubGate:
         item = tracker.release()
         if item is None:
             return None
+        self._in_hand[seat] = (seq, item[2])
         return Inbound(APPLY, seat, item[0], None, None, seq, item[1])
 
     def answered(
@@ -172,7 +193,9 @@ class HubGate:
     ) -> "tuple[str, dict[str, Any]]":
         # Record that event `seq` of `seat` (the one APPLY gave) was applied (error
         # None: ack) or refused (e.g. E_NOT_ALLOWED); return the reply to publish.
-        self.tracker(seat).record(seq)
+        in_hand = self._in_hand.pop(seat, None)
+        digest = in_hand[1] if in_hand is not None and in_hand[0] == seq else None
+        self.tracker(seat).record(seq, digest)
         if error is None:
             return (topics.seat(self.table, seat, topics.SEAT_ACK), message("ack", seq=seq))
         return (topics.seat(self.table, seat, topics.SEAT_ERROR), error_reply(error, seq))

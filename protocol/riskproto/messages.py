@@ -101,7 +101,7 @@ BUTTONS = ("confirm", "back", "encoder", "roll")
 PRESSES = ("short", "long")
 DIE_STATES = ("rolling", "settled", "crooked")
 # What the referee may ask of the hub (on referee/request), and the longest reply text.
-REFEREE_OPS = ("status", "pause", "resume", "undo", "new_game", "enroll")
+REFEREE_OPS = ("status", "pause", "resume", "undo", "new_game", "enroll", "enroll_cancel")
 DECKS = ("1993", "2016")
 # How a game's cards are handled: tapped from the enrolled deck, or dealt by the hub.
 CARD_MODES = ("physical", "hub")
@@ -295,6 +295,7 @@ _TYPES = tuple([entry + ("update", update.FIELDS)  # noqa: RUF005
             "bots", OPT, "l", 0, 6, "s", 3, 16,
         ),
         "enroll", ("seat", OPT, "i", 1, 6, "deck", OPT, "e", DECKS, "restart", OPT, "b"),
+        "enroll_cancel", (),
     ),
     (
         "referee_reply",

@@ -10,9 +10,20 @@
 # reordering after a reconnect are therefore all harmless.
 #
 # Numbering restarts when a seat reboots; the seat's birth carries a `boot` number
-# drawn at power-on, and the tracker starts afresh when that number changes.
+# drawn at power-on, and the tracker starts afresh when that number changes. It
+# remembers how far every boot it followed had got, so a boot born again (a device
+# that another one on the same seat account had displaced, reconnecting) carries on
+# from its next number.
+#
+# Each answered number keeps a digest of the event answered under it (event_digest),
+# for the last `window` numbers of each boot: a repeat that differs from what was
+# answered is not the same event, and the hub refuses it rather than calling it a
+# duplicate (riskproto/gate.py).
 #
 # Pure: no clock reads, no I/O.
+
+import hashlib
+import json
 
 from riskproto import OUTBOX_CAPACITY
 from riskproto.outbox import Outbox as Outbox
@@ -28,6 +39,25 @@ REPEAT = "repeat"  # held already: its answer comes when it is applied
 AHEAD = "ahead"  # too far ahead for any genuine seat: refuse it, the window stays
 DUPLICATE = "duplicate"  # answered already: answer again, apply nothing
 STALE = "stale"  # too old for the tracker to know: refuse it, apply nothing
+
+
+def _canonical(value: "Any") -> str:
+    # One text per decoded message whatever its key order or spacing on the wire
+    # (MicroPython's json has no sort_keys).
+    if isinstance(value, dict):
+        return "{" + ",".join([json.dumps(k) + ":" + _canonical(value[k])
+                               for k in sorted(value)]) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join([_canonical(v) for v in value]) + "]"
+    return json.dumps(value)
+
+
+def event_digest(msg: "dict[str, Any]") -> str:
+    # The digest of a decoded event: equal for every copy of one event (a
+    # retransmission, a QoS 1 redelivery, the journal's copy after a restart),
+    # different for another event under the same number. 16 hex digits.
+    digest = hashlib.sha256(_canonical(msg).encode()).digest()
+    return "".join(["%02x" % b for b in digest[:8]])
 
 
 class SeqTracker:
@@ -48,12 +78,19 @@ class SeqTracker:
         self.boot = None  # type: int | None
         self.expected = 1
         self._held = {}  # type: dict[int, Any]
-        # The highest number answered under each boot the journal knows (restore()).
+        # The highest number answered under each boot (the journal's at restore(),
+        # then every record()): a boot born again continues from there.
         self._known = {}  # type: dict[int | None, int]
+        # (boot, seq) -> the digest of the event answered under that number, for the
+        # last `window` numbers of each boot; an answer without one (a refusal of an
+        # invalid event) keeps none.
+        self._digests = {}  # type: dict[tuple[int | None, int], str]
 
     def birth(self, boot: "int | None") -> bool:
-        # A seat birth; True when it starts a new numbering (a reboot, or a boot this
-        # tracker was not following): held events of the old boot are discarded.
+        # A seat birth; True when it starts another numbering (a reboot, another
+        # device on the seat's account, or that device's boot again): the tracker
+        # follows `boot` from the number after the last it answered under it, and
+        # held events of the boot it leaves are discarded (their seat resends them).
         if boot is None or boot == self.boot:
             return False
         self.boot = boot
@@ -61,11 +98,17 @@ class SeqTracker:
         self._held = {}
         return True
 
-    def restore(self, boot: "int | None", known: "dict[int | None, int]") -> None:
+    def restore(self, boot: "int | None", known: "dict[int | None, int]",
+                digests: "dict[tuple[int | None, int], str] | None" = None) -> None:
         # Rebuild after a hub restart: `known` maps each boot of this seat to the
         # highest number answered under it (applied or refused), `boot` is the one
-        # to follow until a birth names another.
+        # to follow until a birth names another; `digests` the digests of the
+        # events the journal holds in each boot's window.
         self._known = dict(known)
+        self._digests = {}
+        for key in digests or {}:
+            if key[1] > self._known.get(key[0], 0) - self.window:
+                self._digests[key] = (digests or {})[key]
         self.boot = boot
         self.expected = self._known.get(boot, 0) + 1
         self._held = {}
@@ -90,11 +133,21 @@ class SeqTracker:
     def held(self) -> int:
         return len(self._held)
 
-    def record(self, seq: int) -> None:
-        # The expected event was answered (applied or refused): the window moves on.
+    def record(self, seq: int, digest: "str | None" = None) -> None:
+        # The expected event was answered (applied or refused): the window moves on,
+        # keeping the answered event's digest (None: not known) for its number.
         if seq != self.expected:
             raise ValueError("only the expected number can be recorded")
         self.expected = seq + 1
+        self._known[self.boot] = seq
+        self._digests.pop((self.boot, seq - self.window - 1), None)
+        if digest is not None:
+            self._digests[(self.boot, seq)] = digest
+
+    def digest(self, seq: int) -> "str | None":
+        # The digest of the event answered as `seq` under the boot followed now, if
+        # the tracker keeps one.
+        return self._digests.get((self.boot, seq))
 
     def release(self) -> "Any":
         # The held item that is now next in order, taken out; None if there is none.

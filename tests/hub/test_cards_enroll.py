@@ -16,7 +16,7 @@ from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.rules import classic_board
 from risktable.rules.board import SYMBOLS, WILD
 from risktable.rules.decks import PLACEHOLDER_STARS, ceasefire_card
-from risktable.service.table_service import TableService
+from risktable.service.table_service import NOT_STARTED, NOT_STARTED_REASON, TableService
 from tests.e2e.hub_driver import LedLog
 from tests.support.cli import run
 from tests.support.mosquitto import Mosquitto
@@ -94,7 +94,12 @@ def test_the_running_hub_enrolls_the_deck_with_refusals_and_a_restart(
     assert {t for t, light in leds.scenes[-1][1].items() if light.blink} == {
         board.territory_ids[5]}
     other.client.wait_for(lambda t, m, r: t.endswith("/3/view") and m is not None
-                          and m.get("lines") == ["Seat 2 enrolls cards", "5 of 44 cards"])
+                          and m.get("lines") == ["Seat 2 enrolls cards", "5 of 44 cards"]
+                          and "enroll" not in m)
+    # The enrolling seat's view names the card asked for (a seat without a reader taps
+    # the keyboard deck's tag for it).
+    seat.client.wait_for(lambda t, m, r: t.endswith("/2/view") and m is not None
+                         and m.get("enroll") == 5 and m.get("lines", [""])[0] == "Tap the card of")
     # A tag already on card 0 cannot become card 5; another seat may not take part.
     refused = seat.send("card", uid=uid(0))
     assert refused["code"] == "not_allowed" and "already" in str(refused["detail"])
@@ -121,6 +126,10 @@ def test_the_running_hub_enrolls_the_deck_with_refusals_and_a_restart(
                           and m.get("cmd") == "arm_dice")
     assert referee(capsys, fresh_mosquitto, data, "table", "status").startswith(
         "game 1 (3 seats): ")
+    # The game's view asks for no card any more.
+    seat.client.wait_for(lambda t, m, r: t.endswith("/2/view") and m is not None
+                         and m.get("phase") == "setup" and "enroll" not in m
+                         and "Tap the card of" not in m.get("lines", []))
     hub.stop()
     seat.client.close()
     other.client.close()
@@ -203,3 +212,65 @@ def test_stars_toggle_between_one_and_two() -> None:
     assert enrollment.turn(1).accepted and enrollment.lines()[1] != first
     assert enrollment.turn(1).accepted and enrollment.lines()[1] == first
     assert enrollment.turn(-3).accepted and enrollment.lines()[1] != first
+
+
+def ask(capsys: pytest.CaptureFixture[str], broker: Mosquitto, data_dir: Path,
+        *argv: str) -> tuple[int, str]:
+    """A referee command against the hub: its exit code and output, whatever it was."""
+    config = data_dir.parent / "hub.toml"
+    config.write_text(f'[table]\nid = "{TABLE}"\nseats = 3\n[data]\ndir = "{data_dir}"\n')
+    code, out, err = run(capsys, *argv, "--config", str(config),
+                         "--broker", f"{broker.host}:{broker.port}")
+    return code, out + err
+
+
+def test_an_enrollment_is_cancelled_resumed_and_ended_by_a_new_game(
+        fresh_mosquitto: Mosquitto, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    hub = start_hub(fresh_mosquitto, data, LedLog())
+    seat, other = Seat(fresh_mosquitto), Seat(fresh_mosquitto, seat=3)
+    try:
+        assert ask(capsys, fresh_mosquitto, data, "cards", "cancel") == (
+            1, "no card enrollment is open (risktable cards enroll starts one)\n")
+        referee(capsys, fresh_mosquitto, data, "cards", "enroll", "--seat", "2")
+        for card in range(2):
+            assert seat.send("card", uid=uid(card))["t"] == "ack"
+            assert seat.send("button", button="confirm", press="short")["t"] == "ack"
+        # Cancelled: the cards so far are kept, the seats show the waiting game again
+        # and take no enrollment input.
+        assert referee(capsys, fresh_mosquitto, data, "cards", "cancel") == (
+            "the enrollment at seat 2 is cancelled with 2 of 44 cards kept; risktable cards "
+            "enroll resumes it; game 1 (3 seats): not started, its deck is not enrolled\n")
+        assert hub.enrolling is None
+        other.client.wait_for(lambda t, m, r: t.endswith("/3/view") and m is not None
+                              and m.get("lines") == NOT_STARTED)
+        assert seat.send("card", uid=uid(2))["detail"] == NOT_STARTED_REASON
+        # Resumed where it stopped.
+        assert "2 of 44 cards known" in referee(capsys, fresh_mosquitto, data, "cards",
+                                                "enroll", "--seat", "2")
+        assert seat.send("card", uid=uid(2))["t"] == "ack"
+        assert seat.send("button", button="confirm", press="short")["t"] == "ack"
+        # A new game with physical cards cannot start while the deck is partly enrolled:
+        # refused with the reason; the enrollment goes on.
+        assert ask(capsys, fresh_mosquitto, data, "games", "new") == (
+            1, "no new game: the 1993 deck is not enrolled (3 of 44 cards); finish the "
+            "enrollment at seat 2 first, or start it with hub-dealt cards (games new --cards "
+            "hub); game 1 carries on\n")
+        assert hub.enrolling is not None and hub.game_id == 1
+        # One with hub-dealt cards ends the enrollment and starts: a rule set for 3 or
+        # more players takes this table's 3 seats, and the seats roll for the start.
+        code, out = ask(capsys, fresh_mosquitto, data, "games", "new", "--rules",
+                        "capital_1993", "--cards", "hub")
+        assert code == 0 and out.startswith(
+            "game 2 started (capital_1993, 3 seats, goal=capitals, hub-dealt cards); game 1 "
+            "kept as abandoned; the enrollment at seat 2 ended (3 of 44 cards kept); game 2 "
+            "(3 seats, goal=capitals): "), out
+        assert hub.enrolling is None
+        other.client.wait_for(lambda t, m, r: t.endswith("/3/cmd") and m is not None
+                              and m.get("cmd") == "arm_dice")
+        assert load_deck(data / "cards.json", classic_board()).keys() == {
+            uid(c) for c in range(3)}
+    finally:
+        hub.stop()
+        seat.client.close()
+        other.client.close()

@@ -184,3 +184,55 @@ def test_a_full_inbox_drops_messages_with_one_warning_and_answers_the_rest(
         seat.close()
         hub.stop()
 
+
+
+def test_inputs_that_arrive_while_the_hub_stops_are_not_called_an_overflow(
+    fresh_mosquitto: Mosquitto, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The demo's quit: the worker stops (finishing the input in hand, whose answer still
+    # goes out) while the network thread keeps reading; what it reads then was said to be
+    # "hub busy: 1024 messages wait already; dropping ...", as if the inbox had overflowed.
+    release = threading.Event()
+    stuck = threading.Event()
+
+    def on_event(seat: int, msg: dict[str, Any]) -> None:
+        stuck.set()
+        release.wait(timeout=30)
+
+    hub = HubService(BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port), TABLE, 1,
+                     on_event=on_event)
+    hub.start()
+    seat = Recorder(fresh_mosquitto.host, fresh_mosquitto.port, "seat1")
+    seat.subscribe(topics.seat(TABLE, 1, topics.SEAT_ACK))
+    stopper = threading.Thread(target=hub.stop)
+
+    def send(seq: int) -> None:
+        seat.publish(topics.seat(TABLE, 1, topics.SEAT_EVENT), messages.encode(
+            messages.message("event", seat=1, seq=seq, kind="encoder", steps=1)))
+
+    try:
+        caplog.set_level("INFO", logger="risktable.service.hub")
+        send(1)
+        assert stuck.wait(timeout=10)
+        stopper.start()
+        wait_until(lambda: hub.worker.stopping)
+        for seq in range(2, 6):
+            send(seq)
+        wait_until(lambda: hub.worker.refused_stopping == 4)
+        release.set()
+        # The input in hand is answered before the hub disconnects.
+        seat.wait_for(lambda t, m, r: m is not None and m.get("seq") == 1)
+        stopper.join(timeout=10)
+        assert not stopper.is_alive()
+    finally:
+        release.set()
+        seat.close()
+        if stopper.ident is None:  # never got as far as stopping
+            hub.stop()
+    said = [r.getMessage() for r in caplog.records if r.name == "risktable.service.hub"]
+    assert not [line for line in said if "hub busy" in line], said
+    assert hub.worker.dropped == 0
+    assert [line for line in said if line.startswith("hub stopping:")] == [
+        "hub stopping: messages that arrive now (from "
+        f"{topics.seat(TABLE, 1, topics.SEAT_EVENT)} on) are left unanswered; their seats "
+        "send them again to the next hub"]

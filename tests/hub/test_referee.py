@@ -158,9 +158,10 @@ def test_games_new_abandons_the_game_in_hand_and_starts_one_with_house_rules(
         answer = seat.request({"kind": "button", "button": "confirm", "press": "short"})
         assert answer.detail == "Seat 4 does not play in this game"
 
-    # Refusals are one line, and the game in hand stays.
-    for argv, says in ((["--seats", "5"], "this hub serves seats 1 to 4; for 5 seats set "
-                        "[table] seats = 5 in its configuration and restart it\n"),
+    # Refusals are one line naming the shortest fix first, and the game in hand stays.
+    for argv, says in ((["--seats", "5"], "this hub serves seats 1 to 4: games new --seats 4 "
+                        "plays classic here (for 5 seats, set [table] seats = 5 in the hub "
+                        "configuration and restart the hub)\n"),
                        (["--rules", "classic_2016", "--house", "second_set=forced"],
                         "second_set is about 1993 symbol sets: it needs deck = 1993")):
         code, out, _ = _ask(capsys, mosquitto, hub_toml, "games", "new", *argv)
@@ -241,15 +242,19 @@ def test_a_game_whose_deck_is_not_enrolled_does_not_start(
             assert answer.detail == NOT_STARTED_REASON
             code, out, _ = _ask(capsys, mosquitto, hub_toml, "table", "status")
             assert out == "game 1 (4 seats): not started, its deck is not enrolled\n"
+            # A new game that would wait for the deck is not started: nothing changes,
+            # the command fails, and it says the shortest ways out.
             code, out, _ = _ask(capsys, mosquitto, hub_toml, "games", "new")
-            assert code == 0 and out == (f"game 2 (4 seats) not started: {why}; game 1 kept "
-                                         "as abandoned\n"), out
-            assert bare.inspect(lambda session: session.log) == []
+            assert code == 1 and out == (
+                "no new game: the 1993 deck is not enrolled (0 of 44 cards); run risktable "
+                "cards enroll first, or start it with hub-dealt cards (games new --cards "
+                "hub); game 1 carries on\n"), out
+            assert bare.game_id == 1 and bare.inspect(lambda session: session.log) == []
             # No roll was armed while the game waited: its opening roll is not yet due.
             assert not [c for c in seat.commands if c["cmd"] == "arm_dice"]
             # Without physical cards the game starts at once: seat 4 rolls for the start.
             code, out, _ = _ask(capsys, mosquitto, hub_toml, "games", "new", "--cards", "hub")
-            assert code == 0 and out.startswith("game 3 started (4 seats, hub-dealt cards)"), out
+            assert code == 0 and out.startswith("game 2 started (4 seats, hub-dealt cards)"), out
             seat.wait_for_view(lambda v: v.get("active") is True)
             assert bare.inspect(lambda session: session.standing_commands(4))
     finally:

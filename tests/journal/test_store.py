@@ -363,6 +363,25 @@ def test_answered_seqs_continue_each_boot_across_games_and_refusals(journal: Jou
     assert rows(journal.path, "SELECT COUNT(*) FROM seat_answers") == 4
 
 
+def test_recent_events_are_each_boots_last_window_in_any_game(journal: Journal) -> None:
+    # What a restarted hub keeps digests of: the applied events of each boot's last
+    # `window` numbers, whichever game took them, at this table only.
+    config = Config(3)
+    first = journal.create_game(config, "t1")
+    for seq in range(1, 6):
+        journal.record_input(first, SeatInput(1, 77, seq, {"seq": seq}, {}), [])
+    journal.record_input(first, SeatInput(1, None, 1, {"seq": 1, "none": True}, {}), [])
+    journal.finish(first)
+    second = journal.create_game(config, "t1")
+    journal.record_input(second, SeatInput(1, 78, 9, {"seq": 9}, {}), [])
+    other = journal.create_game(config, "t2")
+    journal.record_input(other, SeatInput(1, 77, 6, {"seq": 6}, {}), [])
+    assert journal.recent_events("t1", 1, 2) == {
+        (77, 4): {"seq": 4}, (77, 5): {"seq": 5}, (None, 1): {"seq": 1, "none": True},
+        (78, 9): {"seq": 9}}
+    assert journal.recent_events("t1", 2, 2) == {}
+
+
 def test_die_readings_count_per_seat_whether_or_not_they_settle_a_roll(
         journal: Journal) -> None:
     game = journal.create_game(Config(3), "t1")

@@ -196,6 +196,72 @@ def test_births_wills_and_reboots() -> None:
     assert gate.presence.online() == []
 
 
+def _status_of(seat: int, session: int, boot: int) -> bytes:
+    return encode(message("seat_status", seat=seat, online=True, session=session, boot=boot))
+
+
+def test_two_devices_on_one_account_each_carry_on_their_own_numbering() -> None:
+    # A seat controller (boot 500) and a phone page (boot 700) take turns on seat 1's
+    # account: every birth switches the numbering, and each device's next event is
+    # applied in its turn, never held for or refused against the other's numbers.
+    gate = HubGate("den", seats=2)
+    applied: list[tuple[int, int]] = []
+
+    def play(boot: int, seq: int, steps: int) -> None:
+        payload = encode(message("event", seat=1, seq=seq, kind="encoder", steps=steps))
+        inbound = gate.receive(EVENT, payload)
+        assert (inbound.action, inbound.seq) == (APPLY, seq), (boot, seq)
+        gate.answered(1, seq)
+        applied.append((boot, seq))
+
+    for turn in range(6):
+        boot = (500, 700)[turn % 2]
+        assert gate.receive(STATUS, _status_of(1, turn + 1, boot)).presence == BIRTH
+        for _ in range(3):
+            play(boot, gate.tracker(1).expected, turn + 1)
+    assert [seq for boot, seq in applied if boot == 500] == list(range(1, 10))
+    assert [seq for boot, seq in applied if boot == 700] == list(range(1, 10))
+
+
+def test_a_repeat_that_differs_from_the_answered_event_is_refused_not_a_duplicate() -> None:
+    gate = HubGate("den", seats=2)
+    gate.receive(STATUS, _status(True, 1, 500))
+    sent = message("event", seat=1, seq=1, kind="button", button="confirm", press="short")
+    assert gate.receive(EVENT, encode(sent)).action == APPLY
+    gate.answered(1, 1)
+    # The same event, another spelling (key order, spacing): a duplicate, done.
+    spelt = b'{ "press": "short", "button": "confirm", "kind": "button", "seq": 1,' \
+        b' "seat": 1, "t": "event", "v": 1 }'
+    again = gate.receive(EVENT, spelt)
+    assert again.action == REFUSED and not again.conflict
+    assert again.replies[0][1]["code"] == E_DUPLICATE
+    # Another event under number 1 (another device, a forged event): refused with the
+    # seq named, which the seat shows and closes as not done ("try again"), and flagged
+    # for the hub's log.
+    other = gate.receive(EVENT, encode(dict(sent, button="back")))
+    assert other.action == REFUSED and other.conflict
+    reply = other.replies[0][1]
+    assert (reply["code"], reply["seq"], reply["field"]) == (E_NOT_ALLOWED, 1, "seq")
+    assert "differs" in reply["detail"]
+    assert gate.tracker(1).expected == 2, "nothing moved"
+
+
+def test_a_held_event_keeps_its_digest_until_it_is_answered_in_its_turn() -> None:
+    gate = HubGate("den", seats=2)
+    three = encode(message("event", seat=1, seq=3, kind="encoder", steps=3))
+    assert gate.receive(EVENT, _event(2)).action == HOLD
+    assert gate.receive(EVENT, three).action == HOLD
+    assert gate.receive(EVENT, _event(1)).action == APPLY
+    gate.answered(1, 1)
+    for seq in (2, 3):
+        held = gate.release(1)
+        assert held is not None and held.seq == seq
+        gate.answered(1, seq, ProtocolError(E_NOT_ALLOWED, "not your turn") if seq == 3 else None)
+    assert gate.receive(EVENT, three).replies[0][1]["code"] == E_DUPLICATE
+    assert gate.receive(EVENT, _event(3)).conflict, "a refused event's number keeps its digest"
+    assert gate.receive(EVENT, _event(2)).replies[0][1]["code"] == E_DUPLICATE
+
+
 def test_messages_the_hub_does_not_take_are_ignored() -> None:
     gate = HubGate("den", seats=2)
     assert gate.receive("risk/other/seat/1/event", _event(1)).action == IGNORE

@@ -12,7 +12,17 @@ from hypothesis import strategies as st
 
 from riskproto import OUTBOX_CAPACITY
 from riskproto.messages import E_TOO_LARGE, MAX_COUNTER, ProtocolError, decode, message
-from riskproto.sequence import AHEAD, DUPLICATE, HELD, NEW, REPEAT, STALE, Outbox, SeqTracker
+from riskproto.sequence import (
+    AHEAD,
+    DUPLICATE,
+    HELD,
+    NEW,
+    REPEAT,
+    STALE,
+    Outbox,
+    SeqTracker,
+    event_digest,
+)
 from tests.protocol.examples import PROTOCOL
 from tests.protocol.link_sim import run
 
@@ -112,6 +122,49 @@ def test_tracker_restored_from_the_journal_continues_each_boot() -> None:
     assert tracker.birth(8) is True, "a birth names a boot the journal knows"
     assert tracker.expected == 71
     assert tracker.birth(3) is True and tracker.expected == 1
+
+
+def test_a_boot_born_again_carries_on_from_its_next_number() -> None:
+    # Two devices on one seat's account take turns on it: each birth switches the
+    # numbering, and neither is sent back to 1 (issue 29: "too far ahead: the hub
+    # expects 1").
+    tracker = SeqTracker()
+    tracker.birth(5)
+    for seq in (1, 2, 3):
+        tracker.record(seq)
+    assert tracker.birth(6) is True and tracker.expected == 1
+    tracker.record(1)
+    assert tracker.birth(5) is True and tracker.expected == 4
+    assert tracker.check(3) == DUPLICATE and tracker.check(4) == NEW
+    tracker.record(4)
+    assert tracker.birth(6) is True and tracker.expected == 2
+
+
+def test_the_tracker_keeps_a_digest_per_answered_number_of_each_boot() -> None:
+    tracker = SeqTracker(window=4)
+    tracker.birth(5)
+    for seq in range(1, 11):
+        tracker.record(seq, f"d{seq}")
+    assert [tracker.digest(s) for s in (5, 6, 10)] == [None, "d6", "d10"]
+    tracker.birth(6)
+    tracker.record(1, "other")
+    assert tracker.digest(10) is None and tracker.digest(1) == "other"
+    tracker.birth(5)
+    assert tracker.digest(10) == "d10", "a boot born again keeps its digests"
+    assert len(tracker._digests) == 6, "the window of each boot, and no more"
+    tracker.restore(5, {5: 10, 6: 1}, {(5, 10): "d10", (5, 2): "d2", (6, 1): "other"})
+    assert tracker.digest(10) == "d10" and tracker.digest(2) is None, "outside the window"
+
+
+def test_an_event_digest_is_the_events_not_its_spelling() -> None:
+    one = {"v": 1, "t": "event", "seat": 1, "seq": 3, "kind": "dice", "roll": 2,
+           "dice": [{"id": "e1", "face": 4, "state": "settled"}]}
+    spelt = {"dice": [{"state": "settled", "face": 4, "id": "e1"}], "roll": 2, "kind": "dice",
+             "seq": 3, "seat": 1, "t": "event", "v": 1}
+    assert event_digest(one) == event_digest(spelt)
+    other = dict(one, dice=[{"id": "e1", "face": 5, "state": "settled"}])
+    assert event_digest(other) != event_digest(one)
+    assert len(event_digest(one)) == 16
 
 
 def test_tracker_memory_stays_bounded() -> None:

@@ -200,6 +200,8 @@ def test_systemd_tools_enable_the_units_and_create_the_account(tmp_path: Path) -
     members = {line.split(":")[0]: line.split(":")[3] for line in group}
     assert "risktable" in members["dialout"] and "risktable" in members["gpio"]
     assert f"running: systemd-sysusers --root={tmp_path}" in said
+    assert said[-1] == (f"done: risktable-hub.service risktable-guests.service are enabled "
+                        f"in {tmp_path}: the hub starts when that system boots")
 
 
 def test_the_dropin_loads_in_debians_mosquitto(tmp_path: Path) -> None:
@@ -324,6 +326,20 @@ def test_a_scratch_root_needs_apt_and_pip_off(tmp_path: Path,
     assert code == 0 and "wrote: /etc/risktable/hub.toml" in out
     code, out, _ = run(capsys, "uninstall", "--root", str(tmp_path), "--no-systemctl")
     assert code == 0 and "removed: /etc/systemd/system/risktable-hub.service" in out
+
+
+def test_the_last_line_says_what_runs(tmp_path: Path) -> None:
+    # --no-systemctl starts nothing, so the last line must not say the hub runs.
+    said = install(tmp_path)
+    assert said[-1].startswith(f"done: installed into {tmp_path}; nothing is enabled or "
+                               "running (--no-systemctl)")
+    assert "systemctl enable --now risktable-hub.service risktable-guests.service" in said[-1]
+    # On the running system (only its last line: nothing is installed here).
+    live = Installer(Options(root=Path("/"), systemctl=False))
+    assert live.closing_line().startswith("done: nothing is running (--no-systemctl): start "
+                                          "the hub with `sudo sh -c 'systemd-sysusers && ")
+    assert Installer(Options(root=Path("/"))).closing_line() == (
+        "done: the hub runs as risktable-hub.service (journalctl -u risktable-hub)")
 
 
 def test_the_installer_runs_on_the_standard_library_alone(tmp_path: Path) -> None:

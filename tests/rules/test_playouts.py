@@ -96,13 +96,15 @@ def test_playout_invariants_and_replay(players: int, options: Options, seed: int
             assert legal_actions(s) == []
             break
         actor = current_actor(s)
-        legal = legal_actions(s)
-        assert legal, f"no legal action in {s.phase_name}"
         if actor == CHANCE:
+            # A chance node's outcomes are its legal actions; listing them all (7,776 for
+            # a roll of three dice against two) at every roll was most of this test's time.
             node = chance_outcomes(s)
             action = node.sample(rng)
             assert node.probability(action) > 0
         else:
+            legal = legal_actions(s)
+            assert legal, f"no legal action in {s.phase_name}"
             action = bots[actor].choose(s)
             assert action in legal
         after, _ = apply(s, action)

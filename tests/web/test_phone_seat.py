@@ -39,13 +39,9 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from riskproto.territories import TERRITORIES
-from risktable.broker_address import BrokerAddress
 from risktable.cli import main
-from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
-from risktable.demo.pilot import SeatPilot, demo_card_uids
-from risktable.game_rules import rules_config
+from risktable.demo.pilot import SeatPilot
 from risktable.journal import Journal, journal_path
-from risktable.provision.broker_config import write_config
 from risktable.provision.phone_seat import seat_page_url
 from risktable.rules.state import GAME_OVER
 from risktable.service.table_service import TableService
@@ -53,7 +49,8 @@ from risktable.table.public import board_message
 from risktable.web.server import BoardPageServer, PageConfig
 from tests.support.browser import new_tab, save_screenshot, set_viewport
 from tests.support.fault_proxy import FaultProxy
-from tests.support.mosquitto import Mosquitto, free_port, wait_for_port
+from tests.support.mosquitto import Mosquitto, wait_for_port
+from tests.support.phone_table import phone_table
 from tests.support.seat_client import SeatClient
 from tests.support.tools import ROOT, mosquitto_binary
 from tests.support.waiting import value_within as _until
@@ -207,19 +204,10 @@ def _login_refused(port: int, username: str, password: str) -> bool:
 
 @pytest.mark.slow
 def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path, browser: Any) -> None:
-    folder = tmp_path / "broker"
-    port, ws_port = free_port(), free_port()
-    write_config(folder, TABLE, SEATS, port=port, guest_port=free_port(),
-                 seat_websockets=ws_port)
-    creds = json.loads((folder / "credentials.json").read_text())
-    rules = rules_config(RULES, SEATS)
-    cards = demo_card_uids(rules.board, rules.options.deck)
-    data_dir = tmp_path / "hub"
-    config = HubConfig(
-        broker=BrokerConfig(BrokerAddress("127.0.0.1", port), creds["hub"]["username"],
-                            creds["hub"]["password"]),
-        table=TableConfig(id=TABLE, seats=SEATS, rules=RULES, cards="hub"),
-        leds=LedConfig(enabled=False), panel_enabled=False, data_dir=data_dir)
+    table = phone_table(tmp_path, TABLE, SEATS, RULES)
+    folder, port, ws_port, creds = table.folder, table.port, table.ws_port, table.creds
+    rules, cards, config = table.rules, table.cards, table.config
+    data_dir = config.data_dir
     started = time.monotonic()
     with contextlib.ExitStack() as stack:
         broker = stack.enter_context(Mosquitto(mosquitto_binary(), folder, port=port,

@@ -21,8 +21,8 @@ def register(sub: Any) -> None:
         "each card's territory in turn; tap that card on the seat's reader, turn the encoder "
         "to what is printed on it (the symbol of a 1993 card, the stars of a 2016 card), press "
         "Confirm. The game waits meanwhile; the other seats show the progress. Progress is "
-        "saved after every card, so an interrupted enrollment carries on where it stopped; "
-        "`risktable table status` says how far it is.")
+        "saved after every card, so an interrupted or cancelled enrollment carries on where "
+        "it stopped when this is run again; `risktable table status` says how far it is.")
     enroll.add_argument("--seat", type=seat_count, default=1,
                         help="the seat whose reader is used (default 1)")
     enroll.add_argument("--deck", choices=sorted(DECK_FILES),
@@ -30,6 +30,15 @@ def register(sub: Any) -> None:
     enroll.add_argument("--restart", action="store_true",
                         help="forget the enrolled cards and start again")
     enroll.set_defaults(handler=run_enroll)
+    cancel = cards_sub.add_parser(
+        "cancel", parents=[referee_parent()],
+        help="end the enrollment under way (the cards enrolled so far are kept)",
+        description="Asks the running hub to end the card enrollment under way: the cards "
+        "enrolled so far stay saved, the seats show the game again, and `risktable cards "
+        "enroll` resumes the enrollment at the first card still missing. A game with "
+        "physical cards starts only once the whole deck is enrolled; `risktable games new "
+        "--cards hub` starts one without it.")
+    cancel.set_defaults(handler=lambda args: send(args, "enroll_cancel"))
 
 
 def run_enroll(args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ from risktable.defaults import DEFAULT_TABLE
 from risktable.demo.seats import SeatProcess
 from risktable.i18n import DEFAULT as DEFAULT_LANGUAGE
 from risktable.i18n import LANGUAGES
-from risktable.paths import MissingPart, find_micropython
+from risktable.paths import MissingPart
 from risktable.provision.micropython_version import BOARD, VARIANT, VERSION_TEXT
 from risktable.provision.phone_seat import (
     DEFAULT_PAGE_PORT,
@@ -39,7 +39,14 @@ from risktable.provision.seat_update import (
     format_results,
     results_json,
 )
-from risktable.seat_play import SeatPlayError, load_deck_keys, load_seat_file, play_seat
+from risktable.seat_play import (
+    KeyboardKeys,
+    SeatPlayError,
+    load_deck_keys,
+    load_seat_file,
+    play_seat,
+)
+from risktable.unix_port import find_micropython
 
 WIFI_PASSWORD_ENV = "RISKTABLE_WIFI_PASSWORD"
 
@@ -86,7 +93,9 @@ def register(sub: Any) -> None:
                       help="the seat's configuration (risktable seat config --board emulated;"
                            " default: seatN.json here)")
     play.add_argument("--deck", type=Path,
-                      help="the hub's enrolled deck file (cards.json), for the card keys")
+                      help="the hub's enrolled deck file (cards.json) of a deck enrolled at "
+                      "an NFC seat, for the card keys (default: the keyboard deck, which "
+                      "this seat enrolls with c)")
     play.add_argument("--micropython", help="the MicroPython unix-port binary")
     play.add_argument("--no-colour", action="store_true", help="no colours (also NO_COLOR)")
     play.set_defaults(handler=_play)
@@ -222,9 +231,10 @@ def _play(args: argparse.Namespace) -> int:
     path = args.config or Path(f"seat{args.seat}.json")
     try:
         topics.check_seat(args.seat)
-        load_seat_file(path, args.seat)
-        deck = load_deck_keys(args.deck) if args.deck is not None else None
+        lang = str(load_seat_file(path, args.seat).get("lang", DEFAULT_LANGUAGE))
         seat = SeatProcess.of_file(find_micropython(args.micropython), args.seat, path)
+        deck = (load_deck_keys(args.deck) if args.deck is not None
+                else KeyboardKeys(lambda: dict(seat.outputs), lang))
         colour = not args.no_colour and "NO_COLOR" not in os.environ
         return play_seat(seat, sys.stdin, sys.stdout, deck=deck, colour=colour)
     except (SeatPlayError, MissingPart, ValueError) as exc:

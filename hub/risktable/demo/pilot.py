@@ -28,6 +28,7 @@ from risktable.table.autopilot import Autopilot
 from risktable.table.session import TableSession
 
 _WAIT = "wait"  # _next: the game waits on a person
+_RESTART_LOOK = 0.5  # seconds between looks at whether a seat waited on was started again
 
 
 class PilotError(Exception):
@@ -81,8 +82,13 @@ class SeatPilot:
         people: frozenset[int] = frozenset(),
         pace: float = 0.0,
         levels: Mapping[int, str] | None = None,
+        restarts: Callable[[int], int] | None = None,
     ) -> None:
         self._send = send
+        # How many times a seat's firmware was started again (demo/seats.py): an input
+        # typed into a seat that reset before answering is typed again, as a person
+        # presses again on a seat that rebooted.
+        self._restarts = restarts or (lambda seat: 0)
         self._armed = armed
         self.timeout = timeout
         self.inputs = 0
@@ -147,13 +153,9 @@ class SeatPilot:
                 continue
             assert not isinstance(step, str)
             seat, event = step
-            if event["kind"] == "dice" and not self._armed(
-                    seat, event["roll"], len(event["dice"]), self.timeout):
-                raise PilotError(f"seat {seat} never showed roll {event['roll']} armed")
-            with self._answered:
-                self._answers.clear()
-            self._send(seat, board_line(event))
-            self._wait_answer(seat, event["kind"])
+            deadline = time.monotonic() + self.timeout
+            while not self._typed(seat, event, deadline):
+                pass  # the seat was reset before it answered: typed again
             self.inputs += 1
             if self._pace:
                 time.sleep(self._pace)
@@ -164,15 +166,37 @@ class SeatPilot:
         with self._answered:
             self._answered.wait_for(lambda: self._count != seen or self._stopped)
 
-    def _wait_answer(self, seat: int, kind: str) -> None:
+    def _typed(self, seat: int, event: dict[str, Any], deadline: float) -> bool:
+        # Type one input and wait for its answer: True once answered, False when the seat
+        # was started again meanwhile (the input may be lost with the seat's memory).
+        restarts = self._restarts(seat)
+        kind = event["kind"]
+        if kind == "dice" and not self._armed(seat, event["roll"], len(event["dice"]),
+                                              max(deadline - time.monotonic(), 0.0)):
+            if self._restarts(seat) != restarts:
+                return False
+            raise PilotError(f"seat {seat} never showed roll {event['roll']} armed")
+        with self._answered:
+            self._answers.clear()
+        self._send(seat, board_line(event))
+
         def answered() -> tuple[int, str, ProtocolError | None] | None:
             return next((a for a in self._answers if a[0] == seat and a[1] == kind), None)
 
-        with self._answered:
-            answer = self._answered.wait_for(answered, self.timeout)
-        if answer is None:
-            raise PilotError(f"the hub did not answer seat {seat}'s {kind} input "
-                             f"within {self.timeout:g} s")
+        # The answers are looked at at least once, even past the deadline: on a busy
+        # machine this thread may be held up past it while the answer came in.
+        while True:
+            with self._answered:
+                answer = self._answered.wait_for(
+                    answered, min(_RESTART_LOOK, max(deadline - time.monotonic(), 0.0)))
+            if answer is not None:
+                break
+            if self._restarts(seat) != restarts:
+                return False
+            if time.monotonic() >= deadline:
+                raise PilotError(f"the hub did not answer seat {seat}'s {kind} input "
+                                 f"within {self.timeout:g} s")
         error = answer[2]
         if error is not None:
             raise PilotError(f"the hub refused seat {seat}'s {kind} input: {error.message}")
+        return True

@@ -29,13 +29,13 @@ from risktable.game_rules import RulesUnknown, rules_config
 from risktable.hardware.palette import seat_colour
 from risktable.i18n import _
 from risktable.leds.scene import Scene
-from risktable.paths import find_micropython
 from risktable.rules.bots import BOTS, LEVELS
 from risktable.rules.state import GAME_OVER, State
 from risktable.service.hub import HubService
 from risktable.service.table_service import TableService
 from risktable.table.public import led_scene
 from risktable.table.session import TableSession
+from risktable.unix_port import find_micropython
 from risktable.web.server import BoardPageServer, PageConfig
 
 _PERSON_PACE = 0.05  # seconds after each bot input while a person plays: to follow the game
@@ -139,7 +139,8 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
                                                                     timeout),
                           cards, seed=options.seed, timeout=options.seat_timeout,
                           people=_people(options), levels=levels,
-                          pace=0.0 if person is None else _PERSON_PACE)
+                          pace=0.0 if person is None else _PERSON_PACE,
+                          restarts=lambda seat: seats[seat].restarts if seat in seats else 0)
         painter: Painter | None = None
         if person is not None:
             painter = Painter(lambda scene, state: _draw_for_person(
@@ -272,7 +273,8 @@ def _start_seats(options: DemoOptions, micropython: str, address: BrokerAddress,
         stack.callback(seat.stop)
         if options.on_seat is not None:
             options.on_seat(seat)
-        seats[number] = seat.start()
+        # Supervised as a chip: a seat its watchdog resets starts again (demo/seats.py).
+        seats[number] = seat.start(say=lambda line: print(line, file=out, flush=True))
         # One at a time: amqtt has a race between simultaneous connects.
         if not service.hub.wait_for_seats([number], options.seat_timeout):
             raise DemoError(_diagnose(list(seats.values()), service.hub))

@@ -4,14 +4,24 @@ Each seat is the real firmware (``firmware/main.py``) with a generated
 configuration. The emulated board prints one JSON line per output change
 (LED ring, OLED, network state) on stdout; a reader thread keeps the latest
 of each so the demo and the tests can see what the seat shows.
+
+Started with ``say``, a seat is supervised as a chip's reset starts it again: a board
+reset (its watchdog, or the seat resetting itself after an error; the process ends by
+SIGUSR1) or an error at start-up (status 3) starts the firmware again and ``say`` is told
+one line naming the seat and the cause; a crash loop (more than :data:`RESTART_LIMIT`
+restarts in :data:`RESTART_WINDOW` seconds) is not restarted again, nor a seat that asks
+for its safe mode (:data:`SAFE_MODE_STATUS`); firmware/README.md, "Resets".
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +33,46 @@ from risktable.processes import end_process
 
 #: The output lines that say what became of an input line (firmware/README.md).
 _VERDICTS = ("numbered", "refused")
+
+#: How the emulated seat's process ends (firmware/README.md, "Resets"): its board reset
+#: (SIGUSR1, its cause in CONFIG.reset), an error at start-up (the unix port's stand-in
+#: for machine.reset()), and a seat that asks to stay in its safe mode.
+RESET_STATUS = -signal.SIGUSR1
+STARTUP_ERROR_STATUS = 3
+SAFE_MODE_STATUS = 5
+#: A crash loop: more restarts than this in RESTART_WINDOW seconds, and the seat stays down.
+RESTART_LIMIT = 5
+RESTART_WINDOW = 60.0
+
+
+class RestartBudget:
+    """At most ``limit`` restarts in any ``window`` seconds of ``clock``.
+
+    >>> now = [0.0]
+    >>> budget = RestartBudget(2, 10.0, clock=lambda: now[0])
+    >>> budget.allow(), budget.allow(), budget.allow()
+    (True, True, False)
+    >>> now[0] = 10.5
+    >>> budget.allow()
+    True
+    """
+
+    def __init__(self, limit: int = RESTART_LIMIT, window: float = RESTART_WINDOW,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.window = window
+        self._clock = clock
+        self._times: deque[float] = deque()
+
+    def allow(self) -> bool:
+        """Whether one more restart fits; counts it when it does."""
+        now = self._clock()
+        while self._times and now - self._times[0] >= self.window:
+            self._times.popleft()
+        if len(self._times) >= self.limit:
+            return False
+        self._times.append(now)
+        return True
 
 
 class SeatProcess:
@@ -83,8 +133,67 @@ class SeatProcess:
         self.stderr_tail: deque[str] = deque(maxlen=20)
         self._changed = threading.Condition()
         self.process: subprocess.Popen[str] | None = None
+        self.restarts = 0  # how many times the supervisor started the firmware again
+        self.budget = RestartBudget()
+        self._supervisor: threading.Thread | None = None
+        self._stopping = False
+        self._down = False  # supervised, and not started again
 
-    def start(self) -> SeatProcess:
+    def start(self, say: Callable[[str], None] | None = None) -> SeatProcess:
+        """Start the firmware; with ``say``, supervise it (the module's docstring): each
+        restart, a crash loop given up and a safe mode are told to ``say`` in one line."""
+        self._spawn()
+        if say is not None:
+            self._supervisor = threading.Thread(target=self._supervise, args=(say,),
+                                                name=f"seat{self.seat}-supervisor", daemon=True)
+            self._supervisor.start()
+        return self
+
+    def _supervise(self, say: Callable[[str], None]) -> None:
+        while True:
+            process = self.process
+            assert process is not None
+            status = process.wait()
+            if self._stopping:
+                return
+            if status == SAFE_MODE_STATUS:
+                self._down = True
+                say(f"seat {self.seat} asked for its safe mode: left in it, not started again")
+                return
+            if status not in (RESET_STATUS, STARTUP_ERROR_STATUS):
+                self._down = True  # an exit a person must look at (a bad configuration: 1)
+                return
+            cause = self._reset_cause(status)
+            if not self.budget.allow():
+                self._down = True
+                say(f"seat {self.seat} was reset {self.budget.limit + 1} times within "
+                    f"{self.budget.window:g} s (last: {cause}): not started again")
+                return
+            self.restarts += 1
+            self._close(process)
+            with self._changed:
+                self.outputs.clear()  # a seat that starts again shows nothing yet
+            self._spawn()
+            say(f"seat {self.seat} was reset ({cause}): started again")
+
+    def _reset_cause(self, status: int) -> str:
+        # The cause the board kept for the next start's birth (firmware/board reset()).
+        if status == STARTUP_ERROR_STATUS:
+            return "an error at start-up"
+        with contextlib.suppress(OSError):
+            kept = Path(f"{self.config_path}.reset").read_text().strip()
+            if kept:
+                return f"its {kept}" if kept == "watchdog" else kept
+        return "a reset"
+
+    @staticmethod
+    def _close(process: subprocess.Popen[str]) -> None:
+        # Its input; its readers close its outputs once they have read them to the end.
+        if process.stdin is not None:
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+
+    def _spawn(self) -> None:
         self.process = subprocess.Popen(
             self._argv,
             cwd=self.workdir,
@@ -95,13 +204,16 @@ class SeatProcess:
             text=True,
             bufsize=1,
         )
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
-        return self
+        threading.Thread(target=self._read_stdout, args=(self.process,), daemon=True).start()
+        threading.Thread(target=self._read_stderr, args=(self.process,), daemon=True).start()
 
-    def _read_stdout(self) -> None:
-        assert self.process is not None and self.process.stdout is not None
-        for line in self.process.stdout:
+    def _read_stdout(self, process: subprocess.Popen[str]) -> None:
+        assert process.stdout is not None
+        with contextlib.suppress(ValueError, OSError), process.stdout:  # closed by stop()
+            self._read_lines(process.stdout)
+
+    def _read_lines(self, stdout: Any) -> None:
+        for line in stdout:
             try:
                 update = json.loads(line)
             except ValueError:
@@ -115,16 +227,20 @@ class SeatProcess:
                     self.outputs.update(update)
                     self._changed.notify_all()
 
-    def _read_stderr(self) -> None:
-        assert self.process is not None and self.process.stderr is not None
-        for line in self.process.stderr:
-            self.stderr_tail.append(line.rstrip())
+    def _read_stderr(self, process: subprocess.Popen[str]) -> None:
+        assert process.stderr is not None
+        with contextlib.suppress(ValueError, OSError), process.stderr:  # closed by stop()
+            for line in process.stderr:
+                self.stderr_tail.append(line.rstrip())
 
     def send(self, command: dict[str, Any]) -> None:
-        """Feed one input line to the emulated board (button, encoder, dice, card)."""
-        assert self.process is not None and self.process.stdin is not None
-        self.process.stdin.write(json.dumps(command) + "\n")
-        self.process.stdin.flush()
+        """Feed one input line to the emulated board (button, encoder, dice, card). A
+        line typed while the seat resets is lost, as a press on a chip that resets."""
+        process = self.process
+        assert process is not None and process.stdin is not None
+        with contextlib.suppress(ValueError, OSError):  # a closed pipe: it is resetting
+            process.stdin.write(json.dumps(command) + "\n")
+            process.stdin.flush()
 
     def wait_until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float) -> bool:
         """Wait until ``predicate(outputs)`` holds; False on timeout."""
@@ -139,6 +255,9 @@ class SeatProcess:
             return self.verdicts[index]
 
     def alive(self) -> bool:
+        """Whether the firmware runs; a supervised seat also while it is started again."""
+        if self._supervisor is not None:
+            return not self._down
         return self.process is not None and self.process.poll() is None
 
     def kill(self) -> None:
@@ -148,8 +267,14 @@ class SeatProcess:
             self.process.wait()
 
     def stop(self) -> None:
+        self._stopping = True
         if self.process is not None:
             end_process(self.process)
+        if self._supervisor is not None and self._supervisor is not threading.current_thread():
+            self._supervisor.join(10)
+            # A restart under way when stop() began leaves the new process to end too.
+            if self.process is not None:
+                end_process(self.process)
 
 
 def ring_shows(outputs: dict[str, Any], rgb: tuple[int, int, int]) -> bool:

@@ -409,6 +409,22 @@ class Journal:
                 ") GROUP BY boot", (table, seat, table, seat, table, seat)).fetchall()
         return {(None if boot == _NO_BOOT else int(boot)): int(seq) for boot, seq in rows}
 
+    def recent_events(self, table: str, seat: int,
+                      window: int) -> dict[tuple[int | None, int], dict[str, Any]]:
+        """The events applied from ``seat`` at ``table`` in the last ``window`` numbers
+        of each of its boots, by (boot, seq), in any game: the hub keeps their digests
+        so that another event under one of those numbers is not taken for a repeat."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT coalesce(i.boot, -1), i.seq, i.event FROM inputs i"
+                " JOIN games g ON g.id = i.game_id WHERE g.table_id = ? AND i.seat = ?"
+                " AND i.seq > (SELECT MAX(j.seq) FROM inputs j JOIN games h ON h.id = j.game_id"
+                "  WHERE h.table_id = ? AND j.seat = ?"
+                "  AND coalesce(j.boot, -1) = coalesce(i.boot, -1)) - ?",
+                (table, seat, table, seat, window)).fetchall()
+        return {(None if boot == _NO_BOOT else int(boot), int(seq)): json.loads(event)
+                for boot, seq, event in rows}
+
     def _append_rows(self, db: sqlite3.Connection, game_id: int, live: _Live,
                      items: Sequence[tuple[Action, ActionMeta]],
                      index: int | None) -> tuple[_Live, list[Appended]]:

@@ -175,8 +175,25 @@ class Installer:
         self._hub_config(board)
         self._shipped()
         self._enable(upgrade)
-        self._say("done: the hub runs as risktable-hub.service (journalctl -u risktable-hub)")
+        self._say(self.closing_line())
         return board
+
+    def closing_line(self) -> str:
+        """The install's last line: what runs now or, with --no-systemctl, that nothing
+        does and the commands that start it (as the skipped lines above showed them)."""
+        units = " ".join(UNITS)
+        if self.options.systemctl:
+            if self.live:
+                return f"done: the hub runs as {HUB_UNIT} (journalctl -u risktable-hub)"
+            return (f"done: {units} are enabled in {self.root}: the hub starts when that "
+                    "system boots")
+        start = (f"systemd-sysusers && systemctl daemon-reload && systemctl enable --now "
+                 f"{units} && systemctl restart mosquitto.service")
+        if self.live:
+            return f"done: nothing is running (--no-systemctl): start the hub with `sudo " \
+                   f"sh -c '{start}'`"
+        return (f"done: installed into {self.root}; nothing is enabled or running "
+                f"(--no-systemctl): start the hub on that system, as root, with `{start}`")
 
     def _environment(self, board: Board) -> None:
         prefix = self.target(PREFIX)

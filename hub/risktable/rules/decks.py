@@ -7,7 +7,7 @@ means the same card whichever deck is in play). Mission cards are not part of
 that numbering: they are indices into :data:`MISSIONS`.
 
 Which 2016 territory cards carry two stars is printed on the physical deck and
-no public source lists it (DESIGN.md section 8), so the table learns it when
+no public source lists it (docs/variants.md, 2016), so the table learns it when
 the deck is enrolled. :data:`PLACEHOLDER_STARS` is **not** that assignment: it
 is a made-up spread with the reported totals (30 one-star, 12 two-star cards),
 for self-play and tests only.
@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from risktable.rules.board import SYMBOLS, WILD, Board, classic_board
 
-# DESIGN.md section 8: armies for the total stars traded (2..10 stars).
+# Armies for the total stars traded (2..10 stars): the board's card table, docs/variants.md.
 STAR_VALUES: dict[int, int] = {2: 2, 3: 4, 4: 7, 5: 10, 6: 13, 7: 17, 8: 21, 9: 25, 10: 30}
 MIN_STARS = 2
 MAX_STARS = 10

@@ -231,7 +231,7 @@ def stars_of(s: State, cards: tuple[int, ...]) -> int:
 
 
 def trade_stars(s: State, a: TradeStars) -> Result:
-    """2016 deck: trade cards for armies by their total stars (DESIGN.md section 8)."""
+    """2016 deck: trade cards for armies by their total stars (``decks.STAR_VALUES``)."""
     cards = a.cards
     size = s.config.board.size
     if s.config.stars is None:

@@ -70,12 +70,16 @@ class TableEnrollment:
         return Step(False, _("Tap the card, turn to what it shows, press Confirm"))
 
     def view(self, seat: int) -> dict[str, Any]:
-        """The view fields of ``seat`` while the enrollment lasts."""
+        """The view fields of ``seat`` while the enrollment lasts (``enroll`` None: the
+        field is dropped from the view)."""
         e = self.enrollment
         ring = {"mode": "progress", "value": min(99, e.position), "max": min(99, e.size)}
         if seat == self.seat:
-            return {"active": True, "phase": "setup", "lines": e.lines(), "ring": ring}
-        return {"active": False, "phase": "setup", "ring": ring,
+            # enroll: the card asked for, which a seat without a reader taps from the
+            # keyboard deck (a phone seat's button).
+            return {"active": True, "phase": "setup", "lines": e.lines(), "ring": ring,
+                    "enroll": None if e.done else min(99, e.position)}
+        return {"active": False, "phase": "setup", "ring": ring, "enroll": None,
                 "lines": [fit(_("{who} enrolls cards").format(who=self.name)), self.progress()]}
 
     def scene(self) -> Scene:

@@ -162,7 +162,11 @@ class HubService:
 
     def stop(self) -> None:
         """Finish the message in hand (its answers still go out), drop the queued
-        ones (their seats send them again) and disconnect."""
+        ones (their seats send them again) and disconnect.
+
+        The worker stops first because the answers of the message in hand need the
+        link; what arrives meanwhile is left for the next hub, not reported as an
+        overflow (``_receive``)."""
         self.worker.stop()
         self.link.stop()
 
@@ -204,12 +208,15 @@ class HubService:
 
     def update_view(self, seat: int, *, publish: bool = True, **fields: Any) -> None:
         """Merge ``fields`` into the seat's view and publish it (retained) if it changed;
-        with ``publish=False`` (before :meth:`start`) it goes out on connecting."""
+        a field given as None leaves the view. With ``publish=False`` (before
+        :meth:`start`) it goes out on connecting."""
         with self._lock:
             view = self._views[seat]
             if all(view.get(key) == value for key, value in fields.items()):
                 return
             view.update(fields)
+            for key in [key for key, value in fields.items() if value is None]:
+                del view[key]
         if publish:
             self._publish_view(seat)
 
@@ -305,6 +312,11 @@ class HubService:
         # The network thread: hand over and return, so the keepalive never waits.
         if self.worker.submit(lambda: self._handle(topic, payload)):
             self._dropping = False
+        elif self.worker.stopping:
+            # The hub is quitting, not full: nothing was handed over to drop.
+            if self.worker.refused_stopping == 1:
+                log.info("hub stopping: messages that arrive now (from %s on) are left "
+                         "unanswered; their seats send them again to the next hub", topic)
         elif not self._dropping:  # one line per overflow, not one per message dropped
             self._dropping = True
             log.warning("hub busy: %d messages wait already; dropping what arrives until "

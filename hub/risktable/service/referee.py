@@ -66,19 +66,19 @@ def _undo(service: TableService, count: int) -> str:
 
 def _new_game(service: TableService, request: dict[str, Any]) -> str:
     before = service.game_id
+    enrolling = service.enrolling
     house = dict(parse_house_pair(pair) for pair in request.get("house", []))
     bots = dict(parse_bot_pair(pair) for pair in request.get("bots", []))
     game = service.new_game(request.get("rules"), request.get("seats"),
                             house if "house" in request else None, request.get("cards"),
                             bots if "bots" in request else None)
-    problem = service.deck_problem()
     dealt = ", hub-dealt cards" if service.session.hub_cards else ""
     if "bots" in request:
         dealt += ", bots " + (" ".join(f"{s}={n}" for s, n in sorted(bots.items())) or "none")
     what = f"({describe(service.rules, request.get('rules'))}{dealt})"
-    if problem is not None:
-        return f"game {game} {what} not started: {problem}; game {before} kept as abandoned"
-    return f"game {game} started {what}; game {before} kept as abandoned"
+    ended = ("" if enrolling is None else f"; the enrollment at seat {enrolling.seat} "
+             f"ended ({enrolling.progress()} kept)")
+    return f"game {game} started {what}; game {before} kept as abandoned{ended}"
 
 
 def referee_answer(service: TableService, request: dict[str, Any]) -> dict[str, Any]:
@@ -99,13 +99,14 @@ def referee_answer(service: TableService, request: dict[str, Any]) -> dict[str, 
         elif op == "enroll":
             detail = service.start_enrollment(request.get("seat", 1), request.get("deck"),
                                               request.get("restart", False))
+        elif op == "enroll_cancel":
+            detail = service.cancel_enrollment()
         else:
             detail = ""
-        # A new game that waits for its deck says so itself: its status would repeat it.
-        waits = op == "new_game" and service.deck_problem() is not None
-        line = "" if waits else status_line(service)
+        line = status_line(service)
         detail = f"{detail}; {line}" if detail and line else detail or line
-    except (ValueError, JournalError) as exc:  # RulesUnknown, DeckFileError, a bad seat
+    except (ValueError, JournalError) as exc:  # RulesUnknown, DeckFileError, a bad seat,
+        # no enrollment to cancel
         accepted, detail = False, str(exc)
     if len(detail) > MAX_REPLY_DETAIL:
         detail = detail[: MAX_REPLY_DETAIL - 3] + "..."

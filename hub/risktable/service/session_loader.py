@@ -141,11 +141,19 @@ def deck_problem(session: TableSession, card_uids: Mapping[str, int]) -> str | N
     the cards takes none."""
     if session.hub_cards:
         return None
-    deck = session.config.options.deck
-    wanted = set(deck_cards(session.config.board, deck))
+    missing = unenrolled(session.config, card_uids)
+    if missing is None:
+        return None
+    return (f"{missing}: run risktable cards enroll, or play with cards = \"hub\" (games new "
+            "--cards hub)")
+
+
+def unenrolled(config: Config, card_uids: Mapping[str, int]) -> str | None:
+    """``the 1993 deck is not enrolled (12 of 44 cards)`` when a game of ``config`` with
+    physical cards cannot start with ``card_uids``, or None when it can."""
+    deck = config.options.deck
+    wanted = set(deck_cards(config.board, deck))
     known = wanted & set(card_uids.values())
     if known == wanted:
         return None
-    return (f"the {deck} deck is not enrolled ({len(known)} of {len(wanted)} cards): "
-            'run risktable cards enroll, or play with cards = "hub" (games new '
-            "--cards hub)")
+    return f"the {deck} deck is not enrolled ({len(known)} of {len(wanted)} cards)"

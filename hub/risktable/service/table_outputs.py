@@ -53,7 +53,8 @@ class TableOutputs:
                     fields = (session.view(seat) if seat in session.seats
                               else {"lines": [_(OUT_OF_GAME)], "active": False,
                                     "ring": {"mode": "off"}})
-            self.hub.update_view(seat, publish=publish, **fields)
+            # enroll=None: an enrollment that ended asks this seat for no card now.
+            self.hub.update_view(seat, publish=publish, enroll=None, **fields)
 
     def notice(self, *, storage_full: bool, paused: bool, publish: bool = True) -> None:
         """The one notice line above every seat's view: a full disk first, since it holds

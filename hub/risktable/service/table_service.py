@@ -26,10 +26,17 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from riskproto.messages import CARD_MODES, ProtocolError
+from riskproto.sequence import event_digest
 from risktable import i18n
 from risktable.config import HubConfig, bot_problem
 from risktable.dice_registry import REGISTRY_FILE, DiceRegistry
-from risktable.game_rules import RulesUnknown, default_seats, describe, rules_config
+from risktable.game_rules import (
+    RulesUnknown,
+    describe,
+    rules_config,
+    seats_for,
+    too_many_seats,
+)
 from risktable.i18n import _
 from risktable.journal import (
     ActionMeta,
@@ -56,6 +63,7 @@ from risktable.service.session_loader import (
     load_card_uids,
     rebuild_session,
     table_seed,
+    unenrolled,
     with_enrolled_deck,
 )
 from risktable.service.storage import StorageGuard
@@ -224,11 +232,15 @@ class TableService:
 
     def _restore_sequences(self) -> None:
         # Each seat's events continue from the number after the last one answered:
-        # under the boot of its latest input until its birth names another boot.
+        # under the boot of its latest input until its birth names another boot. The
+        # digests of the events applied in each boot's window come back too.
         table = self.config.table.id
         for seat in range(1, self.hub.seats + 1):
             boot, _seq = self.journal.input_seqs(self.game_id, seat)
-            self.hub.gate.tracker(seat).restore(boot, self.journal.answered_seqs(table, seat))
+            tracker = self.hub.gate.tracker(seat)
+            events = self.journal.recent_events(table, seat, tracker.window)
+            tracker.restore(boot, self.journal.answered_seqs(table, seat),
+                            {key: event_digest(msg) for key, msg in events.items()})
 
     def _record_answer(self, seat: int, boot: int | None, seq: int) -> None:
         # A refusal or a resync's ack leaves no input row: the journal keeps its number
@@ -326,19 +338,19 @@ class TableService:
 
         ``rules``, ``seats``, ``house``, ``cards`` ("physical" or "hub") and ``bots``
         (seat -> bot name, the seats the hub plays; kept with the game) default to the
-        configuration's (a rule set given without seats takes
-        :func:`~risktable.game_rules.default_seats`).
+        configuration's (a rule set given without seats takes the table's seats when it
+        allows them: :func:`~risktable.game_rules.seats_for`).
         A running game is kept in the journal as abandoned (its export stays valid;
-        ``games resume`` brings it back). Raises :class:`RulesUnknown` for rules the
-        hub cannot start, with the game in hand untouched."""
+        ``games resume`` brings it back); an open card enrollment ends (the cards
+        enrolled so far are kept). Raises :class:`RulesUnknown` for a game the hub
+        cannot start (rules, seats, or a physical deck not wholly enrolled), with the
+        game in hand and any enrollment untouched; the text names the shortest fix."""
         table = self.config.table
         name = rules if rules is not None else table.rules
         if seats is None:
-            seats = table.seats if rules is None else default_seats(name)
+            seats = table.seats if rules is None else seats_for(name, table.seats)
         if seats > self.hub.seats:
-            raise RulesUnknown(
-                f"this hub serves seats 1 to {self.hub.seats}; for {seats} seats set "
-                f"[table] seats = {seats} in its configuration and restart it")
+            raise RulesUnknown(too_many_seats(name, seats, self.hub.seats))
         chosen = rules_config(name, seats, table.house if house is None else house)
         handling = table.cards if cards is None else cards
         if handling not in CARD_MODES:
@@ -348,12 +360,20 @@ class TableService:
             if problem is not None:
                 raise RulesUnknown(problem)
         with self._lock:
+            uids = (self._card_uids if self._fixed_uids
+                    else load_card_uids(self.config.data_dir, chosen))
+            missing = None if handling == "hub" else unenrolled(chosen, uids)
+            if missing is not None:
+                raise RulesUnknown(self._no_deck(missing))
             if self.journal.game(self.game_id).status == "running":
                 self.journal.abandon(self.game_id)
                 log.info("game %d abandoned by the referee", self.game_id)
+            if self._enrolling is not None:
+                log.info("table %s: the enrollment at seat %d ends for a new game (%s "
+                         "kept)", table.id, self._enrolling.seat, self._enrolling.progress())
+                self._enrolling = None
             self.rules = chosen
-            if not self._fixed_uids:
-                self._card_uids = load_card_uids(self.config.data_dir, chosen)
+            self._card_uids = dict(uids)
             self.game_id = self.journal.create_game(
                 with_enrolled_deck(chosen, self.config.data_dir), table.id, handling,
                 None if bots is None else dict(bots))
@@ -369,6 +389,14 @@ class TableService:
             self._send_standing_commands()
             self._run_bots()
             return self.game_id
+
+    def _no_deck(self, missing: str) -> str:
+        # Why a new game with physical cards cannot start, and the shortest ways out.
+        enrolling = self._enrolling
+        first = (f"finish the enrollment at seat {enrolling.seat}" if enrolling is not None
+                 else "run risktable cards enroll")
+        return (f"no new game: {missing}; {first} first, or start it with hub-dealt "
+                f"cards (games new --cards hub); game {self.game_id} carries on")
 
     def new_game_if_over(self) -> int | None:
         """The panel's start button held: a new game as configured when none is running
@@ -440,12 +468,32 @@ class TableService:
                 self.outputs.enrolling(self._enrolling)
             return said
 
+    def cancel_enrollment(self) -> str:
+        """End the card enrollment in progress (``risktable cards cancel``); the cards
+        enrolled so far stay saved, and ``risktable cards enroll`` carries on from there.
+        Returns one line saying so; ``ValueError`` when none is open."""
+        with self._lock:
+            enrolling = self._enrolling
+            if enrolling is None:
+                raise ValueError("no card enrollment is open (risktable cards enroll "
+                                 "starts one)")
+            self._close_enrollment()
+            return (f"the enrollment at seat {enrolling.seat} is cancelled with "
+                    f"{enrolling.progress()} kept; risktable cards enroll resumes it")
+
     def _finish_enrollment(self) -> None:
         enrolling = self._enrolling
         assert enrolling is not None
-        self._enrolling = None
         log.info("table %s: the %s deck is enrolled (%s)", self.config.table.id,
                  enrolling.deck, enrolling.progress())
+        self._close_enrollment()
+
+    def _close_enrollment(self) -> None:
+        # The game in hand takes the cards enrolled so far and shows itself again; it
+        # starts if its deck is now whole.
+        enrolling = self._enrolling
+        assert enrolling is not None
+        self._enrolling = None
         if not self._fixed_uids:
             self._card_uids = load_card_uids(self.config.data_dir, self.rules)
         self.session = self._rebuild()

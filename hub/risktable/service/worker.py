@@ -39,7 +39,8 @@ class Worker:
         self._stopping = False
         self._idle = True
         self._thread: threading.Thread | None = None
-        self.dropped = 0
+        self.dropped = 0  # refused because the queue was full
+        self.refused_stopping = 0  # refused because the worker was stopping
 
     def start(self) -> None:
         """Start the thread (once)."""
@@ -54,6 +55,7 @@ class Worker:
         Never blocks: it is called from the network thread."""
         with self._ready:
             if self._stopping:
+                self.refused_stopping += 1
                 return False
             if len(self._tasks) >= self.capacity:
                 self.dropped += 1
@@ -61,6 +63,12 @@ class Worker:
             self._tasks.append(task)
             self._ready.notify()
             return True
+
+    @property
+    def stopping(self) -> bool:
+        """True once :meth:`stop` began: :meth:`submit` takes nothing more."""
+        with self._ready:
+            return self._stopping
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until no task is queued or running; False on timeout."""

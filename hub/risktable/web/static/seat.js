@@ -43,6 +43,7 @@
     "status-line": N_("connecting…"), "dice-title": N_("Roll"), "dice-clear": N_("Clear"),
     "dice-roll": N_("Roll on the phone"), left: N_("turn left"), right: N_("turn right"),
     back: N_("Back"), confirm: N_("Confirm"), map: N_("the board"), "lang-label": N_("language"),
+    "tap-card": N_("Tap the card asked for"),
   };
 
   const $ = (id) => document.getElementById(id);
@@ -109,6 +110,7 @@
   const link = { client: null, up: false, id: 0, hubSession: null, hubOnline: false };
   let armed = null; // {roll, count} while the hub waits for this seat's dice
   let picked = [];
+  let asked = null; // the deck position the card enrollment asks this seat to tap
   let pendingSteps = 0;
   let stepsTimer = null;
   let noticeTimer = null;
@@ -318,7 +320,22 @@
     }
     if (view.ring && view.ring.mode === "count") list.dataset.count = String(view.ring.value);
     else delete list.dataset.count;
+    asked = Number.isInteger(view.enroll) && view.enroll >= 0 ? view.enroll : null;
+    $("tap-card").hidden = asked === null;
+    body.dataset.enroll = asked === null ? "" : String(asked);
     hideNotice();
+  }
+
+  // The keyboard deck's tag of the card at `position` of the deck's order, as a PC's
+  // seat play taps it (risktable.cards.keyboard_deck): "4B42" ("KB") and 4 hex digits.
+  function keyboardUid(position) {
+    return "4B42" + position.toString(16).toUpperCase().padStart(4, "0");
+  }
+
+  function tapAsked() {
+    if (asked === null) return;
+    flushSteps();
+    send("card", { uid: keyboardUid(asked) });
   }
 
   function command(cmd) {
@@ -417,6 +434,7 @@
     }
     $("dice-clear").addEventListener("click", () => { picked = []; showDice(); });
     $("dice-roll").addEventListener("click", rollHere);
+    $("tap-card").addEventListener("click", tapAsked);
     // A sideways swipe over the display turns the encoder, a step per SWIPE_PX.
     let startX = null;
     const display = $("display");

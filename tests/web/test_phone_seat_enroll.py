@@ -1,0 +1,117 @@
+"""A phone seat enrolls the deck at a table with no card reader: the page (``seat.html``
+in a real headless Chromium, in Portuguese) shows "Tap the card asked for" while the hub's
+enrollment asks it for a card (the view's ``enroll``), and the button taps the keyboard
+deck's tag of that card, as a PC's ``seat play`` does with ``c``. Real mosquitto with the
+accounts, ACL and seat WebSockets listener of ``risktable broker config``, a real hub."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+from typing import Any
+
+from risktable.broker_address import BrokerAddress
+from risktable.cards.deck_file import EnrolledCard, deck_path, load_deck, save_deck
+from risktable.cards.keyboard_deck import keyboard_uid
+from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
+from risktable.provision.broker_config import write_config
+from risktable.provision.phone_seat import seat_page_url
+from risktable.rules import classic_board
+from risktable.rules.board import SYMBOLS
+from risktable.service.table_service import TableService
+from risktable.web.server import BoardPageServer, PageConfig
+from tests.support.mosquitto import Mosquitto, free_port, wait_for_port
+from tests.support.tools import mosquitto_binary
+from tests.support.waiting import value_within as _until
+
+TABLE = "den"
+SEATS = 3
+PHONE = 2
+
+
+def _data(driver: Any, name: str) -> str:
+    return str(driver.execute_script(f"return document.body.dataset.{name} || ''"))
+
+
+def _lines(driver: Any) -> list[str]:
+    return list(driver.execute_script(
+        "return [...document.querySelectorAll('#lines li')].map(li => li.textContent)"))
+
+
+def _click(driver: Any, button: str) -> None:
+    driver.execute_script("document.getElementById(arguments[0]).click()", button)
+
+
+def _shown(driver: Any, button: str) -> bool:
+    return not driver.execute_script("return document.getElementById(arguments[0]).hidden",
+                                     button)
+
+
+def test_a_phone_seat_taps_the_card_the_enrollment_asks_for(tmp_path: Path,
+                                                            browser: Any) -> None:
+    folder = tmp_path / "broker"
+    port, ws_port = free_port(), free_port()
+    write_config(folder, TABLE, SEATS, port=port, guest_port=free_port(),
+                 seat_websockets=ws_port)
+    creds = json.loads((folder / "credentials.json").read_text())
+    board = classic_board()
+    data_dir = tmp_path / "hub"
+    # An enrollment stopped after 40 cards (every card is enrolled the same way): the
+    # phone carries on at card 41 of 44, a territory, then the two wilds.
+    done = 40
+    save_deck(deck_path(data_dir, "1993"), board, {
+        keyboard_uid(card): EnrolledCard(card, board.card_symbols[card])
+        for card in range(done)})
+    config = HubConfig(
+        broker=BrokerConfig(BrokerAddress("127.0.0.1", port), creds["hub"]["username"],
+                            creds["hub"]["password"]),
+        table=TableConfig(id=TABLE, seats=SEATS, bots={1: "heuristic", 3: "heuristic"}),
+        leds=LedConfig(enabled=False), panel_enabled=False, data_dir=data_dir)
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(Mosquitto(mosquitto_binary(), folder, port=port,
+                                      config_file=folder / "mosquitto.conf"))
+        wait_for_port("127.0.0.1", ws_port)
+        ws_url = f"ws://127.0.0.1:{ws_port}/"
+        page = stack.enter_context(BoardPageServer(PageConfig(ws_url, TABLE, players=SEATS)))
+        service = TableService(config)
+        stack.callback(service.stop)
+        service.start()
+        account = creds["seats"][PHONE - 1]
+        driver = browser
+        driver.get(seat_page_url(page.url, TABLE, PHONE, account["username"],
+                                 account["password"], ws_url, lang="pt"))
+        _until("the page's link", lambda: _data(driver, "link") == "up")
+        assert service.hub.wait_for_seats([PHONE], 20)
+        # No enrollment yet: the game waits for its deck, and the page offers no card.
+        _until("the waiting game's view", lambda: int(_data(driver, "views") or 0) > 0)
+        assert not _shown(driver, "tap-card")
+
+        service.start_enrollment(PHONE)
+        for card in range(done, board.deck_size):
+            _until(f"card {card + 1} asked for", lambda n=card: _data(driver, "enroll") == str(n)
+                   and f"carta {n + 1} de 44" in _lines(driver))
+            assert _shown(driver, "tap-card")
+            assert driver.find_element("id", "tap-card").text == "Encoste a carta pedida"
+            _click(driver, "tap-card")
+            if card < board.size:
+                # A territory card: the knob turns to the symbol printed on it.
+                _until("the symbol asked for", lambda: any(
+                    line.startswith("símbolo") for line in _lines(driver)))
+                _click(driver, "right")
+                turned = SYMBOLS[(board.card_symbols[card] + 1) % 3][:3]  # art, cav, inf
+                _until("the symbol turned", lambda turned=turned: any(
+                    turned in line.lower() for line in _lines(driver)
+                    if line.startswith("símbolo")) and _data(driver, "outbox") == "0")
+            else:
+                _until("the wild tapped", lambda: "Confirme para salvar" in _lines(driver))
+            _click(driver, "confirm")
+        # The deck is whole: the game starts, the page asks for no card, and the phone
+        # rolls for the start.
+        _until("the opening roll armed", lambda: _data(driver, "armed") != "", 30)
+        assert not _shown(driver, "tap-card") and _data(driver, "enroll") == ""
+        assert service.enrolling is None and service.deck_problem() is None
+    deck = load_deck(data_dir / "cards.json", board)
+    assert {uid: card.card for uid, card in deck.items()} == {
+        keyboard_uid(card): card for card in range(board.deck_size)}
+    assert deck[keyboard_uid(done)].printed == (board.card_symbols[done] + 1) % 3
