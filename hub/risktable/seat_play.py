@@ -148,8 +148,9 @@ def play_panel(seat: int, outputs: dict[str, Any], drawn: list[tuple[str, str]],
     if ring:
         lines.append(ring)
     armed = outputs.get("armed")
-    if isinstance(armed, list) and len(armed) == 2 and armed[1]:
-        lines.append(f"  roll {armed[0]} armed: {armed[1]} dice to roll (press r)")
+    if isinstance(armed, list) and len(armed) == 2 and armed[1] and armed != outputs.get("rolled"):
+        # The roll's number is the protocol's, not the person's: only the dice show.
+        lines.append(f"  {armed[1]} {'die' if armed[1] == 1 else 'dice'} to roll (press r)")
     if outputs.get("refused"):
         lines.append(f"  last refusal: {outputs['refused']}")
     if drawn:

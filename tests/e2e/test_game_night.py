@@ -75,6 +75,7 @@ class Terminal:
                                         stderr=child, env=env, cwd=cwd, close_fds=True)
         os.close(child)
         self._output = ""
+        self.frames = 0  # screens drawn so far
         self._changed = threading.Condition()
         # Read all along, as a terminal window does, so the program never waits on it.
         threading.Thread(target=self._read, daemon=True).start()
@@ -86,7 +87,10 @@ class Terminal:
             except OSError:  # the program ended and closed its side
                 data = b""
             with self._changed:
-                self._output = (self._output + data.decode(errors="replace"))[-200_000:]
+                text = data.decode(errors="replace")
+                # A clear-screen sequence may arrive split over two reads.
+                self.frames += (self._output[-(len(CLEAR) - 1):] + text).count(CLEAR)
+                self._output = (self._output + text)[-200_000:]
                 self._changed.notify_all()
             if not data:
                 return
@@ -95,6 +99,12 @@ class Terminal:
         """What the terminal shows now: the program's last screen."""
         with self._changed:
             return self._output.rsplit(CLEAR, 1)[-1]
+
+    def screens_since(self, frames: int) -> list[str]:
+        """Every screen drawn since ``frames`` screens had been drawn, oldest first."""
+        with self._changed:
+            count = self.frames - frames
+            return self._output.split(CLEAR)[-count:] if count > 0 else []
 
     def wait(self, shown: Callable[[str], bool], what: str, timeout: float = WAIT) -> str:
         """The screen once ``shown(screen)`` holds."""
@@ -129,7 +139,7 @@ def shows(words: str) -> Callable[[str], bool]:
     return lambda screen: words in display(screen)
 
 
-ARMED = re.compile(r"^  roll (\d+) armed: (\d+) dice? to roll", re.M)
+ARMED = re.compile(r"^  (\d+) di(?:e|ce) to roll \(press r\)", re.M)
 
 
 class GameNight:
@@ -145,7 +155,9 @@ class GameNight:
         self.hub_log = root / "hub.log"
         self.seats: dict[int, Terminal] = {}
         self.rolls: dict[int, int] = {}  # seat -> dice rolled there with r
-        self.rolled: set[tuple[int, int]] = set()  # (seat, roll) rolled in this game
+        self.rolled: set[tuple[int, int]] = set()  # (seat, n) the rolls made in this game
+        # seat: (screens drawn, when, dice asked) as it pressed r
+        self.asked: dict[int, tuple[int, float, int]] = {}
         self.out = ""  # the last command's standard output
         # The commands as a person's shell finds them; a terminal without colours.
         self.env = subprocess_env(PATH=f"{Path(sys.executable).parent}:/usr/bin:/bin",
@@ -233,6 +245,7 @@ class GameNight:
         that seat."""
         # A new game numbers its rolls afresh.
         self.rolled.clear()
+        self.asked.clear()
         deadline = time.monotonic() + WAIT
         # Until a seat is to claim, once every seat rolled in this game (the screens may
         # still show the game before for a moment).
@@ -240,12 +253,25 @@ class GameNight:
                 self.seats):
             assert time.monotonic() < deadline, {s: t.screen() for s, t in self.seats.items()}
             for seat, term in self.seats.items():
+                # As a person presses: r when the screen asks for a roll; the roll was
+                # taken once a screen without the ask is drawn after the press (a tie
+                # asks again in the same words). A press the seat did not take (the
+                # screen still showed the game before) is pressed again after a while.
+                pressed = self.asked.get(seat)
+                if pressed is not None:
+                    frames, at, dice = pressed
+                    if not all(ARMED.search(shown) for shown in term.screens_since(frames)):
+                        del self.asked[seat]
+                        self.rolled.add((seat, len(self.rolled)))
+                        self.rolls[seat] = self.rolls.get(seat, 0) + dice
+                        continue
+                    if time.monotonic() - at < 2:
+                        continue
                 armed = ARMED.search(term.screen())
-                if armed is None or (seat, int(armed[1])) in self.rolled:
+                if armed is None:
                     continue
-                self.rolled.add((seat, int(armed[1])))
+                self.asked[seat] = (term.frames, time.monotonic(), int(armed[1]))
                 term.type("r")
-                self.rolls[seat] = self.rolls.get(seat, 0) + int(armed[2])
             time.sleep(0.05)
         return first
 
@@ -365,12 +391,11 @@ def test_a_game_night_by_the_setup_checklist(night: GameNight) -> None:
         rolled[seat] = rolled.get(seat, 0) + sum(row["faces"])
     assert rolled == night.rolls, (stats, night.rolls)
 
-    # The report of the game the referee ran: a page of its own, naming every seat. (The
-    # report names the seats "Seat n" here; the players' names from [seats] are issue
-    # 29's next step for the report.)
+    # The report of the game the referee ran: a page of its own, naming every player by
+    # the name the hub's configuration gives their seat.
     report = night.root / "game2.html"
     night.risktable("games", "report", "2", "--out", str(report))
     page = report.read_text()
     assert page.lower().startswith("<!doctype html>"), page[:200]
-    assert all(f"Seat {seat}" in page for seat in NAMES), page[:2000]
+    assert all(name in page for name in NAMES.values()), page[:2000]
     print(f"game night: {time.monotonic() - started:.1f} s")

@@ -6,7 +6,6 @@ account. The keys reach the seat firmware and the hub; the terminal shows the se
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from risktable.cli import main
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
 from risktable.rules import classic_board
 from risktable.service.table_service import TableService
-from tests.e2e.test_demo_keyboard import Terminal
+from tests.e2e.test_demo_keyboard import ROLL_ASKED, ROLL_GONE, Terminal
 from tests.support.mosquitto import Mosquitto, free_port
 from tests.support.tools import mosquitto_binary
 from tests.table.inputs import CARDS
@@ -68,15 +67,12 @@ def test_a_person_plays_seat_2_from_the_keyboard(
             at = term.wait_for(rb"Seat 2 \| broker up \| hub up")
             # The opening roll: the seat's own dice, rolled with r (again after a tie),
             # until the claims reach this seat and Enter claims under the cursor.
-            rolled: set[bytes] = set()
             while True:
-                seen, at = term.wait_for_any([rb"roll \d+ armed", rb"\| Claim a territory"],
-                                             after=at)
-                if seen.startswith(b"roll"):
-                    armed = re.compile(rb"roll (\d+) armed").findall(term.output, 0, at)[-1]
-                    if armed not in rolled:
-                        rolled.add(armed)
-                        term.type(b"r")
+                seen, at = term.wait_for_any([ROLL_ASKED, rb"\| Claim a territory"], after=at)
+                if seen == ROLL_ASKED:
+                    term.type(b"r")
+                    # Rolled once the panel no longer asks (a tie asks again).
+                    at = term.wait_for(ROLL_GONE, after=at)
                     continue
                 break
             claimed = hub.inspect(lambda s: s.state.counts[1])
@@ -149,7 +145,7 @@ def test_a_person_enrolls_the_deck_at_seat_play_and_the_game_starts(
                     at = term.wait_for(rb"\| turn, then", after=at)
                 term.type(b"\r")
             # The deck is whole: the game starts, and the seat rolls for the start.
-            term.wait_for(rb"roll \d+ armed", after=at)
+            term.wait_for(rb"di(?:e|ce) to roll \(press r\)", after=at)
             assert hub.enrolling is None and hub.deck_problem() is None
             term.type(b"q")
             term.wait_for(rb"You left the seat\.")

@@ -66,11 +66,11 @@ def test_c_taps_a_card_of_the_pile_when_one_is_asked_for() -> None:
 
 def test_the_panel_shows_the_seat_and_the_hand() -> None:
     session, _ = _session_with_hands()
-    panel = seat_panel(session, 1, {"oled": ["Claim a territory:", "Alaska"], "armed": [9, 2]})
+    panel = seat_panel(session, 1, {"oled": ["Claim a territory:", "Alaska"], "armed": [947, 2]})
     lines = panel.splitlines()
     assert lines[0].startswith("Your seat: 1 (orange)")
     assert "  | Claim a territory:" in lines and "  | Alaska" in lines
-    assert "  roll 9 armed: 2 dice to roll (press r)" in lines
+    assert "  2 dice to roll (press r)" in lines and "947" not in panel
     state = session.state
     assert f"  cards: 1 {card_label(state, 4)}, 2 {card_label(state, 17)}" in lines
     assert "q quit" in lines[-1]

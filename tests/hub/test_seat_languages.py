@@ -10,6 +10,8 @@ from pathlib import Path
 from risktable import i18n
 from risktable.broker_address import BrokerAddress
 from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
+from risktable.hardware.palette import seat_colour
+from risktable.i18n.numbers import native_digits
 from risktable.service.table_service import TableService
 from risktable.table.screens import seat_view
 from tests.support.mosquitto import Mosquitto
@@ -26,10 +28,12 @@ def _service(broker: Mosquitto, data_dir: Path, language: str) -> TableService:
 
 
 def _written(service: TableService, seat: int, lang: str) -> list[str]:
-    # The session's lines for ``seat`` as it writes them in ``lang``.
+    # The session's lines for ``seat`` as it writes them in ``lang`` (a Persian seat's
+    # numbers in Persian digits).
     def lines(session: object) -> list[str]:
         with i18n.using(lang):
-            return list(seat_view(service.session.situation(), seat)["lines"])
+            return [native_digits(line) for line in
+                    seat_view(service.session.situation(), seat)["lines"]]
 
     return service.inspect(lines)
 
@@ -48,7 +52,11 @@ def test_each_seat_reads_the_language_its_birth_names(
         assert service.hub.wait_for_seats([1, 2, 3], timeout=10)
         portuguese = _written(service, 1, "pt")
         assert portuguese != _written(service, 1, "en")
-        seats[0].wait_for_view(lambda v: v.get("lines") == portuguese and "rtl" not in v)
+        shown = seats[0].wait_for_view(
+            lambda v: v.get("lines") == portuguese and "rtl" not in v)
+        # The seat's colour names it in its own language ("céu", not "sky").
+        with i18n.using("pt"):
+            assert shown["name"] == i18n.colour(seat_colour(1).name) != seat_colour(1).name
         # The Persian seat controller: the same words as display rows, joined and in
         # visual order, drawn right to left.
         persian = seats[1].wait_for_view(lambda v: v.get("rtl") is True)
@@ -77,8 +85,13 @@ def test_a_browser_that_shapes_gets_logical_persian_lines(
             seat.start()
         assert service.hub.wait_for_seats([1, 2, 3], timeout=10)
         logical = _written(service, 1, "fa")
-        phone.wait_for_view(lambda v: v.get("lines") == logical and "rtl" not in v)
+        shown = phone.wait_for_view(lambda v: v.get("lines") == logical and "rtl" not in v)
         assert any("\u0621" <= ch <= "\u06d3" for line in logical for ch in line)
+        with i18n.using("fa"):
+            assert shown["name"] == i18n.colour(seat_colour(1).name)
+        # The enrolment's count ("card 1 of 44") in Persian digits, none in ASCII.
+        assert not any("0" <= ch <= "9" for line in shown["lines"] for ch in line)
+        assert any("۰" <= ch <= "۹" for line in shown["lines"] for ch in line)
     finally:
         for seat in (phone, *others):
             seat.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from risktable.journal import ActionMeta, Entry
 from risktable.rules import Config, Roll, apply, new_game
-from risktable.rules.actions import Action, DrawCard
+from risktable.rules.actions import Action, DrawCard, Place
 from risktable.rules.selfplay import selfplay
 from risktable.rules.state import State
 from risktable.service.undo_notes import PUT_BACK, ROLL_AGAIN, UNDONE, undo_notes
@@ -49,8 +49,32 @@ def test_a_withdrawn_roll_is_rolled_again_and_its_territories_light() -> None:
     at = next(i for i, a in enumerate(log) if isinstance(a, Roll) and a.defend)
     before, after = _states(log, at)
     notes = undo_notes(after, before, [_entry(log[at])], SEATS, frozenset({2}))
-    assert notes.lines[2] == [UNDONE, ROLL_AGAIN]
-    assert notes.lines[1] == [UNDONE] and notes.lines[3] == [UNDONE]
+    losers = {before.owners[t] for t in range(CONFIG.board.size)
+              if before.armies[t] != after.armies[t]}
+    for seat in SEATS:
+        # The roll's losses go back on the board by hand: each loser is told where.
+        moves = notes.lines[seat][2 if seat == 2 else 1:]
+        assert notes.lines[seat][:2 if seat == 2 else 1] == [UNDONE, ROLL_AGAIN][
+            :2 if seat == 2 else 1]
+        if seat - 1 in losers:
+            assert moves[0].startswith("Put ") and moves[0].endswith(" back on:")
+            assert moves[1] in CONFIG.board.territory_names
+        else:
+            assert moves == []
     changed = {CONFIG.board.territory_ids[t] for t in range(CONFIG.board.size)
                if before.armies[t] != after.armies[t]}
     assert notes.moved == changed and 1 <= len(changed) <= 2
+
+
+def test_a_withdrawn_placement_names_the_territory_to_take_the_army_off() -> None:
+    log = next(selfplay(CONFIG, 1, 4)).log
+    at = next(i for i, a in enumerate(log) if isinstance(a, Place) and i > 100)
+    undone_to, placed = _states(log, at)
+    territory = log[at].territory  # type: ignore[union-attr]
+    player = undone_to.owners[territory]
+    notes = undo_notes(placed, undone_to, [_entry(log[at])], SEATS, frozenset())
+    n = placed.armies[territory] - undone_to.armies[territory]
+    assert notes.lines[SEATS[player]] == [
+        UNDONE, f"Take {n} arm{'y' if n == 1 else 'ies'} off:",
+        CONFIG.board.territory_names[territory]]
+    assert all(notes.lines[seat] == [UNDONE] for seat in SEATS if seat != SEATS[player])

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from risktable.i18n import font
+from risktable import i18n
+from risktable.i18n import font, numbers
 from risktable.i18n.font import FONT_PATH, Font, FontError, build_font, missing_chars
 from risktable.i18n.layout import visual as shape
 
@@ -43,6 +44,17 @@ def test_every_character_a_catalogue_uses_is_in_the_font() -> None:
     # The checker finds a glyph the font lacks.
     assert missing_chars(Font.parse(build_font(set(), set())), {"ç"}, {"\ufe8e"}) == {
         ("latin", "ç"), ("rtl", "\ufe8e")}
+
+
+def test_the_numbers_a_persian_seat_shows_are_in_the_font() -> None:
+    # Persian digits, the Persian decimal sign and percent sign come from the number
+    # writer, not from a catalogue: the font carries them all the same.
+    with i18n.using("fa"):
+        texts = [numbers.percent(0.916), numbers.decimal(1234.5),
+                 numbers.native_digits("0123456789"), i18n._("Battle odds {percent}")]
+    assert set("".join(texts[:3])) <= set(numbers.NATIVE_SIGNS["fa"])
+    rtl = {ch for text in texts for ch in shape(text)}
+    assert missing_chars(Font.load(), set(), rtl) == set()
 
 
 def test_shaped_persian_is_presentation_forms_in_the_rtl_face() -> None:

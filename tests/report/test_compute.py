@@ -206,3 +206,37 @@ def test_every_word_of_the_page_is_translated(lang: str) -> None:
     i18n.missed.clear()
     render(report, "Game 1", lang)
     assert sorted(m for m in i18n.missed if m[0] == lang) == []
+
+
+def test_the_page_names_the_players_the_configuration_names() -> None:
+    report = compute(Config(3), hand_game(), [], {1: "Ana", 3: "Carl"})
+    assert [report.seat_name(s) for s in range(3)] == ["Ana", "Seat 2", "Carl"]
+    page = render(report, "Game 1")
+    assert "Ana" in page and "Carl" in page and "Seat 1" not in page
+    assert report.as_json()["seats"] == ["Ana", "Seat 2", "Carl"]
+    with i18n.using("pt"):
+        assert report.seat_name(1) == i18n._("Seat {n}").format(n=2)
+
+
+@pytest.mark.parametrize(("lang", "sign"), [("en", "{n}%"), ("tr", "%{n}"), ("pt", "{n}%"),
+                                            ("ro", "{n}\u00a0%")])
+def test_the_page_writes_its_numbers_as_its_language_does(lang: str, sign: str) -> None:
+    die = DieStats("seat1-die1", (1, 2, 3, 4, 5, 6), "smart")
+    report = compute(Config(3), hand_game(), [die])
+    assert report.swing is not None
+    page = render(report, "Game 1", lang)
+    before = f"{100 * report.swing.before:.1f}"
+    point = "." if lang == "en" else ","
+    assert sign.format(n=before.replace(".", point)) in page
+    chi = f"{die.chi_square():.2f}"
+    assert f"<td>{chi.replace('.', point)}</td>" in page
+
+
+def test_the_persian_page_writes_persian_digits_in_its_numbers() -> None:
+    die = DieStats("seat1-die1", (1, 2, 3, 4, 5, 6), "smart")
+    report = compute(Config(3), hand_game(), [die])
+    assert report.swing is not None
+    page = render(report, "Game 1", "fa")
+    before = f"{100 * report.swing.before:.1f}".translate(
+        str.maketrans("0123456789.", "۰۱۲۳۴۵۶۷۸۹٫"))
+    assert before + "٪" in page

@@ -155,3 +155,22 @@ def test_report_in_a_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     code, _, err = run(capsys, "games", "report", str(game), "--data-dir", str(data_dir),
                        "--out", str(out_file), "--lang", "xx")
     assert code == 2 and "--lang" in err
+
+
+def test_the_report_names_the_players_of_the_configuration(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data_dir = tmp_path / "hub"
+    game = play_into_journal(data_dir, 3, 2, stop_at=400)
+    config = tmp_path / "hub.toml"
+    config.write_text(f'[table]\nseats = 3\n[seats]\n1 = "Ana"\n2 = "Bruno"\n'
+                      f'[data]\ndir = "{data_dir}"\n')
+    out_file = tmp_path / "pt.html"
+    code, _, err = run(capsys, "games", "report", str(game), "--config", str(config),
+                       "--out", str(out_file), "--lang", "pt")
+    assert (code, err) == (0, "")
+    page = out_file.read_text("utf-8")
+    with i18n.using("pt"):
+        third = i18n._("Seat {n}").format(n=3)
+    assert "Ana" in page and "Bruno" in page and third in page
+    code, out, _ = run(capsys, "games", "report", str(game), "--config", str(config), "--json")
+    assert code == 0 and json.loads(out)["seats"][:3] == ["Ana", "Bruno", "Seat 3"]

@@ -283,7 +283,7 @@ def test_end_turn_after_a_conquest_asks_for_the_card_drawn() -> None:
     assert table.view(1)["lines"] == ["Draw a card and tap it", "on your reader"]
     refused(table, 2, tap(2, "peru"), "Seat 1 taps a card now")
     refused(table, 1, tap(1, "brazil"), "not in the pile")
-    refused(table, 1, confirm(1), "must tap a card")
+    refused(table, 1, confirm(1), "Tap a card on your reader first")
     out = ok(table, 1, tap(1, "peru"))
     assert out.actions == (DrawCard(T("peru")),)
     assert table.state.hands[0] == (T("peru"),) and table.state.player == 1

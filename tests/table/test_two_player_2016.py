@@ -87,6 +87,8 @@ def test_the_first_player_taps_the_cards_set_aside_for_each_neutral() -> None:
     card = table.state.draw_pile[5]
     refused(table, other, _card(card), f"Seat {tapper} taps a card now")
     refused(table, other, confirm(other), f"Seat {tapper} must tap a card first")
+    # The seat that must tap is told so itself, not by its own name.
+    refused(table, tapper, confirm(tapper), "Tap a card on your reader first")
     # The ceasefire card is out of this game: not a card to set aside.
     refused(table, tapper, _card(ceasefire_card(BOARD)), "not in the pile")
     out = ok(table, tapper, _card(card))

@@ -24,6 +24,7 @@ import pytest
 
 from risktable import i18n
 from risktable.hardware.palette import SEAT_COLOURS
+from risktable.i18n import numbers
 from risktable.i18n.catalogues import web_messages
 from risktable.web.server import BoardPageServer, PageConfig, page_catalogue, page_messages
 from tests.support.browser import save_screenshot, set_viewport
@@ -126,6 +127,7 @@ return {dir: document.documentElement.dir, lang: document.documentElement.lang,
         odds: document.getElementById('odds').textContent,
         events: Array.from(document.querySelectorAll('#events li')).map((li) => li.textContent),
         heads: Array.from(document.querySelectorAll('#seats th')).map((th) => th.textContent),
+        cells: Array.from(document.querySelectorAll('#seats td.cards')).map((td) => td.textContent),
         menu: Array.from(menu.options).map((o) => [o.value, o.textContent, o.selected]),
         scenes: Number(document.body.dataset.scenes || 0),
         boards: Number(document.body.dataset.boards || 0)};
@@ -156,6 +158,9 @@ def test_the_board_page_in_persian(broker: tuple[Recorder, str], browser: Any) -
             assert shown["heads"] == heads
             assert second in shown["turn"]  # board-turn.json: seat 2's turn
             assert persian[layout["territories"][0]["id"]] in shown["odds"]
+            # scene-attack.json's odds, 736 per mille, as the Persian book writes them.
+            assert "۷۳٫۶٪" in shown["odds"]
+            assert not any("0" <= ch <= "9" for ch in shown["odds"] + "".join(shown["cells"]))
             assert [m[0] for m in shown["menu"]] == list(i18n.LANGUAGES)
             assert [m[0] for m in shown["menu"] if m[2]] == ["fa"]
             save_screenshot(driver, SCREENSHOTS / f"board-fa-{width}x{height}.png")
@@ -167,6 +172,20 @@ def test_the_board_page_in_persian(broker: tuple[Recorder, str], browser: Any) -
             "return document.documentElement.lang === 'en' && document.body.dataset.boards"))
         assert "lang=en" in driver.current_url
         assert driver.execute_script("return document.documentElement.dir") == "ltr"
+
+
+@pytest.mark.parametrize(("lang", "odds"), [("tr", "%73,6"), ("pt", "73,6%"),
+                                            ("ro", "73,6\u00a0%"), ("en", "73.6%")])
+def test_the_board_page_writes_the_odds_as_its_language_does(
+        broker: tuple[Recorder, str], browser: Any, lang: str, odds: str) -> None:
+    client, ws_url = broker
+    _publish_board(client)
+    with BoardPageServer(PageConfig(ws_url, TABLE, players=3)) as page:
+        browser.get(page.url + f"?lang={lang}")
+        shown = _until("the scene drawn", lambda: (
+            lambda r: r if r["scenes"] and r["lang"] == lang else None)(
+                browser.execute_script(_READ_PAGE)))
+        assert odds in shown["odds"]
 
 
 def test_without_lang_the_page_speaks_the_browser_s_language(browser: Any) -> None:
@@ -248,6 +267,20 @@ def test_the_phone_seat_in_portuguese(browser: Any, broker: tuple[Recorder, str]
         assert shown["dir"] == "ltr"
 
 
+def test_the_phone_seat_counts_each_players_cards(
+        browser: Any, broker: tuple[Recorder, str]) -> None:
+    # The seat table's cards column comes from the scene (scene-attack.json: 2, 3, 0),
+    # as on the board page.
+    client = broker[0]
+    _publish_board(client)
+    with _phone_seat(browser, broker, "en", 1) as (driver, _):
+        cells = _until("the cards counted", lambda: (
+            lambda r: r if r and any(c != "0" for c in r) else None)(driver.execute_script(
+                "return Array.from(document.querySelectorAll('#seats td.cards'))"
+                ".map((td) => td.textContent)")))
+        assert cells == ["2", "3", "0"]
+
+
 def test_the_phone_seat_in_persian(browser: Any, broker: tuple[Recorder, str]) -> None:
     client = broker[0]
     _publish_board(client)
@@ -255,7 +288,7 @@ def test_the_phone_seat_in_persian(browser: Any, broker: tuple[Recorder, str]) -
         # Logical lines, as the hub writes them for a seat with the shaping cap.
         lines = [i18n._("Attack from"), i18n.territory("Alaska"),
                  i18n._("into {territory}").format(territory=i18n.territory("Kamchatka")),
-                 i18n._("Battle odds {percent}").format(percent="73.6 %")]
+                 i18n._("Battle odds {percent}").format(percent=numbers.percent(0.736))]
         name = i18n.colour(SEAT_COLOURS[1].name)
     view = {"v": 1, "t": "view", "seat": 2, "colour": [30, 90, 220], "name": name,
             "active": True, "phase": "attack", "lines": lines}

@@ -15,6 +15,7 @@ from riskproto.messages import CARD_MODES
 from risktable.cli.common import seat_count
 from risktable.cli.errors import CliError
 from risktable.cli.journal_args import (
+    configured,
     data_dir,
     data_dir_parent,
     game_id,
@@ -200,8 +201,10 @@ def run_report(args: argparse.Namespace) -> int:
     # Imported here: the report's page code is not needed by the other games commands.
     from risktable import report
 
-    with open_journal(data_dir(args)) as journal, journal_errors():
-        game = report.load(journal, args.id)
+    config = configured(args)
+    with open_journal(config.data_dir) as journal, journal_errors():
+        # The players are called by the names the configuration gives their seats.
+        game = report.load(journal, args.id, config.table.names)
         with using(args.lang):
             heading = report.title(journal, args.id)
     if args.out is not None:

@@ -105,10 +105,10 @@ def seat_panel(session: TableSession, seat: int, outputs: dict[str, Any]) -> str
     for text in outputs.get("oled") or []:
         lines.append(f"  | {text}")
     armed = outputs.get("armed")
-    if isinstance(armed, list) and len(armed) == 2 and armed[1]:
-        lines.append(ngettext("  roll {roll} armed: {n} die to roll (press r)",
-                              "  roll {roll} armed: {n} dice to roll (press r)",
-                              armed[1]).format(roll=armed[0], n=armed[1]))
+    if isinstance(armed, list) and len(armed) == 2 and armed[1] and armed != outputs.get("rolled"):
+        # The roll's number is the protocol's, not the person's: only the dice show.
+        lines.append(ngettext("  {n} die to roll (press r)", "  {n} dice to roll (press r)",
+                              armed[1]).format(n=armed[1]))
     hand = state.hands[player]
     if hand:
         lines.append(_("  cards: {cards}").format(cards=", ".join(

@@ -27,7 +27,7 @@ from risktable.demo.pilot import PilotError, SeatPilot, demo_card_uids
 from risktable.demo.seats import SeatProcess, ring_shows
 from risktable.game_rules import RulesUnknown, rules_config
 from risktable.hardware.palette import seat_colour
-from risktable.i18n import _
+from risktable.i18n import _, numbers
 from risktable.leds.scene import Scene
 from risktable.rules.bots import BOTS, LEVELS
 from risktable.rules.state import GAME_OVER, State
@@ -153,7 +153,7 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         )
         stack.callback(service.stop)
         service.start()
-        print(f"hub online for table {options.table!r}", file=out)
+        print(_("hub online for table {table}").format(table=repr(options.table)), file=out)
         seats.update(_start_seats(options, micropython, address, workdir, service, stack, out))
         if phones:
             assert page is not None and ws_url is not None
@@ -177,8 +177,10 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
             painter.stop()
         summary = _game_summary(service, screen, pilot.stopped, out)
         if summary.winner_seat is not None:
-            print(f"the bots made {inputs} seat inputs through the firmware in {elapsed:.1f} s "
-                  f"({elapsed / max(inputs, 1) * 1000:.1f} ms each)", file=out)
+            print(_("the bots made {n} seat inputs through the firmware in {seconds} s "
+                    "({ms} ms each)").format(
+                n=inputs, seconds=numbers.decimal(elapsed),
+                ms=numbers.decimal(elapsed / max(inputs, 1) * 1000)), file=out)
             if options.after_game is not None:
                 options.after_game(config.data_dir)
         return summary
@@ -246,14 +248,15 @@ def _broker(options: DemoOptions, stack: contextlib.ExitStack, out: TextIO,
         return options.broker, None, None
     broker = stack.enter_context(EmbeddedBroker(
         port=options.port, ws_port=0 if options.web else None))
-    print(f"embedded MQTT broker on {broker.address}", file=out)
+    print(_("embedded MQTT broker on {address}").format(address=broker.address), file=out)
     if not options.web:
         return broker.address, None, None
     ws_url = f"ws://{broker.host}:{broker.ws_port}/"
     page = stack.enter_context(BoardPageServer(
         PageConfig(ws_url, options.table, players=options.seats), port=options.web_port))
-    print(f"live board page on {page.url}{_lang_query(options.lang)} (MQTT over "
-          f"WebSockets on {broker.host}:{broker.ws_port})", file=out)
+    print(_("live board page on {url} (MQTT over WebSockets on {address})").format(
+        url=page.url + _lang_query(options.lang), address=f"{broker.host}:{broker.ws_port}"),
+        file=out)
     if options.on_web is not None:
         options.on_web(page.url)
     return broker.address, page, ws_url
@@ -278,13 +281,14 @@ def _start_seats(options: DemoOptions, micropython: str, address: BrokerAddress,
         # One at a time: amqtt has a race between simultaneous connects.
         if not service.hub.wait_for_seats([number], options.seat_timeout):
             raise DemoError(_diagnose(list(seats.values()), service.hub))
-    print(f"{len(seats)} seat firmwares online under MicroPython "
-          f"in {time.monotonic() - started:.2f} s", file=out)
+    print(_("{n} seat firmwares online under MicroPython in {seconds} s").format(
+        n=len(seats), seconds=numbers.decimal(time.monotonic() - started, 2)), file=out)
     for seat in seats.values():
         colour = seat_colour(seat.seat)
         if not _shows_colour(seat, colour.rgb, options.seat_timeout):
             raise DemoError(f"seat {seat.seat} never showed its colour on its LED ring")
-        print(f"  seat {seat.seat}: ring shows {colour.name}", file=out)
+        print(_("  seat {seat}: ring shows {colour}").format(
+            seat=seat.seat, colour=i18n.colour(colour.name)), file=out)
     return seats
 
 
@@ -324,19 +328,20 @@ def _phone_seats(options: DemoOptions, service: TableService, page: str, ws_url:
     for number in options.phones:
         url = seat_page_url(page, options.table, number, "", "", ws_url,
                             lang=None if options.lang == i18n.DEFAULT else options.lang)
-        print(f"seat {number} is played from the phone seat page: open this link in a "
-              f"browser on this machine (the demo's broker listens on loopback only)", file=out)
+        print(_("seat {seat} is played from the phone seat page: open this link in a "
+                "browser on this machine (the demo's broker listens on loopback only)").format(
+            seat=number), file=out)
         segno.make(url, error="m").terminal(out=out, compact=True)
         print(f"  {url}", file=out, flush=True)
         if options.on_phone is not None:
             options.on_phone(number, url)
     for number in options.phones:
-        print(f"waiting up to {options.phone_timeout:g} s for seat {number}'s page",
-              file=out, flush=True)
+        print(_("waiting up to {seconds} s for seat {seat}'s page").format(
+            seconds=f"{options.phone_timeout:g}", seat=number), file=out, flush=True)
         if not service.hub.wait_for_seats([number], options.phone_timeout):
             raise DemoError(f"seat {number}'s phone page did not come online within "
                             f"{options.phone_timeout:g} s (open the link printed above)")
-        print(f"  seat {number}: phone page online", file=out, flush=True)
+        print(_("  seat {seat}: phone page online").format(seat=number), file=out, flush=True)
 
 
 def _draw_for_person(screen: Screen, service: TableService, seat: SeatProcess, scene: Scene,

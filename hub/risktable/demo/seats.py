@@ -224,6 +224,14 @@ class SeatProcess:
                     if self.history is not None and "oled" in update:
                         self.history.append(update)
                     self.verdicts += [(key, update[key]) for key in _VERDICTS if key in update]
+                    # "rolled": the armed roll the seat has sent its dice for, so that a
+                    # panel asks for the roll only until it is made (the "armed" line
+                    # stays until the hub disarms; a new arm asks again).
+                    if "armed" in update:
+                        self.outputs.pop("rolled", None)
+                    numbered = update.get("numbered")
+                    if isinstance(numbered, list) and numbered[1:] == ["dice"]:
+                        update["rolled"] = self.outputs.get("armed")
                     self.outputs.update(update)
                     self._changed.notify_all()
 

@@ -1,5 +1,5 @@
 """Keep the message catalogues in step with the code (a maintainer's tool, run from a
-checkout; Babel is a development dependency).
+checkout with Babel, a dependency of the hub).
 
     python -m risktable.i18n.catalogues extract   # the code's messages -> locale/risktable.pot
                                                   # (and the pages' -> web/messages.json)

@@ -12,7 +12,7 @@ Two faces:
     visual order) and the printable ASCII a Persian row can hold (digits, punctuation,
     a player's Latin name).
 
-Building needs Pillow and Babel (development dependencies, imported only there);
+Building needs Pillow (a development dependency) and Babel, imported only there;
 reading needs neither::
 
     python -m risktable.i18n.font            # rebuild firmware/fonts/font.bin
@@ -250,11 +250,14 @@ def catalogue_chars() -> tuple[set[str], set[str]]:
     form of each letter used, not only those the messages show: the hub breaks a word
     too long for a row and puts names into messages, which can join a letter another
     way. The seat's own texts are catalogue messages too (marked with N_()), so their
-    characters are in."""
+    characters are in, and so are the characters a language's numbers use (Persian
+    ۰-۹, ٫ and ٪; the no-break space of Romanian's "91,6 %": risktable.i18n.numbers)."""
+    from risktable.i18n.numbers import number_chars
+
     latin: set[str] = set()
     rtl: set[str] = set()
     for lang in LANGUAGES:
-        texts = [*catalogue_messages(lang), NAMES[lang]]
+        texts = [*catalogue_messages(lang), NAMES[lang], number_chars(lang)]
         if lang in RIGHT_TO_LEFT:
             for text in texts:
                 rtl.update(visual(text))

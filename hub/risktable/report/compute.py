@@ -25,8 +25,8 @@ the fair yardstick.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -120,7 +120,9 @@ class GameReport:
 
     ``winner`` is the seat that won, or while the game goes on (or when it ended
     without a winner) ``None``; ``focus`` is the seat whose army share is
-    followed: the winner, else the seat with the most armies now.
+    followed: the winner, else the seat with the most armies now. ``names`` are the
+    players' names by seat number (the hub configuration's ``[seats]``: seat 1 is
+    player index 0); a seat without one is "Seat n".
     """
 
     config: Config
@@ -133,6 +135,7 @@ class GameReport:
     dice: tuple[DieStats, ...]
     shares: tuple[float, ...]
     swing: Swing | None
+    names: Mapping[int, str] = field(default_factory=dict)
 
     @property
     def seats(self) -> int:
@@ -140,9 +143,9 @@ class GameReport:
         return self.config.seats
 
     def seat_name(self, seat: int) -> str:
-        """``"Seat 1"`` for player index 0 (the protocol's seat numbers), ``"Neutral"``
-        for a neutral seat."""
-        return seat_name(self.config, seat)
+        """The player's name for player index ``seat`` (else ``"Seat 1"`` for index 0,
+        the protocol's seat numbers), ``"Neutral"`` for a neutral seat."""
+        return seat_name(self.config, seat, self.names)
 
     def as_json(self) -> dict[str, Any]:
         """The numbers as plain JSON values (fractions as floats and as ``"n/d"``)."""
@@ -183,11 +186,11 @@ class GameReport:
         }
 
 
-def seat_name(config: Config, seat: int) -> str:
-    """How the report names seat index ``seat``, in the context's language: ``"Seat 1"``
-    is player 0."""
+def seat_name(config: Config, seat: int, names: Mapping[int, str] | None = None) -> str:
+    """How the report names seat index ``seat``, in the context's language: its player's
+    name in ``names`` (by seat number), else ``"Seat 1"`` for player 0."""
     if seat < config.players:
-        return _("Seat {n}").format(n=seat + 1)
+        return (names or {}).get(seat + 1) or _("Seat {n}").format(n=seat + 1)
     neutrals = config.seats - config.players
     if neutrals == 1:
         return _("Neutral")
@@ -227,11 +230,12 @@ def _snapshot(state: State, turn: int, label: str, player: int, action: int) -> 
                     tuple(tuple(h) for h in held))
 
 
-def compute(config: Config, actions: Sequence[Action], dice: Sequence[DieStats]) -> GameReport:
+def compute(config: Config, actions: Sequence[Action], dice: Sequence[DieStats],
+            names: Mapping[int, str] | None = None) -> GameReport:
     """Replay ``actions`` from the start of a game under ``config`` and gather the report.
 
     ``dice`` are the game's physical dice (``Journal.die_stats(game_id)``); they
-    are reported as they are.
+    are reported as they are. ``names``: the players' names by seat number.
     """
     seats = config.seats
     state = new_game(config)
@@ -282,7 +286,7 @@ def compute(config: Config, actions: Sequence[Action], dice: Sequence[DieStats])
     luck = tuple(Luck(s, rolls[s], conquests[s], expected[s], defended[s], losses[s],
                       expected_losses[s]) for s in range(seats))
     return GameReport(config, len(actions), finished, winner, focus, tuple(snapshots), luck,
-                      tuple(dice), shares, swing)
+                      tuple(dice), shares, swing, dict(names or {}))
 
 
 def _largest_swing(snapshots: Sequence[Snapshot], shares: Sequence[float],

@@ -12,13 +12,13 @@ elements as ``data-`` attributes (what the browser test reads).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 
 from risktable import i18n
 from risktable.dice_stats import MIN_ROLLS
 from risktable.hardware.palette import NEUTRAL, SEAT_COLOURS
-from risktable.i18n import N_, _, ngettext
+from risktable.i18n import N_, _, ngettext, numbers
 from risktable.report.compute import LUCK_METHOD, GameReport, Snapshot
 
 # Chart geometry in SVG user units; the page scales the whole drawing to its width.
@@ -98,7 +98,16 @@ def _num(x: float) -> str:
 
 
 def _pct(x: float) -> str:
-    return _("{percent} %").format(percent=f"{100 * x:.1f}")
+    return numbers.percent(x)
+
+
+def _tick(v: float) -> str:
+    """An axis tick's number as the page's language writes it (a whole number bare)."""
+    return numbers.decimal(v, 0 if v == int(v) else 1)
+
+
+def _share_tick(v: float) -> str:
+    return numbers.percent(v, 0)
 
 
 def _when(snap_label: str) -> str:
@@ -183,7 +192,7 @@ def _svg_open(chart_id: str, title: str, desc: str, height: int = HEIGHT) -> str
 
 
 def _axes(x_label: str, y_label: str, y_max: float, y_step: float, x_ticks: Sequence[int],
-          x_of: dict[int, float], y_format: str = "{:g}") -> str:
+          x_of: dict[int, float], y_format: Callable[[float], str] = _tick) -> str:
     """Axis lines, grid, ticks and the two axis labels of a plot area."""
     bottom = HEIGHT - BOTTOM
     parts = ['<g class="axes" font-size="18">']
@@ -193,7 +202,7 @@ def _axes(x_label: str, y_label: str, y_max: float, y_step: float, x_ticks: Sequ
         parts.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{_num(py)}" y2="{_num(py)}" '
                      f'stroke="#e3e3e3"/>'
                      f'<text x="{LEFT - 8}" y="{_num(py + 6)}" text-anchor="end">'
-                     f'{escape(y_format.format(y))}</text>')
+                     f'{escape(y_format(y))}</text>')
         y += y_step
     for k in x_ticks:
         px = x_of[k]
@@ -238,7 +247,7 @@ def _spread(ys: list[tuple[float, int]], gap: float, limit: float) -> dict[int, 
 
 
 def line_chart(report: GameReport, chart_id: str, title: str, desc: str, y_label: str,
-               series: dict[int, list[float]], *, y_format: str = "{:g}",
+               series: dict[int, list[float]], *, y_format: Callable[[float], str] = _tick,
                y_max: float | None = None, highlight: tuple[int, int] | None = None) -> str:
     """A chart of one line per seat over the snapshots (x: turns played).
 
@@ -367,7 +376,7 @@ def dice_chart(report: GameReport, index: int) -> str:
                                "line is what a fair die gives on average ({mean} each).",
                                "How often each face 1 to 6 came up in {n} rolls; the dashed "
                                "line is what a fair die gives on average ({mean} each).",
-                               die.rolls).format(n=die.rolls, mean=f"{expected:.1f}"))
+                               die.rolls).format(n=die.rolls, mean=numbers.decimal(expected)))
              + f'</desc><rect width="{w}" height="{h}" fill="#fff"/>']
     v = 0.0
     while v <= y_max + 1e-9:
@@ -433,8 +442,8 @@ def luck_chart(report: GameReport) -> str:
         expected = float(lk.expected_conquests)
         made_tip = escape(_("conquests made: {n}").format(n=lk.conquests))
         made = escape(_("{n} made").format(n=lk.conquests))
-        expected_tip = escape(_("conquests expected: {n}").format(n=f"{expected:.2f}"))
-        expected_text = escape(_("{n} expected").format(n=f"{expected:.1f}"))
+        expected_tip = escape(_("conquests expected: {n}").format(n=numbers.decimal(expected, 2)))
+        expected_text = escape(_("{n} expected").format(n=numbers.decimal(expected)))
         parts.append(
             f'<g class="luck" data-seat="{lk.seat}" data-conquests="{lk.conquests}" '
             f'data-expected="{expected:.6f}" data-rolls="{lk.rolls}">'
@@ -554,9 +563,9 @@ def _luck_table(report: GameReport) -> str:
         rows.append(
             f'<tr data-seat="{lk.seat}"><th scope="row">{escape(report.seat_name(lk.seat))}'
             f'</th><td>{lk.rolls}</td><td class="conquests">{lk.conquests}</td>'
-            f'<td class="expected">{float(lk.expected_conquests):.2f}</td>'
-            f'<td>{lk.luck:+.2f}</td><td>{lk.defended}</td><td>{lk.losses}</td>'
-            f'<td>{float(lk.expected_losses):.2f}</td></tr>')
+            f'<td class="expected">{numbers.decimal(float(lk.expected_conquests), 2)}</td>'
+            f'<td>{numbers.decimal(lk.luck, 2, signed=True)}</td><td>{lk.defended}</td>'
+            f'<td>{lk.losses}</td><td>{numbers.decimal(float(lk.expected_losses), 2)}</td></tr>')
     heads = [_("Seat"), _("Rolls attacking"), _("Conquests"), _("Expected"), _("Luck"),
              _("Rolls defending"), _("Territories lost"), _("Expected lost")]
     caption = escape(_("Battle luck (exact per-roll odds)"))
@@ -575,8 +584,9 @@ def _dice_table(report: GameReport) -> str:
         rows.append(f'<tr data-die="{escape(d.die)}" data-counts="{",".join(map(str, d.counts))}">'
                     f'<th scope="row">{escape(d.die)}</th>'
                     f'<td class="name">{escape(_kind(d.kind))}</td>'
-                    f'{cells}<td>{d.rolls}</td><td>{d.chi_square():.2f}</td>'
-                    f'<td>{d.p_value():.3g}</td><td{cls}>{escape(verdict)}</td></tr>')
+                    f'{cells}<td>{d.rolls}</td><td>{numbers.decimal(d.chi_square(), 2)}</td>'
+                    f'<td>{numbers.significant(d.p_value(), 3)}</td>'
+                    f'<td{cls}>{escape(verdict)}</td></tr>')
     faces = "".join(f'<th scope="col">{f}</th>' for f in range(1, 7))
     caption = escape(_("Faces of each physical die"))
     heads = _th(_("Die")) + _th(_("Kind")) + faces + "".join(
@@ -635,19 +645,19 @@ def _render(report: GameReport, title: str, lang: str) -> str:
         swing_text = _("The largest change in the share of all armies held by {whose} came "
                        "in {when}: from {before} to {after} ({change} points).").format(
             whose=whose, when=when, before=_pct(swing.before), after=_pct(swing.after),
-            change=f"{100 * swing.change:+.1f}")
+            change=numbers.decimal(100 * swing.change, signed=True))
     share_chart = line_chart(
         report, "chart-share", _("Share of all armies held by {seat}").format(seat=focus),
         _("{whose}'s armies as a share of all armies on the board after each turn; the "
           "shaded band is the turn with the largest change.").format(whose=whose),
         _("share of all armies"),
-        {report.focus: list(report.shares)}, y_format="{:.0%}", y_max=1.0, highlight=highlight)
+        {report.focus: list(report.shares)}, y_format=_share_tick, y_max=1.0, highlight=highlight)
     dice = "".join(
         "<figure>" + dice_chart(report, k) + "<figcaption>" + escape(ngettext(
             "{die} ({kind}): {n} roll, chi-square {chi}, p = {p}, {verdict}",
             "{die} ({kind}): {n} rolls, chi-square {chi}, p = {p}, {verdict}", d.rolls).format(
-            die=d.die, kind=_kind(d.kind), n=d.rolls, chi=f"{d.chi_square():.2f}",
-            p=f"{d.p_value():.3g}", verdict=_verdict(d.verdict())))
+            die=d.die, kind=_kind(d.kind), n=d.rolls, chi=numbers.decimal(d.chi_square(), 2),
+            p=numbers.significant(d.p_value(), 3), verdict=_verdict(d.verdict())))
         + "</figcaption></figure>" for k, d in enumerate(report.dice))
     turns, actions = report.snapshots[-1].turn, report.actions
     counts = ", ".join([ngettext("{n} turn", "{n} turns", turns).format(n=turns),

@@ -294,6 +294,9 @@ class HubService:
             notice = self._notice
             lang = self._seat_language.get(seat, self.language)
             shaping = self._seat_shapes.get(seat, False)
+        with i18n.using(lang):
+            # The seat's colour names it until a line does: in the seat's own language.
+            view["name"] = i18n.colour(seat_colour(seat).name)
         view = seat_view.written(view, lang, shaping=shaping, notice=notice)
         self.link.publish(topics.seat(self.table, seat, topics.SEAT_VIEW), view, retain=True)
 

@@ -6,8 +6,9 @@ withdrawn roll still show their faces, and armies still stand where the
 withdrawn moves put them. So after an undo each seat whose player holds a card
 the game took back is told which one to put back (only that seat: a hand is
 secret), each seat whose roll was withdrawn is asked to roll again, every seat
-hears that the referee undid something, and the LED board lights the
-territories whose pieces must move back (the board is public anyway).
+hears that the referee undid something, a player whose pieces must move back is
+told which territory and how many, and the LED board lights every territory
+whose pieces must move back (the board is public anyway).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from risktable import i18n
-from risktable.i18n import N_, _
+from risktable.i18n import N_, _, ngettext
 from risktable.journal.records import Entry
 from risktable.rules import OpeningRoll, Roll
 from risktable.rules.decks import ceasefire_card
@@ -56,6 +57,8 @@ def undo_notes(before: State, after: State, withdrawn: Sequence[Entry],
     are in ``language(seat)``."""
     lines: dict[int, list[str]] = {}
     rolled = any(isinstance(e.action, Roll | OpeningRoll) for e in withdrawn)
+    changed = [t for t in range(after.config.board.size)
+               if (before.owners[t], before.armies[t]) != (after.owners[t], after.armies[t])]
     for player, seat in enumerate(seats):
         with i18n.using(language(seat)):
             told = [_(UNDONE)]
@@ -65,9 +68,29 @@ def undo_notes(before: State, after: State, withdrawn: Sequence[Entry],
                 told += [_(PUT_BACK), _card_name(after, card)]
             if rolled and seat in armed:
                 told.append(_(ROLL_AGAIN))
+            # The pieces this player moves back by hand, the first change only: a view
+            # holds four lines, and the LED board lights every territory concerned.
+            told += next(filter(None, (_pieces(before, after, t, player) for t in changed)), [])
         lines[seat] = told
     ids = after.config.board.territory_ids
-    moved = frozenset(ids[t] for t in range(len(ids))
-                      if (before.owners[t], before.armies[t]) != (after.owners[t],
-                                                                   after.armies[t]))
-    return UndoNotes(lines, moved)
+    return UndoNotes(lines, frozenset(ids[t] for t in changed))
+
+
+def _pieces(before: State, after: State, territory: int, player: int) -> list[str]:
+    # What ``player`` does by hand on ``territory`` to take the table from ``before``
+    # back to ``after`` (nothing: the territory is not theirs on either side).
+    name = fit(i18n.territory(after.config.board.territory_names[territory]))
+    was, now = before.owners[territory], after.owners[territory]
+    if was == now == player:
+        n = before.armies[territory] - after.armies[territory]
+        if n > 0:
+            return [ngettext("Take {n} army off:", "Take {n} armies off:", n).format(n=n), name]
+        return [ngettext("Put {n} army back on:", "Put {n} armies back on:", -n).format(n=-n),
+                name]
+    if was == player:
+        return [_("Take your armies off:"), name]
+    if now == player:
+        n = after.armies[territory]
+        return [ngettext("Put {n} army back on:", "Put {n} armies back on:", n).format(n=n),
+                name]
+    return []

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from risktable import i18n
 from risktable.hardware.palette import seat_colour
-from risktable.i18n import _, ngettext
+from risktable.i18n import _, ngettext, numbers
 from risktable.rules import state as st
 from risktable.rules.actions import (
     AcceptRoll,
@@ -287,10 +287,6 @@ def reroll_lines(state: State) -> list[str]:
             _("Roll 1 die"), held_dice(state)]
 
 
-def _percent(p: float) -> str:
-    return f"{100 * p:.1f}%"
-
-
 def ask(state: State, menu: Menu, pick: Pick, win: float | None = None) -> list[str]:
     """Lines asking the acting seat the question of ``menu`` (its cursor or number shown).
 
@@ -389,7 +385,7 @@ def _ask_attack_dice(q: Question) -> list[str]:
     return [_("Attack {territory}").format(territory=q.named(q.pick.target)),
             _("from {territory}").format(territory=q.named(q.pick.source)),
             _("Roll {dice}?").format(dice=_dice(q.menu.value)),
-            _("Battle odds {percent}").format(percent=_percent(q.win or 0.0))]
+            _("Battle odds {percent}").format(percent=numbers.percent(q.win or 0.0))]
 
 
 def _ask_defend(q: Question) -> list[str]:

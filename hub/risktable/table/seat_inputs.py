@@ -62,9 +62,9 @@ class Refused(Exception):
         self.code = code
 
 
-def not_now(menu: Menu, name_of: Callable[[int], str]) -> str:
-    """Why a seat that is not asked anything cannot choose now; ``name_of(player)`` is how
-    the screens call a player."""
+def not_now(menu: Menu, name_of: Callable[[int], str], player: int) -> str:
+    """Why ``player``'s seat, not asked anything, cannot choose now; ``name_of(player)``
+    is how the screens call a player (the one who must act, said to the others)."""
     if menu.stage == menus.OVER:
         return _("The game is over")
     if menu.stage == menus.DICE:
@@ -72,6 +72,8 @@ def not_now(menu: Menu, name_of: Callable[[int], str]) -> str:
     if menu.stage == menus.MISSIONS_STAGE:
         return _("The hub is dealing the missions: wait")
     acting = name_of(menu.player)
+    if menu.stage == menus.CARD and menu.player == player:
+        return _("Tap a card on your reader first")
     if menu.stage == menus.CARD:
         return _("{who} must tap a card first").format(who=acting)
     return _("{who} is playing: wait for your turn").format(who=acting)

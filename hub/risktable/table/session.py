@@ -463,7 +463,7 @@ class TableSession:
             return 0
         menu = self.menu
         if menu.player != player or menu.stage not in _DECISION_STAGES:
-            raise Refused(seat_inputs.not_now(menu, self._name_of))
+            raise Refused(seat_inputs.not_now(menu, self._name_of, player))
         if kind == "encoder":
             steps = event.get("steps")
             if type(steps) is not int:

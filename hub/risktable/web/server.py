@@ -31,6 +31,7 @@ from typing import Any
 from riskproto.territories import TERRITORIES
 from risktable import i18n
 from risktable.hardware.palette import NEUTRAL, SEAT_COLOURS
+from risktable.i18n.numbers import page_numbers
 from risktable.provision.broker_config import guest_id_prefix
 from risktable.provision.venue_config import VENUE_GUEST_PREFIX
 
@@ -62,7 +63,8 @@ def _plural_rule(t: Any) -> str:
 @functools.cache
 def page_catalogue(lang: str) -> dict[str, Any]:
     """The ``/i18n/<lang>.json`` document: the pages' messages in ``lang`` and its plural
-    rule (a gettext C expression of ``n``, which is also JavaScript). A message the
+    rule (a gettext C expression of ``n``, which is also JavaScript), and how it writes
+    numbers (:func:`risktable.i18n.numbers.page_numbers`). A message the
     catalogue lacks is left out, so the page shows it in English; a plural message maps
     to its forms in the catalogue's order, a context's message is keyed
     ``context + "\x04" + message`` (gettext's own key).
@@ -84,7 +86,7 @@ def page_catalogue(lang: str) -> dict[str, Any]:
         if (lang, context, message) not in i18n.missed:
             messages[f"{context}\x04{message}" if context else message] = text
     return {"lang": lang, "name": i18n.NAMES[lang], "rtl": lang in i18n.RIGHT_TO_LEFT,
-            "plural": _plural_rule(t), "messages": messages}
+            "plural": _plural_rule(t), "messages": messages, "numbers": page_numbers(lang)}
 
 
 def _plural_examples(t: Any) -> list[int]:

@@ -37,7 +37,6 @@ const WORDS = {
   hubOnline: () => _("hub online"),
   hubOffline: () => _("hub offline"),
   unreachable: () => _("broker unreachable, retrying…"),
-  percent: (p) => _("{p} %", { p }),
 };
 
 // The fixed words of the board page's HTML (i18n.js's translatePage).
@@ -51,13 +50,6 @@ function el(name, attrs, parent) {
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   if (parent) parent.appendChild(node);
   return node;
-}
-
-// A number with one decimal in the page's language: its decimal sign, the digits the
-// army labels use.
-function tenth(x) {
-  return x.toLocaleString(i18n.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1,
-                                       numberingSystem: "latn" });
 }
 
 function rgb(c) { return `rgb(${c[0]},${c[1]},${c[2]})`; }
@@ -132,7 +124,7 @@ function render() {
     node.shape.classList.toggle("unowned", owner === 0);
     node.shape.setAttribute("fill", owner === 0 ? CONTINENT[node.continent]
       : rgb(seatOf(owner).rgb));
-    node.text.textContent = String(board.armies[i]);
+    node.text.textContent = numberText(board.armies[i]);
   });
   const turn = board.turn;
   document.body.dataset.phase = turn ? turn.phase : "none";
@@ -190,7 +182,7 @@ function renderSeats() {
                                 ["cards", cards[i] || 0]]) {
       const td = document.createElement("td");
       td.className = cls;
-      td.textContent = String(value);
+      td.textContent = numberText(value);
       row.appendChild(td);
     }
     table.appendChild(row);
@@ -223,7 +215,16 @@ function renderScene() {
     else delete light.dataset.battle;
     node.label.classList.toggle("capital", capitals.has(tid));
   }
+  // A phone seat's page draws the map and the seat table without the odds and events.
   const odds = document.getElementById("odds");
+  if (odds) renderOdds(odds, scene, order);
+  const list = document.getElementById("events");
+  if (list) renderEvents(list, scene, order);
+  renderSeats();
+  document.body.dataset.scenes = String(Number(document.body.dataset.scenes || 0) + 1);
+}
+
+function renderOdds(odds, scene, order) {
   if (scene.odds) {
     const o = scene.odds;
     odds.dataset.from = order[o.from];
@@ -231,12 +232,14 @@ function renderScene() {
     odds.dataset.win = String(o.win);
     odds.textContent = WORDS.odds({ from: state.names[order[o.from]],
       to: state.names[order[o.to]],
-      win: WORDS.percent(tenth(o.win / 10)) });
+      win: percentText(o.win / 1000) });
   } else {
     for (const key of ["from", "to", "win"]) delete odds.dataset[key];
     odds.textContent = WORDS.noOdds();
   }
-  const list = document.getElementById("events");
+}
+
+function renderEvents(list, scene, order) {
   list.replaceChildren();
   const events = scene.events || [];
   // Newest first: the line a glance lands on is what just happened.
@@ -261,8 +264,6 @@ function renderScene() {
     li.textContent = WORDS.noEvents();
     list.appendChild(li);
   }
-  renderSeats();
-  document.body.dataset.scenes = String(Number(document.body.dataset.scenes || 0) + 1);
 }
 
 function onMessage(topic, payload) {

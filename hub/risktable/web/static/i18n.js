@@ -13,13 +13,32 @@ const i18n = {
   languages: { en: "English" },
   messages: {},
   plural: (n) => (n === 1 ? 0 : 1), // English's, for a message the catalogue lacks
+  // How the language writes numbers (the catalogue's "numbers", from the hub's Babel):
+  // its decimal sign, its percent pattern, its ten digits (Persian ۰-۹).
+  numbers: { decimal: ".", percent: "{n}%", digits: "0123456789" },
   ready: null,
 };
 
+// A number as the page's language writes it, with ``places`` decimals.
+function numberText(x, places = 0) {
+  const [whole, part] = Number(x).toFixed(places).split(".");
+  const text = part === undefined ? whole : whole + i18n.numbers.decimal + part;
+  return text.replace(/[0-9]/g, (d) => i18n.numbers.digits[Number(d)]);
+}
+
+// A fraction (0.916) as a percentage with one decimal: 91.6%, %91,6, 91,6 %, ۹۱٫۶٪.
+function percentText(fraction, places = 1) {
+  return i18n.numbers.percent.replace("{n}", numberText(100 * fraction, places));
+}
+
+// A message's {name} fields filled in; a number in the language's digits.
 function fill(text, fields) {
   if (!fields) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, key) => (key in fields ? String(fields[key])
-    : whole));
+  return text.replace(/\{(\w+)\}/g, (whole, key) => {
+    if (!(key in fields)) return whole;
+    const value = fields[key];
+    return typeof value === "number" ? numberText(value) : String(value);
+  });
 }
 
 // The message itself (English) when the catalogue has no translation of it.
@@ -119,6 +138,7 @@ i18n.ready = (async () => {
     i18n.lang = doc.lang;
     i18n.rtl = doc.rtl;
     i18n.messages = doc.messages;
+    if (doc.numbers) i18n.numbers = doc.numbers;
     // The rule is the catalogue's own gettext expression of n (C syntax, which is also
     // JavaScript's), checked by the hub's gettext when it loaded the catalogue.
     i18n.plural = new Function("n", `return Number(${doc.plural});`);

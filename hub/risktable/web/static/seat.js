@@ -75,7 +75,7 @@
   const mine = `${base}seat/${cfg.seat}/`;
   const T = { status: mine + "status", event: mine + "event", view: mine + "view",
               ack: mine + "ack", error: mine + "error", cmd: mine + "cmd",
-              hub: base + "hub/status", board: base + "board" };
+              hub: base + "hub/status", board: base + "board", scene: base + "scene" };
 
   // -- what survives a reload or a sleeping phone: boot, session, numbering, outbox --
   const KEY = `risktable-seat/${cfg.table}/${cfg.seat}`;
@@ -140,7 +140,8 @@
     const client = mqtt.connect(cfg.ws, options);
     link.client = client;
     client.on("connect", () => {
-      const topics = [T.hub, T.view, T.ack, T.error, T.cmd, T.board];
+      // The scene too: board.js's seat table takes each player's cards from it.
+      const topics = [T.hub, T.view, T.ack, T.error, T.cmd, T.board, T.scene];
       client.subscribe(topics, { qos: 1 }, (err, granted) => {
         if (id !== link.id) return;
         if (err || granted.some((g) => g.qos > 2)) {
@@ -251,10 +252,10 @@
     let msg;
     try { msg = JSON.parse(new TextDecoder().decode(payload)); } catch (e) { return resync(); }
     if (!msg || msg.v !== 1) {
-      if (topic !== T.board) notice(_(OWN_WORDS.version));
+      if (topic !== T.board && topic !== T.scene) notice(_(OWN_WORDS.version));
       return;
     }
-    if (topic === T.board) {
+    if (topic === T.board || topic === T.scene) {
       if (state.config) onMessage(topic, payload); // board.js draws it
     } else if (topic === T.hub && msg.t === "hub_status") {
       if (state.config) onMessage(topic, payload);
