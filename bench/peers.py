@@ -17,6 +17,14 @@ run is named as such, and risktable's figures are printed all the same.
 - Domination (andyglick/domination-from-svn, Java): four "average" AIs (``dom_bench.sh``,
   needs ``java`` and ``javac``).
 
+Then strength (issue 32), in pyrisk's own engine and rules (no cards, its own setup and
+reinforcements): a round robin of pyrisk's bundled AIs (every pair in 4-player games, two
+seats each) names the strongest, and a risktable level (``--level``, default ``hard``)
+plays three of it through the adapter below, seats rotated, with a 95% Wilson interval
+beside its share of the wins (issue 32's goal: at least 40%). A game in which a pyrisk AI
+crashes is counted and left out (a crash of ours would be counted apart, and is a bug).
+``--strength-only`` skips the speed runs; ``--strength-games 0`` skips the strength.
+
 Every process runs pinned to one core, one after another. Rates are per second of CPU
 time of the process (on a machine shared with other jobs CPU time moves far less than
 wall time), except Domination's: its controller, rules and bots run on several threads,
@@ -208,6 +216,328 @@ def _fmt(x: float) -> str:
     return f"{x:,.0f}" if x >= 1000 else f"{x:.1f}"
 
 
+# --- Strength against pyrisk's bundled AIs, in pyrisk's own engine ---------------------
+#
+# pyrisk plays its own rules (no cards, its own setup, always the most dice, a free move
+# between any two own territories) and asks its players through an interface of its own
+# (ai/__init__.py: initial_placement, reinforce, attack as a generator of battles with a
+# callback per roll, freemove). The adapter below is such a player: before each of its
+# decisions it describes pyrisk's board as a risktable state (same map, territory names
+# mapped, an empty deck since there are no cards) and asks a risktable bot, then answers
+# pyrisk in its own terms. Nothing of pyrisk is copied: its modules are imported from the
+# unpacked checkout, in worker processes.
+
+# pyrisk's territory names that are not risktable's names in other words.
+_PYRISK_NAMES = {"Northwest Territories": "northwest_territory", "Mexico": "central_america",
+                 "Venezuala": "venezuela", "Scandanavia": "scandinavia",
+                 "South East Asia": "siam"}
+_SEAT_NAMES = ("ALPHA", "BRAVO", "CHARLIE", "DELTA", "ECHO")
+# Player-turns after which a pyrisk game is abandoned (pyrisk has no limit of its own).
+PYRISK_TURN_CAP = 5000
+
+
+class TurnCap(Exception):
+    """A pyrisk game went on past :data:`PYRISK_TURN_CAP` player-turns."""
+
+
+class _Mirror:
+    """One pyrisk game seen as risktable states, for the seat ``name``."""
+
+    def __init__(self, game: Any, name: str) -> None:
+        from risktable.rules import Config, Options, new_game
+        self.game = game
+        self.name = name
+        self.config = Config(len(game.players), Options(fortify="connected"))
+        board = self.config.board
+        self.index = {t: board.index(_PYRISK_NAMES.get(t, t.lower().replace(" ", "_")))
+                      for t in game.world.territories}
+        self.names = {i: t for t, i in self.index.items()}
+        self.blank = new_game(self.config)._replace(draw_pile=(), first_player=0,
+                                                    contenders=())
+        self.turns = 0
+        self.conquered = False
+
+    def seat(self) -> int:
+        return list(self.game.turn_order).index(self.name)
+
+    def state(self, phase: int, **changes: Any) -> Any:
+        """The board as it stands, in ``phase``, with the seat to move."""
+        order = list(self.game.turn_order)
+        owners = [-1] * len(self.index)
+        armies = [0] * len(self.index)
+        for t, territory in self.game.world.territories.items():
+            i = self.index[t]
+            if territory.owner is not None:
+                owners[i] = order.index(territory.owner.name)
+            armies[i] = territory.forces
+        counts = [owners.count(q) for q in range(len(order))]
+        seat = self.seat()
+        fields: dict[str, Any] = {
+            "phase": phase, "player": seat, "owners": tuple(owners), "armies": tuple(armies),
+            "counts": tuple(counts), "turn": self.turns * len(order) + seat + 1,
+            "conquered": self.conquered, "to_place": (0,) * len(order)}
+        fields.update(changes)
+        return self.blank._replace(**fields)
+
+
+class RisktableAI:
+    """A pyrisk player whose decisions are a risktable bot's (``level``, ``seed``)."""
+
+    def __init__(self, player: Any, game: Any, world: Any, level: str = "hard",
+                 seed: int = 0) -> None:
+        from risktable.rules.bots import BOTS
+        self.player = player
+        self.game = game
+        self.bot = BOTS[level](seed)
+        self.mirror: _Mirror
+
+    def start(self) -> None:
+        # Called once every player has been added and the turn order is drawn.
+        self.mirror = _Mirror(self.game, self.player.name)
+
+    def end(self) -> None:
+        return None
+
+    def event(self, msg: Any) -> None:
+        return None
+
+    def initial_placement(self, empty: Any, remaining: int) -> str:
+        from risktable.rules.state import CLAIM, SETUP_PLACE
+        m = self.mirror
+        if empty:
+            s = m.state(CLAIM)
+            a = self.bot.choose(s)
+        else:
+            to_place = [0] * len(m.game.players)
+            to_place[m.seat()] = remaining
+            a = self.bot.choose(m.state(SETUP_PLACE, to_place=tuple(to_place)))
+        return str(m.names[a.territory])
+
+    def reinforce(self, available: int) -> dict[str, int]:
+        from risktable.rules.actions import Place
+        from risktable.rules.engine import apply
+        from risktable.rules.state import REINFORCE
+        m = self.mirror
+        m.conquered = False
+        m.turns += 1  # a new turn: its reinforcements, attacks and free move share a number
+        s = m.state(REINFORCE, pool=available)
+        out: dict[str, int] = {}
+        while s.phase == REINFORCE and s.pool:
+            a = self.bot.choose(s)
+            if not isinstance(a, Place):
+                raise AssertionError(f"a reinforcement without cards, not {a!r}")
+            out[m.names[a.territory]] = out.get(m.names[a.territory], 0) + a.armies
+            s, _ = apply(s, a)
+        return out
+
+    def attack(self) -> Any:
+        from risktable.rules.actions import Attack, Occupy
+        from risktable.rules.state import ATTACK, OCCUPY
+        m = self.mirror
+        while True:
+            a = self.bot.choose(m.state(ATTACK))
+            if not isinstance(a, Attack):
+                return
+            src, dst = a.source, a.target
+            first = [True]
+
+            def go_on(n_atk: int, n_def: int, src: int = src, dst: int = dst,
+                      first: list[bool] = first) -> bool:
+                if first[0]:  # the bot has just declared this roll
+                    first[0] = False
+                    return True
+                armies = list(m.state(ATTACK).armies)
+                armies[src], armies[dst] = n_atk, n_def
+                again = self.bot.choose(m.state(ATTACK, armies=tuple(armies)))
+                return isinstance(again, Attack) and (again.source, again.target) == (src, dst)
+
+            def move(n_atk: int, src: int = src, dst: int = dst) -> int:
+                # pyrisk moves at least min(n_atk - 1, 3) of the n_atk left.
+                low = min(n_atk - 1, 3)
+                s = m.state(OCCUPY)
+                owners = list(s.owners)
+                armies = list(s.armies)
+                owners[dst] = s.player
+                armies[src], armies[dst] = n_atk - low, low
+                s = s._replace(owners=tuple(owners), armies=tuple(armies), source=src,
+                               target=dst, occupy_min=low, conquered=True)
+                occupy = self.bot.choose(s)
+                if not isinstance(occupy, Occupy):
+                    raise AssertionError(f"an occupation, not {occupy!r}")
+                return int(occupy.armies)
+
+            yield m.names[src], m.names[dst], go_on, move
+            if m.game.world.territories[m.names[dst]].owner == self.player:
+                m.conquered = True
+
+    def freemove(self) -> tuple[str, str, int] | None:
+        from risktable.rules.actions import Fortify
+        from risktable.rules.state import FORTIFY
+        m = self.mirror
+        a = self.bot.choose(m.state(FORTIFY))
+        if isinstance(a, Fortify):
+            return m.names[a.source], m.names[a.target], a.armies
+        return None
+
+
+class _RotatedSeats:
+    """Stands in for the ``random`` module inside pyrisk's game module: the same random
+    numbers, except that the turn order is the order the players were added in, turned by
+    ``shift`` (so the seats rotate from game to game instead of being shuffled)."""
+
+    def __init__(self, real: Any, shift: int) -> None:
+        self._real = real
+        self._shift = shift
+
+    def shuffle(self, x: list[Any]) -> None:
+        k = self._shift % len(x)
+        x[:] = x[len(x) - k:] + x[:len(x) - k]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
+def _pyrisk_modules(src: Path) -> tuple[Any, Any]:
+    """pyrisk's ``game`` module and its AI base class, imported from the checkout."""
+    import importlib
+    import logging
+    if str(src) not in sys.path:
+        sys.path.insert(0, str(src))
+    game = importlib.import_module("game")
+    base = importlib.import_module("ai").AI
+    logging.getLogger("pyrisk").setLevel(logging.ERROR)  # it logs every event and warning
+    return game, base
+
+
+def pyrisk_ais(src: Path) -> dict[str, Any]:
+    """pyrisk's bundled AI classes by name (each ``ai/<name>.py`` holds one)."""
+    import importlib
+    _, base = _pyrisk_modules(src)
+    found = {}
+    for path in sorted((src / "ai").glob("*.py")):
+        if path.stem == "__init__":
+            continue
+        module = importlib.import_module(f"ai.{path.stem}")
+        for name, value in vars(module).items():
+            if isinstance(value, type) and issubclass(value, base) and value is not base:
+                found[name] = value
+    return found
+
+
+def _capped(cls: Any, turns: list[int]) -> Any:
+    # The class with a count of player-turns around its reinforce, as pyrisk_bench.py does.
+    def reinforce(self: Any, available: int) -> Any:
+        turns[0] += 1
+        if turns[0] > PYRISK_TURN_CAP:
+            raise TurnCap()
+        return cls.reinforce(self, available)
+    return type(cls.__name__, (cls,), {"reinforce": reinforce})
+
+
+def _pyrisk_game(job: tuple[str, tuple[str, ...], int, int]) -> dict[str, Any]:
+    """Play one pyrisk game of the players named (a bundled AI's class name, or
+    ``risktable:<level>``); the winner's name, or why there is none."""
+    import random
+    src, players, seed, shift = job
+    game_module, _ = _pyrisk_modules(Path(src))
+    ais = pyrisk_ais(Path(src))
+    random.seed(seed)
+    turns = [0]
+    game_module.random = _RotatedSeats(random, shift)
+    game = game_module.Game(curses=False, color=False, delay=0, wait=False)
+    for k, who in enumerate(players):
+        if who.startswith("risktable:"):
+            game.add_player(_SEAT_NAMES[k], _capped(RisktableAI, turns),
+                            level=who.split(":", 1)[1], seed=seed * 10 + k)
+        else:
+            game.add_player(_SEAT_NAMES[k], _capped(ais[who], turns))
+    try:
+        winner = game.play()
+    except TurnCap:
+        return {"players": players, "seed": seed, "outcome": "turn_cap"}
+    except Exception as exc:  # a player's fault: whose, from where it was raised
+        import traceback
+        last = Path(traceback.extract_tb(exc.__traceback__)[-1].filename).resolve()
+        if Path(src).resolve() in last.parents:
+            # In pyrisk's AI code, or its engine refusing what the player to move did.
+            ours = last.parent.name != "ai" and isinstance(game.player.ai, RisktableAI)
+        else:
+            ours = True
+        return {"players": players, "seed": seed,
+                "outcome": "our_crash" if ours else "peer_crash",
+                "error": f"{type(exc).__name__}: {exc}"[:200]}
+    return {"players": players, "seed": seed, "outcome": "finished",
+            "winner": players[_SEAT_NAMES.index(winner)]}
+
+
+def _pool_map(jobs: int, work: list[Any]) -> list[dict[str, Any]]:
+    import multiprocessing
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        return list(pool.imap(_pyrisk_game, work, chunksize=2))
+
+
+def pyrisk_round_robin(src: Path, games: int, jobs: int, seed: int) -> tuple[list[str], str]:
+    """Every pair of pyrisk's bundled AIs in 4-player games, two seats each, seats
+    rotated; Markdown rows and the name of the AI with the best share of the wins."""
+    names = sorted(pyrisk_ais(src))
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    work = [(str(src), (a, b, a, b), seed * 100003 + g, g) for a, b in pairs
+            for g in range(games)]
+    results = _pool_map(jobs, work)
+    wins = dict.fromkeys(names, 0)
+    played = dict.fromkeys(names, 0)
+    lines = ["| pyrisk AIs, 2 seats each | games | finished | first wins | second wins | "
+             "crashed | turn cap |", "|---|---|---|---|---|---|---|"]
+    for a, b in pairs:
+        mine = [r for r in results if r["players"][:2] == (a, b)]
+        done = [r for r in mine if r["outcome"] == "finished"]
+        wa = sum(1 for r in done if r["winner"] == a)
+        wb = len(done) - wa
+        wins[a] += wa
+        wins[b] += wb
+        played[a] += len(done)
+        played[b] += len(done)
+        crashed = sum(1 for r in mine if r["outcome"].endswith("crash"))
+        capped = sum(1 for r in mine if r["outcome"] == "turn_cap")
+        lines.append(f"| {a} vs {b} | {len(mine)} | {len(done)} | "
+                     f"{a} {wa} ({_rate(wa, len(done))}) | {b} {wb} ({_rate(wb, len(done))}) "
+                     f"| {crashed} | {capped} |")
+    best = max(names, key=lambda n: (wins[n] / max(1, played[n]), n))
+    lines.append("")
+    lines += [f"- {n}: {wins[n]} wins in {played[n]} finished games "
+              f"({_rate(wins[n], played[n])})" for n in names]
+    return lines, best
+
+
+def _rate(wins: int, n: int) -> str:
+    return f"{wins / n:.1%}" if n else "-"
+
+
+def pyrisk_strength(src: Path, best: str, level: str, games: int, jobs: int,
+                    seed: int) -> list[str]:
+    """``level`` against three of pyrisk's ``best`` AI, 4 players, seats rotated: Markdown
+    rows with a 95% Wilson interval; crashed games are counted and left out."""
+    from bench_bot_strength import wilson
+    work = [(str(src), (f"risktable:{level}", best, best, best), seed * 100003 + g, g)
+            for g in range(games)]
+    results = _pool_map(jobs, work)
+    done = [r for r in results if r["outcome"] == "finished"]
+    wins = sum(1 for r in done if r["winner"] == f"risktable:{level}")
+    low, high = wilson(wins, len(done))
+    peer_crashes = [r for r in results if r["outcome"] == "peer_crash"]
+    our_crashes = [r for r in results if r["outcome"] == "our_crash"]
+    capped = sum(1 for r in results if r["outcome"] == "turn_cap")
+    lines = ["| match (pyrisk's engine and rules) | games | finished | risktable wins | "
+             "95% interval | goal | pyrisk crashed | risktable crashed | turn cap |",
+             "|---|---|---|---|---|---|---|---|---|",
+             f"| {level} vs 3 {best} | {games} | {len(done)} | {wins} "
+             f"({_rate(wins, len(done))}) | {low:.1%} to {high:.1%} | >= 40% | "
+             f"{len(peer_crashes)} | {len(our_crashes)} | {capped} |"]
+    for r in (our_crashes + peer_crashes)[:3]:
+        lines.append(f"  {r['outcome']}: {r['error']}")
+    return lines
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--peers", default=os.environ.get("PEERS"),
@@ -221,7 +551,22 @@ def main() -> int:
     parser.add_argument("--scale", type=float, default=1.0,
                         help="fraction of the default game counts (1000 heuristic games...)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--level", default="hard",
+                        help="the risktable bot that plays pyrisk's best AI (default hard)")
+    parser.add_argument("--strength-games", type=int, default=400,
+                        help="games of the level against pyrisk's best AI (0: none)")
+    parser.add_argument("--round-robin-games", type=int, default=100,
+                        help="games per pair of pyrisk's AIs in the round robin")
+    parser.add_argument("--best", default=None,
+                        help="pyrisk's AI to play (default: the round robin's best)")
+    parser.add_argument("--jobs", type=int, default=2, choices=(1, 2),
+                        help="processes for the strength games (the speed runs use one core)")
+    parser.add_argument("--strength-only", action="store_true",
+                        help="leave out the speed runs")
     args = parser.parse_args()
+    cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
+    if args.strength_only:
+        return strength(args, cores)
     _pin_self()
     games = max(10, int(1000 * args.scale))
     print(f"risktable: {games} heuristic and {games // 5} random games, "
@@ -261,6 +606,36 @@ def main() -> int:
         print(f"not found: {m.label}: {m.why}")
     print("rates per CPU second of each process, each pinned to one core, same run; ratio = "
           "risktable / peer")
+    print()
+    return strength(args, cores)
+
+
+def strength(args: argparse.Namespace, cores: set[int]) -> int:
+    """The round robin of pyrisk's AIs, then ``--level`` against three of the best."""
+    if not args.strength_games:
+        return 0
+    peers = Path(args.peers) if args.peers else Path(tempfile.mkdtemp(prefix="peers-"))
+    peers.mkdir(parents=True, exist_ok=True)
+    why = unpack(peers, Path(args.mirrors) if args.mirrors else None, "chronitis/pyrisk",
+                 "pyrisk")
+    if why:
+        print(f"strength against pyrisk: not played: {why}")
+        return 0
+    if cores and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, cores)  # the speed runs pinned this process to one core
+    src = peers / "pyrisk"
+    best = args.best
+    if best is None:
+        rows, best = pyrisk_round_robin(src, args.round_robin_games, args.jobs, args.seed)
+        print(f"pyrisk's bundled AIs, round robin: {args.round_robin_games} 4-player games "
+              f"per pair, seats rotated, pyrisk's engine and rules")
+        print("\n".join(rows))
+        print(f"strongest: {best}")
+        print()
+    print(f"{args.level} against three {best}: {args.strength_games} 4-player games in "
+          f"pyrisk's engine, seats rotated (crashed games counted and left out)", flush=True)
+    print("\n".join(pyrisk_strength(src, best, args.level, args.strength_games, args.jobs,
+                                    args.seed)))
     return 0
 
 

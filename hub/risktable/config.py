@@ -200,18 +200,50 @@ def _bots(section: _Section, seats: int) -> dict[int, str]:
     bots_raw = section.get("bots", dict, {})
     if not bots_raw:
         return {}
-    # Imported only here: the bots load the rules engine, which reading a configuration
-    # without bots never needs.
-    from risktable.rules.bots import TABLE_BOTS
-
     bots: dict[int, str] = {}
     for key, bot in bots_raw.items():
         if not key.isdigit() or not 1 <= int(key) <= seats:
             raise section.error("bots", f"{key!r} is not a seat of this table (1 to {seats})")
-        if bot not in TABLE_BOTS:
-            raise section.error("bots", f"seat {key}: bot must be one of {', '.join(TABLE_BOTS)}")
+        problem = bot_problem(int(key), bot, seats)
+        if problem is not None:
+            raise section.error("bots", problem)
         bots[int(key)] = bot
     return bots
+
+
+def parse_bot_pair(text: str) -> tuple[int, str]:
+    """``SEAT=BOT`` as given on a command line (``games new --bot 4=hard``), its form
+    checked (the seat's range is the hub's to check, with :func:`bot_problem`).
+
+    >>> parse_bot_pair("4=hard")
+    (4, 'hard')
+    """
+    from risktable.rules.bots import TABLE_BOTS
+
+    seat, sep, bot = (part.strip() for part in text.partition("="))
+    if not sep or not seat.isdigit() or not bot:
+        raise ValueError(f"a bot seat is SEAT=BOT (e.g. 4=hard), not {text!r}")
+    if bot not in TABLE_BOTS:
+        raise ValueError(f"{text!r}: bot must be one of {', '.join(TABLE_BOTS)}")
+    return int(seat), bot
+
+
+def bot_problem(seat: int, bot: object, seats: int) -> str | None:
+    """What is wrong with seating ``bot`` at ``seat`` of a table of ``seats`` (the
+    configuration's ``[table] bots``, ``games new --bot``), or None.
+
+    >>> bot_problem(5, "hard", 4)
+    'seat 5 is not a seat of this table (1 to 4)'
+    """
+    # Imported here: the bots load the rules engine, which reading a configuration
+    # without bots never needs.
+    from risktable.rules.bots import TABLE_BOTS
+
+    if not 1 <= seat <= seats:
+        return f"seat {seat} is not a seat of this table (1 to {seats})"
+    if bot not in TABLE_BOTS:
+        return f"seat {seat}: bot must be one of {', '.join(TABLE_BOTS)}"
+    return None
 
 
 # A name fits "<name> to play" on one 24-character line of a seat's screen, in the

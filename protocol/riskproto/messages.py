@@ -120,6 +120,9 @@ SCENE_EVENTS = ("turn", "trade", "battle", "conquer", "out")
 # How many of the last events a scene carries, and the most cards a hand may count.
 MAX_SCENE_EVENTS = 6
 MAX_HAND = 99
+# What a scene says of each seat the hub plays itself (`bots`): its level, or "bot" for a
+# bot of no level; "" a person (risktable.rules.bots.LEVELS, docs/bots.md).
+SCENE_BOTS = ("", "easy", "normal", "hard", "bot")
 # An attack's win probability travels in thousandths: no message has a fraction.
 ODDS_SCALE = 1000
 
@@ -289,6 +292,7 @@ _TYPES = tuple([entry + ("update", update.FIELDS)  # noqa: RUF005
             "seats", OPT, "i", 1, 6,
             "house", OPT, "l", 0, 17, "s", 3, 48,
             "cards", OPT, "e", CARD_MODES,
+            "bots", OPT, "l", 0, 6, "s", 3, 16,
         ),
         "enroll", ("seat", OPT, "i", 1, 6, "deck", OPT, "e", DECKS, "restart", OPT, "b"),
         "enroll_cancel", (),
@@ -323,6 +327,7 @@ _TYPES = tuple([entry + ("update", update.FIELDS)  # noqa: RUF005
             "events", OPT, "l", 0, MAX_SCENE_EVENTS, "o", _SCENE_EVENT,
             "cards", OPT, "l", 0, 6, "i", 0, MAX_HAND,
             "capitals", OPT, "l", 0, 6, "i", 0, _LAST,
+            "bots", OPT, "l", 0, 6, "e", SCENE_BOTS,
         ),
     ),
 )

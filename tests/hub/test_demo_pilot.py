@@ -123,6 +123,25 @@ def test_a_refused_or_unanswered_input_stops_the_pilot_with_the_reason(
     assert len(table.lines) == after + 1
 
 
+def test_an_answer_given_while_the_pilot_was_held_past_its_deadline_counts() -> None:
+    # A busy machine can hold the pilot's thread past the deadline after the hub has
+    # answered (here the hub answers inside send, then the thread is held): the answer
+    # is there, so the pilot goes on rather than saying the hub did not answer.
+    table = BoardsAndHub(3)
+    answer = table.send
+
+    def held_send(seat: int, line: dict[str, Any]) -> None:
+        answer(seat, line)
+        if len(table.lines) == 1:
+            held.wait(table.pilot.timeout * 2)
+
+    held = threading.Event()  # never set: the hold lasts twice the pilot's timeout
+    table.pilot = SeatPilot(held_send, table.armed, table.cards, seed=3, timeout=0.2)
+    inputs = table.pilot.play(cast(TableService, table))
+    assert table.session.state.phase == GAME_OVER
+    assert inputs == len(table.lines) > 1
+
+
 def test_the_pilot_waits_for_a_person_and_plays_the_others() -> None:
     # Seat 1 is a person's: the pilot never types into it, and waits while the game
     # waits on it; here the "person" is an autopilot of its own typing lines on a thread.

@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from riskproto.messages import ERROR_CODES, RESET_CAUSES
+from riskproto.messages import ERROR_CODES, RESET_CAUSES, SCENE_BOTS
 
 MAX_COUNTER = 2**30 - 1
 
@@ -146,6 +146,7 @@ messages = st.one_of(
             "events": st.lists(scene_event, max_size=6),
             "cards": st.lists(st.integers(0, 99), max_size=6),
             "capitals": st.lists(territory, max_size=6),
+            "bots": st.lists(st.sampled_from(SCENE_BOTS), max_size=6),
         },
     ),
 )

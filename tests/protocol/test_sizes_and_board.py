@@ -73,6 +73,7 @@ def _largest() -> list[dict[str, Any]]:
                      "killed": 3, "by": 6}] * 6,
             cards=[99] * 6,
             capitals=[41] * 6,
+            bots=["normal"] * 6,
         ),
     ]
 

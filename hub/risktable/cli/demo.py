@@ -17,6 +17,7 @@ from risktable.demo.runner import DemoError, DemoOptions, run_demo
 from risktable.game_rules import RULE_SETS, default_seats
 from risktable.i18n import DEFAULT, LANGUAGES, NAMES
 from risktable.paths import MissingPart
+from risktable.rules.bots import LEVELS, TABLE_BOTS, described
 from risktable.rules.presets import PRESETS
 from risktable.service.mqtt_link import BrokerUnavailable
 
@@ -37,6 +38,10 @@ def register(sub: Any) -> None:
                         help="port of the embedded broker on 127.0.0.1 (default: a free one)")
     parser.add_argument("--micropython", help="path of the MicroPython unix-port binary")
     parser.add_argument("--seed", type=int, default=1, help="seed of the bots and dice")
+    parser.add_argument("--bots", type=_bot_names, default=(), metavar="LEVEL[,LEVEL...]",
+                        help="how the bots play: one level for every bot seat, or one per "
+                             "seat no person plays, in seat order (e.g. hard,easy,easy): "
+                             f"{described(LEVELS)}")
     parser.add_argument("--play", type=whole_number("seat", 1, 6), metavar="SEAT",
                         help="play this seat yourself from the keyboard (arrows, Enter, "
                              "Backspace, r, c, 1-9, q; needs a terminal)")
@@ -62,6 +67,15 @@ def register(sub: Any) -> None:
     parser.set_defaults(handler=run)
 
 
+def _bot_names(text: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in text.split(","))
+    unknown = [n for n in names if n not in TABLE_BOTS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"no bot is called {unknown[0]!r}; the levels are {', '.join(LEVELS)}")
+    return names
+
+
 def _wait_for_interrupt(_data_dir: object) -> None:
     # The page keeps showing the final board until the person is done looking.
     print("the board page stays up: Ctrl-C to stop", flush=True)
@@ -79,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         micropython=args.micropython,
         seed=args.seed,
+        bots=args.bots,
         colour=colour,
         turn_delay=max(0.0, args.delay),
         play=args.play,

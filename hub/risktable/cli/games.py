@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,8 @@ from risktable.cli.journal_args import (
     open_journal,
 )
 from risktable.cli.referee_args import referee_parent, send
-from risktable.game_rules import RULE_SETS, RulesUnknown, parse_house_pair
+from risktable.config import parse_bot_pair
+from risktable.game_rules import RULE_SETS, parse_house_pair
 from risktable.i18n import DEFAULT, LANGUAGES, using
 from risktable.journal import GameInfo
 from risktable.rules.presets import PRESETS
@@ -81,6 +83,13 @@ def register(sub: Any) -> None:
     p.add_argument("--cards", choices=CARD_MODES,
                    help="physical: the seats tap the enrolled deck; hub: the hub deals and "
                    "keeps the hands, the seats show them (default: the configuration's)")
+    bots = p.add_mutually_exclusive_group()
+    bots.add_argument("--bot", type=_bot, action="append", metavar="SEAT=LEVEL",
+                      help="a seat the hub plays in this game, at a level: easy, normal or "
+                      "hard (e.g. 4=hard); repeat for more (default: the configuration's "
+                      "[table] bots; given, these replace them for this game)")
+    bots.add_argument("--no-bots", action="store_true",
+                      help="the hub plays no seat in this game, whatever the configuration says")
     p.set_defaults(handler=run_new)
 
 
@@ -91,12 +100,20 @@ def _rule_set(text: str) -> str:
     return text
 
 
-def _house(text: str) -> str:
-    try:
-        option, value = parse_house_pair(text)
-    except RulesUnknown as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return f"{option}={value}"
+def _pair(parse: Callable[[str], tuple[object, str]]) -> Callable[[str], str]:
+    # A KEY=VALUE argument checked by ``parse`` (RulesUnknown is a ValueError), as sent.
+    def checked(text: str) -> str:
+        try:
+            key, value = parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return f"{key}={value}"
+
+    return checked
+
+
+_house = _pair(parse_house_pair)
+_bot = _pair(parse_bot_pair)
 
 
 def run_new(args: argparse.Namespace) -> int:
@@ -110,6 +127,8 @@ def run_new(args: argparse.Namespace) -> int:
         fields["house"] = args.house
     if args.cards is not None:
         fields["cards"] = args.cards
+    if args.bot or args.no_bots:
+        fields["bots"] = args.bot or []
     return send(args, "new_game", **fields)
 
 
@@ -121,7 +140,8 @@ def _as_json(g: GameInfo) -> dict[str, Any]:
     return {"id": g.id, "table": g.table, "players": g.config.players,
             "options": g.config.options.as_dict(), "created": g.created,
             "finished": g.finished, "status": g.status, "winner": g.winner,
-            "actions": g.actions, "current": g.current, "cards": g.cards}
+            "actions": g.actions, "current": g.current, "cards": g.cards,
+            "bots": None if g.bots is None else {str(s): n for s, n in g.bots.items()}}
 
 
 def run_list(args: argparse.Namespace) -> int:

@@ -81,6 +81,7 @@ class SeatPilot:
         timeout: float = 30.0,
         people: frozenset[int] = frozenset(),
         pace: float = 0.0,
+        levels: Mapping[int, str] | None = None,
         restarts: Callable[[int], int] | None = None,
     ) -> None:
         self._send = send
@@ -99,6 +100,8 @@ class SeatPilot:
         self._stopped = False
         self._people = people
         self._pace = pace
+        # The bot that plays each seat (risktable.rules.bots.KINDS); unnamed: the default.
+        self._levels = dict(levels or {})
         self._autopilot: Autopilot | None = None
 
     def on_input(self, seat: int, msg: dict[str, Any], error: ProtocolError | None) -> None:
@@ -125,7 +128,7 @@ class SeatPilot:
         pilot = self._autopilot
         if pilot is None or pilot.session is not session:
             # A new session (the service rebuilt it from its journal): plans start afresh.
-            bots = {seat: BOTS[DEFAULT_BOT](self._rng.getrandbits(64))
+            bots = {seat: BOTS[self._levels.get(seat, DEFAULT_BOT)](self._rng.getrandbits(64))
                     for seat in session.seats if seat not in self._people}
             pilot = self._autopilot = Autopilot(session, bots, self._uids, self._rng)
         step = pilot.next_event()
@@ -180,16 +183,19 @@ class SeatPilot:
         def answered() -> tuple[int, str, ProtocolError | None] | None:
             return next((a for a in self._answers if a[0] == seat and a[1] == kind), None)
 
-        answer = None
-        while answer is None and time.monotonic() < deadline:
+        # The answers are looked at at least once, even past the deadline: on a busy
+        # machine this thread may be held up past it while the answer came in.
+        while True:
             with self._answered:
                 answer = self._answered.wait_for(
                     answered, min(_RESTART_LOOK, max(deadline - time.monotonic(), 0.0)))
-            if answer is None and self._restarts(seat) != restarts:
+            if answer is not None:
+                break
+            if self._restarts(seat) != restarts:
                 return False
-        if answer is None:
-            raise PilotError(f"the hub did not answer seat {seat}'s {kind} input "
-                             f"within {self.timeout:g} s")
+            if time.monotonic() >= deadline:
+                raise PilotError(f"the hub did not answer seat {seat}'s {kind} input "
+                                 f"within {self.timeout:g} s")
         error = answer[2]
         if error is not None:
             raise PilotError(f"the hub refused seat {seat}'s {kind} input: {error.message}")

@@ -29,6 +29,7 @@ from risktable.game_rules import RulesUnknown, rules_config
 from risktable.hardware.palette import seat_colour
 from risktable.i18n import _, numbers
 from risktable.leds.scene import Scene
+from risktable.rules.bots import BOTS, LEVELS
 from risktable.rules.state import GAME_OVER, State
 from risktable.service.hub import HubService
 from risktable.service.table_service import TableService
@@ -55,6 +56,9 @@ class DemoOptions:
     micropython: str | None = None
     table: str = "demo"
     seed: int = 1
+    # The bots of the seats no person plays, in seat order (risktable.rules.bots.KINDS):
+    # one name for every such seat, or one per seat; none: the default bot.
+    bots: tuple[str, ...] = ()
     colour: bool = True
     seat_timeout: float = 30.0
     turn_delay: float = 0.05
@@ -117,6 +121,7 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
     except RulesUnknown as exc:
         raise DemoError(str(exc)) from exc
     _check_people(options, out)
+    levels = bot_levels(options)
     person = options.play
     phones = options.phones
     with contextlib.ExitStack() as stack:
@@ -133,8 +138,7 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
                           lambda seat, roll, count, timeout: _armed(seats[seat], roll, count,
                                                                     timeout),
                           cards, seed=options.seed, timeout=options.seat_timeout,
-                          people=frozenset(phones) | (frozenset() if person is None
-                                                      else frozenset({person})),
+                          people=_people(options), levels=levels,
                           pace=0.0 if person is None else _PERSON_PACE,
                           restarts=lambda seat: seats[seat].restarts if seat in seats else 0)
         painter: Painter | None = None
@@ -180,6 +184,34 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
             if options.after_game is not None:
                 options.after_game(config.data_dir)
         return summary
+
+
+def _people(options: DemoOptions) -> frozenset[int]:
+    # The seats people play (--play, --phone); the demo's bots play the others.
+    return frozenset(options.phones) | (frozenset() if options.play is None
+                                        else frozenset({options.play}))
+
+
+def bot_levels(options: DemoOptions) -> dict[int, str]:
+    """The bot of each seat no person plays, from ``options.bots`` (one name for them all,
+    or one per such seat in seat order); empty when none is named (the default bot).
+
+    >>> bot_levels(DemoOptions(seats=4, bots=("hard", "easy", "easy"), play=2))
+    {1: 'hard', 3: 'easy', 4: 'easy'}
+    """
+    people = _people(options)
+    bot_seats = [s for s in range(1, options.seats + 1) if s not in people]
+    names = options.bots
+    unknown = [n for n in names if n not in BOTS]
+    if unknown:
+        raise DemoError(f"--bots: no bot is called {unknown[0]!r}; the levels are "
+                        + ", ".join(LEVELS))
+    if len(names) == 1:
+        names = names * len(bot_seats)
+    if names and len(names) != len(bot_seats):
+        raise DemoError(f"--bots names {len(names)} bots for the {len(bot_seats)} seats "
+                        "no person plays: name one for them all or one for each")
+    return dict(zip(bot_seats, names, strict=True)) if names else {}
 
 
 def _check_people(options: DemoOptions, out: TextIO) -> None:

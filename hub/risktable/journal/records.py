@@ -126,6 +126,8 @@ class GameInfo:
     actions: int
     current: bool
     cards: str = "physical"  # "physical" (tapped) or "hub" (dealt and kept by the hub)
+    # The bots the game was started with, seat -> name; None: the configuration's.
+    bots: dict[int, str] | None = None
 
 
 @dataclass(frozen=True)

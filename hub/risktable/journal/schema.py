@@ -139,7 +139,14 @@ ALTER TABLE games ADD COLUMN cards TEXT NOT NULL DEFAULT 'physical'
     CHECK (cards IN ('physical', 'hub'));
 """
 
-MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5]
+# Version 6: the bots a game was started with (`risktable games new --bot SEAT=LEVEL`),
+# a JSON object of seat -> bot name; NULL: the table configuration's `[table] bots`, as
+# every older game has.
+_V6 = """
+ALTER TABLE games ADD COLUMN bots TEXT CHECK (bots IS NULL OR json_valid(bots));
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6]
 
 
 def latest() -> int:

@@ -21,7 +21,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -168,17 +168,21 @@ class Journal:
 
     # -- games ------------------------------------------------------------------
 
-    def create_game(self, config: Config, table: str, cards: str = "physical") -> int:
+    def create_game(self, config: Config, table: str, cards: str = "physical",
+                    bots: Mapping[int, str] | None = None) -> int:
         """Start a new running game at ``table``; returns its id. ``cards`` is how the
-        table handles its cards: "physical" (tapped) or "hub" (dealt by the hub)."""
+        table handles its cards: "physical" (tapped) or "hub" (dealt by the hub);
+        ``bots`` the seats the hub plays in this game, seat -> bot name (None: the
+        table configuration's, whatever it says when the game is loaded)."""
         if cards not in CARD_MODES:
             raise JournalError(f"cards must be one of {', '.join(CARD_MODES)}, not {cards!r}")
         head = json.dumps(header(config))
+        chosen = None if bots is None else json.dumps({str(s): n for s, n in bots.items()})
         with self._lock:
             with self._write() as db:
                 cur = db.execute(
-                    "INSERT INTO games (table_id, created, header, cards) VALUES (?, ?, ?, ?)",
-                    (table, self._clock(), head, cards))
+                    "INSERT INTO games (table_id, created, header, cards, bots)"
+                    " VALUES (?, ?, ?, ?, ?)", (table, self._clock(), head, cards, chosen))
                 game_id = cur.lastrowid
             assert game_id is not None
             self._live[game_id] = _Live(config, new_game(config), 0, None, None)
@@ -228,13 +232,14 @@ class Journal:
             rows = self._db.execute(
                 "SELECT g.id, g.table_id, g.header, g.created, g.finished, g.status, g.winner,"
                 " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id AND a.undo_id IS NULL),"
-                " t.current_game IS g.id, g.cards"
+                " t.current_game IS g.id, g.cards, g.bots"
                 f" FROM games g LEFT JOIN tables t ON t.table_id = g.table_id{where}"
                 " ORDER BY g.id", params).fetchall()
         return [GameInfo(gid, table, _config(gid, head), created, finished, status, winner,
-                         count, bool(current), cards)
-                for gid, table, head, created, finished, status, winner, count, current, cards
-                in rows]
+                         count, bool(current), cards,
+                         None if bots is None else {int(s): n for s, n in json.loads(bots).items()})
+                for gid, table, head, created, finished, status, winner, count, current, cards,
+                bots in rows]
 
     def current_game(self, table: str) -> int | None:
         """The game the hub at ``table`` resumes on start, if one was set."""

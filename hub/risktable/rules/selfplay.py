@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from risktable.rules.actions import Action, Attack, Defend, Roll
@@ -34,6 +34,8 @@ class GameResult:
     capped: bool
     final: State
     log: list[Action] = field(default_factory=list)
+    # The bot name of each seat, when self-play set them (see :func:`selfplay`).
+    bots: tuple[str, ...] = ()
 
 
 class _RollDice:
@@ -132,15 +134,35 @@ def play_game(config: Config, bots: list[Bot], rng: random.Random, *, game: int 
                       final=s, log=log)
 
 
-def selfplay(config: Config, games: int, seed: int, bot: str = DEFAULT_BOT, *,
-             max_turns: int | None = None, record: bool = True) -> Iterator[GameResult]:
-    """Play ``games`` seeded games with every seat played by ``bot``."""
-    make = BOTS[bot]
-    for g in range(games):
+def seat_bots(bots: str | Sequence[str], players: int, game: int) -> tuple[str, ...]:
+    """The bot name of each seat in game ``game``: ``bots`` for every seat when one name,
+    else the list of one name per seat shifted by ``game`` (seat ``p`` plays
+    ``bots[(p - game) % players]``), so each bot sits in every seat in turn.
+
+    >>> seat_bots(["hard", "normal", "normal"], 3, 1)
+    ('normal', 'hard', 'normal')
+    """
+    if isinstance(bots, str):
+        return (bots,) * players
+    if len(bots) != players:
+        raise ValueError(f"{len(bots)} bots for {players} seats")
+    return tuple(bots[(p - game) % players] for p in range(players))
+
+
+def selfplay(config: Config, games: int, seed: int, bot: str | Sequence[str] = DEFAULT_BOT, *,
+             max_turns: int | None = None, record: bool = True,
+             first: int = 0) -> Iterator[GameResult]:
+    """Play ``games`` seeded games: ``bot`` in every seat, or with a list of names (one
+    per seat) rotated over the seats from game to game (:func:`seat_bots`). Games are
+    numbered from ``first``; game ``g`` is the same whichever run plays it."""
+    for g in range(first, first + games):
+        names = seat_bots(bot, config.players, g)
         rng = random.Random(f"{seed}:{g}:chance")
-        bots: list[Bot] = [make(random.Random(f"{seed}:{g}:seat{p}").getrandbits(64))
+        bots: list[Bot] = [BOTS[names[p]](random.Random(f"{seed}:{g}:seat{p}").getrandbits(64))
                            for p in range(config.players)]
-        yield play_game(config, bots, rng, game=g, max_turns=max_turns, record=record)
+        result = play_game(config, bots, rng, game=g, max_turns=max_turns, record=record)
+        result.bots = names
+        yield result
 
 
-__all__ = ["GameResult", "play_game", "selfplay"]
+__all__ = ["GameResult", "play_game", "seat_bots", "selfplay"]

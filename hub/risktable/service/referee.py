@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from riskproto.messages import MAX_REPLY_DETAIL
+from risktable.config import parse_bot_pair
 from risktable.game_rules import describe, parse_house_pair
 from risktable.journal import JournalError
 from risktable.rules.state import GAME_OVER
@@ -67,9 +68,13 @@ def _new_game(service: TableService, request: dict[str, Any]) -> str:
     before = service.game_id
     enrolling = service.enrolling
     house = dict(parse_house_pair(pair) for pair in request.get("house", []))
+    bots = dict(parse_bot_pair(pair) for pair in request.get("bots", []))
     game = service.new_game(request.get("rules"), request.get("seats"),
-                            house if "house" in request else None, request.get("cards"))
+                            house if "house" in request else None, request.get("cards"),
+                            bots if "bots" in request else None)
     dealt = ", hub-dealt cards" if service.session.hub_cards else ""
+    if "bots" in request:
+        dealt += ", bots " + (" ".join(f"{s}={n}" for s, n in sorted(bots.items())) or "none")
     what = f"({describe(service.rules, request.get('rules'))}{dealt})"
     ended = ("" if enrolling is None else f"; the enrollment at seat {enrolling.seat} "
              f"ended ({enrolling.progress()} kept)")

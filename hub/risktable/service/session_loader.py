@@ -104,22 +104,29 @@ def configured_otherwise(journal: Journal, game: int, rules: Config,
 def rebuild_session(journal: Journal, game: int, table: TableConfig, seed: int,
                     card_uids: Mapping[str, int], language: Callable[[int], str]
                     ) -> TableSession:
-    """The session of ``game`` as its journal holds it: every action replayed, the bots of
-    the table's configuration seeded from ``seed``, each seat's screens in
+    """The session of ``game`` as its journal holds it: every action replayed, the bots the
+    game was started with (else the table configuration's) seeded from ``seed``, each
+    seat's screens in
     ``language(seat)``, and the choice in hand restored from the last input."""
     config, actions = journal.load(game)
+    info = journal.game(game)
+    # A game started with its own bots (games new --bot) keeps them; others follow the
+    # configuration.
+    chosen = table.bots if info.bots is None else info.bots
+    # A game of fewer players seats no bot beyond them.
+    names = {seat: name for seat, name in chosen.items() if seat <= config.players}
     bots: dict[int, Bot] = {
         seat: BOTS[name](random.Random(f"{seed}:{game}:bot{seat}").getrandbits(64))
-        for seat, name in table.bots.items()
-        if seat <= config.players  # a game of fewer players seats no bot beyond them
+        for seat, name in names.items()
     }
     # Bot dice and the mission deal: seeded by the position, so a restart rolls on
     # deterministically (what was dealt before is in the journal, never dealt again).
     dice = chance_rng(seed, game, len(actions))
     players = range(1, config.players + 1)
-    session = TableSession(config, list(players), card_uids, bots=bots, dice=dice,
+    session = TableSession(config, list(players), card_uids, bots=bots,
+                           bot_names=names, dice=dice,
                            actions=actions, names=table.names,
-                           hub_cards=journal.game(game).cards == "hub",
+                           hub_cards=info.cards == "hub",
                            languages={seat: language(seat) for seat in players})
     last = journal.last_input(game)
     if last is not None and last[0] == len(actions):

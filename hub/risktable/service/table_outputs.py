@@ -94,8 +94,8 @@ class TableOutputs:
         """The LED board's highlight and the last events for spectators; the hub drops an
         unchanged one, so a cursor step over nothing new sends nothing."""
         highlight, facts = session.scene()
-        self.hub.publish_scene(scene_message(session.state, highlight, facts),
-                               publish=publish)
+        self.hub.publish_scene(scene_message(session.state, highlight, facts,
+                                             session.bot_levels), publish=publish)
 
     def standing_commands(self, session: TableSession,
                           seats: Iterable[int] | None = None) -> None:

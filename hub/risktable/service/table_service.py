@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 from riskproto.messages import CARD_MODES, ProtocolError
 from riskproto.sequence import event_digest
 from risktable import i18n
-from risktable.config import HubConfig
+from risktable.config import HubConfig, bot_problem
 from risktable.dice_registry import REGISTRY_FILE, DiceRegistry
 from risktable.game_rules import (
     RulesUnknown,
@@ -332,12 +332,14 @@ class TableService:
             return self._paused
 
     def new_game(self, rules: str | None = None, seats: int | None = None,
-                 house: Mapping[str, str] | None = None, cards: str | None = None) -> int:
+                 house: Mapping[str, str] | None = None, cards: str | None = None,
+                 bots: Mapping[int, str] | None = None) -> int:
         """Start a new game at this table and make it current; returns its id.
 
-        ``rules``, ``seats``, ``house`` and ``cards`` ("physical" or "hub") default to
-        the configuration's (a rule set given without seats takes the table's seats
-        when it allows them: :func:`~risktable.game_rules.seats_for`).
+        ``rules``, ``seats``, ``house``, ``cards`` ("physical" or "hub") and ``bots``
+        (seat -> bot name, the seats the hub plays; kept with the game) default to the
+        configuration's (a rule set given without seats takes the table's seats when it
+        allows them: :func:`~risktable.game_rules.seats_for`).
         A running game is kept in the journal as abandoned (its export stays valid;
         ``games resume`` brings it back); an open card enrollment ends (the cards
         enrolled so far are kept). Raises :class:`RulesUnknown` for a game the hub
@@ -353,6 +355,10 @@ class TableService:
         handling = table.cards if cards is None else cards
         if handling not in CARD_MODES:
             raise RulesUnknown(f"cards must be {' or '.join(CARD_MODES)}, not {handling!r}")
+        for seat, bot in (bots or {}).items():
+            problem = bot_problem(seat, bot, seats)
+            if problem is not None:
+                raise RulesUnknown(problem)
         with self._lock:
             uids = (self._card_uids if self._fixed_uids
                     else load_card_uids(self.config.data_dir, chosen))
@@ -369,7 +375,8 @@ class TableService:
             self.rules = chosen
             self._card_uids = dict(uids)
             self.game_id = self.journal.create_game(
-                with_enrolled_deck(chosen, self.config.data_dir), table.id, handling)
+                with_enrolled_deck(chosen, self.config.data_dir), table.id, handling,
+                None if bots is None else dict(bots))
             self.journal.set_current_game(table.id, self.game_id)
             log.info("table %s: new game %d (%s%s)", table.id, self.game_id,
                      describe(chosen, name), ", hub-dealt cards" if handling == "hub" else "")

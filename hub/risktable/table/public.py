@@ -7,7 +7,7 @@ no cards beyond their count, no missions, no capital before the reveal).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -127,10 +127,12 @@ class Highlight:
     odds: tuple[int, int, float] | None = None
 
 
-def scene_message(state: State, highlight: Highlight, facts: Sequence[Fact]) -> dict[str, Any]:
+def scene_message(state: State, highlight: Highlight, facts: Sequence[Fact],
+                  bots: Mapping[int, str] | None = None) -> dict[str, Any]:
     """The retained public scene: the LED board's ``highlight``, the odds, the last
     ``facts`` (at most :data:`~riskproto.messages.MAX_SCENE_EVENTS`, oldest first),
-    the cards in each hand counted and the capitals once the rules reveal them.
+    the cards in each hand counted, the capitals once the rules reveal them, and the
+    seats the hub plays (``bots``: seat -> level, ``""`` for a bot of no level).
 
     Counts and capitals come from the rules' public view, the one place that
     decides what a spectator may know."""
@@ -155,6 +157,10 @@ def scene_message(state: State, highlight: Highlight, facts: Sequence[Fact]) -> 
     if public["capitals_revealed"]:
         msg["capitals"] = [TERRITORIES.index(tid) for tid in public["capitals"]
                            if tid is not None]
+    if bots:
+        # Per seat: "" a person, else the bot's level ("bot" for one of no level).
+        msg["bots"] = [(bots[seat] or "bot") if seat in bots else ""
+                       for seat in range(1, max(bots) + 1)]
     return msg
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from risktable.i18n import _
+from risktable.i18n import N_, _
 from risktable.rules.engine import current_actor
 from risktable.rules.state import GAME_OVER, MODIFY, NEUTRAL, REINFORCE, REROLL
 from risktable.table import menus, prompts
@@ -29,6 +29,11 @@ _SOURCE_LINE = {menus.ATTACK_DICE: 1, menus.OCCUPY_ARMIES: 2}
 _LINES = 4
 
 Ring = dict[str, Any]
+
+# The head of a bot seat's screen, which names the bot's level (docs/bots.md); a bot of
+# no level (random) is just a bot.
+_MIRROR = {"": N_("Bot: mirror this move"), "easy": N_("Easy bot: mirror moves"),
+           "normal": N_("Normal bot: mirror moves"), "hard": N_("Hard bot: mirror moves")}
 
 
 def seat_view(situation: Situation, seat: int) -> dict[str, Any]:
@@ -114,7 +119,7 @@ def _waiting(sit: Situation, seat: int, player: int) -> list[str]:
     if player in sit.bots:
         # Everyone reads a bot's display: its capital and mission stay off it (the
         # capital card only once the capitals are public).
-        return [_("Bot: mirror this move"), *(told or sit.last.told())][:_LINES]
+        return [_(_MIRROR[sit.bots[player]]), *(told or sit.last.told())][:_LINES]
     head = _waiting_head(sit, player)
     if told:
         lines = [head, *told][:_LINES]

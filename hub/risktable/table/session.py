@@ -39,7 +39,7 @@ from riskproto.messages import ProtocolError
 from risktable import i18n
 from risktable.i18n import _
 from risktable.rules.actions import Action, Attack, ChooseCapital, DealCard, DrawCard, Place
-from risktable.rules.bots import Bot
+from risktable.rules.bots import KINDS, Bot, level_of
 from risktable.rules.decks import deck_cards
 from risktable.rules.engine import apply, chance_outcomes, new_game
 from risktable.rules.errors import RulesError
@@ -128,7 +128,8 @@ class TableSession:
     ``p`` sits at ``seats[p]``. ``card_uids`` maps enrolled NFC card UIDs
     (upper-case hex) to the engine's card indices. ``bots`` maps seat numbers
     to bots the session plays for, with their dice drawn from ``dice``, as are
-    the secret missions the session deals (``goal = missions``).
+    the secret missions the session deals (``goal = missions``); ``bot_names`` names
+    them (``risktable.rules.bots.KINDS``), so the screens can say a bot's level.
     ``actions`` is a journal to replay (a restart); ``start`` a position to
     begin from instead of a new game (scenario tests). ``names`` maps seat
     numbers to players' names for the screens ("Ana to play"); a seat without
@@ -149,6 +150,7 @@ class TableSession:
         card_uids: Mapping[str, int],
         *,
         bots: Mapping[int, Bot] | None = None,
+        bot_names: Mapping[int, str] | None = None,
         dice: random.Random | None = None,
         actions: Iterable[Action] = (),
         start: State | None = None,
@@ -171,6 +173,9 @@ class TableSession:
         self._player_of = {seat: p for p, seat in enumerate(self.seats)}
         self._cards = _enrolled(config, card_uids)
         self._bots = {self._player_of[seat]: bot for seat, bot in (bots or {}).items()}
+        # The level each bot plays at, as the screens and the scene name it ("": none).
+        self._levels = {self._player_of[seat]: _level((bot_names or {}).get(seat))
+                        for seat in (bots or {})}
         if self._bots and dice is None:
             raise ValueError("bot seats need a dice source")
         self._dice = dice or random.Random(0)
@@ -252,7 +257,7 @@ class TableSession:
             and self._state.phase != CAPITAL
         return Situation(
             state=self._state, menu=self.menu, pick=self._pick, seats=self.seats,
-            names=self._given, bots=frozenset(self._bots), offline=self._offline,
+            names=self._given, bots=self._levels, offline=self._offline,
             last=self._last, rolling={x.player: x for x in self._sides()},
             revealing=revealing, hub_cards=self.hub_cards)
 
@@ -292,6 +297,12 @@ class TableSession:
             return Outcome(highlight=self._highlight)
         self._offline = offline
         return self._finish([], [], [], 0)
+
+    @property
+    def bot_levels(self) -> dict[int, str]:
+        """The level of each seat the session plays itself, by seat (``""``: a bot of no
+        level)."""
+        return {self.seats[p]: level for p, level in self._levels.items()}
 
     def is_bot(self, seat: int) -> bool:
         """True when the session plays ``seat`` itself."""
@@ -630,6 +641,11 @@ class TableSession:
         changed = {seat: self._views[seat] for seat in self.seats if seat in self._unsent}
         self._unsent.clear()
         return changed
+
+
+def _level(name: str | None) -> str:
+    # A bot of no level, or one given without its name, is just "a bot" on the screens.
+    return (level_of(name) or "") if name is not None and name in KINDS else ""
 
 
 def _enrolled(config: Config, card_uids: Mapping[str, int]) -> dict[str, int]:

@@ -33,7 +33,9 @@ class Situation:
     """One moment of a game at a table, as the screens and the LED board see it.
 
     ``seats`` lists the seat numbers in player order; ``names`` the players' names by
-    seat (a seat without one is "Seat n"); ``bots`` the players the hub plays; ``offline``
+    seat (a seat without one is "Seat n"); ``bots`` the players the hub plays, each with
+    its level (``"easy"``, ``"normal"``, ``"hard"``; ``""`` for a bot of no level or one
+    not named); ``offline``
     the seats gone offline; ``rolling`` maps each player whose dice are due to its side
     of the roll; ``revealing`` is true from the last capital choice until the next action
     (the board shows every capital then); ``hub_cards`` says the hub deals the cards.
@@ -44,7 +46,7 @@ class Situation:
     pick: Pick
     seats: tuple[int, ...]
     names: Mapping[int, str]
-    bots: frozenset[int]
+    bots: Mapping[int, str]
     offline: frozenset[int]
     last: LastMove
     rolling: Mapping[int, Side]

@@ -30,6 +30,9 @@ const WORDS = {
   seatsHead: () => [_("seat"), _("territories"), _("armies"), _("cards")],
   noGame: () => _("no game running"),
   seatN: (n) => _("seat {n}", { n }),
+  // A seat the hub plays itself, by the level the scene names (docs/bots.md).
+  bot: (level) => (level === "easy" ? _("easy bot") : level === "normal" ? _("normal bot")
+    : level === "hard" ? _("hard bot") : _("bot")),
   table: (table) => _("table {table}", { table }),
   hubOnline: () => _("hub online"),
   hubOffline: () => _("hub offline"),
@@ -146,6 +149,7 @@ function renderSeats() {
   table.replaceChildren();
   if (!board) return;
   const cards = (state.scene && state.scene.cards) || [];
+  const bots = (state.scene && state.scene.bots) || [];
   const head = document.createElement("tr");
   for (const word of WORDS.seatsHead()) {
     const th = document.createElement("th");
@@ -167,6 +171,12 @@ function renderSeats() {
     const name = document.createElement("td");
     name.innerHTML = `<i style="background:${rgb(seat.rgb)}"></i>`;
     name.append(nameOf("colour", seat.name));
+    if (bots[i]) {
+      const bot = document.createElement("small");
+      bot.className = "bot";
+      bot.textContent = WORDS.bot(bots[i]);
+      name.append(" ", bot);
+    }
     row.appendChild(name);
     for (const [cls, value] of [["territories", owned.length], ["armies", armies],
                                 ["cards", cards[i] || 0]]) {
