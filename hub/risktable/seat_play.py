@@ -11,12 +11,14 @@ are there.
 
 There is no card reader on a PC: the seat taps the keyboard deck's tags
 (:mod:`risktable.cards.keyboard_deck`). While the hub enrolls the deck at this
-seat, ``c`` taps the card the display names; in a game ``c`` taps a card this
-seat has not drawn yet, as a person draws the top card of the pile (the hub
-refuses one that is not in the pile, and says so), and ``1``-``9`` tap again
-the cards drawn here, to trade them. With the table's enrolled deck file
-(``--deck``, the ``cards.json`` of the hub's data directory: a deck enrolled at
-an NFC seat) ``c`` and ``1``-``9`` tap that deck's cards instead.
+seat, ``c`` taps the card the display names; in a game, when the display asks
+for a card, ``c`` taps a card this seat has not drawn yet, as a person draws the
+top card of the pile (the hub refuses one that is not in the pile, and says so),
+and ``1``-``9`` tap again the cards drawn here, to trade them. At any other
+moment ``c`` taps nothing and the panel says so, in the seat's language. With
+the table's enrolled deck file (``--deck``, the ``cards.json`` of the hub's data
+directory: a deck enrolled at an NFC seat) ``c`` and ``1``-``9`` tap that deck's
+cards instead.
 """
 
 from __future__ import annotations
@@ -28,9 +30,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from risktable import i18n
 from risktable.cards.deck_file import FORMAT
-from risktable.cards.keyboard_deck import enrolling_position, keyboard_cards, keyboard_uid
-from risktable.demo.keyboard import Keyboard, cbreak
+from risktable.cards.keyboard_deck import (
+    asks_for_card,
+    enrolling_position,
+    keyboard_cards,
+    keyboard_uid,
+)
+from risktable.demo.keyboard import Keyboard, cbreak, no_card_now
 from risktable.demo.seats import SeatProcess
 
 PLAY_HELP = ("keys: <- -> encoder | Enter confirm | Backspace back | r roll | c tap the card"
@@ -64,19 +72,35 @@ def load_seat_file(path: Path, seat: int) -> dict[str, Any]:
     return cfg
 
 
+Outputs = Callable[[], dict[str, Any]]
+
+
 class DeckKeys:
     """The card keys from an enrolled deck: ``c`` draws, ``1``-``9`` tap a drawn card.
 
     ``cards`` are ``(uid, name)`` pairs; the draws are in a seeded random order.
+    With ``outputs`` (the seat's outputs, its display in ``lang``) ``c`` draws only
+    while the display asks for a card, and otherwise raises
+    :class:`~risktable.demo.keyboard.NothingToTap` with the reason in ``lang``.
     """
 
-    def __init__(self, cards: list[tuple[str, str]], *, seed: int = 1) -> None:
+    def __init__(self, cards: list[tuple[str, str]], *, seed: int = 1,
+                 outputs: Outputs | None = None, lang: str = i18n.DEFAULT) -> None:
         self._pile = list(cards)
         random.Random(f"{seed}:seat-play").shuffle(self._pile)
         self.drawn: list[tuple[str, str]] = []
+        self._outputs = outputs
+        self._lang = lang
+
+    def _display(self) -> list[str]:
+        assert self._outputs is not None
+        return [str(line) for line in self._outputs().get("oled") or []]
 
     def __call__(self, key: str) -> dict[str, Any] | None:
         if key == "c":
+            if self._outputs is not None and not asks_for_card(self._display(), self._lang):
+                with i18n.using(self._lang):
+                    raise no_card_now()
             if not self._pile:
                 self._pile, self.drawn = self.drawn, []  # every card drawn: shuffle again
             card = self._pile.pop()
@@ -92,23 +116,21 @@ class KeyboardKeys(DeckKeys):
     the card an enrollment at this seat asks for (read from ``outputs()``, the seat's
     outputs, in ``lang``), else draws as :class:`DeckKeys` does."""
 
-    def __init__(self, outputs: Callable[[], dict[str, Any]], lang: str, *,
-                 seed: int = 1) -> None:
-        super().__init__(keyboard_cards(lang), seed=seed)
-        self._outputs = outputs
-        self._lang = lang
+    def __init__(self, outputs: Outputs, lang: str, *, seed: int = 1) -> None:
+        super().__init__(keyboard_cards(lang), seed=seed, outputs=outputs, lang=lang)
 
     def __call__(self, key: str) -> dict[str, Any] | None:
         if key == "c":
-            lines = self._outputs().get("oled") or []
-            position = enrolling_position([str(line) for line in lines], self._lang)
+            position = enrolling_position(self._display(), self._lang)
             if position is not None:
                 return {"card": keyboard_uid(position)}
         return super().__call__(key)
 
 
-def load_deck_keys(path: Path, *, seed: int = 1) -> DeckKeys:
-    """The card keys of the enrolled deck file at ``path`` (``cards.json``)."""
+def load_deck_keys(path: Path, *, seed: int = 1, outputs: Outputs | None = None,
+                   lang: str = i18n.DEFAULT) -> DeckKeys:
+    """The card keys of the enrolled deck file at ``path`` (``cards.json``); ``outputs``
+    and ``lang`` as :class:`DeckKeys` takes them."""
     try:
         doc = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
@@ -117,7 +139,8 @@ def load_deck_keys(path: Path, *, seed: int = 1) -> DeckKeys:
             doc.get("cards"), dict) or not doc["cards"]:
         raise SeatPlayError(f"{path}: not an enrolled deck file (the hub's cards.json)")
     return DeckKeys([(str(uid).upper(), str(entry.get("card", "?")) if isinstance(
-        entry, dict) else "?") for uid, entry in doc["cards"].items()], seed=seed)
+        entry, dict) else "?") for uid, entry in doc["cards"].items()], seed=seed,
+        outputs=outputs, lang=lang)
 
 
 def _ring(pixels: object, colour: bool) -> str:
@@ -128,9 +151,10 @@ def _ring(pixels: object, colour: bool) -> str:
 
 
 def play_panel(seat: int, outputs: dict[str, Any], drawn: list[tuple[str, str]], *,
-               colour: bool = False) -> str:
+               colour: bool = False, note: str = "") -> str:
     """What the person sees of seat ``seat``: the links, its display, its ring (in
-    colour), the dice it waits for, its last refusal, the cards drawn here, the keys.
+    colour), the dice it waits for, its last refusal, the cards drawn here, ``note``
+    (why the last key did nothing), the keys.
 
     >>> print(play_panel(2, {"net": "up", "hub": "up", "oled": ["Seat 1 to play"],
     ...                      "refused": "not your turn"}, [])[:-len(PLAY_HELP)])
@@ -156,12 +180,16 @@ def play_panel(seat: int, outputs: dict[str, Any], drawn: list[tuple[str, str]],
     if drawn:
         lines.append("  cards drawn here: " + ", ".join(
             f"{i + 1} {name}" for i, (_, name) in enumerate(drawn[:9])))
+    if note:
+        lines.append(f"  {note}")
     lines.append(PLAY_HELP)
     return "\n".join(lines)
 
 
-def _changed_from(seen: dict[str, Any]) -> Callable[[dict[str, Any]], bool]:
-    return lambda outputs: outputs != seen
+def _changed_from(seen: dict[str, Any], keys: Keyboard, note: str,
+                  ) -> Callable[[dict[str, Any]], bool]:
+    # A key's note does not change the outputs: the wait's timeout brings it in.
+    return lambda outputs: outputs != seen or keys.note != note
 
 
 def play_seat(seat: SeatProcess, keyboard: TextIO, out: TextIO, *,
@@ -178,15 +206,16 @@ def play_seat(seat: SeatProcess, keyboard: TextIO, out: TextIO, *,
     seat.start(say=notes.append)
     try:
         with cbreak(keyboard):
-            Keyboard(keyboard, seat.seat, seat.send, card_keys, quit.set).start()
+            keys = Keyboard(keyboard, seat.seat, seat.send, card_keys, quit.set).start()
             seen: dict[str, Any] | None = None
-            shown = ""
+            shown = note = ""
             while not quit.is_set() and seat.alive():
-                if seen is not None and not seat.wait_until(_changed_from(seen),
-                                                            _REDRAW_SECONDS * 5):
+                if seen is not None and not seat.wait_until(
+                        _changed_from(seen, keys, note), _REDRAW_SECONDS * 5):
                     continue
-                seen = dict(seat.outputs)
-                panel = play_panel(seat.seat, seen, deck.drawn if deck else [], colour=colour)
+                seen, note = dict(seat.outputs), keys.note
+                panel = play_panel(seat.seat, seen, deck.drawn if deck else [], colour=colour,
+                                   note=note)
                 if notes:
                     panel += f"\n{notes[-1]}"
                 if panel != shown:  # without colours, a ring animating changes nothing

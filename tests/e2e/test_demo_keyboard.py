@@ -96,6 +96,10 @@ def test_a_person_rolls_claims_and_leaves(micropython: str) -> None:
                      "--no-colour", "--micropython", micropython])
     try:
         at = term.wait_for(rb"Your seat: 1 \(orange\)")
+        # c outside the card step taps nothing, and the panel says why (the roll below is
+        # looked for from before the note: the note may come after it).
+        term.type(b"c")
+        term.wait_for(rb"\n  c: no card to tap now\r?\n", after=at)
         # The opening roll: the seat's own dice, rolled with the Roll key (again after a
         # tie). Then claims go round the table; on the person's turn the seat asks, and
         # Enter claims the territory under the cursor: the standings count it.

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from risktable import i18n
 from risktable.demo.keyboard import (
     KEY_LINES,
     Keyboard,
+    NothingToTap,
     card_key_line,
     card_label,
     seat_panel,
@@ -50,9 +54,10 @@ def test_digits_tap_the_cards_of_the_hand() -> None:
     assert card_key_line(session, 1, "3", uids, rng) is None
     assert card_key_line(session, 1, "0", uids, rng) is None
     assert card_key_line(session, 2, "1", uids, rng) is None  # seat 2 holds nothing
-    # c draws only when the seat is asked for a card.
+    # c draws only when the seat is asked for a card, and says why not otherwise.
     assert session.menu.stage != menus.CARD
-    assert card_key_line(session, 1, "c", uids, rng) is None
+    with pytest.raises(NothingToTap, match=r"^c: no card to tap now$"):
+        card_key_line(session, 1, "c", uids, rng)
 
 
 def test_c_taps_a_card_of_the_pile_when_one_is_asked_for() -> None:
@@ -84,3 +89,24 @@ def test_a_key_goes_to_the_seat_as_its_line() -> None:
     assert keyboard.press("\x1b[C") and keyboard.press("1") and not keyboard.press("x")
     assert sent == [{"encoder": 1}, {"card": next(u for u, c in cards.items() if c == 4)}]
     assert keyboard.keys == 2
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_c_outside_the_card_step_says_why_on_the_panel_in_the_seats_language(
+        lang: str) -> None:
+    session, cards = _session_with_hands()
+    sent: list[dict[str, object]] = []
+    redraws: list[str] = []
+    keys = session_card_keys(lambda look: look(session), 1, cards, lang=lang)
+    keyboard = Keyboard(None, 1, sent.append, keys, lambda: None,  # type: ignore[arg-type]
+                        noted=lambda: redraws.append(keyboard.note))
+    assert not keyboard.press("c") and sent == []
+    with i18n.using(lang):
+        why = i18n._("c: no card to tap now")
+        panel = seat_panel(session, 1, {"oled": ["Roll 1 die"]}, keyboard.note)
+    assert keyboard.note == why and redraws == [why]
+    assert lang == i18n.DEFAULT or why != "c: no card to tap now"  # translated
+    assert f"  {why}" in panel.splitlines()
+    # The note stays until a key goes in, then the panel drops it.
+    assert keyboard.press("\x1b[C") and keyboard.note == "" and redraws == [why, ""]
+    assert why not in seat_panel(session, 1, {}, keyboard.note)

@@ -10,13 +10,17 @@ from risktable import i18n
 from risktable.cards.enroll import Enrollment
 from risktable.cards.keyboard_deck import (
     KEYBOARD_DECK_SIZE,
+    asks_for_card,
     enrolling_position,
     keyboard_cards,
     keyboard_uid,
 )
+from risktable.demo.pilot import demo_card_uids
 from risktable.i18n.layout import ltr_rows
 from risktable.i18n.seat_view import written
-from risktable.rules import classic_board
+from risktable.rules import Config, classic_board, new_game
+from risktable.rules.state import DRAW
+from risktable.table.session import TableSession
 
 
 def shown(lines: list[str], lang: str) -> list[str]:
@@ -51,3 +55,23 @@ def test_every_keyboard_tag_is_a_valid_card_tap_and_unique() -> None:
     assert cards[0][1] == "Alaska"
     for uid, _ in cards:
         messages.validate(messages.message("event", seat=1, seq=1, kind="card", uid=uid))
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_the_card_step_is_read_from_the_display(lang: str) -> None:
+    # Seat 1 at the card step of its turn, as the hub writes its screen in lang.
+    config = Config(3)
+    start = new_game(config)._replace(draw_pile=(1, 2, 3), phase=DRAW, player=0)
+    session = TableSession(config, [1, 2, 3], demo_card_uids(config.board, "1993"),
+                           start=start)
+    for seat in (1, 2):
+        session.set_language(seat, lang)
+    assert asks_for_card(shown(session.view(1)["lines"], lang), lang)
+    # Another seat's card step, a game before it, an enrollment: no card asked of it.
+    assert not asks_for_card(shown(session.view(2)["lines"], lang), lang)
+    before = TableSession(config, [1, 2, 3], demo_card_uids(config.board, "1993"))
+    before.set_language(1, lang)
+    assert not asks_for_card(shown(before.view(1)["lines"], lang), lang)
+    with i18n.using(lang):
+        enrolling = Enrollment(classic_board(), {}).lines()
+    assert not asks_for_card(shown(enrolling, lang), lang)

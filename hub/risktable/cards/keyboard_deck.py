@@ -9,7 +9,9 @@ enrolled like any other (a table with NFC seats enrolls its printed cards there)
 
 While the seat enrolls, ``c`` taps the card its display names: the position is read
 from the enrollment's progress line (``card 3 of 44``), written as the hub writes it
-in the seat's language (:func:`enrolling_position`).
+in the seat's language (:func:`enrolling_position`). In a game ``c`` taps a card
+only while the display asks this seat for one (:func:`asks_for_card`): a person
+draws at the card step, not at any other moment.
 
 >>> keyboard_uid(0), keyboard_uid(43)
 ('4B420000', '4B42002B')
@@ -17,6 +19,10 @@ in the seat's language (:func:`enrolling_position`).
 2
 >>> enrolling_position(["Ana enrolls cards", "3 of 44 cards"], "en") is None
 True
+>>> asks_for_card(["Draw a card and", "tap it", "on your reader"], "en")
+True
+>>> asks_for_card(["Seat 1 draws a", "card"], "en")
+False
 """
 
 from __future__ import annotations
@@ -58,18 +64,35 @@ def _ascii_digits(text: str) -> str:
                    else c for c in text)
 
 
-@cache
-def _progress_rows(lang: str, n: int, total: int) -> tuple[str, ...]:
-    # The progress line as the seat's display shows it: wrapped into rows, and for a
-    # right-to-left language shaped and in visual order (risktable.i18n.seat_view).
+def _rows(line: str, lang: str) -> tuple[str, ...]:
+    # A line (in lang already) as the seat's display shows it: wrapped into rows, and
+    # for a right-to-left language shaped and in visual order (risktable.i18n.seat_view).
     from risktable.i18n.layout import ltr_rows
     from risktable.i18n.seat_view import written
 
-    with i18n.using(lang):
-        line = i18n._("card {n} of {total}").format(n=n, total=total)
     rows = (written({"lines": [line]}, lang)["lines"] if lang in i18n.RIGHT_TO_LEFT
             else ltr_rows([line]))
     return tuple(_ascii_digits(row) for row in rows)
+
+
+def _shows(shown: list[str], rows: tuple[str, ...]) -> bool:
+    return any(tuple(shown[i:i + len(rows)]) == rows for i in range(len(shown)))
+
+
+@cache
+def _progress_rows(lang: str, n: int, total: int) -> tuple[str, ...]:
+    with i18n.using(lang):
+        return _rows(i18n._("card {n} of {total}").format(n=n, total=total), lang)
+
+
+@cache
+def _card_step_rows(lang: str) -> tuple[tuple[str, ...], ...]:
+    # The lines of the card step's question (risktable.table.prompts) that name no one:
+    # a card to draw, a dealt card, a card dealt or set aside for a neutral.
+    with i18n.using(lang):
+        lines = [i18n._("Draw a card and tap it"), i18n._("Tap your dealt card"),
+                 i18n._("tap it on your reader"), i18n._("your reader, face down")]
+        return tuple(_rows(line, lang) for line in lines)
 
 
 def enrolling_position(lines: list[str], lang: str) -> int | None:
@@ -81,7 +104,13 @@ def enrolling_position(lines: list[str], lang: str) -> int | None:
         for n in numbers:
             if not 1 <= n <= total:
                 continue
-            rows = list(_progress_rows(lang, n, total))
-            if any(shown[i:i + len(rows)] == rows for i in range(len(shown))):
+            if _shows(shown, _progress_rows(lang, n, total)):
                 return n - 1
     return None
+
+
+def asks_for_card(lines: list[str], lang: str) -> bool:
+    """Whether the display ``lines`` (in ``lang``) ask this seat to tap a card from the
+    pile: to draw one, or the card dealt to it or to a neutral."""
+    shown = [_ascii_digits(line) for line in lines]
+    return any(_shows(shown, rows) for rows in _card_step_rows(lang))

@@ -233,8 +233,8 @@ def _play(args: argparse.Namespace) -> int:
         topics.check_seat(args.seat)
         lang = str(load_seat_file(path, args.seat).get("lang", DEFAULT_LANGUAGE))
         seat = SeatProcess.of_file(find_micropython(args.micropython), args.seat, path)
-        deck = (load_deck_keys(args.deck) if args.deck is not None
-                else KeyboardKeys(lambda: dict(seat.outputs), lang))
+        deck = (load_deck_keys(args.deck, outputs=lambda: dict(seat.outputs), lang=lang)
+                if args.deck is not None else KeyboardKeys(lambda: dict(seat.outputs), lang))
         colour = not args.no_colour and "NO_COLOR" not in os.environ
         return play_seat(seat, sys.stdin, sys.stdout, deck=deck, colour=colour)
     except (SeatPlayError, MissingPart, ValueError) as exc:

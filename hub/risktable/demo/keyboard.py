@@ -8,7 +8,8 @@ shows (its display lines and ring) and the person's cards.
 Keys: Left/Right (or a/d) turn the encoder, Up/Down (or w/s) too, for numbers;
 Enter or Space is Confirm; Backspace or b is Back; r is the Roll button (the
 seat's own dice); c draws a card from the pile and taps it, when the seat asks
-for one; 1-9 tap that card of your hand; q leaves the game.
+for one (at any other moment the panel says there is no card to tap now); 1-9
+tap that card of your hand; q leaves the game.
 """
 
 from __future__ import annotations
@@ -47,6 +48,16 @@ KEY_LINES: dict[str, dict[str, Any]] = {
 QUIT = "q"
 
 
+class NothingToTap(Exception):
+    """A card key that taps nothing now, with the reason in the seat's language (the
+    panel shows it, so the key is not ignored without a word)."""
+
+
+def no_card_now() -> NothingToTap:
+    """``c`` pressed while the seat is asked for no card (context's language)."""
+    return NothingToTap(_("c: no card to tap now"))
+
+
 def split_keys(data: str) -> Iterator[str]:
     """The keys in ``data`` as read from a terminal: an arrow key's escape sequence
     (ESC [ letter) is one key, anything else one character each."""
@@ -77,13 +88,14 @@ def card_key_line(session: TableSession, seat: int, key: str, uids: Mapping[int,
     """The card tap key ``key`` makes at ``seat`` now: ``c`` taps a card drawn at random
     from the pile when the seat is asked for one (the person draws a physical card);
     ``1``-``9`` tap that card of the seat's hand. ``uids``: the enrolled cards (card ->
-    UID). None when the key taps nothing."""
+    UID). None when the key taps nothing; :class:`NothingToTap` for ``c`` when no card
+    is asked for."""
     state = session.state
     player = session.seats.index(seat)
     if key == "c":
         menu = session.menu
         if menu.stage != menus.CARD or not state.draw_pile:
-            return None
+            raise no_card_now()
         card = state.draw_pile[rng.randrange(len(state.draw_pile))]
         return {"card": uids[card]}
     if key.isdigit() and key != "0":
@@ -93,9 +105,10 @@ def card_key_line(session: TableSession, seat: int, key: str, uids: Mapping[int,
     return None
 
 
-def seat_panel(session: TableSession, seat: int, outputs: dict[str, Any]) -> str:
+def seat_panel(session: TableSession, seat: int, outputs: dict[str, Any],
+               note: str = "") -> str:
     """What the person's seat shows, under the LED board: its display lines and armed
-    roll, the person's cards, and the keys."""
+    roll, the person's cards, ``note`` (why the last key did nothing), and the keys."""
     state = session.state
     player = session.seats.index(seat)
     colour = seat_colour(seat)
@@ -113,6 +126,8 @@ def seat_panel(session: TableSession, seat: int, outputs: dict[str, Any]) -> str
     if hand:
         lines.append(_("  cards: {cards}").format(cards=", ".join(
             f"{i + 1} {card_label(state, c)}" for i, c in enumerate(hand))))
+    if note:
+        lines.append(f"  {note}")
     lines.append(_(HELP))
     return "\n".join(lines)
 
@@ -131,14 +146,19 @@ def cbreak(stream: TextIO) -> Iterator[None]:
 
 
 def session_card_keys(inspect: Callable[[Callable[[TableSession], Any]], Any], seat: int,
-                      uids: Mapping[str, int], *, seed: int = 1,
+                      uids: Mapping[str, int], *, seed: int = 1, lang: str = i18n.DEFAULT,
                       ) -> Callable[[str], dict[str, Any] | None]:
     """The card keys of a seat at the demo, where the hub's session is at hand:
     ``card_key_line`` read under ``inspect``; ``uids`` are the enrolled cards
-    (UID -> card)."""
+    (UID -> card); a key's reason for tapping nothing is in ``lang``."""
     by_card = {card: uid for uid, card in uids.items()}
     rng = random.Random(f"{seed}:keyboard")
-    return lambda key: inspect(lambda s: card_key_line(s, seat, key, by_card, rng))
+
+    def line_in(session: TableSession, key: str) -> dict[str, Any] | None:
+        with i18n.using(lang):  # inspect runs on the service's thread
+            return card_key_line(session, seat, key, by_card, rng)
+
+    return lambda key: inspect(lambda s: line_in(s, key))
 
 
 class Keyboard:
@@ -146,19 +166,24 @@ class Keyboard:
     types each one into the person's seat as an input line.
 
     ``send(line)`` types into the seat's board; ``card_key(key)`` is the card tap a
-    key other than the controls makes, or None (:func:`session_card_keys` at the
-    demo); ``quit`` runs when the person presses q or input ends.
+    key other than the controls makes, or None, or raises :class:`NothingToTap`
+    (:func:`session_card_keys` at the demo); ``quit`` runs when the person presses q
+    or input ends. ``note`` is the reason the last key tapped nothing, until a key
+    goes in; ``noted`` runs when it changes (the panel is redrawn).
     """
 
     def __init__(self, stream: TextIO, seat: int, send: Callable[[dict[str, Any]], None],
                  card_key: Callable[[str], dict[str, Any] | None],
-                 quit: Callable[[], None]) -> None:
+                 quit: Callable[[], None], noted: Callable[[], None] = lambda: None,
+                 ) -> None:
         self.stream = stream
         self.seat = seat
         self._send = send
         self._card_key = card_key
         self._quit = quit
+        self._noted = noted
         self.keys = 0
+        self.note = ""
 
     def start(self) -> Keyboard:
         threading.Thread(target=self._run, name="keyboard", daemon=True).start()
@@ -181,12 +206,22 @@ class Keyboard:
         """Type ``key`` into the seat; False when the key means nothing now."""
         line = KEY_LINES.get(key)
         if line is None:
-            line = self._card_key(key)
+            try:
+                line = self._card_key(key)
+            except NothingToTap as why:
+                self._tell(str(why))
+                return False
         if line is None:
             return False
         self._send(line)
         self.keys += 1
+        self._tell("")
         return True
+
+    def _tell(self, note: str) -> None:
+        if note != self.note:
+            self.note = note
+            self._noted()
 
 
 class Painter:

@@ -142,9 +142,11 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
                           pace=0.0 if person is None else _PERSON_PACE,
                           restarts=lambda seat: seats[seat].restarts if seat in seats else 0)
         painter: Painter | None = None
+        keyboard: Keyboard | None = None  # the person's keys, once the seats run
         if person is not None:
             painter = Painter(lambda scene, state: _draw_for_person(
-                screen, service, seats[person], scene, state))
+                screen, service, seats[person], scene, state,
+                "" if keyboard is None else keyboard.note))
         service = TableService(
             config, rules=rules, card_uids=cards, seed=options.seed, paused=True,
             on_input=pilot.on_input,
@@ -163,8 +165,10 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
             stack.callback(painter.stop)
             painter.start()
             _watch_outputs(seats[person], painter, pilot)
-            card_keys = session_card_keys(service.inspect, person, cards, seed=options.seed)
-            Keyboard(options.keyboard, person, seats[person].send, card_keys, pilot.stop).start()
+            card_keys = session_card_keys(service.inspect, person, cards, seed=options.seed,
+                                          lang=options.lang)
+            keyboard = Keyboard(options.keyboard, person, seats[person].send, card_keys,
+                                pilot.stop, noted=painter.poke).start()
         service.toggle_pause()
         # The bots play the whole game now, at the seats, through the firmware.
         started = time.monotonic()
@@ -345,11 +349,12 @@ def _phone_seats(options: DemoOptions, service: TableService, page: str, ws_url:
 
 
 def _draw_for_person(screen: Screen, service: TableService, seat: SeatProcess, scene: Scene,
-                     state: State) -> None:
-    # The LED board, the standings and what the person's seat shows, redrawn in place.
+                     state: State, note: str) -> None:
+    # The LED board, the standings and what the person's seat shows (and why their last
+    # key did nothing), redrawn in place.
     def panel_of(session: TableSession) -> str:
         with i18n.using(screen.lang):  # inspect runs on the service's thread
-            return seat_panel(session, seat.seat, dict(seat.outputs))
+            return seat_panel(session, seat.seat, dict(seat.outputs), note)
 
     panel = service.inspect(panel_of)
     with i18n.using(screen.lang):
