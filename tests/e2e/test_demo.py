@@ -29,6 +29,10 @@ def check_demo_output(stdout: str, seats: int) -> None:
 
 
 @pytest.mark.slow
+# The README's first command as it runs: a whole game that costs about 95 s of CPU (hub,
+# broker and three seat firmwares, as the README says), 37 s of wall on a quiet machine
+# and more than 120 s beside another copy of the suite (4 of 4 runs).
+@pytest.mark.timeout(300)
 def test_demo_runs_and_exits_zero(micropython: str) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "risktable", "demo", "--seats", "3", "--rules", "classic",

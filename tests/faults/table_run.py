@@ -58,14 +58,27 @@ POLL_MS = 20
 CLOCKS = ("retry_ms", "retry_max_ms", "hub_wait_ms")
 
 
+def _read_firmware_defaults() -> dict[str, dict[str, Any]]:
+    tree = ast.parse((firmware_dir() / "seat" / "config.py").read_text())
+    return {ast.unparse(node.targets[0]): dict(ast.literal_eval(node.value))
+            for node in tree.body
+            if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]).endswith(
+                "DEFAULTS")}
+
+
+# Read once, at import: the tables run in threads, and CPython 3.11 keeps the AST
+# constructor's recursion depth in state its threads share (CPython issue gh-106905):
+# tables starting under load, each parsing this file, failed with "AST constructor
+# recursion depth mismatch".
+_FIRMWARE_DEFAULTS = _read_firmware_defaults()
+
+
 def firmware_defaults(name: str = "_DEFAULTS") -> dict[str, Any]:
     """The seat configuration's defaults as the firmware has them: ``name`` in
     firmware/seat/config.py (``_DEFAULTS``, or ``_BROKER_DEFAULTS`` for its broker)."""
-    tree = ast.parse((firmware_dir() / "seat" / "config.py").read_text())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == name:
-            return dict(ast.literal_eval(node.value))
-    raise AssertionError(f"firmware/seat/config.py has no {name}")
+    if name not in _FIRMWARE_DEFAULTS:
+        raise AssertionError(f"firmware/seat/config.py has no {name}")
+    return dict(_FIRMWARE_DEFAULTS[name])
 
 
 @dataclass(frozen=True)
