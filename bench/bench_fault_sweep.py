@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from risktable.broker_address import BrokerAddress
-from tests.faults.table_run import Fault, Run, fault_windows, gaps, record, replay
+from tests.faults.table_run import Fault, Run, differences, fault_windows, record, replay
 from tests.support.mosquitto import Mosquitto
 from tests.support.seat_client import BROKER_NO_DELAY
 from tests.support.tools import micropython_binary, mosquitto_binary
@@ -97,7 +97,7 @@ def main() -> int:
             if isinstance(result, BaseException):
                 print(f"{head} {'':>9} {'':>10} {'':>8}  FAILED: {str(result)[:160]}")
                 continue
-            wrong = _wrong(result, reference)
+            wrong = differences(result, reference)
             good += not wrong
             if result.answered_s is not None:
                 answered.append(result.answered_s)
@@ -113,22 +113,6 @@ def main() -> int:
                   f"{statistics.median(online):.1f} s, max {max(online):.1f} s")
         print(f"total {time.monotonic() - started:.0f} s")
     return 0
-
-
-def _wrong(result: Run, reference: Run) -> list[str]:
-    """What a run did otherwise than the reference: nothing when it ended the same, each
-    seat's inputs in order, nothing refused, and the seat back online."""
-    wrong = []
-    if result.actions_hash != reference.hashes[result.lines]:
-        wrong.append("actions differ")
-    for seat, seqs in result.seqs.items():
-        if gaps(seqs):
-            wrong.append(f"seat {seat} order {gaps(seqs)[:2]}")
-    if result.errors:
-        wrong.append(f"refused {result.errors[:1]}")
-    if not result.online_after_fault:
-        wrong.append("not back online")
-    return wrong
 
 
 def _s(value: float | None) -> str:

@@ -166,6 +166,24 @@ def gaps(seqs: list[tuple[int | None, int]]) -> list[str]:
     return found
 
 
+def differences(result: Run, reference: Run) -> list[str]:
+    """What a replay did otherwise than the reference run: its actions after as many
+    lines, each seat's journal order, refusals, the faulted seat back online. Empty
+    when it held."""
+    wrong = []
+    if result.actions_hash != reference.hashes[result.lines]:
+        wrong.append(f"the actions after {result.lines} lines differ from the reference run's")
+    for seat, seqs in result.seqs.items():
+        if gaps(seqs):
+            wrong.append(f"seat {seat} journal order {gaps(seqs)}")
+    if result.errors:
+        wrong.append(f"refused {result.errors[:3]}")
+    if not result.online_after_fault:
+        wrong.append("the faulted seat not back online at the hub")
+    return wrong
+
+
+
 class Answers:
     """Counts the hub's answers to each seat's input events (``on_input``)."""
 

@@ -32,6 +32,7 @@ from tests.faults.table_run import (
     Fault,
     Run,
     Step,
+    differences,
     fault_windows,
     firmware_defaults,
     gaps,
@@ -111,16 +112,7 @@ def _verdicts(results: list[Run | BaseException], faults: list[Fault],
         if isinstance(result, BaseException):
             wrong.append(f"{where}: {result!r}")
             continue
-        if result.actions_hash != reference.hashes[result.lines]:
-            wrong.append(f"{where}: the actions after {result.lines} lines differ from "
-                         "the reference run's")
-        for seat, seqs in result.seqs.items():
-            if gaps(seqs):
-                wrong.append(f"{where}: seat {seat} journal order {gaps(seqs)}")
-        if result.errors:
-            wrong.append(f"{where}: refused {result.errors[:3]}")
-        if not result.online_after_fault:
-            wrong.append(f"{where}: seat {fault.seat} not back online at the hub")
+        wrong += [f"{where}: {what}" for what in differences(result, reference)]
     return wrong
 
 

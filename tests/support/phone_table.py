@@ -4,6 +4,7 @@ hub keeping the hands (a phone has no NFC reader)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,10 @@ from risktable.demo.pilot import demo_card_uids
 from risktable.game_rules import rules_config
 from risktable.provision.broker_config import write_config
 from risktable.rules import Config
-from tests.support.mosquitto import free_port
+from risktable.service.table_service import TableService
+from risktable.web.server import BoardPageServer, PageConfig
+from tests.support.mosquitto import Mosquitto, free_port, wait_for_port
+from tests.support.tools import mosquitto_binary
 
 
 @dataclass(frozen=True)
@@ -45,3 +49,19 @@ def phone_table(tmp_path: Path, table: str, seats: int, rules: str) -> PhoneTabl
         leds=LedConfig(enabled=False), panel_enabled=False, data_dir=tmp_path / "hub")
     return PhoneTable(folder, port, ws_port, creds, chosen,
                       demo_card_uids(chosen.board, chosen.options.deck), config)
+
+
+def serve(stack: contextlib.ExitStack, table: PhoneTable,
+          service: TableService) -> tuple[BoardPageServer, str]:
+    """On ``stack``: the table's broker, the page server for its seats (the phone's
+    pages), and ``service`` (made on ``table.config``) started. The page server and the
+    broker's seat WebSockets address."""
+    stack.enter_context(Mosquitto(mosquitto_binary(), table.folder, port=table.port,
+                                  config_file=table.folder / "mosquitto.conf"))
+    wait_for_port("127.0.0.1", table.ws_port)
+    ws_url = f"ws://127.0.0.1:{table.ws_port}/"
+    page = stack.enter_context(BoardPageServer(PageConfig(
+        ws_url, table.config.table.id, players=table.config.table.seats)))
+    stack.callback(service.stop)
+    service.start()
+    return page, ws_url

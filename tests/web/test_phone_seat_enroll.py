@@ -7,22 +7,18 @@ accounts, ACL and seat WebSockets listener of ``risktable broker config``, a rea
 from __future__ import annotations
 
 import contextlib
-import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from risktable.broker_address import BrokerAddress
 from risktable.cards.deck_file import EnrolledCard, deck_path, load_deck, save_deck
 from risktable.cards.keyboard_deck import keyboard_uid
-from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
-from risktable.provision.broker_config import write_config
+from risktable.config import TableConfig
 from risktable.provision.phone_seat import seat_page_url
 from risktable.rules import classic_board
 from risktable.rules.board import SYMBOLS
 from risktable.service.table_service import TableService
-from risktable.web.server import BoardPageServer, PageConfig
-from tests.support.mosquitto import Mosquitto, free_port, wait_for_port
-from tests.support.tools import mosquitto_binary
+from tests.support.phone_table import phone_table, serve
 from tests.support.waiting import value_within as _until
 
 TABLE = "den"
@@ -50,11 +46,9 @@ def _shown(driver: Any, button: str) -> bool:
 
 def test_a_phone_seat_taps_the_card_the_enrollment_asks_for(tmp_path: Path,
                                                             browser: Any) -> None:
-    folder = tmp_path / "broker"
-    port, ws_port = free_port(), free_port()
-    write_config(folder, TABLE, SEATS, port=port, guest_port=free_port(),
-                 seat_websockets=ws_port)
-    creds = json.loads((folder / "credentials.json").read_text())
+    # The hub keeps physical cards here: the deck is enrolled before a game starts.
+    table = phone_table(tmp_path, TABLE, SEATS, "classic")
+    creds = table.creds
     board = classic_board()
     data_dir = tmp_path / "hub"
     # An enrollment stopped after 40 cards (every card is enrolled the same way): the
@@ -63,20 +57,11 @@ def test_a_phone_seat_taps_the_card_the_enrollment_asks_for(tmp_path: Path,
     save_deck(deck_path(data_dir, "1993"), board, {
         keyboard_uid(card): EnrolledCard(card, board.card_symbols[card])
         for card in range(done)})
-    config = HubConfig(
-        broker=BrokerConfig(BrokerAddress("127.0.0.1", port), creds["hub"]["username"],
-                            creds["hub"]["password"]),
-        table=TableConfig(id=TABLE, seats=SEATS, bots={1: "heuristic", 3: "heuristic"}),
-        leds=LedConfig(enabled=False), panel_enabled=False, data_dir=data_dir)
+    table = replace(table, config=replace(table.config, table=TableConfig(
+        id=TABLE, seats=SEATS, bots={1: "heuristic", 3: "heuristic"})))
     with contextlib.ExitStack() as stack:
-        stack.enter_context(Mosquitto(mosquitto_binary(), folder, port=port,
-                                      config_file=folder / "mosquitto.conf"))
-        wait_for_port("127.0.0.1", ws_port)
-        ws_url = f"ws://127.0.0.1:{ws_port}/"
-        page = stack.enter_context(BoardPageServer(PageConfig(ws_url, TABLE, players=SEATS)))
-        service = TableService(config)
-        stack.callback(service.stop)
-        service.start()
+        service = TableService(table.config)
+        page, ws_url = serve(stack, table, service)
         account = creds["seats"][PHONE - 1]
         driver = browser
         driver.get(seat_page_url(page.url, TABLE, PHONE, account["username"],

@@ -25,12 +25,9 @@ import pytest
 from riskproto.messages import ProtocolError
 from risktable.provision.phone_seat import seat_page_url
 from risktable.service.table_service import TableService
-from risktable.web.server import BoardPageServer, PageConfig
 from tests.firmware.seats import SeatProcess
 from tests.firmware.seats import write_config as write_seat_config
-from tests.support.mosquitto import Mosquitto, wait_for_port
-from tests.support.phone_table import phone_table
-from tests.support.tools import mosquitto_binary
+from tests.support.phone_table import phone_table, serve
 from tests.support.waiting import value_within as _until
 
 TABLE = "den"
@@ -51,7 +48,7 @@ def test_a_firmware_and_a_phone_page_share_a_seat_account_and_neither_is_locked_
 ) -> None:
     caplog.set_level(logging.INFO, logger="risktable")
     table = phone_table(tmp_path, TABLE, SEATS, RULES)
-    folder, port, ws_port, creds = table.folder, table.port, table.ws_port, table.creds
+    creds = table.creds
     rules, cards, config = table.rules, table.cards, table.config
     answers: list[tuple[int, dict[str, Any], ProtocolError | None]] = []
     answered = threading.Condition()
@@ -62,21 +59,15 @@ def test_a_firmware_and_a_phone_page_share_a_seat_account_and_neither_is_locked_
             answered.notify_all()
 
     with contextlib.ExitStack() as stack:
-        stack.enter_context(Mosquitto(mosquitto_binary(), folder, port=port,
-                                      config_file=folder / "mosquitto.conf"))
-        wait_for_port("127.0.0.1", ws_port)
-        ws_url = f"ws://127.0.0.1:{ws_port}/"
-        page = stack.enter_context(BoardPageServer(PageConfig(ws_url, TABLE, players=SEATS)))
         service = TableService(config, rules=rules, card_uids=cards, seed=SEED,
                                on_input=on_input)
-        stack.callback(service.stop)
-        service.start()
+        page, ws_url = serve(stack, table, service)
         # Both devices play the seat that acts first: its encoder moves its cursor,
         # and every turn of it is applied (the game stays where it is).
         seat = service.inspect(lambda s: s.seats[s.menu.player])
         account = creds["seats"][seat - 1]
         firmware = SeatProcess(micropython, write_seat_config(
-            tmp_path, TABLE, seat, port,
+            tmp_path, TABLE, seat, table.port,
             broker={"username": account["username"], "password": account["password"]}))
         stack.callback(firmware.stop)
         firmware.wait_output(lambda line: line.get("net") == "up", 20)
