@@ -372,6 +372,17 @@ class Players:
         self.night.wait(seat, lambda shown: detail.lower() in " ".join(
             shown.replace(" | ", " ").split()).lower(), f"told {detail!r}")
 
+    def settled(self, seat: int) -> str:
+        """Wait until the seat's display shows what the hub has for it, as a person looks
+        at their screen before pressing (under load a screen may lag the game); what it
+        shows."""
+        assert self.people is not None
+        lines = self.people.session().view(seat)["lines"]
+        words = " ".join(" ".join(lines).split())
+        self.night.wait(seat, lambda shown: " ".join(shown.replace(" | ", " ").split())
+                        == words, f"the hub's screen for seat {seat}: {words!r}")
+        return words
+
     def after(self, words: list[str]) -> None:
         night, out = self.night, self.night.out
         if " ".join(words) in STEPS:
@@ -391,7 +402,9 @@ class Players:
             self.people = night.people()
             # Every seat was dealt its territories; Ana places her armies and may attack.
             self.people.play(attacking)
-            # A seat whose turn it is not presses: it is told why.
+            # A seat whose turn it is not presses, once its screen shows Ana's last move:
+            # it is told why.
+            self.settled(2)
             night.seats[2].type("\r")
             self.told(2, "Ana is playing: wait for your turn")
         elif words == ["table", "status"]:
@@ -405,10 +418,7 @@ class Players:
             self.told(1, "The referee has paused the game")
         elif words == ["table", "resume"]:
             # Ana's screen is back to her attack, as the hub has it.
-            assert self.people is not None
-            attack = " | ".join(self.people.session().view(1)["lines"])
-            assert attack.startswith(("Attack from", "End attacks?")), attack
-            night.wait(1, shows(attack))
+            assert self.settled(1).startswith(("Attack from", "End attacks?"))
         elif words == ["table", "undo"]:
             assert out.startswith("undid 1 action; game 2 (4 seats, "), out
             # Back to her reinforcements: she places them again, and plays on to the end.
