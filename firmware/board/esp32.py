@@ -17,7 +17,7 @@ from micropython import const
 from board import pinout as pins
 from drivers.buttons import LONG_PRESS, Button
 from drivers.buzzer import CONFIRM, ERROR, Buzzer
-from drivers.encoder import Encoder
+from drivers.encoder import CountedEncoder, Encoder, rest_state
 from drivers.mfrc522 import MFRC522, CardTaps
 from log import BoundedQueue, log
 from net.mqtt import jitter
@@ -35,6 +35,28 @@ _BUTTONS = (("confirm", "confirm_button", "input"), ("back", "back_button", "inp
 
 def _in(number):
     return machine.Pin(number, machine.Pin.IN, machine.Pin.PULL_UP)
+
+
+# The pulse counter's glitch filter: it can only hold microseconds, far below the
+# encoder's contact bounce (5 ms at most, PEC11R datasheet); the bounce that passes
+# is an edge and its undo, which cancel in 4x counting.
+_ENCODER_FILTER_NS = const(10000)
+
+
+def _encoder(p):
+    # The encoder counted in hardware by the pulse counter (PCNT, machine.Encoder in
+    # MicroPython 1.25 and later), which loses no edge while the display is written or
+    # Wi-Fi is served; pin interrupts (deferred on this port) are the fallback.
+    a = _in(pins.pin(p, "encoder", "a"))
+    b = _in(pins.pin(p, "encoder", "b"))
+    per_detent = pins.setting(p, "encoder", "steps_per_detent", 4)
+    try:
+        counter = machine.Encoder(0, a, b, phases=4, filter_ns=_ENCODER_FILTER_NS)
+    except (AttributeError, ValueError, OSError) as exc:
+        log("encoder: no pulse counter, pin interrupts instead:", exc)
+        return Encoder(a, b, half_step=per_detent == 2,
+                       rest=rest_state(pins.setting(p, "encoder", "pull", "up")))
+    return CountedEncoder(counter, per_detent)
 
 
 # machine.reset_cause() values by name (the ESP32 port maps a software reset and a
@@ -68,7 +90,7 @@ class Board:
             if pins.has(p, device):
                 self._buttons.append((name, Button(_in(pins.pin(p, device, pin_name)))))
         self.has_roll_button = pins.has(p, "roll_button")
-        self._encoder = Encoder(_in(pins.pin(p, "encoder", "a")), _in(pins.pin(p, "encoder", "b")))
+        self._encoder = _encoder(p)
         spi = machine.SPI(pins.setting(p, "nfc_reader", "spi_id", 1),
                           baudrate=pins.setting(p, "nfc_reader", "baudrate", 5000000),
                           sck=machine.Pin(pins.pin(p, "nfc_reader", "sck")),

@@ -129,6 +129,31 @@ def test_ring_is_capped_and_the_roll_button_comes_from_the_pinout(
     assert without[3] is False
 
 
+def test_the_encoder_is_counted_by_the_pulse_counter_else_by_pin_interrupts(
+    micropython: str, tmp_path: Path
+) -> None:
+    # The pulse counter (machine.Encoder, PCNT unit 0) counts every edge of the pinout's
+    # encoder pins (4x: four counts a detent, as the pinout's steps_per_detent says);
+    # without one (an older MicroPython) pin interrupts decode the same knob, resting
+    # where its contacts are open: 11 with the pinout's pull-ups.
+    body = f"""
+        from drivers.encoder import Encoder
+        unit = machine.made["encoder"]
+        unit.value(4)
+        first = board._encoder.take()
+        unit.value(12)
+        more = board._encoder.take()
+        del machine.Encoder
+        fallback = esp32.Board(cfg, {str(tmp_path / "c.json")!r})._encoder
+        print(json.dumps([unit.unit, list(unit.pins), unit.phases, unit.filter_ns > 0, first,
+                          more, isinstance(fallback, Encoder), fallback._decoder._rest]))
+        """
+    pinout = shipped_pinout()
+    pins = pinout["devices"]["encoder"]["pins"]
+    (out,) = run(micropython, tmp_path, pinout, body)
+    assert out == [0, [pins["a"], pins["b"]], 4, True, 1, 2, True, 0b11]
+
+
 def test_reset_cause_watchdog_and_reset_on_the_esp32_board(
     micropython: str, tmp_path: Path
 ) -> None:

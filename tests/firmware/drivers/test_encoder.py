@@ -119,3 +119,76 @@ def test_generated_bouncy_turns_count_exactly(run_mpy: RunMpy) -> None:
     out = decode(run_mpy, [seq for _, seq in cases])
     assert [o["net"] for o in out] == [net for net, _ in cases]
     assert all(o["invalid"] == 0 for o in out)
+
+
+# The PEC11R-4215F-S0024 at the seat (Bourns datasheet, quadrature output table): 24
+# detents and 24 pulses a turn, so one whole quadrature cycle a detent, and every detent
+# where both contacts are open. Wired with its common to GND and pull-ups, an open
+# contact reads 1: the knob rests at A=1, B=1.
+AT_DETENT_PULLED_UP = 0b11
+# One detent each way from there, A<<1|B, through the other three states of the Gray
+# cycle (the decoder's clockwise is the order of CW above).
+CW_FROM_OPEN = [0b10, 0b00, 0b01, 0b11]
+CCW_FROM_OPEN = [0b01, 0b00, 0b10, 0b11]
+
+
+def decode_from(run_mpy: RunMpy, sequences: list[list[int]], rest: int) -> list[dict]:
+    return run_mpy(
+        f"""
+        import json
+        from drivers.encoder import QuadratureDecoder, rest_state
+        for seq in {sequences!r}:
+            d = QuadratureDecoder(initial={AT_DETENT_PULLED_UP}, rest={rest})
+            counts = [d.feed(s) for s in seq]
+            print(json.dumps({{"events": [c for c in counts if c],
+                              "up": rest_state("up"), "down": rest_state("down")}}))
+        """
+    )
+
+
+def test_a_knob_resting_with_both_contacts_open_counts_its_first_click_and_each_reversal(
+        run_mpy: RunMpy) -> None:
+    turns = [CW_FROM_OPEN, CW_FROM_OPEN + CCW_FROM_OPEN,
+             CCW_FROM_OPEN + CW_FROM_OPEN + CW_FROM_OPEN]
+    out = decode_from(run_mpy, turns, AT_DETENT_PULLED_UP)
+    assert [o["events"] for o in out] == [[1], [1, -1], [-1, 1, 1]]
+    # The pinout's pull setting gives that rest state.
+    assert (out[0]["up"], out[0]["down"]) == (AT_DETENT_PULLED_UP, 0b00)
+    # A decoder that takes 00 for the rest (as before) loses the first click and the
+    # first after each reversal, and counts the others half a detent early.
+    wrong = decode_from(run_mpy, turns, 0b00)
+    assert [o["events"] for o in wrong] == [[], [], [1]]
+
+
+def counted(run_mpy: RunMpy, counts: list[int], per_detent: int = 4) -> list[int]:
+    (out,) = run_mpy(
+        f"""
+        import json
+        from drivers.encoder import CountedEncoder
+
+        class Counter:  # a hardware quadrature counter, read as machine.Encoder is
+            n = 0
+            def value(self):
+                return self.n
+
+        counter = Counter()
+        enc = CountedEncoder(counter, {per_detent})
+        got = []
+        for n in {counts!r}:
+            counter.n = n
+            got.append(enc.take())
+        print(json.dumps(got))
+        """
+    )
+    return list(out)
+
+
+def test_a_hardware_counter_counts_a_detent_when_the_knob_reaches_the_next_one(
+        run_mpy: RunMpy) -> None:
+    # 4x counting: four edges a detent. A detent counts on arrival, either way.
+    assert counted(run_mpy, [1, 2, 3, 4, 5, 8, 7, 4, 3, 0, -1, -4]) == \
+        [0, 0, 0, 1, 0, 1, 0, -1, 0, -1, 0, -1]
+    # A half turn that comes back counts nothing; bounce (an edge and its undo) neither.
+    assert counted(run_mpy, [1, 2, 1, 0, -1, -2, -1, 0, 1, 0, 1, 0]) == [0] * 12
+    # Counts read after a fast spin: every detent passed is counted at once.
+    assert counted(run_mpy, [13, -9]) == [3, -5]

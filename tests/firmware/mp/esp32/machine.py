@@ -50,6 +50,22 @@ class PWM:
         return 0
 
 
+class Encoder:
+    # machine.Encoder (the ESP32's PCNT): the test sets the count with value(n).
+    def __init__(self, unit, phase_a=None, phase_b=None, phases=1, filter_ns=0):
+        self.unit = unit
+        self.pins = (phase_a.number, phase_b.number)
+        self.phases = phases
+        self.filter_ns = filter_ns
+        self.count = 0
+        made["encoder"] = self
+
+    def value(self, value=None):
+        if value is not None:
+            self.count = value
+        return self.count
+
+
 def I2C(bus_id, sda=None, scl=None, freq=400000):
     bus = FakeOledBus()
     made["i2c"] = bus
