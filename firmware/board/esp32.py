@@ -18,7 +18,7 @@ from board import pinout as pins
 from drivers.buttons import LONG_PRESS, Button
 from drivers.buzzer import CONFIRM, ERROR, Buzzer
 from drivers.encoder import CountedEncoder, Encoder, rest_state
-from drivers.mfrc522 import MFRC522, CardTaps
+from drivers.mfrc522 import MFRC522, RX_GAIN_MAX_DB, CardTaps, reader_found
 from log import BoundedQueue, log
 from net.mqtt import jitter
 
@@ -99,6 +99,8 @@ class Board:
         machine.Pin(pins.pin(p, "nfc_reader", "rst"), machine.Pin.OUT).value(1)
         cs = machine.Pin(pins.pin(p, "nfc_reader", "cs"), machine.Pin.OUT)
         self._reader = MFRC522(spi, cs)
+        self._rx_gain_db = pins.setting(p, "nfc_reader", "rx_gain_db", RX_GAIN_MAX_DB)
+        self.has_reader = True  # until run() finds otherwise
         self._taps = CardTaps(self._reader, time.ticks_ms)  # type: ignore[arg-type]
         self._screen = None
         self._shown = None
@@ -210,11 +212,17 @@ class Board:
     # ---- inputs
 
     async def run(self):
-        self._reader.init()
+        version = self._reader.init(self._rx_gain_db)
+        # A reader that is missing or miswired is said once, not polled for ever.
+        self.has_reader = reader_found(version)
+        if not self.has_reader:
+            log("card reader: not found (VersionReg %d): check its 3.3 V, GND and SPI wires"
+                % version)
         self._tasks = [asyncio.create_task(self._watch_wifi()),
                        asyncio.create_task(self._encoder_events()),
-                       asyncio.create_task(self._cards()),
                        asyncio.create_task(self._buzzer.run())]
+        if self.has_reader:
+            self._tasks.append(asyncio.create_task(self._cards()))
         for name, button in self._buttons:
             self._tasks.append(asyncio.create_task(self._button_events(name, button)))
         if self._smart is not None:

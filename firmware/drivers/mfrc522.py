@@ -41,6 +41,7 @@ _T_MODE = const(0x2A)
 _T_PRESCALER = const(0x2B)
 _T_RELOAD_H = const(0x2C)
 _T_RELOAD_L = const(0x2D)
+_RF_CFG = const(0x26)
 _VERSION = const(0x37)
 
 # Commands
@@ -83,6 +84,18 @@ FRAME_ERROR = const(3)  # CRC, BCC, parity, protocol or length wrong
 CHIP_ERROR = const(4)   # chip did not respond (never finished or reset failed)
 
 _FIFO_MAX = const(64)
+
+# RFCfgReg's RxGain field (bits 6 to 4) by code: the receiver's gain in dB (MFRC522
+# datasheet, RFCfgReg). The reset value, 33 dB, reads cards through a lid less far
+# than the 48 dB the field allows.
+_RX_GAINS = (18, 23, 18, 23, 33, 38, 43, 48)
+RX_GAIN_MAX_DB = const(48)
+
+
+def reader_found(version: int) -> bool:
+    # Whether init() met a chip: a missing or unpowered reader leaves the SPI's MISO
+    # line at one level, so VersionReg reads 0x00 or 0xFF (or the reset never ends).
+    return version not in (-1, 0x00, 0xFF)
 
 
 def crc_a(data: "bytes | bytearray | memoryview", n: int = -1) -> int:
@@ -167,10 +180,11 @@ class MFRC522:
         self._rx[:n] = memoryview(self._in)[1:n + 1]
 
     # --- set-up ---
-    def init(self) -> int:
-        # Resets the chip, sets its timer to give up 2.5 ms after a frame is sent,
-        # turns the antenna on. Returns the chip version (0x91/0x92 for genuine
-        # parts) or -1 when the chip does not come out of reset.
+    def init(self, rx_gain_db: int = RX_GAIN_MAX_DB) -> int:
+        # Resets the chip, sets its timer to give up 2.5 ms after a frame is sent, the
+        # receiver's gain (one of _RX_GAINS, dB), turns the antenna on. Returns the chip
+        # version (0x91/0x92 for genuine parts, others for clones; see reader_found())
+        # or -1 when the chip does not come out of reset.
         self._write(_COMMAND, _CMD_SOFT_RESET)
         start = self._ticks()
         polls = 0
@@ -184,6 +198,12 @@ class MFRC522:
         self._write(_T_RELOAD_L, 100)    # 100 ticks: 2.5 ms
         self._write(_TX_ASK, 0x40)       # 100 % ASK modulation
         self._write(_MODE, 0x3D)         # CRC preset 0x6363
+        code = 7
+        while _RX_GAINS[code] != rx_gain_db:
+            code -= 1
+            if code < 0:
+                raise ValueError("rx_gain_db")
+        self._write(_RF_CFG, (self._read(_RF_CFG) & 0x8F) | (code << 4))  # keep reserved bits
         self._set_bits(_TX_CONTROL, 0x03)
         return self._read(_VERSION)
 

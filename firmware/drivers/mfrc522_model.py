@@ -29,6 +29,7 @@ _CONTROL = const(0x0C)
 _BIT_FRAMING = const(0x0D)
 _COLL = const(0x0E)
 _TX_CONTROL = const(0x14)
+_RF_CFG = const(0x26)
 _VERSION = const(0x37)
 
 _IDLE = const(0)
@@ -190,6 +191,7 @@ class MFRC522Model:
             self.regs[i] = 0
         self.regs[_COMMAND] = 0x20  # RcvOff clear, Idle
         self.regs[_TX_CONTROL] = 0x80
+        self.regs[_RF_CFG] = 0x48  # RxGain 33 dB and the reserved bit 3, as after reset
         self.regs[_VERSION] = self.version
         self.fifo = bytearray()
 

@@ -154,6 +154,31 @@ def test_the_encoder_is_counted_by_the_pulse_counter_else_by_pin_interrupts(
     assert out == [0, [pins["a"], pins["b"]], 4, True, 1, 2, True, 0b11]
 
 
+def test_a_missing_card_reader_is_said_once_and_never_polled(
+    micropython: str, tmp_path: Path
+) -> None:
+    # The SPI stand-in answers zeros: no chip on the bus. The board runs on without the
+    # card task, its gain is the pinout's.
+    body = """
+        import asyncio
+
+        async def main():
+            try:
+                await asyncio.wait_for_ms(board.run(), 300)
+            except asyncio.TimeoutError:
+                pass
+            return [board.has_reader, len(board._tasks), board._rx_gain_db]
+
+        print(json.dumps(asyncio.run(main())))
+        """
+    pinout = shipped_pinout()
+    (out,) = run(micropython, tmp_path, pinout, body)
+    buttons = sum(1 for name in ("confirm_button", "back_button", "roll_button", "encoder")
+                  if name in pinout["devices"])
+    # Wi-Fi, encoder, buzzer and each button: no card task.
+    assert out == [False, 3 + buttons, pinout["devices"]["nfc_reader"]["settings"]["rx_gain_db"]]
+
+
 def test_reset_cause_watchdog_and_reset_on_the_esp32_board(
     micropython: str, tmp_path: Path
 ) -> None:
@@ -187,7 +212,7 @@ def test_a_board_task_that_ends_ends_the_board_for_the_seat_to_reset(
             raise OSError("SPI")
 
         board._cards = broken
-        board._reader.init = lambda: None  # the SPI stand-in only exchanges bytes
+        board._reader.init = lambda gain: 0x92  # the SPI stand-in only exchanges bytes
 
         async def main():
             try:

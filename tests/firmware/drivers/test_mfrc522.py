@@ -237,3 +237,68 @@ print(json.dumps({"events": events, "errors": taps.errors}))
     assert events[0][0] == 0
     assert events[1][0] == 2000
     assert out[0]["errors"] == 0
+
+
+# The MFRC522 datasheet's RFCfgReg: address 0x26, reset value 0x48, RxGain in bits 6 to
+# 4 (000 and 010: 18 dB, 001 and 011: 23 dB, 100: 33 dB, 101: 38 dB, 110: 43 dB, 111:
+# 48 dB); bit 7 and bits 3 to 0 are reserved and kept.
+RF_CFG = 0x26
+RF_CFG_AT_RESET = 0x48
+RX_GAIN_BITS = {48: 0b111, 43: 0b110, 38: 0b101, 33: 0b100}
+
+
+def test_init_sets_the_receivers_gain_in_rfcfgreg(run_mpy: RunMpy) -> None:
+    gains = [None, *RX_GAIN_BITS]
+    out = run(
+        run_mpy,
+        f"""
+got = []
+for gain in {gains!r}:
+    model, drv, clock = reader([])
+    drv.init() if gain is None else drv.init(gain)
+    got.append(model.regs[{RF_CFG}])
+try:
+    reader([])[1].init(30)
+    got.append("accepted")
+except ValueError:
+    got.append("refused")
+print(json.dumps(got))
+""",
+    )
+    reserved = RF_CFG_AT_RESET & 0x8F
+    assert out[0] == [reserved | RX_GAIN_BITS[48] << 4,
+                      *(reserved | bits << 4 for bits in RX_GAIN_BITS.values()), "refused"]
+
+
+def test_a_missing_reader_reads_as_not_found(run_mpy: RunMpy) -> None:
+    # No chip on the bus: MISO stays at one level, so every register reads 0x00 (pulled
+    # low) or 0xFF (floating high, where the soft reset never seems to end).
+    out = run(
+        run_mpy,
+        """
+class Bus:
+    def __init__(self, level):
+        self.level = level
+    def write(self, out):
+        pass
+    def write_readinto(self, out, into):
+        for i in range(len(into)):
+            into[i] = self.level
+
+class Pin:
+    def value(self, v=None):
+        return 1
+
+got = []
+for level in (0x00, 0xFF):
+    clock = FakeClock()
+    drv = rc.MFRC522(Bus(level), Pin(), clock)
+    version = drv.init()
+    got.append([version, rc.reader_found(version)])
+model, drv, clock = reader([])
+got.append([drv.init(), rc.reader_found(drv.init())])
+print(json.dumps(got))
+""",
+    )
+    # 0x92: VersionReg of an MFRC522 version 2.0 (the datasheet's value, the model's).
+    assert out[0] == [[0x00, False], [-1, False], [0x92, True]]

@@ -31,6 +31,9 @@ class SPI:
     def __init__(self, spi_id, baudrate=0, sck=None, mosi=None, miso=None):
         made["spi"] = self
 
+    def write(self, tx):
+        pass
+
     def write_readinto(self, tx, rx):
         for i in range(len(rx)):
             rx[i] = 0
