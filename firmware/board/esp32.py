@@ -117,7 +117,10 @@ class Board:
                               pins.setting(p, "display", "address", 0x3C))
             display.init()
             self._screen = Screen(display)
-        self._buzzer = Buzzer(machine.PWM(machine.Pin(pins.pin(p, "buzzer", "pwm"))))
+        # The buzzer's tone and loudness are the pinout's (its part's resonance).
+        self._buzzer = Buzzer(machine.PWM(machine.Pin(pins.pin(p, "buzzer", "pwm"))),
+                              int(pins.setting(p, "buzzer", "duty", 0.5) * 65535),
+                              pins.setting(p, "buzzer", "freq", 2700))
         self._smart = None
         if self._dice_kind in ("pixels", "godice"):
             import bluetooth
