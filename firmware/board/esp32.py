@@ -112,11 +112,17 @@ class Board:
                               sda=machine.Pin(pins.pin(p, "display", "sda")),
                               scl=machine.Pin(pins.pin(p, "display", "scl")),
                               freq=pins.setting(p, "display", "freq", 400000))
+            address = pins.setting(p, "display", "address", 0x3C)
             display = SSD1306(i2c, pins.setting(p, "display", "width", 128),
-                              pins.setting(p, "display", "height", 64),
-                              pins.setting(p, "display", "address", 0x3C))
-            display.init()
-            self._screen = Screen(display)
+                              pins.setting(p, "display", "height", 64), address)
+            try:
+                display.init()
+                self._screen = Screen(display)
+            except OSError as exc:
+                # The display is optional (the hub and the ring carry the game): a seat
+                # built without one, or with one that does not answer, plays on blind.
+                log("display: no answer at I2C address", hex(address), exc,
+                    "- the seat runs without it")
         # The buzzer's tone and loudness are the pinout's (its part's resonance).
         self._buzzer = Buzzer(machine.PWM(machine.Pin(pins.pin(p, "buzzer", "pwm"))),
                               int(pins.setting(p, "buzzer", "duty", 0.5) * 65535),

@@ -179,6 +179,27 @@ def test_a_missing_card_reader_is_said_once_and_never_polled(
     assert out == [False, 3 + buttons, pinout["devices"]["nfc_reader"]["settings"]["rx_gain_db"]]
 
 
+def test_a_seat_built_without_its_display_plays_on_without_one(
+    micropython: str, tmp_path: Path
+) -> None:
+    # The pinout lists a display, but nothing answers on the I2C bus (the display is
+    # optional): the board is built, and showing text is a no-op rather than a reset.
+    body = f"""
+        class Absent:
+            def writeto(self, addr, buf, stop=True):
+                raise OSError(19)  # ENODEV: no device acknowledged the address
+            def writevto(self, addr, vector, stop=True):
+                raise OSError(19)
+
+        machine.I2C = lambda *args, **kw: Absent()
+        blind = esp32.Board(cfg, {str(tmp_path / "c.json")!r})
+        blind.show_text(["Ana to play"], False)
+        print(json.dumps([blind._screen is None, board._screen is not None]))
+        """
+    (out,) = run(micropython, tmp_path, shipped_pinout(), body)
+    assert out == [True, True]
+
+
 def test_reset_cause_watchdog_and_reset_on_the_esp32_board(
     micropython: str, tmp_path: Path
 ) -> None:
