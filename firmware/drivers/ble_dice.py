@@ -52,6 +52,7 @@ _IRQ_GATTC_DESCRIPTOR_RESULT = const(13)
 _IRQ_GATTC_DESCRIPTOR_DONE = const(14)
 _IRQ_GATTC_WRITE_DONE = const(17)
 _IRQ_GATTC_NOTIFY = const(18)
+_IRQ_MTU_EXCHANGED = const(21)
 
 _AD_UUID16_INCOMPLETE = const(0x02)
 _AD_UUID16_COMPLETE = const(0x03)
@@ -77,6 +78,18 @@ _READINGS = const(16)
 _MAX_DICE = const(3)
 _GATT_TIMEOUT_MS = const(3000)
 _SCAN_MS = const(3000)
+# The scan listens 30 ms in every 120 ms (a quarter of the time): the ESP32-S3 has one
+# radio for Wi-Fi and Bluetooth, and a scan whose window fills its interval holds the
+# radio for Bluetooth the whole scan, starving the link to the hub. Awake dice
+# advertise several times a second, so a 3 s scan still hears them many times over.
+_SCAN_INTERVAL_US = const(120000)
+_SCAN_WINDOW_US = const(30000)
+# Rescans while a die is missing back off from rescan_ms to this, unless pairing.
+_RESCAN_MAX_MS = const(30000)
+# The ATT MTU asked of every die. The Bluetooth default of 23 bytes leaves 20 for a
+# notification's value, two short of Pixels' 22-byte IAmADie (the Pixels communications
+# protocol), which then never arrives whole.
+MTU = const(64)
 _SHUN = const(6)  # addresses of other seats' dice not called again
 
 
@@ -353,6 +366,7 @@ class BleDice:
         # Discovery results, written by the handler: service start and end,
         # notify characteristic end and value handles, write value handle, CCCD.
         self._found = [0, 0, 0, 0, 0, 0]
+        self.mtu = 23  # the last MTU a die agreed to
         self._want_notify: "Any" = None
         self._want_write: "Any" = None
         self._cccd_uuid: "Any" = None
@@ -408,6 +422,11 @@ class BleDice:
             self._status = data[-1]
             self._done = True
             self._gatt_flag.set()
+        elif event == _IRQ_MTU_EXCHANGED:
+            self.mtu = data[1]
+            self._status = 0
+            self._done = True
+            self._gatt_flag.set()
 
     def _start(self) -> None:
         self._done = False
@@ -455,7 +474,7 @@ class BleDice:
         # of another seat left out, the loudest not first): its finds are dropped.
         chosen = (self.allow, self.pairing)
         self._scanning = True
-        self._ble.gap_scan(_SCAN_MS, 30000, 30000, True)
+        self._ble.gap_scan(_SCAN_MS, _SCAN_INTERVAL_US, _SCAN_WINDOW_US, True)
         while True:
             scanning = self._scanning
             self._drain_scans(found)
@@ -541,6 +560,11 @@ class BleDice:
             self._ble.gattc_write(conn, found[5], _CCCD_NOTIFY, 1)
             if not await self._wait_done():
                 raise OSError("subscribe")
+            # A larger MTU before asking who the die is; a die that keeps 23 still
+            # sends its rolls (3 bytes), so a refusal is not fatal.
+            self._start()
+            self._ble.gattc_exchange_mtu(conn)
+            await self._wait_done()
         except OSError:
             self._ble.gap_disconnect(conn)
             return False
@@ -586,18 +610,26 @@ class BleDice:
         self._want_write = bluetooth.UUID(DICE_WRITE)
         self._cccd_uuid = bluetooth.UUID(_CCCD_UUID16)
         self._ble.active(True)
+        self._ble.config(mtu=MTU)  # what gattc_exchange_mtu() asks for
         self._ble.irq(self._irq)
         pump = asyncio.create_task(self._pump_task())
+        wait = self.rescan_ms
         try:
             while True:
                 for link in self.router.links:
                     if not self.wanted(link.ident):
                         self._shun(link)  # unpaired since, or pairing is over
                 if len(self.router.links) < self.max_dice:
+                    before = len(self.router.links)
                     for kind, addr_type, addr, adv, rssi in await self._scan():
                         if len(self.router.links) >= self.max_dice:
                             break
                         await self._connect(bluetooth, kind, addr_type, addr, adv, rssi)
-                await asyncio.sleep_ms(self.rescan_ms)
+                    # A seat with fewer dice than it may hold scans less and less
+                    # often while none turns up; pairing or a new die scans at once.
+                    grew = len(self.router.links) > before
+                    wait = self.rescan_ms if grew or self.pairing else min(
+                        wait * 2, _RESCAN_MAX_MS)
+                await asyncio.sleep_ms(self.rescan_ms if self.pairing else wait)
         finally:
             pump.cancel()

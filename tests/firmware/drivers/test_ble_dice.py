@@ -318,3 +318,56 @@ def test_only_the_seats_dice_are_read_but_pairing_hears_the_loudest(run_mpy: Run
     # Pairing: the loudest die not yet connected (the other GoDice, -30 dBm) first.
     assert out["after"][len(out["before"])] == "44"
     assert out["links"] == ["gd-222222222222", "gd-444444444444"]
+
+
+# Bluetooth's default ATT MTU is 23 bytes, 3 of them the notification's header: 20
+# bytes of value. Pixels' IAmADie is 22 bytes (the Pixels communications protocol).
+DEFAULT_ATT_MTU = 23
+ATT_NOTIFY_HEADER = 3
+IAMADIE_BYTES = 22
+
+
+def test_a_die_is_asked_for_an_mtu_that_carries_iamadie_and_scans_leave_wifi_its_radio(
+        run_mpy: RunMpy) -> None:
+    out = run_mpy(
+        f"""
+        import json, asyncio, time
+        from fakeradio import FakeRadio, Peripheral, SERVICE
+        from drivers.ble_dice import BleDice
+        px = Peripheral(b"\\x11" * 6, {PIXELS_ADV + PIXELS_SCAN_RSP!r}, SERVICE)
+        radio = FakeRadio([px])
+        link = BleDice(radio, max_dice=2, rescan_ms=20)
+        at = []
+        scan = radio.gap_scan
+
+        def timed_scan(*args):
+            at.append(time.ticks_ms())
+            scan(*args)
+
+        radio.gap_scan = timed_scan
+
+        async def main():
+            task = asyncio.create_task(link.run())
+            while len(at) < 6:
+                await asyncio.sleep_ms(5)
+            task.cancel()
+            gaps = [time.ticks_diff(b, a) for a, b in zip(at, at[1:])]
+            print(json.dumps({{"asked": radio.config_calls, "mtu": link.mtu,
+                              "calls": radio.calls, "writes": [list(w[2]) for w in radio.writes],
+                              "scans": radio.scans, "gaps": gaps}}))
+        asyncio.run(main())
+        """
+    )[0]
+    # The MTU asked carries IAmADie whole, and is asked before the die is asked who it is.
+    asked = [c["mtu"] for c in out["asked"] if "mtu" in c]
+    assert asked and asked[-1] - ATT_NOTIFY_HEADER >= IAMADIE_BYTES > (
+        DEFAULT_ATT_MTU - ATT_NOTIFY_HEADER)
+    assert out["mtu"] == asked[-1]
+    calls = out["calls"]
+    assert calls.index("mtu") > calls.index("connect")
+    assert out["writes"][-1] == [1]  # WhoAreYou, after the MTU exchange
+    # Every scan listens at most a quarter of the time.
+    assert all(window * 4 <= interval for _ms, interval, window, _active in out["scans"])
+    # One die of the two it may hold: after finding it, the scans back off, each wait
+    # at least twice the one before (a busy machine only lengthens them).
+    assert all(gap >= 20 * 2 ** i for i, gap in enumerate(out["gaps"])), out["gaps"]

@@ -29,6 +29,8 @@ class FakeRadio:
         self.connected = []  # the address of every connection attempt, in order
         self._next_conn = 1
         self.refuse_descriptors = False
+        self.config_calls = []
+        self.scans = []  # (duration ms, interval us, window us, active) of each scan
         self.tasks = []
 
     def _later(self, *events):
@@ -41,11 +43,21 @@ class FakeRadio:
     def active(self, on=None):
         self.calls.append("active")
 
+    def config(self, **kw):
+        self.config_calls.append(kw)
+
+    def gattc_exchange_mtu(self, conn):
+        # The die agrees to the MTU asked (up to the 247 of a BLE 4.2+ stack).
+        self.calls.append("mtu")
+        asked = [c["mtu"] for c in self.config_calls if "mtu" in c]
+        self._later((21, (conn, min(asked[-1] if asked else 23, 247))))
+
     def irq(self, handler):
         self.handler = handler
 
     def gap_scan(self, duration, interval=0, window=0, active=False):
         self.calls.append("scan")
+        self.scans.append((duration, interval, window, active))
         events = [(5, (0, memoryview(p.addr), 0, p.rssi, memoryview(p.adv)))
                   for p in self.peripherals if p.conn < 0]
         events.append((6, ()))
