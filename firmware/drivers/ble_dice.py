@@ -70,7 +70,9 @@ _CCCD_NOTIFY = b"\x01\x00"
 KIND_PIXELS = const(1)
 KIND_GODICE = const(2)
 
-_SLOT = const(32)  # largest notification kept; Pixels IAmADie is 22 bytes
+# Largest notification kept: a whole one at the MTU asked (below). Legacy Pixels'
+# IAmADie is 22 bytes; the current one about 50 plus the die's names.
+_SLOT = const(125)
 _NOTIFY_SLOTS = const(16)
 _SCAN_SLOTS = const(8)
 _ADV_MAX = const(31)
@@ -89,7 +91,7 @@ _RESCAN_MAX_MS = const(30000)
 # The ATT MTU asked of every die. The Bluetooth default of 23 bytes leaves 20 for a
 # notification's value, two short of Pixels' 22-byte IAmADie (the Pixels communications
 # protocol), which then never arrives whole.
-MTU = const(64)
+MTU = const(128)
 _SHUN = const(6)  # addresses of other seats' dice not called again
 
 
@@ -103,6 +105,12 @@ DICE_SERVICE = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
 DICE_SERVICE_LE = uuid128_le(DICE_SERVICE)
 PIXELS_NOTIFY = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
 DICE_WRITE = "6e400002-b5a3-f393-e0a9-e50e24dcca9e"
+# Newer Pixels firmware serves its own service, with the same messages (the Pixels SDK
+# calls the 6e40 one above "legacy").
+PIXELS_SERVICE = "a6b90001-7a5a-43f2-a962-350c8edc9b5b"
+PIXELS_SERVICE_LE = uuid128_le(PIXELS_SERVICE)
+PIXELS_NEW_NOTIFY = "a6b90002-7a5a-43f2-a962-350c8edc9b5b"
+PIXELS_NEW_WRITE = "a6b90003-7a5a-43f2-a962-350c8edc9b5b"
 GODICE_NOTIFY = "6e400003-b5a3-f393-e0a9-e50e24dcca9e"
 GODICE_NAME_PREFIX = b"GoDice_"
 
@@ -198,7 +206,8 @@ def classify(adv: "bytes | bytearray | memoryview") -> int:
     # KIND_GODICE, KIND_PIXELS, or 0 for anything else (or not yet sure).
     if adv_name(adv).startswith(GODICE_NAME_PREFIX):
         return KIND_GODICE
-    if advertises_uuid128(adv, DICE_SERVICE_LE) and pixels_adv_state(adv) is not None:
+    if advertises_uuid128(adv, PIXELS_SERVICE_LE) or (
+            advertises_uuid128(adv, DICE_SERVICE_LE) and pixels_adv_state(adv) is not None):
         return KIND_PIXELS
     return 0
 
@@ -514,15 +523,20 @@ class BleDice:
 
     async def _connect(self, bluetooth: "Any", kind: int, addr_type: int, addr: bytes,
                        adv: bytes, rssi: int = 0) -> bool:
+        service, write = DICE_SERVICE, DICE_WRITE
         if kind == KIND_PIXELS:
             pid = pixels_adv_id(adv)
             # Until the die answers WhoAreYou, name it by address if its id was
             # not in this advertisement.
             ident = pixels.die_id(pid) if pid is not None else "px-" + _hex(addr)
-            self._want_notify = bluetooth.UUID(PIXELS_NOTIFY)
+            notify = PIXELS_NOTIFY
+            if advertises_uuid128(adv, PIXELS_SERVICE_LE):
+                service, notify, write = PIXELS_SERVICE, PIXELS_NEW_NOTIFY, PIXELS_NEW_WRITE
+            self._want_notify = bluetooth.UUID(notify)
         else:
             ident = godice.die_id(addr)
             self._want_notify = bluetooth.UUID(GODICE_NOTIFY)
+        self._want_write = bluetooth.UUID(write)
         link = DieLink(kind, addr_type, addr, ident)
         link.rssi = rssi
         if kind == KIND_PIXELS:
@@ -544,7 +558,7 @@ class BleDice:
             found[i] = 0
         try:
             self._start()
-            self._ble.gattc_discover_services(conn, bluetooth.UUID(DICE_SERVICE))
+            self._ble.gattc_discover_services(conn, bluetooth.UUID(service))
             if not await self._wait_done() or not found[0]:
                 raise OSError("service")
             self._start()
@@ -607,7 +621,6 @@ class BleDice:
         # Keeps up to max_dice dice connected, rescanning whenever one is missing.
         import bluetooth  # only on a board with a radio; keeps the module importable
 
-        self._want_write = bluetooth.UUID(DICE_WRITE)
         self._cccd_uuid = bluetooth.UUID(_CCCD_UUID16)
         self._ble.active(True)
         self._ble.config(mtu=MTU)  # what gattc_exchange_mtu() asks for

@@ -371,3 +371,40 @@ def test_a_die_is_asked_for_an_mtu_that_carries_iamadie_and_scans_leave_wifi_its
     # One die of the two it may hold: after finding it, the scans back off, each wait
     # at least twice the one before (a busy machine only lengthens them).
     assert all(gap >= 20 * 2 ** i for i, gap in enumerate(out["gaps"])), out["gaps"]
+
+
+# Current Pixels firmware's service and characteristics (the Pixels SDK: "die", where
+# 6e400001 is "legacyDie").
+PIXELS_SERVICE = "a6b90001-7a5a-43f2-a962-350c8edc9b5b"
+PIXELS_NOTIFY = "a6b90002-7a5a-43f2-a962-350c8edc9b5b"
+PIXELS_WRITE = "a6b90003-7a5a-43f2-a962-350c8edc9b5b"
+PIXELS_NEW_ADV = FLAGS + ad(0x07, uuid_le(PIXELS_SERVICE)) + ad(
+    0xFF, struct.pack("<HBBBBB", 0xFFFF, 6, 2, 1, 3, 64))
+
+
+def test_a_die_on_current_pixels_firmware_is_found_subscribed_and_asked_who_it_is(
+        run_mpy: RunMpy) -> None:
+    out = run_mpy(
+        f"""
+        import json, asyncio
+        from fakeradio import FakeRadio, Peripheral
+        from drivers.ble_dice import BleDice, classify
+        px = Peripheral(b"\\x44" * 6, {PIXELS_NEW_ADV + PIXELS_SCAN_RSP!r}, {PIXELS_NOTIFY!r},
+                        service={PIXELS_SERVICE!r}, write={PIXELS_WRITE!r})
+        radio = FakeRadio([px])
+        link = BleDice(radio, max_dice=1, rescan_ms=20)
+
+        async def main():
+            task = asyncio.create_task(link.run())
+            for _ in range(200):
+                if len(link.router.links) == 1 and len(radio.writes) == 2:
+                    break
+                await asyncio.sleep_ms(5)
+            task.cancel()
+            print(json.dumps({{"kind": classify({PIXELS_NEW_ADV!r}),
+                              "writes": [[w[1], list(w[2])] for w in radio.writes]}}))
+        asyncio.run(main())
+        """
+    )[0]
+    # A Pixels die (kind 1); notifications on, then WhoAreYou (1) on its write handle.
+    assert out == {"kind": 1, "writes": [[13, [1, 0]], [15, [1]]]}

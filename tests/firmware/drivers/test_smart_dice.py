@@ -142,3 +142,38 @@ def test_godice_ties_custom_table_battery_colour_and_id(run_mpy: RunMpy) -> None
         """
     )[0]
     assert out == [[6, 4], ["d2", "rolled", 5], 42, 5, None, "gd-aa01ff"]
+
+
+def pixels_i_am_a_die_chunked(pixel_id: int, state: int, face_index: int,
+                              name: bytes = b"Red d6") -> bytes:
+    # Current firmware, as the Pixels SDK (pixels-js) reads it: the id, then chunks each
+    # led by its size byte: version info (firmware version, build timestamp, settings,
+    # standard, extended and management API versions), die info (pixel id, chip model,
+    # die type, LED count, colourway), the custom design's name and the die's name (text
+    # ended by NUL), settings info (profile hash, free flash, usable flash), status info
+    # (battery percent, battery state, roll state, face index).
+    version = struct.pack("<BHIHHHH", 15, 0x0200, 1_730_000_000, 3, 1, 1, 1)
+    die = struct.pack("<BIBBBB", 9, pixel_id, 1, 2, 6, 3)
+    design = bytes([2]) + b"\0"
+    die_name = bytes([len(name) + 2]) + name + b"\0"
+    settings = struct.pack("<BIII", 13, 0xDEADBEEF, 4096, 8192)
+    status = struct.pack("<BBBBB", 5, 87, 0, state, face_index)
+    return bytes([2]) + version + die + design + die_name + settings + status
+
+
+def test_pixels_i_am_a_die_of_current_firmware_gives_id_and_current_face(
+        run_mpy: RunMpy) -> None:
+    whole = pixels_i_am_a_die_chunked(0x0BADF00D, 1, 4)
+    out = run_mpy(
+        f"""
+        import json
+        from drivers import pixels
+        got = []
+        for msg in ({whole!r}, {whole[:-1]!r}, {whole[:30]!r}):
+            got.append([pixels.pixel_id(msg), pixels.decode("d", msg)])
+        print(json.dumps(got))
+        """
+    )[0]
+    # Whole, it names the die and its face (index 4: face 5); cut short by a small MTU,
+    # it says nothing rather than guess.
+    assert out == [[0x0BADF00D, ["d", "rolled", 5]], [None, None], [None, None]]

@@ -12,11 +12,13 @@ GODICE_NOTIFY = "6e400003-b5a3-f393-e0a9-e50e24dcca9e"
 
 
 class Peripheral:
-    def __init__(self, addr, adv, notify_uuid, rssi=-50):
+    def __init__(self, addr, adv, notify_uuid, rssi=-50, service=SERVICE, write=WRITE):
         self.addr = addr
         self.adv = adv
         self.notify_uuid = notify_uuid
         self.rssi = rssi
+        self.service = service
+        self.write = write
         self.conn = -1
 
 
@@ -87,12 +89,16 @@ class FakeRadio:
             self._later((8, (conn, 0, memoryview(p.addr))))
 
     def gattc_discover_services(self, conn, uuid=None):
-        self._later((9, (conn, 10, 40, UUID(SERVICE))), (10, (conn, 0)))
+        # Only the service asked for is found, as a real radio filters by UUID.
+        p = self._by_conn(conn)
+        self.calls.append("services")
+        found = [(9, (conn, 10, 40, UUID(p.service)))] if uuid == UUID(p.service) else []
+        self._later(*found, (10, (conn, 0)))
 
     def gattc_discover_characteristics(self, conn, start, end, uuid=None):
         p = self._by_conn(conn)
         events = [(11, (conn, 13, 12, 0x10, UUID(p.notify_uuid))),
-                  (11, (conn, 15, 15, 0x08, UUID(WRITE))),
+                  (11, (conn, 15, 15, 0x08, UUID(p.write))),
                   (12, (conn, 0))]
         self._later(*events)
 
