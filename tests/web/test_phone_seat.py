@@ -240,6 +240,9 @@ def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path, browse
         assert service.hub.wait_for_seats(list(range(1, SEATS + 1)), 20)
         _until("the page's link", lambda: _data(driver, "link") == "up")
         _until("the page's first view", lambda: int(_data(driver, "views") or 0) > 0)
+        # The password left the address bar (and the tab's history entry) once read.
+        shown = driver.execute_script("return location.href")
+        assert "#" not in shown and account["password"] not in shown, shown
         boot = int(_data(driver, "boot"))
         service.toggle_pause()
 
@@ -273,6 +276,8 @@ def test_a_phone_seat_plays_a_whole_game_through_its_page(tmp_path: Path, browse
             driver.refresh()
             _until("the reloaded page", lambda: _data(driver, "outbox") == "3")
             assert driver.execute_script("return window.beforeReload === undefined")
+            # The reload found the account in the tab's own storage, not in the address.
+            assert account["password"] not in driver.execute_script("return location.href")
             assert int(_data(driver, "boot")) == boot
             swipe(2)  # a swipe over the display turns the knob too
             _until("the swipe queued", lambda: _data(driver, "outbox") == "4")

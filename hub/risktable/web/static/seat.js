@@ -57,8 +57,20 @@
     throw new Error(text);
   }
 
+  // The link's fragment holds the seat's password: once read, it leaves the address bar
+  // and the tab's history (replaceState), kept only in this tab's sessionStorage so that
+  // a reload still finds it. A new tab needs the QR code again.
+  const LINK_KEY = "risktable-seat-link";
+  function linkParams() {
+    if (location.hash.length > 1) {
+      sessionStorage.setItem(LINK_KEY, location.hash.slice(1));
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    return new URLSearchParams(sessionStorage.getItem(LINK_KEY) || "");
+  }
+
   function readFragment() {
-    const p = new URLSearchParams(location.hash.slice(1));
+    const p = linkParams();
     const table = p.get("table") || "";
     const seat = Number(p.get("seat"));
     const ws = p.get("ws") || "";
