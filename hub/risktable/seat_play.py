@@ -41,7 +41,8 @@ from risktable.cards.keyboard_deck import (
 from risktable.demo.keyboard import Keyboard, cbreak, no_card_now
 from risktable.demo.seats import SeatProcess
 
-PLAY_HELP = ("keys: <- -> encoder | Enter confirm | Backspace back | r roll | c tap the card"
+PLAY_HELP = ("keys: <- -> encoder | k press the knob | Enter confirm | Backspace back | r roll"
+             " | c tap the card"
              " asked for | 1-9 tap a drawn card again | q quit")
 _CLEAR = "\x1b[H\x1b[2J"
 _REDRAW_SECONDS = 0.1  # at most ten redraws a second, however fast the ring animates
@@ -193,10 +194,12 @@ def _changed_from(seen: dict[str, Any], keys: Keyboard, note: str,
 
 
 def play_seat(seat: SeatProcess, keyboard: TextIO, out: TextIO, *,
-              deck: DeckKeys | None = None, colour: bool = False) -> int:
+              deck: DeckKeys | None = None, colour: bool = False,
+              ended: Callable[[SeatProcess, TextIO], int] | None = None) -> int:
     """Run ``seat`` and play it from ``keyboard`` (a terminal), drawing its panel on
     ``out`` after each change, until the person presses q (exit status 0) or the
-    firmware ends (its status, with its last lines of stderr)."""
+    firmware ends (status 1, with its last lines of stderr; ``ended(seat, out)`` says
+    what the end means instead, and gives the status)."""
     if not (keyboard.isatty() and out.isatty()):
         raise SeatPlayError("seat play needs an interactive terminal (stdin and stdout a tty)")
     quit = threading.Event()
@@ -222,12 +225,45 @@ def play_seat(seat: SeatProcess, keyboard: TextIO, out: TextIO, *,
                     shown = panel
                     print(f"{_CLEAR}{panel}", file=out, flush=True)
                 quit.wait(_REDRAW_SECONDS)
+        if not quit.is_set():
+            seat.stderr_drained(5.0)  # the firmware's last words, before stop() closes them
+            # and its last screen, which it may have drawn just before it ended
+            panel = play_panel(seat.seat, dict(seat.outputs), deck.drawn if deck else [],
+                               colour=colour, note=keys.note)
+            if panel != shown:
+                print(f"{_CLEAR}{panel}", file=out, flush=True)
     finally:
         seat.stop()
     if quit.is_set():
         print("\nYou left the seat.", file=out)
         return 0
     assert seat.process is not None
+    if ended is not None:
+        return ended(seat, out)
     tail = "\n".join([*seat.stderr_tail, *notes[-1:]])
     print(f"\nthe seat firmware ended (status {seat.process.returncode}):\n{tail}", file=out)
     return 1
+
+
+class TestCardKeys(DeckKeys):
+    """The card key of a self-test: ``c`` taps one made-up tag (the keyboard deck's
+    first), as a maker taps any tagged card on the reader."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+
+    def __call__(self, key: str) -> dict[str, Any] | None:
+        return {"card": keyboard_uid(0)} if key == "c" else None
+
+
+def selftest_report(seat: SeatProcess, out: TextIO) -> int:
+    """The end of a self-test run by :func:`play_seat`: every step's result as the seat
+    logged it; status 0 when every step passed."""
+    assert seat.process is not None
+    lines = [line.removeprefix("seat: selftest: ") for line in seat.stderr_tail
+             if line.startswith("seat: selftest: ")]
+    if not lines:  # it ended before its report: a bad configuration, a crash
+        print("\nthe self-test ended early:\n" + "\n".join(seat.stderr_tail), file=out)
+        return 1
+    print("\nself-test:\n  " + "\n  ".join(lines), file=out)
+    return 0 if seat.process.returncode == 0 else 1

@@ -42,9 +42,11 @@ from risktable.provision.seat_update import (
 from risktable.seat_play import (
     KeyboardKeys,
     SeatPlayError,
+    TestCardKeys,
     load_deck_keys,
     load_seat_file,
     play_seat,
+    selftest_report,
 )
 from risktable.unix_port import find_micropython
 
@@ -99,6 +101,22 @@ def register(sub: Any) -> None:
     play.add_argument("--micropython", help="the MicroPython unix-port binary")
     play.add_argument("--no-colour", action="store_true", help="no colours (also NO_COLOR)")
     play.set_defaults(handler=_play)
+
+    selftest = seat_sub.add_parser(
+        "selftest", help="walk through every part of a seat, one at a time (the bring-up "
+        "self-test), on the emulated board from this PC's keyboard",
+        description="The seat firmware's bring-up self-test (firmware/README.md, "
+        "\"Self-test\") on the emulated board: the display asks for each button, the "
+        "knob both ways, the ring's colours, a card, the dice, Wi-Fi and the broker; each "
+        "step passes or names the likely wiring fault. A real seat runs the same test "
+        "when Confirm is held while it powers on. Exit status 0 when every step passed.")
+    selftest.add_argument("--seat", type=int, required=True, help="seat number 1-6")
+    selftest.add_argument("--config", type=Path,
+                          help="the seat's configuration (default: seatN.json here)")
+    selftest.add_argument("--micropython", help="the MicroPython unix-port binary")
+    selftest.add_argument("--no-colour", action="store_true",
+                          help="no colours (also NO_COLOR)")
+    selftest.set_defaults(handler=_selftest)
 
     qr = seat_sub.add_parser(
         "qr", help="a phone seat: print the seat page's link as a QR code",
@@ -237,6 +255,20 @@ def _play(args: argparse.Namespace) -> int:
                 if args.deck is not None else KeyboardKeys(lambda: dict(seat.outputs), lang))
         colour = not args.no_colour and "NO_COLOR" not in os.environ
         return play_seat(seat, sys.stdin, sys.stdout, deck=deck, colour=colour)
+    except (SeatPlayError, MissingPart, ValueError) as exc:
+        raise CliError(str(exc)) from None
+
+
+def _selftest(args: argparse.Namespace) -> int:
+    path = args.config or Path(f"seat{args.seat}.json")
+    try:
+        topics.check_seat(args.seat)
+        load_seat_file(path, args.seat)
+        seat = SeatProcess.of_file(find_micropython(args.micropython), args.seat, path,
+                                   selftest=True)
+        colour = not args.no_colour and "NO_COLOR" not in os.environ
+        return play_seat(seat, sys.stdin, sys.stdout, deck=TestCardKeys(), colour=colour,
+                         ended=selftest_report)
     except (SeatPlayError, MissingPart, ValueError) as exc:
         raise CliError(str(exc)) from None
 

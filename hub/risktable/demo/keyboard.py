@@ -7,7 +7,7 @@ shows (its display lines and ring) and the person's cards.
 
 Keys: Left/Right (or a/d) turn the encoder, Up/Down (or w/s) too, for numbers;
 Enter or Space is Confirm; Backspace or b is Back; r is the Roll button (the
-seat's own dice); c draws a card from the pile and taps it, when the seat asks
+seat's own dice); k presses the knob; c draws a card from the pile and taps it, when the seat asks
 for one (at any other moment the panel says there is no card to tap now); 1-9
 tap that card of your hand; q leaves the game.
 """
@@ -44,6 +44,9 @@ KEY_LINES: dict[str, dict[str, Any]] = {
     "\r": {"button": "confirm"}, "\n": {"button": "confirm"}, " ": {"button": "confirm"},
     "\x7f": {"button": "back"}, "\x08": {"button": "back"}, "b": {"button": "back"},
     "r": {"button": "roll"},
+    # The knob's own push switch (the seat's fourth button), for the self-test and
+    # what a seat asks of a knob press.
+    "k": {"button": "encoder"},
 }
 QUIT = "q"
 

@@ -104,16 +104,21 @@ class SeatProcess:
         self._prepare(micropython, config_path)
 
     @classmethod
-    def of_file(cls, micropython: str, seat: int, config_path: Path) -> SeatProcess:
+    def of_file(cls, micropython: str, seat: int, config_path: Path, *,
+                selftest: bool = False) -> SeatProcess:
         """The firmware on a configuration file of its own (``risktable seat config``),
         run in the file's folder: the state the seat keeps beside its configuration
         (its session number, its last reset cause) lasts from one run to the next, as
-        on a seat's flash."""
+        on a seat's flash. ``selftest``: the bring-up self-test in place of the seat
+        (firmware/seat/selftest.py), which ends with status 0 when every step passed."""
         process = cls.__new__(cls)
         process.seat = seat
         config_path = config_path.resolve()
         process.workdir = config_path.parent
         process._prepare(micropython, config_path)
+        if selftest:
+            process._argv = [micropython, "-c", "from seat import selftest; "
+                             f"selftest.main({str(config_path)!r})"]
         return process
 
     def _prepare(self, micropython: str, config_path: Path) -> None:
@@ -131,6 +136,7 @@ class SeatProcess:
         # an event it queued for the hub, ("refused", why) for a line it did not take.
         self.verdicts: list[tuple[str, Any]] = []
         self.stderr_tail: deque[str] = deque(maxlen=20)
+        self._stderr_read = threading.Event()  # the running process's stderr read to its end
         self._changed = threading.Condition()
         self.process: subprocess.Popen[str] | None = None
         self.restarts = 0  # how many times the supervisor started the firmware again
@@ -194,6 +200,7 @@ class SeatProcess:
                 process.stdin.close()
 
     def _spawn(self) -> None:
+        self._stderr_read.clear()
         self.process = subprocess.Popen(
             self._argv,
             cwd=self.workdir,
@@ -237,9 +244,17 @@ class SeatProcess:
 
     def _read_stderr(self, process: subprocess.Popen[str]) -> None:
         assert process.stderr is not None
-        with contextlib.suppress(ValueError, OSError), process.stderr:  # closed by stop()
-            for line in process.stderr:
-                self.stderr_tail.append(line.rstrip())
+        try:
+            with contextlib.suppress(ValueError, OSError), process.stderr:  # closed by stop()
+                for line in process.stderr:
+                    self.stderr_tail.append(line.rstrip())
+        finally:
+            self._stderr_read.set()
+
+    def stderr_drained(self, timeout: float) -> bool:
+        """Wait until the last lines of a firmware that ended are in ``stderr_tail`` (its
+        reader is a thread of its own); whether they are."""
+        return self._stderr_read.wait(timeout)
 
     def send(self, command: dict[str, Any]) -> None:
         """Feed one input line to the emulated board (button, encoder, dice, card). A
