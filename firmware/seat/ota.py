@@ -56,8 +56,8 @@ def page(seat, msg):
         uid = msg.get("id")
         if isinstance(uid, int) and 0 <= uid <= MAX_COUNTER:
             # An update the hub waits for: it hears why.
-            _refuse(seat, [uid, "", 0, 0, 0, 0, None],
-                    "unsigned manifest" if exc.field == "sig" else "bad manifest: %s" % exc.field)
+            why = "bad manifest: %s" % exc.field if "sig" in msg else "unsigned manifest"
+            _refuse(seat, [uid, "", 0, 0, 0, 0, None], why)
         return
     if msg["page"] == 0:
         if _job is not None and _job[6] is not None:

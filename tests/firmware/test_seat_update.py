@@ -145,6 +145,18 @@ def _device(micropython: str, builds: Builds, tmp: Path, port: int, table: str,
 
 
 @pytest.fixture
+def device(micropython: str, mosquitto: Mosquitto, builds: Builds, tmp_path: Path,
+           watch: Watcher, request: pytest.FixtureRequest) -> Iterator[Device]:
+    """Seat 1 of the test's table, online on the old version."""
+    device = _device(micropython, builds, tmp_path, mosquitto.port, _table(request))
+    try:
+        _online(watch, builds.old_version)
+        yield device
+    finally:
+        device.close()
+
+
+@pytest.fixture
 def watch(mosquitto: Mosquitto, request: pytest.FixtureRequest) -> Iterator[Watcher]:
     table = _table(request)
     watcher = Watcher(mosquitto.host, mosquitto.port, [topics.seat(table, 1, "status")])
@@ -177,59 +189,49 @@ def _run(updater: Updater, timeout: float = 60.0) -> SeatResult:
 
 @pytest.mark.slow
 def test_a_good_update_switches_and_survives_a_reboot(
-    micropython: str, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
+    device: Device, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
     request: pytest.FixtureRequest,
 ) -> None:
     table = _table(request)
-    device = _device(micropython, builds, tmp_path, mosquitto.port, table)
-    try:
-        _online(watch, builds.old_version)
-        lines: list[str] = []
-        result = _run(_updater(mosquitto, table, builds.new, builds.new_version, lines,
-                                   device.keys))
-        assert (result.result, result.fw) == (UPDATED, builds.new_version), (lines,
-                                                                              device.stderr)
-        files = len(bundle_files(builds.new))
-        # Progress births may be dropped while eight await their PUBACK; staged may not.
-        assert f"seat 1: staged {files}/{files} files" in lines
-        marker = json.loads((device.root / "ota.json").read_text())
-        assert marker["trial"] == 0 and marker["state"] == "updated"
-        assert not (device.root / "slots" / "new").exists()
-        # The new version stays after a power cut: probation is over.
-        device.power_cut()
-        birth = _online(watch, builds.new_version)
-        assert birth["ota"] == {"id": marker["id"], "state": "updated"}
-    finally:
-        device.close()
+    lines: list[str] = []
+    result = _run(_updater(mosquitto, table, builds.new, builds.new_version, lines,
+                               device.keys))
+    assert (result.result, result.fw) == (UPDATED, builds.new_version), (lines,
+                                                                          device.stderr)
+    files = len(bundle_files(builds.new))
+    # Progress births may be dropped while eight await their PUBACK; staged may not.
+    assert f"seat 1: staged {files}/{files} files" in lines
+    marker = json.loads((device.root / "ota.json").read_text())
+    assert marker["trial"] == 0 and marker["state"] == "updated"
+    assert not (device.root / "slots" / "new").exists()
+    # The new version stays after a power cut: probation is over.
+    device.power_cut()
+    birth = _online(watch, builds.new_version)
+    assert birth["ota"] == {"id": marker["id"], "state": "updated"}
 
 
 @pytest.mark.slow
 def test_a_corrupted_file_is_refused_and_the_old_version_kept(
-    micropython: str, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
+    device: Device, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
     request: pytest.FixtureRequest,
 ) -> None:
     table = _table(request)
-    device = _device(micropython, builds, tmp_path, mosquitto.port, table)
     served = tmp_path / "served"
     shutil.copytree(builds.new, served)
-    try:
-        _online(watch, builds.old_version)
-        lines: list[str] = []
-        updater = _updater(mosquitto, table, served, builds.new_version, lines, device.keys)
-        # After the manifest's hashes are taken, a file changes on the hub's side.
-        target = served / "seat" / "dice.mpy"
-        data = bytearray(target.read_bytes())
-        data[len(data) // 2] ^= 0xFF
-        target.write_bytes(bytes(data))
-        result = _run(updater)
-        assert result.result == FAILED and result.why == "hash mismatch: seat/dice.mpy", lines
-        assert result.fw == builds.old_version
-        assert not (device.root / "slots" / "new").exists()
-        assert not (device.root / "ota.json").exists()
-        device.power_cut()
-        _online(watch, builds.old_version)
-    finally:
-        device.close()
+    lines: list[str] = []
+    updater = _updater(mosquitto, table, served, builds.new_version, lines, device.keys)
+    # After the manifest's hashes are taken, a file changes on the hub's side.
+    target = served / "seat" / "dice.mpy"
+    data = bytearray(target.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    target.write_bytes(bytes(data))
+    result = _run(updater)
+    assert result.result == FAILED and result.why == "hash mismatch: seat/dice.mpy", lines
+    assert result.fw == builds.old_version
+    assert not (device.root / "slots" / "new").exists()
+    assert not (device.root / "ota.json").exists()
+    device.power_cut()
+    _online(watch, builds.old_version)
 
 
 def _nothing_changed(device: Device, updater: Updater) -> None:
@@ -241,112 +243,92 @@ def _nothing_changed(device: Device, updater: Updater) -> None:
 
 @pytest.mark.slow
 def test_a_manifest_not_signed_with_the_seats_key_is_refused(
-    micropython: str, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
+    device: Device, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
     request: pytest.FixtureRequest,
 ) -> None:
     table = _table(request)
-    device = _device(micropython, builds, tmp_path, mosquitto.port, table)
-    try:
-        _online(watch, builds.old_version)
-        # A hub holding another key for seat 1 (a stranger's, or one from before the
-        # seat was flashed with --new-secret).
-        other = tmp_path / "other-keys"
-        seat_keys.ensure(other, table, 1)
-        lines: list[str] = []
-        updater = _updater(mosquitto, table, builds.new, builds.new_version, lines, other)
-        result = _run(updater)
-        assert (result.result, result.why, result.fw) == (
-            FAILED, "bad signature", builds.old_version), (lines, device.stderr)
-        _nothing_changed(device, updater)
-        assert any("update refused: bad signature" in line for line in device.stderr)
-        # A manifest with no signature at all, as anyone who may publish on the seat's
-        # cmd topic could send it (the hub's own codec would not encode it).
-        unsigned = {"v": 1, "t": "cmd", "cmd": "update", "id": 77, "version": "9.9.9",
-                    "port": 1, "probation": 60, "page": 0, "pages": 1,
-                    "files": [{"p": "main.py", "n": 1, "h": "0" * 64}]}
-        watch.publish(topics.seat(table, 1, topics.SEAT_CMD), unsigned)
-        birth = watch.wait(lambda _t, m, _r: m.get("ota", {}).get("id") == 77, 20)[1]
-        assert birth["ota"] == {"id": 77, "state": "failed", "done": 0, "of": 0,
-                                "why": "unsigned manifest"}
-        assert birth["fw"] == builds.old_version
-        _nothing_changed(device, updater)
-    finally:
-        device.close()
+    # A hub holding another key for seat 1 (a stranger's, or one from before the
+    # seat was flashed with --new-secret).
+    other = tmp_path / "other-keys"
+    seat_keys.ensure(other, table, 1)
+    lines: list[str] = []
+    updater = _updater(mosquitto, table, builds.new, builds.new_version, lines, other)
+    result = _run(updater)
+    assert (result.result, result.why, result.fw) == (
+        FAILED, "bad signature", builds.old_version), (lines, device.stderr)
+    _nothing_changed(device, updater)
+    assert any("update refused: bad signature" in line for line in device.stderr)
+    # A manifest with no signature at all, as anyone who may publish on the seat's
+    # cmd topic could send it (the hub's own codec would not encode it).
+    unsigned = {"v": 1, "t": "cmd", "cmd": "update", "id": 77, "version": "9.9.9",
+                "port": 1, "probation": 60, "page": 0, "pages": 1,
+                "files": [{"p": "main.py", "n": 1, "h": "0" * 64}]}
+    watch.publish(topics.seat(table, 1, topics.SEAT_CMD), unsigned)
+    birth = watch.wait(lambda _t, m, _r: m.get("ota", {}).get("id") == 77, 20)[1]
+    assert birth["ota"] == {"id": 77, "state": "failed", "done": 0, "of": 0,
+                            "why": "unsigned manifest"}
+    assert birth["fw"] == builds.old_version
+    _nothing_changed(device, updater)
 
 
 @pytest.mark.slow
 def test_an_older_or_the_same_version_is_refused(
-    micropython: str, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
+    device: Device, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
     request: pytest.FixtureRequest,
 ) -> None:
     table = _table(request)
-    device = _device(micropython, builds, tmp_path, mosquitto.port, table)
-    try:
-        _online(watch, builds.old_version)
-        old = builds.old_version
-        release = old.partition("+")[0]
-        older = "0.0.1" if release != "0.0.1" else "0.0.0"
-        # Signed with the seat's own key, and so refused for its version alone: a
-        # manifest of an older release, and one of the running release (another build).
-        for version in (older, release + "+000000000000"):
-            lines: list[str] = []
-            updater = _updater(mosquitto, table, builds.new, version, lines, device.keys)
-            result = _run(updater)
-            assert (result.result, result.why, result.fw) == (
-                FAILED, f"not newer than {old}", old), (version, lines)
-            _nothing_changed(device, updater)
-    finally:
-        device.close()
+    old = builds.old_version
+    release = old.partition("+")[0]
+    older = "0.0.1" if release != "0.0.1" else "0.0.0"
+    # Signed with the seat's own key, and so refused for its version alone: a
+    # manifest of an older release, and one of the running release (another build).
+    for version in (older, release + "+000000000000"):
+        lines: list[str] = []
+        updater = _updater(mosquitto, table, builds.new, version, lines, device.keys)
+        result = _run(updater)
+        assert (result.result, result.why, result.fw) == (
+            FAILED, f"not newer than {old}", old), (version, lines)
+        _nothing_changed(device, updater)
 
 
 @pytest.mark.slow
 def test_a_version_that_crashes_at_start_is_rolled_back(
-    micropython: str, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
+    device: Device, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
     request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture,
 ) -> None:
     table = _table(request)
-    device = _device(micropython, builds, tmp_path, mosquitto.port, table)
-    try:
-        _online(watch, builds.old_version)
-        lines: list[str] = []
-        result = _run(_updater(mosquitto, table, builds.crash, builds.crash_version, lines,
-                                   device.keys))
-        assert (result.result, result.why) == (ROLLED_BACK, "did not start"), lines
-        assert result.fw == builds.old_version
-        assert any("broken build" in line for line in device.stderr)
-        marker = json.loads((device.root / "ota.json").read_text())
-        assert marker["active"] == ""
-        # A hub started afterwards reads the retained birth and logs what happened.
-        hub = HubService(BrokerAddress(mosquitto.host, mosquitto.port), table, 1)
-        with caplog.at_level(logging.INFO, logger="risktable.service.hub"):
-            hub.start()
-            try:
-                assert hub.wait_for_seats([1], 10)
-            finally:
-                hub.stop()
-        assert (f"seat 1: its last network update ({marker['id']}) rolled back: did not "
-                "start") in caplog.text
-    finally:
-        device.close()
+    lines: list[str] = []
+    result = _run(_updater(mosquitto, table, builds.crash, builds.crash_version, lines,
+                               device.keys))
+    assert (result.result, result.why) == (ROLLED_BACK, "did not start"), lines
+    assert result.fw == builds.old_version
+    assert any("broken build" in line for line in device.stderr)
+    marker = json.loads((device.root / "ota.json").read_text())
+    assert marker["active"] == ""
+    # A hub started afterwards reads the retained birth and logs what happened.
+    hub = HubService(BrokerAddress(mosquitto.host, mosquitto.port), table, 1)
+    with caplog.at_level(logging.INFO, logger="risktable.service.hub"):
+        hub.start()
+        try:
+            assert hub.wait_for_seats([1], 10)
+        finally:
+            hub.stop()
+    assert (f"seat 1: its last network update ({marker['id']}) rolled back: did not "
+            "start") in caplog.text
 
 
 @pytest.mark.slow
 def test_a_version_that_never_comes_online_is_rolled_back(
-    micropython: str, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
+    device: Device, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
     request: pytest.FixtureRequest,
 ) -> None:
     table = _table(request)
-    device = _device(micropython, builds, tmp_path, mosquitto.port, table)
-    try:
-        _online(watch, builds.old_version)
-        lines: list[str] = []
-        result = _run(_updater(mosquitto, table, builds.offline, builds.offline_version,
-                               lines, device.keys, probation_s=OFFLINE_PROBATION_S))
-        assert (result.result, result.why) == (ROLLED_BACK,
-                                               f"not online in {OFFLINE_PROBATION_S} s"), lines
-        assert result.fw == builds.old_version
-    finally:
-        device.close()
+    lines: list[str] = []
+    result = _run(_updater(mosquitto, table, builds.offline, builds.offline_version,
+                           lines, device.keys, probation_s=OFFLINE_PROBATION_S))
+    assert (result.result, result.why) == (ROLLED_BACK,
+                                           f"not online in {OFFLINE_PROBATION_S} s"), lines
+    assert result.fw == builds.old_version
 
 
 def _cut_during(micropython: str, mosquitto: Mosquitto, builds: Builds, tmp_path: Path,
@@ -434,23 +416,18 @@ def test_no_update_while_a_game_is_running(
 
 @pytest.mark.slow
 def test_the_command_updates_a_seat(
-    micropython: str, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
+    device: Device, mosquitto: Mosquitto, builds: Builds, tmp_path: Path, watch: Watcher,
     request: pytest.FixtureRequest,
 ) -> None:
     import sys
 
     table = _table(request)
-    device = _device(micropython, builds, tmp_path, mosquitto.port, table)
-    try:
-        _online(watch, builds.old_version)
-        result = subprocess.run(
-            [sys.executable, "-m", "risktable", "seat", "update", "--seat", "1", "--table",
-             table, "--broker", f"{mosquitto.host}:{mosquitto.port}", "--bind", "127.0.0.1",
-             "--probation", str(PROBATION_S), "--timeout", "60", "--keys", str(device.keys),
-             "--source", str(builds.new_tree)],
-            capture_output=True, text=True, timeout=120)
-        assert result.returncode == 0, result.stdout + result.stderr
-        assert "seat update: seat 1: manifest sent" in result.stdout
-        assert result.stdout.rstrip().endswith(f"seat 1: updated; runs {builds.new_version}")
-    finally:
-        device.close()
+    result = subprocess.run(
+        [sys.executable, "-m", "risktable", "seat", "update", "--seat", "1", "--table",
+         table, "--broker", f"{mosquitto.host}:{mosquitto.port}", "--bind", "127.0.0.1",
+         "--probation", str(PROBATION_S), "--timeout", "60", "--keys", str(device.keys),
+         "--source", str(builds.new_tree)],
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "seat update: seat 1: manifest sent" in result.stdout
+    assert result.stdout.rstrip().endswith(f"seat 1: updated; runs {builds.new_version}")

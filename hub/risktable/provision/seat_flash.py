@@ -257,10 +257,11 @@ def flash(plan: Plan, tools: Tools | None = None,
     seat, table = check_inputs(plan)
     try:
         key, made = seat_keys.ensure(plan.keys, table, seat, plan.new_secret)
-    except (seat_keys.SeatKeyError, OSError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) else str(exc)
-        raise FlashError(f"seat {seat}'s update key in {plan.keys}: {why}", EXIT_USAGE) \
-            from None
+    except seat_keys.SeatKeyError as exc:
+        raise FlashError(str(exc), EXIT_USAGE) from None
+    except OSError as exc:
+        raise FlashError(f"cannot keep seat {seat}'s update key in {plan.keys}: "
+                         f"{exc.strerror}", EXIT_USAGE) from None
     f = flasher or Flasher(tools or Tools.from_env(), say)
     f.say(f"seat {seat}'s update key: {'new' if made else 'kept'}, in "
           f"{seat_keys.key_path(plan.keys, table, seat)}")
