@@ -247,11 +247,17 @@ def test_a_manifest_not_signed_with_the_seats_key_is_refused(
     request: pytest.FixtureRequest,
 ) -> None:
     table = _table(request)
+    # A hub holding no key for seat 1 does not start.
+    lines: list[str] = []
+    with pytest.raises(UpdateError, match="seat 1 has no update key in .*risktable seat "
+                                          "flash"):
+        _updater(mosquitto, table, builds.new, builds.new_version, lines,
+                 tmp_path / "no-keys").run([1])
+    assert not lines  # nothing was sent
     # A hub holding another key for seat 1 (a stranger's, or one from before the
     # seat was flashed with --new-secret).
     other = tmp_path / "other-keys"
     seat_keys.ensure(other, table, 1)
-    lines: list[str] = []
     updater = _updater(mosquitto, table, builds.new, builds.new_version, lines, other)
     result = _run(updater)
     assert (result.result, result.why, result.fw) == (
