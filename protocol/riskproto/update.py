@@ -10,11 +10,11 @@ try:
 except ImportError:
     pass
 
-# Five files a page: a page at its bounds (five 40-character paths, sizes of seven
-# digits, the header's 32-character version written as six-byte escapes) stays within
-# MAX_MESSAGE_BYTES. 64 pages of 5 files.
-PAGE_FILES = 5
-MAX_PAGES = 64
+# Four files a page: a page at its bounds (four 40-character paths, sizes of seven
+# digits, the signature, the header's 32-character version written as six-byte escapes)
+# stays within MAX_MESSAGE_BYTES. 80 pages of 4 files.
+PAGE_FILES = 4
+MAX_PAGES = 80
 MAX_PATH = 40
 MAX_FILE_BYTES = 1048576
 
@@ -50,6 +50,7 @@ def hex_digest(parent: str, key: "str | int", value: "Any", lo: int, hi: int) ->
 # riskproto/codec.py explains the notation.
 FIELDS = (
     "id", REQ, "i", 0, MAX_COUNTER,
+    "sig", REQ, hex_digest, 64, 64,
     "version", REQ, "s", 1, 32,
     "port", REQ, "i", 1, 65535,
     "probation", REQ, "i", 5, 3600,
@@ -62,6 +63,18 @@ FIELDS = (
     ),
 )
 # fmt: on
+
+
+# The signature (protocol/README.md, "Signed manifests"): HMAC-SHA256, under the seat's
+# own update key, of this head line followed by one signed_line() per file, in the
+# manifest's order. The version's length comes first so that no version can be read
+# as another version and probation.
+def signed_head(update_id: int, version: str, probation: int) -> str:
+    return "risktable-update %d %d %d %s\n" % (update_id, probation, len(version), version)
+
+
+def signed_line(path: str, size: int, digest: str) -> str:
+    return "%s %d %s\n" % (path, size, digest)
 
 
 def check(msg: "dict[str, Any]") -> "dict[str, Any]":

@@ -2,7 +2,8 @@
 
 The fakes (tests/firmware/flashfakes/) print what esptool 5.6 and mpremote 1.29 print and
 append their command lines to a log, so each test checks the commands run, in order, and
-the error and exit code of each way flashing goes wrong. Not run on a device.
+the error and exit code of each way flashing goes wrong; the files copied one by one
+land in a folder standing for the board's flash. Not run on a device.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from risktable.cli import main
-from risktable.provision import seat_flash
+from risktable.provision import seat_flash, seat_keys
 from risktable.provision.seat_build import BuildResult, build
 
 FAKES = Path(__file__).parent / "flashfakes"
@@ -38,13 +39,17 @@ class Bench:
         self.config = tmp_path / "seat3.json"
         self.config.write_text(json.dumps({"table": "den", "seat": 3, "board": "esp32",
                                            "broker": {"host": "192.168.4.1"}}))
+        self.keys = tmp_path / "keys"
+        self.board = tmp_path / "board"
+        self.board.mkdir()
+        monkeypatch.setenv("FAKE_BOARD", str(self.board))
         monkeypatch.setenv("FAKE_TOOL_LOG", str(self.log))
         monkeypatch.setenv(seat_flash.ESPTOOL_ENV, f"{sys.executable} {FAKES / 'esptool.py'}")
         monkeypatch.setenv(seat_flash.MPREMOTE_ENV, f"{sys.executable} {FAKES / 'mpremote.py'}")
 
     def args(self, *extra: str, image: bool = True) -> list[str]:
         argv = ["seat", "flash", "--port", str(self.port), "--config", str(self.config),
-                "--wait", "0", *extra]
+                "--wait", "0", "--keys", str(self.keys), *extra]
         if image:
             argv += ["--firmware", str(self.image)]
         return argv
@@ -80,6 +85,7 @@ def test_flashes_checks_and_installs_in_order(
         ["mpremote", "connect", port, "exec", "import sys; print(sys.implementation.version)"],
         ["mpremote", "connect", port, "fs", "cp", "-r", *entries, ":"],
         ["mpremote", "connect", port, "fs", "cp", str(bench.config.resolve()), ":config.json"],
+        ["mpremote", "connect", port, "fs", "cp", commands[6][5], ":update.key"],
         ["mpremote", "connect", port, "reset"],
     ]
     # The firmware is copied from the build folder, main.py and packages into the root.
@@ -90,6 +96,30 @@ def test_flashes_checks_and_installs_in_order(
     assert "seat flash: found an ESP32-S3" in lines
     assert "seat flash: MicroPython 1.29.0 answers" in lines
     assert lines[-1] == "seat flash: seat 3 is flashed"
+    # The update key: on the board and in the keys folder, the same, readable by the
+    # owner only on this side; the copy made for mpremote is gone.
+    assert not Path(commands[6][5]).exists()
+    kept = bench.keys / "den-seat3.key"
+    assert (bench.board / "update.key").read_text() == kept.read_text()
+    assert len(bytes.fromhex(kept.read_text().strip())) == 32
+    assert kept.stat().st_mode & 0o777 == 0o600
+    assert bench.keys.stat().st_mode & 0o777 == 0o700
+    assert f"seat flash: seat 3's update key: new, in {kept}" in lines
+
+
+def test_flashing_again_keeps_the_key_and_new_secret_renews_it(
+    bench: Bench, compiled: BuildResult, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = bench.args("--build", str(compiled.out))
+    assert main(args) == 0
+    first = seat_keys.load(bench.keys, "den", 3)
+    assert main(args) == 0
+    assert seat_keys.load(bench.keys, "den", 3) == first
+    assert "update key: kept" in capsys.readouterr().out
+    assert main([*args, "--new-secret"]) == 0
+    renewed = seat_keys.load(bench.keys, "den", 3)
+    assert renewed != first
+    assert bytes.fromhex((bench.board / "update.key").read_text()) == renewed
 
 
 def test_without_an_image_it_builds_and_keeps_the_boards_micropython(

@@ -54,8 +54,9 @@ def _largest() -> list[dict[str, Any]]:
         message("cmd", cmd="arm_dice", roll=BIG, count=3),
         # A manifest page at its bounds (riskproto.update): paths and hashes cannot be
         # escaped, the version can.
-        message("cmd", cmd="update", id=BIG, version=W * 32, port=65535, probation=3600,
-                page=63, pages=64, files=[{"p": "a" * 40, "n": 1048576, "h": "f" * 64}] * 5),
+        message("cmd", cmd="update", id=BIG, sig="f" * 64, version=W * 32, port=65535,
+                probation=3600, page=79, pages=80,
+                files=[{"p": "a" * 40, "n": 1048576, "h": "f" * 64}] * 4),
         message(
             "board",
             owners=[6] * 42,

@@ -18,6 +18,7 @@ from risktable.demo.seats import SeatProcess
 from risktable.i18n import DEFAULT as DEFAULT_LANGUAGE
 from risktable.i18n import LANGUAGES
 from risktable.paths import MissingPart
+from risktable.provision import seat_keys
 from risktable.provision.micropython_version import BOARD, VARIANT, VERSION_TEXT
 from risktable.provision.phone_seat import (
     DEFAULT_PAGE_PORT,
@@ -162,8 +163,9 @@ def register(sub: Any) -> None:
         description=(
             f"Checks the chip is an ESP32-S3, writes the MicroPython image (--firmware: the "
             f"{BOARD} {VARIANT} build of v{VERSION_TEXT} from micropython.org), checks the "
-            "runtime's version, then copies the compiled firmware and the seat's "
-            "configuration with mpremote. Exit codes: 2 bad arguments or files, 3 the "
+            "runtime's version, then copies the compiled firmware, the seat's "
+            "configuration and its update key (made the first time, kept in --keys for "
+            "risktable seat update) with mpremote. Exit codes: 2 bad arguments or files, 3 the "
             "board does not answer, 4 not an ESP32-S3, 5 another MicroPython version, "
             "1 a tool failed."),
     )
@@ -179,6 +181,10 @@ def register(sub: Any) -> None:
         help="the compiled firmware (risktable seat build --out DIR); default: build it now")
     flash_p.add_argument("--wait", type=float, default=30.0,
                          help="seconds to wait for MicroPython to answer (default: 30)")
+    _keys_option(flash_p)
+    flash_p.add_argument("--new-secret", action="store_true",
+                         help="give the seat a new update key (the old one signs nothing "
+                              "more for it)")
     flash_p.set_defaults(handler=_flash)
 
     update_p = seat_sub.add_parser(
@@ -214,7 +220,14 @@ def register(sub: Any) -> None:
     update_p.add_argument(
         "--source", type=Path, default=REPO, help="checkout holding firmware/ and protocol/")
     update_p.add_argument("--json", action="store_true", help="the results as JSON")
+    _keys_option(update_p)
     update_p.set_defaults(handler=_update)
+
+
+def _keys_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--keys", type=Path, default=seat_keys.DEFAULT_DIR, metavar="DIR",
+                        help="the folder of the seats' update keys, which sign their "
+                             f"updates (default: {seat_keys.DEFAULT_DIR})")
 
 
 def _config(args: argparse.Namespace) -> int:
@@ -342,8 +355,8 @@ def _flash(args: argparse.Namespace) -> int:
             if build_dir is None:
                 say("compiling the firmware with mpy-cross")
                 build_dir = build(Path(scratch) / "seat").out
-            flash(Plan(args.port, build_dir, args.config, args.firmware, args.seat, args.wait),
-                  say=say)
+            flash(Plan(args.port, build_dir, args.config, args.firmware, args.seat, args.wait,
+                       args.keys, args.new_secret), say=say)
         except BuildError as exc:
             raise CliError(str(exc)) from None
         except FlashError as exc:
@@ -375,7 +388,7 @@ def _update(args: argparse.Namespace) -> int:
             build_dir = build(Path(scratch) / "seat", repo=args.source).out
             updater = Updater(
                 broker.host, broker.port, args.table, build_dir, bundled_version(args.source),
-                username=args.username, password=password, bind=args.bind,
+                args.keys, username=args.username, password=password, bind=args.bind,
                 http_port=args.http_port, probation_s=args.probation, say=say)
             results = updater.run(None if args.all else [args.seat], timeout_s=args.timeout)
         except (BuildError, UpdateError) as exc:

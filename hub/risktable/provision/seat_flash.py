@@ -11,7 +11,10 @@ their place (``RISKTABLE_ESPTOOL`` / ``RISKTABLE_MPREMOTE`` name another command
    the pinned one (:mod:`risktable.provision.micropython_version`): the compiled firmware
    is bytecode for that version;
 4. ``mpremote fs cp``: the firmware folder (``risktable seat build``'s output) into the
-   board's root, the seat's configuration as ``config.json``, then a reset.
+   board's root, the seat's configuration as ``config.json``, the seat's update key as
+   ``update.key`` (:mod:`risktable.provision.seat_keys`: made the first time, or anew
+   with ``--new-secret``, and kept on this side for ``risktable seat update``), then a
+   reset.
 
 Nothing is downloaded: the MicroPython image is a file the user supplies.
 """
@@ -24,12 +27,14 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from risktable.provision import micropython_version as mpv
+from risktable.provision import seat_keys
 
 ESPTOOL_ENV = "RISKTABLE_ESPTOOL"
 MPREMOTE_ENV = "RISKTABLE_MPREMOTE"
@@ -86,12 +91,15 @@ class Plan:
     seat: int | None = None
     #: How long to wait for MicroPython to answer after the chip check or a write.
     wait_s: float = 30.0
+    #: The folder of the seats' update keys, and whether this seat gets a new one.
+    keys: Path = seat_keys.DEFAULT_DIR
+    new_secret: bool = False
 
 
-def check_inputs(plan: Plan) -> int:
+def check_inputs(plan: Plan) -> tuple[int, str]:
     """Refuse a missing image, build folder or configuration before touching the board.
 
-    Returns the seat number the configuration is for.
+    Returns the seat number and the table the configuration is for.
     """
     if plan.image is not None:
         if not plan.image.is_file():
@@ -118,7 +126,10 @@ def check_inputs(plan: Plan) -> int:
         raise FlashError(f"{plan.config} is seat {config['seat']}'s, not seat {plan.seat}'s",
                          EXIT_USAGE)
     seat: int = config["seat"]
-    return seat
+    table = config.get("table")
+    if not isinstance(table, str):
+        raise FlashError(f"{plan.config} names no table", EXIT_USAGE)
+    return seat, table
 
 
 Runner = Callable[..., "subprocess.CompletedProcess[str]"]
@@ -211,8 +222,9 @@ class Flasher:
                                  f" ({last})", EXIT_NO_ANSWER)
             self._sleep(1.0)
 
-    def install(self, port: str, build: Path, config: Path) -> int:
-        """Copy the firmware folder and the configuration; reset. Returns files copied."""
+    def install(self, port: str, build: Path, config: Path, key: bytes) -> int:
+        """Copy the firmware folder, the configuration and the update key; reset.
+        Returns files copied."""
         entries = sorted(p.name for p in build.iterdir() if p.name != "config.json")
         files = sum(1 for p in build.rglob("*") if p.is_file() and p.name != "config.json")
         self.say(f"copying the firmware ({files} files from {build})")
@@ -221,9 +233,17 @@ class Flasher:
         self.say(f"copying {config.name} as config.json")
         self._check(self.mpremote(port, "fs", "cp", str(config.resolve()), ":config.json"),
                     "copying the configuration", port)
+        self.say(f"copying the seat's update key as {seat_keys.DEVICE_FILE}")
+        with tempfile.TemporaryDirectory(prefix="risktable-key-") as scratch:
+            # Readable by this user only while it exists (the folder is 0700).
+            held = Path(scratch) / seat_keys.DEVICE_FILE
+            seat_keys.write_key(held, key)
+            self._check(self.mpremote(port, "fs", "cp", str(held),
+                                      ":" + seat_keys.DEVICE_FILE),
+                        "copying the update key", port)
         self.say("resetting the board")
         self._check(self.mpremote(port, "reset"), "resetting", port)
-        return files + 1
+        return files + 2
 
     def _check(self, done: subprocess.CompletedProcess[str], what: str, port: str) -> None:
         if done.returncode != 0:
@@ -234,8 +254,17 @@ class Flasher:
 def flash(plan: Plan, tools: Tools | None = None,
           say: Callable[[str], None] = print, flasher: Flasher | None = None) -> int:
     """Run every step for ``plan``; return the seat number. Raises :class:`FlashError`."""
-    seat = check_inputs(plan)
+    seat, table = check_inputs(plan)
+    try:
+        key, made = seat_keys.ensure(plan.keys, table, seat, plan.new_secret)
+    except seat_keys.SeatKeyError as exc:
+        raise FlashError(str(exc), EXIT_USAGE) from None
+    except OSError as exc:
+        raise FlashError(f"cannot keep seat {seat}'s update key in {plan.keys}: "
+                         f"{exc.strerror}", EXIT_USAGE) from None
     f = flasher or Flasher(tools or Tools.from_env(), say)
+    f.say(f"seat {seat}'s update key: {'new' if made else 'kept'}, in "
+          f"{seat_keys.key_path(plan.keys, table, seat)}")
     f.say(f"checking the chip on {plan.port}")
     chip = f.check_chip(plan.port)
     f.say(f"found an {chip}")
@@ -250,7 +279,7 @@ def flash(plan: Plan, tools: Tools | None = None,
             f"(flash the {mpv.BOARD}-{mpv.VARIANT} image of v{mpv.VERSION_TEXT} with "
             "--firmware)", EXIT_WRONG_VERSION)
     f.say(f"MicroPython {have} answers")
-    f.install(plan.port, plan.build, plan.config)
+    f.install(plan.port, plan.build, plan.config, key)
     f.say(f"seat {seat} is flashed")
     return seat
 

@@ -3,16 +3,19 @@
 The hub builds the firmware bundle (what ``seat build`` compiles), serves its files
 over HTTP, and sends every chosen seat the manifest (each file's path, size and
 SHA-256, the version and the server's port) as ``update`` commands on the seat's cmd
-topic, in pages of :data:`riskproto.update.PAGE_FILES` files. The seat fetches, checks
-and stages the files, switches to them and reports in its retained birth (``ota``);
+topic, in pages of :data:`riskproto.update.PAGE_FILES` files, signed with that seat's
+own update key (:mod:`risktable.provision.seat_keys`). The seat checks the signature
+and that the version is newer, fetches, checks and stages the files, switches to them
+and reports in its retained birth (``ota``);
 see firmware/README.md, "Updates over the network", and protocol/README.md, cmd
 ``update``. No update starts while a game is running on the table.
 
 Example::
 
     >>> files = [BundleFile("seat/app.mpy", 3, "ab" * 32)]
-    >>> [len(p["files"]) for p in manifest_pages(7, "0.3.0+abc", 8080, 60, files * 6)]
-    [5, 1]
+    >>> pages = manifest_pages(7, "0.3.0+abc", 8080, 60, files * 6, bytes(32))
+    >>> [len(p["files"]) for p in pages], pages[0]["sig"] == pages[1]["sig"]
+    ([4, 2], True)
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from riskproto import messages, topics, update
 from riskproto.codec import MAX_COUNTER
+from risktable.provision import seat_keys
 from risktable.provision.seat_build import DATA_FILES
 
 #: Files of a build that an update leaves alone: the boot selector and the entry
@@ -89,14 +93,16 @@ def bundle_files(build_dir: Path) -> list[BundleFile]:
 
 
 def manifest_pages(update_id: int, version: str, port: int, probation_s: int,
-                   files: list[BundleFile]) -> list[dict[str, Any]]:
-    """The ``update`` commands that carry the manifest of ``files``, each checked
-    against the contract (and so within 1024 bytes)."""
+                   files: list[BundleFile], key: bytes) -> list[dict[str, Any]]:
+    """The ``update`` commands that carry the manifest of ``files``, signed with the
+    seat's ``key``, each checked against the contract (and so within 1024 bytes)."""
     chunks = [files[i:i + update.PAGE_FILES] for i in range(0, len(files), update.PAGE_FILES)]
+    sig = seat_keys.sign(key, update_id, version, probation_s,
+                         ((f.path, f.size, f.sha256) for f in files))
     pages = []
     for n, chunk in enumerate(chunks or [[]]):
         msg = messages.message(
-            "cmd", cmd="update", id=update_id, version=version, port=port,
+            "cmd", cmd="update", id=update_id, sig=sig, version=version, port=port,
             probation=probation_s, page=n, pages=len(chunks or [[]]),
             files=[{"p": f.path, "n": f.size, "h": f.sha256} for f in chunk])
         messages.encode(msg)  # raises if a page breaks the contract
@@ -200,10 +206,13 @@ class Updater:
     """Sends one update to seats of a table and follows each to its result.
 
     ``build_dir`` holds the compiled firmware (``seat_build.build``) that reports
-    ``version``; ``say`` gets one line per step and per seat's progress.
+    ``version``; ``keys`` is the folder of the seats' update keys
+    (:mod:`~risktable.provision.seat_keys`); ``say`` gets one line per step and per
+    seat's progress.
     """
 
-    def __init__(self, host: str, port: int, table: str, build_dir: Path, version: str, *,
+    def __init__(self, host: str, port: int, table: str, build_dir: Path, version: str,
+                 keys: Path, *,
                  username: str | None = None, password: str | None = None,
                  bind: str = "0.0.0.0", http_port: int = 0,
                  probation_s: int = DEFAULT_PROBATION_S, chunk_delay: float = 0.0,
@@ -214,6 +223,7 @@ class Updater:
         self.version = version
         self.files = bundle_files(build_dir)
         self.probation_s = probation_s
+        self.keys = keys
         self.say = say
         self.server = BundleServer(build_dir, self.files, bind, http_port, chunk_delay)
         self._host, self._port = host, port
@@ -262,23 +272,27 @@ class Updater:
             offline = [n for n in chosen if not state[n].online]
             if offline:
                 raise UpdateError(f"seat {offline[0]} is not online: start it, then update")
+            try:
+                keys = {n: seat_keys.load(self.keys, self.table, n) for n in chosen}
+            except seat_keys.SeatKeyError as exc:
+                raise UpdateError(str(exc)) from None
             with self.server:
-                return self._update(client, chosen, state, hub, timeout_s)
+                return self._update(client, chosen, keys, state, hub, timeout_s)
         finally:
             # DISCONNECT first, sent by the network thread, which then ends at
             # once; stopping the thread first costs its select() timeout (up to 1 s).
             client.disconnect()
             client.loop_stop()
 
-    def _update(self, client: mqtt.Client, chosen: list[int], state: dict[int, _Seat],
-                hub: _Table, timeout_s: float) -> list[SeatResult]:
+    def _update(self, client: mqtt.Client, chosen: list[int], keys: dict[int, bytes],
+                state: dict[int, _Seat], hub: _Table, timeout_s: float) -> list[SeatResult]:
         update_id = int(time.time()) & MAX_COUNTER
-        pages = manifest_pages(update_id, self.version, self.server.port, self.probation_s,
-                               self.files)
+        pages = -(-len(self.files) // update.PAGE_FILES)
         self.say(f"serving {len(self.files)} files of firmware {self.version} on port "
-                 f"{self.server.port}; {len(pages)} manifest pages per seat")
+                 f"{self.server.port}; {pages} manifest pages per seat, signed with its key")
         for n in chosen:
-            for msg in pages:
+            for msg in manifest_pages(update_id, self.version, self.server.port,
+                                      self.probation_s, self.files, keys[n]):
                 client.publish(topics.seat(self.table, n, topics.SEAT_CMD),
                                messages.encode(msg), qos=1).wait_for_publish(10)
             self.say(f"seat {n}: manifest sent (was {state[n].fw or 'not seen'})")

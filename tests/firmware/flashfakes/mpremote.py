@@ -2,12 +2,14 @@
 
 It appends its argv and working directory to the JSON-lines file FAKE_TOOL_LOG. ``exec``
 prints FAKE_MP_VERSION (default (1, 29, 0, '')) as the pinned runtime would print
-sys.implementation.version; ``fs cp`` checks that every source exists and lists them.
+sys.implementation.version; ``fs cp`` checks that every source exists and lists them,
+and with FAKE_BOARD set copies a single file into that folder as the board's flash.
 FAKE_MP_SILENT=1: the port never answers, as mpremote fails on a board without a REPL.
 """
 
 import json
 import os
+import shutil
 import sys
 
 args = sys.argv[1:]
@@ -28,6 +30,9 @@ elif command[:2] == ["fs", "cp"]:
             print(f"mpremote: cp: {source}: No such file or directory", file=sys.stderr)
             sys.exit(1)
         print(f"cp {source} {command[-1]}")
+    board = os.environ.get("FAKE_BOARD")
+    if board and "-r" not in command and len(sources) == 1:
+        shutil.copyfile(sources[0], os.path.join(board, command[-1].lstrip(":")))
 elif command[0] == "reset":
     pass
 else:
