@@ -41,12 +41,12 @@ from tests.table.inputs import CARDS, UIDS
 TABLE = "coach"
 
 
-def _hint_event(seat: int, seq: int) -> dict[str, Any]:
+def hint_event(seat: int, seq: int) -> dict[str, Any]:
     return messages.validate(messages.message("event", seat=seat, seq=seq, kind="button",
                                               button="confirm", press="long"))
 
 
-def _play_until(session: TableSession, pilot: Autopilot, ready: Any,
+def play_until(session: TableSession, pilot: Autopilot, ready: Any,
                 send: Any = None) -> tuple[int, int]:
     """Play the autopilot's events into ``send`` (default the session) until ``ready``
     says the seat the game waits on may ask for a hint; returns (seat, its last seq)."""
@@ -65,25 +65,25 @@ def _play_until(session: TableSession, pilot: Autopilot, ready: Any,
     raise AssertionError("the position never came")
 
 
-def _reinforcing(state: State, menu: menus.Menu) -> bool:
+def reinforcing(state: State, menu: menus.Menu) -> bool:
     # A turn's reinforcement after the setup, with the pool still whole.
     return state.phase == REINFORCE and state.turn >= 4 and menu.stage == menus.PLACE
 
 
-def _pilot(session: TableSession, seed: int = 3) -> Autopilot:
+def pilot_for(session: TableSession, seed: int = 3) -> Autopilot:
     return Autopilot(session, {seat: HeuristicBot(seed * 10 + seat) for seat in session.seats},
                      UIDS, random.Random(seed))
 
 
 def test_a_hint_shows_the_hard_bots_move_on_the_asking_seat_only_and_changes_nothing() -> None:
     session = TableSession(Config(players=3), [1, 2, 3], CARDS, coached=())
-    pilot = _pilot(session)
-    seat, seq = _play_until(session, pilot, _reinforcing)
+    pilot = pilot_for(session)
+    seat, seq = play_until(session, pilot, reinforcing)
     player = session.seats.index(seat)
     state, log, ui, views = session.state, session.log, session.ui_state(), {
         s: session.view(s) for s in session.seats}
 
-    outcome = session.handle(seat, _hint_event(seat, seq + 1))
+    outcome = session.handle(seat, hint_event(seat, seq + 1))
     assert outcome.error is None and not outcome.actions and not outcome.commands
     assert list(outcome.views) == [seat]  # the other seats see nothing of it
     lines = outcome.views[seat]["lines"]
@@ -106,9 +106,9 @@ def test_a_hint_shows_the_hard_bots_move_on_the_asking_seat_only_and_changes_not
 
 def test_a_hint_ends_at_a_refused_input_and_at_the_next_move() -> None:
     session = TableSession(Config(players=3), [1, 2, 3], CARDS, coached=[1, 2, 3])
-    pilot = _pilot(session, seed=4)
-    seat, seq = _play_until(session, pilot, _reinforcing)
-    shown = session.handle(seat, _hint_event(seat, seq + 1))
+    pilot = pilot_for(session, seed=4)
+    seat, seq = play_until(session, pilot, reinforcing)
+    shown = session.handle(seat, hint_event(seat, seq + 1))
     assert shown.views[seat]["lines"][0].startswith("Hint:")
     assert session.public_hint() is not None
     # A refused input (Back with nothing to take back) brings the seat's screen back.
@@ -118,7 +118,7 @@ def test_a_hint_ends_at_a_refused_input_and_at_the_next_move() -> None:
     assert refused.views == {seat: session.view(seat)}
     assert session.public_hint() is None
     # Asked again, then a move of the game (the seat's placement) takes it down too.
-    session.handle(seat, _hint_event(seat, pilot._seq[seat] + 1))
+    session.handle(seat, hint_event(seat, pilot._seq[seat] + 1))
     pilot._seq[seat] += 1
     moved = session.handle(*pilot._event(seat, "button", button="confirm", press="short"))
     assert moved.actions and not moved.views[seat]["lines"][0].startswith("Hint:")
@@ -129,27 +129,27 @@ def test_only_the_seat_the_game_waits_on_gets_a_hint() -> None:
     session = TableSession(Config(players=3), [1, 2, 3], CARDS,
                            bots={3: HeuristicBot(3)}, dice=random.Random(1))
     pilot = Autopilot(session, {1: HeuristicBot(1), 2: HeuristicBot(2)}, UIDS, random.Random(1))
-    seat, _ = _play_until(session, pilot, lambda s, m: m.stage == menus.CLAIM_STAGE
+    seat, _ = play_until(session, pilot, lambda s, m: m.stage == menus.CLAIM_STAGE
                           and s.player == 0)
     other = 2 if seat == 1 else 1
-    refused = session.handle(other, _hint_event(other, 900))
+    refused = session.handle(other, hint_event(other, 900))
     assert refused.error is not None and refused.error.code == "not_allowed"
     assert refused.error.message.endswith("is playing: wait for your turn")
     assert not refused.views
-    bot = session.handle(3, _hint_event(3, 901))
+    bot = session.handle(3, hint_event(3, 901))
     assert bot.error is not None and "bot plays this seat" in bot.error.message
-    claimed = session.handle(seat, _hint_event(seat, 902))
+    claimed = session.handle(seat, hint_event(seat, 902))
     assert claimed.views[seat]["lines"][0].startswith("Hint: Claim")
 
 
 def test_the_hint_reads_nothing_the_seat_may_not_see() -> None:
     # Other players' hands and the draw pile swapped: the same hint, in every phase seen.
     session = TableSession(Config(players=4), [1, 2, 3, 4], CARDS)
-    pilot = _pilot(session, seed=5)
+    pilot = pilot_for(session, seed=5)
     seen = 0
-    for ready in (_reinforcing, lambda s, m: s.phase == ATTACK and s.turn >= 8
+    for ready in (reinforcing, lambda s, m: s.phase == ATTACK and s.turn >= 8
                   and m.stage == menus.ATTACK_FROM):
-        seat, _ = _play_until(session, pilot, ready)
+        seat, _ = play_until(session, pilot, ready)
         state = session.state
         player = session.seats.index(seat)
         others = [q for q in range(4) if q != player]
@@ -168,9 +168,9 @@ def test_the_hint_reads_nothing_the_seat_may_not_see() -> None:
 
 def test_a_coached_seats_hint_goes_in_the_scene_without_its_secrets() -> None:
     session = TableSession(Config(players=3), [1, 2, 3], CARDS, coached=[1, 2, 3])
-    pilot = _pilot(session, seed=6)
-    seat, seq = _play_until(session, pilot, _reinforcing)
-    session.handle(seat, _hint_event(seat, seq + 1))
+    pilot = pilot_for(session, seed=6)
+    seat, seq = play_until(session, pilot, reinforcing)
+    session.handle(seat, hint_event(seat, seq + 1))
     hint = session.public_hint()
     assert hint is not None and hint["seat"] == seat and hint["k"] in ("place", "trade")
     scene = scene_message(session.state, *session.scene(), session.bot_levels, hint)
@@ -205,9 +205,9 @@ def test_the_hub_journals_no_hint_and_a_restart_carries_on_after_it(
     try:
         # The setup and the first turns go straight to the service; the hint and what
         # follows it come from a seat over the broker, numbered by the hub's gate.
-        pilot = _pilot(service.session, seed=7)
-        seat, _ = service.inspect(lambda session: _play_until(
-            session, pilot, _reinforcing, service._on_event))
+        pilot = pilot_for(service.session, seed=7)
+        seat, _ = service.inspect(lambda session: play_until(
+            session, pilot, reinforcing, service._on_event))
         game = service.game_id
         actions = len(service.journal.actions(game))
         inputs = service.journal.input_seqs(game, seat)[1]
@@ -216,7 +216,7 @@ def test_the_hub_journals_no_hint_and_a_restart_carries_on_after_it(
         seat_client.wait_for_view(lambda view: view.get("active") is True)
         heard = len(watcher.messages)
 
-        answer = seat_client.request(_hint_event(seat, 1))
+        answer = seat_client.request(hint_event(seat, 1))
         assert answer.ack
         view = seat_client.wait_for_view(lambda v: v["lines"][0].startswith("Hint:"))
         assert view["active"] is True
