@@ -21,6 +21,8 @@ import os
 import random
 import time
 
+from bench_bot_time import PI4_SLOWER, PLAYERS, _pin, quantile
+
 from risktable.rules.actions import Action
 from risktable.rules.bots import BOTS, Bot
 from risktable.rules.engine import current_actor
@@ -29,8 +31,6 @@ from risktable.rules.selfplay import play_game
 from risktable.rules.state import ATTACK, FORTIFY, OCCUPY, REINFORCE, State
 from risktable.table.coach import Advice
 
-PLAYERS = 4
-PI4_SLOWER = 3.0
 _OWN_TURN = (REINFORCE, ATTACK, OCCUPY, FORTIFY)
 
 
@@ -50,12 +50,6 @@ class Coached:
             self.cpu.append(time.process_time() - c0)
             self.wall.append(time.perf_counter() - w0)
         return self.bot.choose(s)
-
-
-def quantile(xs: list[float], q: float) -> float:
-    """The ``q`` quantile (nearest rank) of ``xs``, in milliseconds."""
-    ordered = sorted(xs)
-    return 1000 * ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
 
 
 def play(rules: str, games: int, seed: int, max_turns: int) -> list[Coached]:
@@ -83,14 +77,6 @@ def report(label: str, coached: list[Coached]) -> list[str]:
             f"{quantile(cpu, 1.0):7.1f} ms  (a Pi 4 core: p99 about {PI4_SLOWER * p99:.0f} ms)",
             f"  hint wall p50 {quantile(wall, 0.5):7.1f} ms  p99 {quantile(wall, 0.99):7.1f} ms"
             f"  max {quantile(wall, 1.0):7.1f} ms"]
-
-
-def _pin() -> str:
-    if hasattr(os, "sched_setaffinity"):
-        core = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {core})
-        return f"pinned to core {core}"
-    return "not pinned (no sched_setaffinity here)"
 
 
 def main() -> int:
