@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from riskproto import messages
+from risktable import i18n
 from risktable.broker_address import BrokerAddress
 from risktable.config import (
     BrokerConfig,
@@ -20,7 +21,6 @@ from risktable.config import (
     TableConfig,
     parse_config,
 )
-from risktable import i18n
 from risktable.demo.runner import DemoError, DemoOptions, bot_levels, bot_names
 from risktable.journal import Journal, journal_path
 from risktable.rules import Config
