@@ -23,6 +23,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
     "bench_battle.py": ("--quick",),
     "bench_bot_strength.py": ("--quick",),
     "bench_bot_time.py": ("--quick",),
+    "bench_coach.py": ("--quick",),
     "bench_cli_startup.py": ("--quick",),
     "bench_dice_read.py": ("--quick",),
     "bench_firmware.py": ("--quick",),

@@ -49,7 +49,9 @@ class TableConfig:
     its new games handle cards: ``physical`` (the seats tap the enrolled deck) or
     ``hub`` (the hub deals and keeps the hands, and the seats show them). ``language``
     is what a seat whose birth names no language reads (``en``, ``fa``, ``pt``, ``ro``
-    or ``tr``; a seat's own configuration names its player's)."""
+    or ``tr``; a seat's own configuration names its player's). ``coach`` lists the
+    seats whose hints (a long press of Confirm, docs/bots.md) the live board page shows
+    too; every other seat's hints stay on its own display."""
 
     id: str = DEFAULT_TABLE
     seats: int = DEFAULT_SEATS
@@ -59,6 +61,7 @@ class TableConfig:
     house: Mapping[str, str] = field(default_factory=dict)
     cards: str = "physical"
     language: str = i18n.DEFAULT
+    coach: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -191,9 +194,18 @@ def _table(section: _Section) -> TableConfig:
         raise section.error("language", f"must be one of {', '.join(i18n.LANGUAGES)}, "
                             f"got {language!r}")
     config = TableConfig(table_id, seats, rules, bots, house=house, cards=cards,
-                         language=language)
+                         language=language, coach=_coach(section, seats))
     section.done()
     return config
+
+
+def _coach(section: _Section, seats: int) -> frozenset[int]:
+    # The seats whose hints the board page shows: a list of seat numbers.
+    coach = section.get("coach", list, [])
+    if not all(type(seat) is int and 1 <= seat <= seats for seat in coach):
+        raise section.error("coach", f"must list seats of this table (1 to {seats}), "
+                            f"got {coach!r}")
+    return frozenset(coach)
 
 
 def _bots(section: _Section, seats: int) -> dict[int, str]:

@@ -41,9 +41,8 @@ from risktable.cards.keyboard_deck import (
 from risktable.demo.keyboard import Keyboard, cbreak, no_card_now
 from risktable.demo.seats import SeatProcess
 
-PLAY_HELP = ("keys: <- -> encoder | k press the knob | Enter confirm | Backspace back | r roll"
-             " | c tap the card"
-             " asked for | 1-9 tap a drawn card again | q quit")
+PLAY_HELP = ("keys: <- -> encoder | k press the knob | Enter confirm | h hint | Backspace back"
+             " | r roll | c tap the card asked for | 1-9 tap a drawn card again | q quit")
 _CLEAR = "\x1b[H\x1b[2J"
 _REDRAW_SECONDS = 0.1  # at most ten redraws a second, however fast the ring animates
 

@@ -123,6 +123,9 @@ MAX_HAND = 99
 # What a scene says of each seat the hub plays itself (`bots`): its level, or "bot" for a
 # bot of no level; "" a person (risktable.rules.bots.LEVELS, docs/bots.md).
 SCENE_BOTS = ("", "easy", "normal", "hard", "bot")
+# What a coach's hint on the scene may advise (`hint`; risktable.table.coach, docs/bots.md).
+HINT_MOVES = ("claim", "place", "trade", "attack", "defend", "occupy", "fortify",
+              "end_attack", "end_turn")
 # An attack's win probability travels in thousandths: no message has a fraction.
 ODDS_SCALE = 1000
 
@@ -229,6 +232,13 @@ _DIE = ("id", REQ, "s", 1, 24, "face", REQ, "i", 1, 6, "state", REQ, "e", DIE_ST
 _TURN = ("seat", REQ, "i", 1, 6, "phase", REQ, "e", PHASES, "round", OPT, "i", 0, MAX_COUNTER)
 _LAST = TERRITORY_COUNT - 1
 _ODDS = ("from", REQ, "i", 0, _LAST, "to", REQ, "i", 0, _LAST, "win", REQ, "i", 0, ODDS_SCALE)
+_HINT = (
+    "seat", REQ, "i", 1, 6,
+    "k", REQ, "e", HINT_MOVES,
+    "from", OPT, "i", 0, _LAST,
+    "to", OPT, "i", 0, _LAST,
+    "n", OPT, "i", 0, 999,
+)
 _SCENE_EVENT = (
     "k", REQ, "e", SCENE_EVENTS,
     "seat", REQ, "i", 1, 6,
@@ -328,6 +338,7 @@ _TYPES = tuple([entry + ("update", update.FIELDS)  # noqa: RUF005
             "cards", OPT, "l", 0, 6, "i", 0, MAX_HAND,
             "capitals", OPT, "l", 0, 6, "i", 0, _LAST,
             "bots", OPT, "l", 0, 6, "e", SCENE_BOTS,
+            "hint", OPT, "o", _HINT,
         ),
     ),
 )

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from riskproto import messages
+from risktable import i18n
 from risktable.broker_address import BrokerAddress
 from risktable.config import (
     BrokerConfig,
@@ -20,7 +21,7 @@ from risktable.config import (
     TableConfig,
     parse_config,
 )
-from risktable.demo.runner import DemoError, DemoOptions, bot_levels
+from risktable.demo.runner import DemoError, DemoOptions, bot_levels, bot_names
 from risktable.journal import Journal, journal_path
 from risktable.rules import Config
 from risktable.rules.bots import LEVELS, TABLE_BOTS, EasyBot, HardBot, HeuristicBot
@@ -105,6 +106,18 @@ def test_demo_bots_name_one_level_for_all_or_one_per_bot_seat() -> None:
         bot_levels(DemoOptions(seats=3, bots=("easy", "hard")))
     with pytest.raises(DemoError, match="'expert'"):
         bot_levels(DemoOptions(seats=3, bots=("expert",)))
+
+
+def test_the_demos_screens_call_its_bot_seats_by_level() -> None:
+    # The demo's bots play at the seats like people: the screens name each by its level.
+    options = DemoOptions(seats=3, bots=("hard", "random"), play=2)
+    assert bot_names(options) == {1: "Hard bot 1", 3: "Bot 3"}
+    with i18n.using("pt"):
+        assert bot_names(DemoOptions(seats=2, bots=("easy",))) == {1: "Robô fácil 1",
+                                                                    2: "Robô fácil 2"}
+    # The hub takes them as the players' names its screens use ("Hard bot 1 to play").
+    table = TableSession(Config(players=3), [1, 2, 3], CARDS, names=bot_names(options))
+    assert table.name(1) == "Hard bot 1" and table.name(3) == "Bot 3"
 
 
 def test_demo_refuses_a_bot_it_does_not_know_as_a_bad_argument(

@@ -75,6 +75,7 @@ def _largest() -> list[dict[str, Any]]:
             cards=[99] * 6,
             capitals=[41] * 6,
             bots=["normal"] * 6,
+            hint={"seat": 6, "k": "end_attack", "from": 41, "to": 41, "n": 999},
         ),
     ]
 

@@ -6,10 +6,11 @@ broker, hub. The terminal shows the LED board and, under it, what the seat
 shows (its display lines and ring) and the person's cards.
 
 Keys: Left/Right (or a/d) turn the encoder, Up/Down (or w/s) too, for numbers;
-Enter or Space is Confirm; Backspace or b is Back; r is the Roll button (the
-seat's own dice); k presses the knob; c draws a card from the pile and taps it, when the seat asks
-for one (at any other moment the panel says there is no card to tap now); 1-9
-tap that card of your hand; q leaves the game.
+Enter or Space is Confirm, h holds Confirm down (a long press: a hint from the
+hard bot, docs/bots.md); Backspace or b is Back; r is the Roll button (the
+seat's own dice); k presses the knob; c draws a card from the pile and taps it,
+when the seat asks for one (at any other moment the panel says there is no card to
+tap now); 1-9 tap that card of your hand; q leaves the game.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ from risktable.rules.state import State
 from risktable.table import menus
 from risktable.table.session import TableSession
 
-HELP = N_("keys: <- -> encoder | Enter confirm | Backspace back | r roll | c draw a card | "
-          "1-9 tap a card | q quit")
+HELP = N_("keys: <- -> encoder | Enter confirm | h hint | Backspace back | r roll | "
+          "c draw a card | 1-9 tap a card | q quit")
 
 # Keys (as read, escape sequences whole) and the board input line each one makes.
 KEY_LINES: dict[str, dict[str, Any]] = {
@@ -42,6 +43,7 @@ KEY_LINES: dict[str, dict[str, Any]] = {
     "\x1b[A": {"encoder": 1}, "\x1b[B": {"encoder": -1},
     "d": {"encoder": 1}, "a": {"encoder": -1}, "w": {"encoder": 1}, "s": {"encoder": -1},
     "\r": {"button": "confirm"}, "\n": {"button": "confirm"}, " ": {"button": "confirm"},
+    "h": {"button": "confirm", "long": True},
     "\x7f": {"button": "back"}, "\x08": {"button": "back"}, "b": {"button": "back"},
     "r": {"button": "roll"},
     # The knob's own push switch (the seat's fourth button), for the self-test and

@@ -27,9 +27,9 @@ from risktable.demo.pilot import PilotError, SeatPilot, demo_card_uids
 from risktable.demo.seats import SeatProcess, ring_shows
 from risktable.game_rules import RulesUnknown, rules_config
 from risktable.hardware.palette import seat_colour
-from risktable.i18n import _, numbers
+from risktable.i18n import N_, _, numbers
 from risktable.leds.scene import Scene
-from risktable.rules.bots import BOTS, LEVELS
+from risktable.rules.bots import BOTS, DEFAULT_BOT, LEVELS, level_of
 from risktable.rules.state import GAME_OVER, State
 from risktable.service.hub import HubService
 from risktable.service.table_service import TableService
@@ -96,12 +96,13 @@ def _diagnose(seats: list[SeatProcess], hub: HubService) -> str:
 
 
 def _config(options: DemoOptions, address: BrokerAddress, data_dir: Path) -> HubConfig:
-    # No bots at the hub: the demo's bots sit at the seats (demo/pilot.py).
+    # No bots at the hub: the demo's bots sit at the seats (demo/pilot.py), and the
+    # screens call each of their seats by its level.
     return HubConfig(
         broker=BrokerConfig(address),
         table=TableConfig(id=options.table, seats=options.seats, rules=options.rules,
                           cards="hub" if options.phones else "physical",
-                          language=options.lang),
+                          language=options.lang, names=bot_names(options)),
         leds=LedConfig(enabled=False),
         panel_enabled=False,
         data_dir=data_dir,
@@ -216,6 +217,25 @@ def bot_levels(options: DemoOptions) -> dict[int, str]:
         raise DemoError(f"--bots names {len(names)} bots for the {len(bot_seats)} seats "
                         "no person plays: name one for them all or one for each")
     return dict(zip(bot_seats, names, strict=True)) if names else {}
+
+
+# How the screens call a seat the demo's bots play: its level and its number (a bot
+# of no level, random, is just a bot).
+_BOT_NAMES = {"easy": N_("Easy bot {n}"), "normal": N_("Normal bot {n}"),
+              "hard": N_("Hard bot {n}"), "": N_("Bot {n}")}
+
+
+def bot_names(options: DemoOptions) -> dict[int, str]:
+    """How the screens call each seat no person plays, in the context's language: its
+    bot's level and the seat ("Hard bot 3"), as a table's bot seats name theirs.
+
+    >>> bot_names(DemoOptions(seats=3, bots=("hard", "random"), play=2))
+    {1: 'Hard bot 1', 3: 'Bot 3'}
+    """
+    levels = bot_levels(options)
+    people = _people(options)
+    return {seat: _(_BOT_NAMES[level_of(levels.get(seat, DEFAULT_BOT)) or ""]).format(n=seat)
+            for seat in range(1, options.seats + 1) if seat not in people}
 
 
 def _check_people(options: DemoOptions, out: TextIO) -> None:

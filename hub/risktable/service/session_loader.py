@@ -127,7 +127,8 @@ def rebuild_session(journal: Journal, game: int, table: TableConfig, seed: int,
                            bot_names=names, dice=dice,
                            actions=actions, names=table.names,
                            hub_cards=info.cards == "hub",
-                           languages={seat: language(seat) for seat in players})
+                           languages={seat: language(seat) for seat in players},
+                           coached=table.coach)
     last = journal.last_input(game)
     if last is not None and last[0] == len(actions):
         session.restore_ui(last[1])

@@ -95,7 +95,8 @@ class TableOutputs:
         unchanged one, so a cursor step over nothing new sends nothing."""
         highlight, facts = session.scene()
         self.hub.publish_scene(scene_message(session.state, highlight, facts,
-                                             session.bot_levels), publish=publish)
+                                             session.bot_levels, session.public_hint()),
+                               publish=publish)
 
     def standing_commands(self, session: TableSession,
                           seats: Iterable[int] | None = None) -> None:

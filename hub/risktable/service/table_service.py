@@ -76,6 +76,7 @@ from risktable.service.table_outputs import (
     TableOutputs,
 )
 from risktable.service.undo_notes import undo_notes
+from risktable.table.coach import is_hint_request
 from risktable.table.session import Checkpoint, Outcome, TableSession
 
 log = logging.getLogger(__name__)
@@ -544,11 +545,15 @@ class TableService:
         refused = self._refused(seat, msg)
         if refused is not None:
             return refused
+        if is_hint_request(msg):
+            return self._hint(seat, msg)
         before = self.session.checkpoint()
         # The seats' views and the LED highlight are worked out after the ack
         # (with_views): only the rules and the journal stand between input and ack.
         outcome = self.session.handle(seat, msg, views=False)
         if outcome.error is not None:
+            if outcome.views:  # a refused input took its seat's hint down
+                self._publish(outcome)
             return outcome.error
         meta = ActionMeta("seat", seat=seat)
         items = [(action, meta) for action in outcome.actions]
@@ -570,6 +575,18 @@ class TableService:
         # write (which min_free leaves room for): a second statvfs would only delay the
         # next input, which waits for this worker.
         self._run_bots(storage_checked=True)
+        return None
+
+    def _hint(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
+        # Under _on_event's lock. A hint is no input of the game: only its number is
+        # journalled (as a refusal's is), and the seat hears so before the hard bot's
+        # search runs (bench/bench_coach.py measures it).
+        refused = self.session.hint_refused(seat)
+        if refused is not None:
+            return refused
+        self._record_answer(seat, self.hub.gate.tracker(seat).boot, msg["seq"])
+        self.hub.answer_now()
+        self._publish(self.session.hint(seat))
         return None
 
     def _refused(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:

@@ -62,8 +62,10 @@ def fit(text: str) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "."
 
 
-def _name(state: State, territory: int) -> str:
+def territory_name(state: State, territory: int) -> str:
+    """``territory`` by its name in the context's language."""
     return i18n.territory(state.config.board.territory_names[territory])
+
 
 
 def _armies(n: int) -> str:
@@ -93,11 +95,11 @@ def describe(before: State, action: Action) -> list[str]:
 
 
 def _claimed(before: State, action: Claim) -> list[str]:
-    return [_("Claim"), _name(before, action.territory)]
+    return [_("Claim"), territory_name(before, action.territory)]
 
 
 def _placed(before: State, action: Place) -> list[str]:
-    where = _("on {territory}").format(territory=_name(before, action.territory))
+    where = _("on {territory}").format(territory=territory_name(before, action.territory))
     if before.phase == st.NEUTRAL:
         owner = before.owners[action.territory]
         return [_("Place {armies} of").format(armies=_armies(action.armies)),
@@ -117,8 +119,8 @@ def _traded_stars(before: State, action: TradeStars) -> list[str]:
 
 
 def _attacked(before: State, action: Attack) -> list[str]:
-    return [_("Attack {territory}").format(territory=_name(before, action.target)),
-            _("from {territory}").format(territory=_name(before, action.source)),
+    return [_("Attack {territory}").format(territory=territory_name(before, action.target)),
+            _("from {territory}").format(territory=territory_name(before, action.source)),
             _("with {dice}").format(dice=_dice(action.dice))]
 
 
@@ -130,13 +132,13 @@ def _occupied(before: State, action: Occupy) -> list[str]:
     moved = action.armies - before.occupy_min
     return [_("Move {armies} more").format(armies=_armies(moved)) if moved
             else _("Keep the armies"),
-            _("into {territory}").format(territory=_name(before, before.target))]
+            _("into {territory}").format(territory=territory_name(before, before.target))]
 
 
 def _fortified(before: State, action: Fortify) -> list[str]:
     return [_("Move {armies}").format(armies=_armies(action.armies)),
-            _("from {territory}").format(territory=_name(before, action.source)),
-            _("to {territory}").format(territory=_name(before, action.target))]
+            _("from {territory}").format(territory=territory_name(before, action.source)),
+            _("to {territory}").format(territory=territory_name(before, action.target))]
 
 
 def _attack_ended(before: State, action: EndAttack) -> list[str]:
@@ -152,7 +154,7 @@ def _rerolled(before: State, action: Reroll) -> list[str]:
     hand = before.hands[before.player]
     card = before.source if before.source in hand else before.target
     return [roll_choice(before, action),
-            _("Card shown: {territory}").format(territory=_name(before, card))]
+            _("Card shown: {territory}").format(territory=territory_name(before, card))]
 
 
 def _roll_kept(before: State, action: AcceptRoll) -> list[str]:
@@ -193,8 +195,8 @@ def card_label(state: State, card: int) -> str:
     if card >= board.size:
         return _("Ceasefire") if stars is not None else _("Wild")
     if stars is not None:
-        return f"{_name(state, card)} {stars[card]}*"
-    return f"{_name(state, card)} {_symbol_initial(SYMBOLS[board.card_symbols[card]])}"
+        return f"{territory_name(state, card)} {stars[card]}*"
+    return f"{territory_name(state, card)} {_symbol_initial(SYMBOLS[board.card_symbols[card]])}"
 
 
 def _symbol_initial(symbol: str) -> str:
@@ -225,14 +227,14 @@ def _trade_lines(state: State, menu: Menu) -> list[str]:
             else _("Trade {place}")).format(place=place)
     names = [card_label(state, c) for c in chosen.cards]
     if isinstance(chosen, TradeStars):
-        return [head, star_worth(state, chosen.cards), *_two_lines(names)]
-    listed = _two_lines(names)
+        return [head, star_worth(state, chosen.cards), *two_lines(names)]
+    listed = two_lines(names)
     if all(len(line) <= LINE for line in listed):
         return [head, *listed, _(TRADE_HINT)]
     return [head, *names]  # a name each, whole, rather than a hint
 
 
-def _two_lines(names: list[str]) -> list[str]:
+def two_lines(names: list[str]) -> list[str]:
     """``names`` listed on at most two display lines, the first filled first."""
     first = names[0]
     rest = names[1:]
@@ -313,11 +315,11 @@ class Question(NamedTuple):
     @property
     def here(self) -> str:
         """The territory under the cursor, by name ("" when the cursor is on no territory)."""
-        return _name(self.state, self.menu.cursor) if self.menu.cursor >= 0 else ""
+        return territory_name(self.state, self.menu.cursor) if self.menu.cursor >= 0 else ""
 
     def named(self, territory: int) -> str:
         """``territory`` by name, in the context's language."""
-        return _name(self.state, territory)
+        return territory_name(self.state, territory)
 
 
 def _ask_claim(q: Question) -> list[str]:
@@ -485,7 +487,7 @@ def own_capital(state: State, player: int) -> list[str]:
     (shown on that player's seat only: the capitals are secret until all are chosen)."""
     if state.phase != st.CAPITAL or state.capitals[player] < 0:
         return []
-    return [_("Your capital:"), fit(_name(state, state.capitals[player]))]
+    return [_("Your capital:"), fit(territory_name(state, state.capitals[player]))]
 
 
 def lay_capital_card(state: State, player: int, acting: bool) -> list[str]:
@@ -495,7 +497,7 @@ def lay_capital_card(state: State, player: int, acting: bool) -> list[str]:
     public by then, so a bot's display may show them too."""
     if not state.laid or state.laid[player] < 0:
         return []
-    name = fit(_name(state, state.laid[player]))
+    name = fit(territory_name(state, state.laid[player]))
     if acting:
         return [_("Lay capital card down:"), name]
     return [_("Take from the pile,"), _("lay face down by you:"), name]
@@ -505,7 +507,7 @@ def take_capital_card(state: State, owner: str, card: int) -> list[str]:
     """Two lines telling a captor whose capital card to take (it joins their hand):
     ``owner`` is how the seats call its owner ("Seat 2", or a player's name)."""
     return [fit(_("Take {owner}'s capital").format(owner=owner)),
-            fit(_("card: {territory}").format(territory=_name(state, card)))]
+            fit(_("card: {territory}").format(territory=territory_name(state, card)))]
 
 
 def mission_lines(state: State, player: int, seats: Sequence[int]) -> list[str]:
@@ -568,8 +570,8 @@ def roll_lines(state: State, player: int, dice: int) -> list[str]:
     if state.phase not in (st.ROLL, st.DEFEND) or state.target < 0:
         return [roll]
     verb = _("Attack {territory}") if player == state.player else _("Defend {territory}")
-    return [fit(verb.format(territory=_name(state, state.target))),
-            fit(_("from {territory}").format(territory=_name(state, state.source))), roll]
+    return [fit(verb.format(territory=territory_name(state, state.target))),
+            fit(_("from {territory}").format(territory=territory_name(state, state.source))), roll]
 
 
 def battle_result(roll: Roll) -> str:
@@ -606,9 +608,10 @@ def outcome_lines(before: State, action: Action) -> list[str]:
         for lost, territory in ((won[0], before.source), (won[1], before.target)):
             if lost and not (territory == before.target and lost == survivors):
                 lines.append(_("Take {n} off {territory}").format(
-                    n=lost, territory=_name(before, territory)))
+                    n=lost, territory=territory_name(before, territory)))
         if won[1] == survivors:
-            lines.append(_("Conquered {territory}").format(territory=_name(before, before.target)))
+            lines.append(_("Conquered {territory}").format(
+                territory=territory_name(before, before.target)))
         return [fit(line) for line in lines]
     if isinstance(action, OpeningRoll):
         return [fit(_("Opening {faces}").format(faces=" ".join(str(f) for f in action.faces)))]
@@ -623,7 +626,8 @@ def outcome_lines(before: State, action: Action) -> list[str]:
         return [_("Set a card aside")]
     if isinstance(action, DealCard) and action.card < before.config.board.size:
         # A dealt territory card is public: the territory becomes the receiver's.
-        return [fit(_("Was dealt {territory}").format(territory=_name(before, action.card)))]
+        return [fit(_("Was dealt {territory}").format(
+            territory=territory_name(before, action.card)))]
     return []
 
 

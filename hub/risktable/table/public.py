@@ -128,11 +128,14 @@ class Highlight:
 
 
 def scene_message(state: State, highlight: Highlight, facts: Sequence[Fact],
-                  bots: Mapping[int, str] | None = None) -> dict[str, Any]:
+                  bots: Mapping[int, str] | None = None,
+                  hint: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The retained public scene: the LED board's ``highlight``, the odds, the last
     ``facts`` (at most :data:`~riskproto.messages.MAX_SCENE_EVENTS`, oldest first),
-    the cards in each hand counted, the capitals once the rules reveal them, and the
-    seats the hub plays (``bots``: seat -> level, ``""`` for a bot of no level).
+    the cards in each hand counted, the capitals once the rules reveal them, the
+    seats the hub plays (``bots``: seat -> level, ``""`` for a bot of no level), and
+    the hint a seat that shows its hints asked for (``hint``:
+    :meth:`risktable.table.coach.Advice.public`, never a secret).
 
     Counts and capitals come from the rules' public view, the one place that
     decides what a spectator may know."""
@@ -161,6 +164,8 @@ def scene_message(state: State, highlight: Highlight, facts: Sequence[Fact],
         # Per seat: "" a person, else the bot's level ("bot" for one of no level).
         msg["bots"] = [(bots[seat] or "bot") if seat in bots else ""
                        for seat in range(1, max(bots) + 1)]
+    if hint:
+        msg["hint"] = dict(hint)
     return msg
 
 

@@ -41,7 +41,7 @@ from risktable.i18n import _
 from risktable.rules.actions import Action, Attack, ChooseCapital, DealCard, DrawCard, Place
 from risktable.rules.bots import KINDS, Bot, level_of
 from risktable.rules.decks import deck_cards
-from risktable.rules.engine import apply, chance_outcomes, new_game
+from risktable.rules.engine import apply, chance_outcomes, current_actor, new_game
 from risktable.rules.errors import RulesError
 from risktable.rules.events import Event, TurnStarted
 from risktable.rules.options import Config
@@ -58,6 +58,7 @@ from risktable.rules.state import (
 )
 from risktable.table import menus, seat_inputs
 from risktable.table.battle_odds import ODDS_ARMY_LIMIT
+from risktable.table.coach import Advice, is_hint_request
 from risktable.table.dice import Side, chance_action, sides
 from risktable.table.highlight import board_highlight, lit_territories
 from risktable.table.last_move import NOTHING_YET, LastMove, after_action, taken_back
@@ -135,7 +136,9 @@ class TableSession:
     numbers to players' names for the screens ("Ana to play"); a seat without
     one is "Seat n". With ``hub_cards`` the table has no physical cards: the
     session deals and draws every card itself, as it does a bot's (from ``dice``),
-    shows each seat its own hand, and trades are chosen from a menu.
+    shows each seat its own hand, and trades are chosen from a menu. ``coached``
+    seats have their hints (:meth:`hint`) shown on the live board page too
+    (:meth:`public_hint`); every other seat's stay on its own display.
 
     >>> from risktable.rules import Config
     >>> table = TableSession(Config(players=3), [1, 2, 3], {})
@@ -157,8 +160,13 @@ class TableSession:
         names: Mapping[int, str] | None = None,
         hub_cards: bool = False,
         languages: Mapping[int, str] | None = None,
+        coached: Iterable[int] = (),
     ) -> None:
         self.config = config
+        self.coached = frozenset(coached)
+        # The hint each seat shows now (the coach's advice), until its next input or the
+        # next move: never part of the game, its log or a checkpoint.
+        self._hints: dict[int, Advice] = {}
         self.hub_cards = hub_cards
         self.seats = tuple(seats)
         # How the screens call each seat's player: its name, or "Seat n".
@@ -362,6 +370,53 @@ class TableSession:
         self._facts = c.facts
         self._readings = ()
 
+    # --- the coach ------------------------------------------------------------
+
+    def hint_refused(self, seat: int) -> ProtocolError | None:
+        """Why ``seat`` may not have a hint now (written in its language), or None: a
+        hint is for the person the game waits on to decide, never for a bot's seat."""
+        player = self._player_of.get(seat)
+        with i18n.using(self.language(seat)):
+            if player is None:
+                why = _("Seat {n} does not play in this game").format(n=seat)
+            elif player in self._bots:
+                why = _("A bot plays this seat: it takes no input")
+            elif self.menu.player != player or self.menu.stage not in _DECISION_STAGES \
+                    or current_actor(self._state) != player:
+                why = seat_inputs.not_now(self.menu, self._name_of, player)
+            else:
+                return None
+        return ProtocolError(messages.E_NOT_ALLOWED, why[:_MAX_DETAIL])
+
+    def hint(self, seat: int) -> Outcome:
+        """Show ``seat`` what the hard bot would do now in its place (:mod:`~risktable.
+        table.coach`), on its own display only, until its next input or the next move.
+
+        The game does not change: no action, no state, no choice, no dice drawn. A seat
+        :meth:`hint_refused` refuses gets the error, and nothing else."""
+        refused = self.hint_refused(seat)
+        if refused is not None:
+            return Outcome(error=refused, highlight=self.highlight)
+        advice = Advice(self._state, self._player_of[seat])
+        self._hints[seat] = advice
+        with i18n.using(self.language(seat)):
+            lines = advice.lines()
+        return Outcome(views={seat: {**self.view(seat), "lines": lines}},
+                       highlight=self._highlight)
+
+    def public_hint(self) -> dict[str, Any] | None:
+        """The hint a ``coached`` seat shows now, for the live board page (``scene.hint``),
+        or None."""
+        shown = sorted(seat for seat in self._hints if seat in self.coached)
+        return self._hints[shown[0]].public(shown[0]) if shown else None
+
+    def _end_hints(self, seats: Iterable[int]) -> bool:
+        """Take the hints of ``seats`` down: their own views go out with the next outcome.
+        True when one was shown."""
+        ended = [seat for seat in seats if self._hints.pop(seat, None) is not None]
+        self._unsent.update(ended)
+        return bool(ended)
+
     # --- inputs -------------------------------------------------------------
 
     def handle(self, seat: int, event: Mapping[str, Any], *, views: bool = True) -> Outcome:
@@ -377,12 +432,16 @@ class TableSession:
         session in the meantime (:meth:`checkpoint`, :meth:`view`, another input)
         catches the views up first, and no view change goes unreported.
         """
+        if is_hint_request(event):
+            return self.hint(seat)  # Confirm held down: advice, never a move
         saved = self.checkpoint()
         armed = self._armed()
         actions: list[Action] = []
         events: list[Event] = []
         retracted = 0
         self._readings = ()
+        # Any input of the seat takes its hint down, a refused one too.
+        hinted = self._end_hints([seat])
         try:
             with i18n.using(self.language(seat)):  # a refusal is told to this seat
                 retracted = self._dispatch(seat, event, actions, events)
@@ -390,6 +449,7 @@ class TableSession:
         except Refused as refusal:
             self.rollback(saved)
             return Outcome(error=ProtocolError(refusal.code, refusal.detail[:_MAX_DETAIL]),
+                           views=self._take_unsent() if hinted else {},
                            highlight=self._highlight)
         resync = event.get("kind") == "resync"
         outcome = self._finish(armed, actions, events, retracted, views=views or resync)
@@ -606,6 +666,8 @@ class TableSession:
                 commands.append((self.seats[e.player],
                                  messages.message("cmd", cmd="beep", ms=_TURN_BEEP_MS)))
         readings, self._readings = self._readings, ()
+        if actions or retracted:
+            self._end_hints(list(self._hints))  # the next move takes every hint down
         self._views_due = True
         changed: dict[int, dict[str, Any]] = {}
         if views:

@@ -26,6 +26,23 @@ const WORDS = {
   out: (e) => _("{who} is out, beaten by {by}", e),
   odds: (o) => _("{from} → {to}: {win} to take it", o),
   noOdds: () => _("no attack being considered"),
+  // The coach's hint to a seat that shows its hints here ([table] coach, docs/bots.md).
+  hint: {
+    claim: (h) => _("Hint for {who}: claim {to}", h),
+    place: (h) => ngettext("Hint for {who}: place {n} army on {to}",
+                           "Hint for {who}: place {n} armies on {to}", h.n, h),
+    trade: (h) => ngettext("Hint for {who}: trade {n} card", "Hint for {who}: trade {n} cards",
+                           h.n, h),
+    attack: (h) => _("Hint for {who}: attack {to} from {from}", h),
+    defend: (h) => ngettext("Hint for {who}: defend with {n} die",
+                            "Hint for {who}: defend with {n} dice", h.n, h),
+    occupy: (h) => ngettext("Hint for {who}: move {n} army into {to}",
+                            "Hint for {who}: move {n} armies into {to}", h.n, h),
+    fortify: (h) => ngettext("Hint for {who}: move {n} army from {from} to {to}",
+                             "Hint for {who}: move {n} armies from {from} to {to}", h.n, h),
+    end_attack: (h) => _("Hint for {who}: end the attacks", h),
+    end_turn: (h) => _("Hint for {who}: end the turn", h),
+  },
   noEvents: () => _("nothing has happened yet"),
   seatsHead: () => [_("seat"), _("territories"), _("armies"), _("cards")],
   noGame: () => _("no game running"),
@@ -218,6 +235,8 @@ function renderScene() {
   // A phone seat's page draws the map and the seat table without the odds and events.
   const odds = document.getElementById("odds");
   if (odds) renderOdds(odds, scene, order);
+  const hint = document.getElementById("hint");
+  if (hint) renderHint(hint, scene, order);
   const list = document.getElementById("events");
   if (list) renderEvents(list, scene, order);
   renderSeats();
@@ -237,6 +256,29 @@ function renderOdds(odds, scene, order) {
     for (const key of ["from", "to", "win"]) delete odds.dataset[key];
     odds.textContent = WORDS.noOdds();
   }
+}
+
+// The hint line, and its territories marked on the map; hidden without a hint.
+function renderHint(line, scene, order) {
+  const h = scene.hint;
+  const marked = h ? [h.from, h.to].filter((i) => i !== undefined).map((i) => order[i]) : [];
+  for (const tid of order) state.nodes[tid].light.classList.toggle("hint", marked.includes(tid));
+  for (const key of ["seat", "k", "from", "to"]) delete line.dataset[key];
+  line.hidden = !h;
+  if (!h) {
+    line.textContent = "";
+    return;
+  }
+  line.dataset.seat = String(h.seat);
+  line.dataset.k = h.k;
+  if (h.from !== undefined) line.dataset.from = order[h.from];
+  if (h.to !== undefined) line.dataset.to = order[h.to];
+  line.style.borderColor = rgb(seatOf(h.seat).rgb);
+  line.textContent = WORDS.hint[h.k]({
+    who: seatName(h.seat), n: h.n,
+    from: h.from === undefined ? "" : state.names[order[h.from]],
+    to: h.to === undefined ? "" : state.names[order[h.to]],
+  });
 }
 
 function renderEvents(list, scene, order) {
