@@ -44,9 +44,26 @@ _CAUSES = ((machine.PWRON_RESET, "power"), (machine.HARD_RESET, "hard"),
            (machine.SOFT_RESET, "soft"))
 
 
+async def _fed_sleep(wdt, ms):
+    # Sleeps ms, feeding the watchdog (when given) at least every 100 ms.
+    while ms > 0:
+        if wdt is not None:
+            wdt.feed()
+        await asyncio.sleep_ms(min(ms, 100))
+        ms -= 100
+
+
 class Board:
+    # Bytes allocated between collections (gc.threshold; the config's gc_threshold
+    # overrides it). Not the unix port's 256, tuned for a 66 KiB heap test: an
+    # ESP32-S3 with PSRAM has megabytes of heap and each collection sweeps all of it,
+    # so 256 would mean tens of collections per view. 16 KiB collects about once per
+    # view or two, long before the heap fills; without PSRAM (some 150 KiB of heap) it
+    # is still about a tenth of it. Not measured on silicon.
+    GC_THRESHOLD = 16384
+
     def __init__(self, cfg, config_path, kept=None):
-        self._config_path = config_path
+        self.config_path = config_path
         self.reset_cause = kept or "unknown"
         self.watchdog_ms = cfg["watchdog_ms"]
         if kept is None:
@@ -78,21 +95,12 @@ class Board:
         cs = machine.Pin(pins.pin(p, "nfc_reader", "cs"), machine.Pin.OUT)
         self._reader = MFRC522(spi, cs)
         self._taps = CardTaps(self._reader, time.ticks_ms)  # type: ignore[arg-type]
-        self._screen = None
         self._shown = None
-        if pins.has(p, "display"):
-            from board.oled import Screen
-            from drivers.ssd1306 import SSD1306
+        # The display is optional: without one (or one that does not answer) the seat
+        # runs on its ring alone.
+        from board.oled import open_screen
 
-            i2c = machine.I2C(pins.setting(p, "display", "i2c_id", 0),
-                              sda=machine.Pin(pins.pin(p, "display", "sda")),
-                              scl=machine.Pin(pins.pin(p, "display", "scl")),
-                              freq=pins.setting(p, "display", "freq", 400000))
-            display = SSD1306(i2c, pins.setting(p, "display", "width", 128),
-                              pins.setting(p, "display", "height", 64),
-                              pins.setting(p, "display", "address", 0x3C))
-            display.init()
-            self._screen = Screen(display)
+        self._screen = open_screen(p)
         self._buzzer = Buzzer(machine.PWM(machine.Pin(pins.pin(p, "buzzer", "pwm"))))
         self._smart = None
         if self._dice_kind in ("pixels", "godice"):
@@ -160,13 +168,17 @@ class Board:
 
     def reset(self, cause):
         log("reset:", cause)
-        with open(self._config_path + ".reset", "w") as f:
+        with open(self.config_path + ".reset", "w") as f:
             f.write(cause)  # for the next start's birth: machine.reset_cause() says "soft"
         machine.reset()
 
     # ---- network
 
-    async def join_network(self):
+    async def join_network(self, wdt=None):
+        # wdt: the watchdog, armed before the network (Seat.run), fed by every retry
+        # (each look at the link, each step of the backoff): a driver wedged in
+        # wlan.connect() stops feeding it, and the watchdog resets the seat. A rejoin
+        # during the game (_watch_wifi) passes none: the seat's supervisor feeds then.
         wlan = self._wlan
         wlan.active(True)
         delay = _WIFI_BACKOFF_MS
@@ -175,12 +187,12 @@ class Board:
             wlan.connect(self._wifi["ssid"], self._wifi["password"])
             waited = 0
             while not wlan.isconnected() and waited < _WIFI_WAIT_MS:
-                await asyncio.sleep_ms(100)
+                await _fed_sleep(wdt, 100)
                 waited += 100
             if wlan.isconnected():
                 break
             wlan.disconnect()
-            await asyncio.sleep_ms(jitter(delay, random.getrandbits(16)))
+            await _fed_sleep(wdt, jitter(delay, random.getrandbits(16)))
             delay = min(delay * 2, _WIFI_BACKOFF_MAX_MS)
         log("WiFi up", wlan.ifconfig()[0])
         return True
