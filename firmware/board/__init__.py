@@ -9,9 +9,11 @@
 #   its radio keeps to), inputs (a BoundedQueue of event dicts, plus smart-dice readings
 #   {"kind": "reading", "id", "state", "face", and "battery", "rssi" when known} that
 #   the seat keeps to itself),
-#   async run(), async join_network(), and for the seat's self-healing: reset_cause
-#   (why this boot began: one of riskproto.messages.RESET_CAUSES), watchdog() (the
-#   hardware watchdog armed with watchdog_ms, the config's, with feed()), reset(cause) (keeps the cause for the next
+#   async run(), async join_network(wdt) (feeding wdt, the watchdog, at every retry),
+#   GC_THRESHOLD (bytes allocated between collections on this board, the reason beside
+#   it), config_path, and for the seat's self-healing: reset_cause (why this boot began:
+#   one of riskproto.messages.RESET_CAUSES), watchdog() (the hardware watchdog armed with
+#   watchdog_ms, the config's, with feed()), reset(cause) (keeps the cause for the next
 #   start's birth, then resets; never returns).
 #
 # make() also counts the seat's failed starts (firmware/README.md, "Safe mode"): every
@@ -50,8 +52,13 @@ def make(cfg, config_path):
         from seat.safe import enter
 
         return enter(config_path, cfg, "%d failed starts" % failed)
-    with open(starts, "w") as f:
-        f.write(str(failed + 1))
+    try:
+        with open(starts, "w") as f:
+            f.write(str(failed + 1))
+    except OSError as exc:  # a full or read-only filesystem: start all the same
+        from log import log
+
+        log("cannot count the start:", repr(exc))
     # The config's parsing left garbage: the board's code is loaded into a clean heap.
     import gc
 

@@ -98,7 +98,7 @@ class Board:
         self._shown = None
         # The display is optional: without one (or one that does not answer) the seat
         # runs on its ring alone.
-        from board.oled import open_screen
+        from board.display import open_screen
 
         self._screen = open_screen(p)
         self._buzzer = Buzzer(machine.PWM(machine.Pin(pins.pin(p, "buzzer", "pwm"))))

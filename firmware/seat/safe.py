@@ -37,7 +37,7 @@ def enter(config_path, cfg, why):
     pinout = cfg["pinout"] if cfg is not None else "seat-pinout.json"
     try:
         from board import pinout as pins
-        from board.oled import open_screen
+        from board.display import open_screen
 
         screen = open_screen(pins.load(pins.beside(config_path, pinout)))
         if screen is not None:

@@ -1,7 +1,9 @@
 """The ESP32 seat board (board/esp32.py) built under the unix port with stand-ins for
 ``machine``, ``neopixel`` and ``network`` (tests/firmware/mp/esp32/): the display is
 drawn through board/oled.py on a fake SSD1306 controller, the ring is capped by the
-pinout's power budget, and the pinout decides whether there is a Roll button."""
+pinout's power budget, the pinout decides whether there is a Roll button, joining WiFi
+feeds the watchdog, the safe mode is drawn, and a display that does not answer is left
+out."""
 
 from __future__ import annotations
 
@@ -174,3 +176,56 @@ def test_a_board_task_that_ends_ends_the_board_for_the_seat_to_reset(
         print(json.dumps(asyncio.run(main())))
         """
     assert run(micropython, tmp_path, shipped_pinout(), body) == ["ended"]
+
+
+def test_joining_wifi_feeds_the_watchdog_and_the_safe_mode_is_drawn(
+    micropython: str, tmp_path: Path
+) -> None:
+    # The watchdog is armed before the network: a join that waits for a WiFi that never
+    # answers feeds it at every look (the stand-in WLAN never joins), so only a connect
+    # that blocks lets it reset the seat. The safe mode draws its lines on the display
+    # (as Screen draws them) and returns, leaving the board at the REPL.
+    body = """
+        import asyncio
+        from seat import safe
+
+        wdt = board.watchdog()
+
+        async def main():
+            try:
+                await asyncio.wait_for_ms(board.join_network(wdt), 1000)
+            except asyncio.TimeoutError:
+                pass
+
+        asyncio.run(main())
+        feeds = wdt.feeds
+        returned = safe.enter(PATH, cfg, "bad config")
+        bus = machine.made["i2c"]
+        ref_bus = FakeOledBus()
+        ref = SSD1306(ref_bus)
+        ref.init()
+        Screen(ref).text(["safe mode", "bad config", "mpremote: fix", "then reset"])
+        print(json.dumps([feeds >= 5, returned, bytes(bus.ram) == bytes(ref_bus.ram)]))
+        """.replace("PATH", repr(str(tmp_path / "c.json")))
+    assert run(micropython, tmp_path, shipped_pinout(), body) == [[True, None, True]]
+
+
+def test_a_display_that_does_not_answer_leaves_the_seat_running(
+    micropython: str, tmp_path: Path
+) -> None:
+    # MicroPython's machine.I2C raises OSError ENODEV (errno 19) when no device
+    # acknowledges its address: the optional display unplugged. The board is built
+    # without it (it used to raise at start-up, and the seat reset forever).
+    body = """
+        class Absent:
+            def writeto(self, addr, buf, stop=True):
+                raise OSError(19)
+
+            def writevto(self, addr, vector, stop=True):
+                raise OSError(19)
+
+        machine.I2C = lambda *args, **kwargs: Absent()
+        bare = esp32.Board(cfg, PATH)
+        print(json.dumps([bare._screen is None, bare.show_text(["Armies to place"])]))
+        """.replace("PATH", repr(str(tmp_path / "c.json")))
+    assert run(micropython, tmp_path, shipped_pinout(), body) == [[True, 1]]
