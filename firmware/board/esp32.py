@@ -66,9 +66,26 @@ _CAUSES = ((machine.PWRON_RESET, "power"), (machine.HARD_RESET, "hard"),
            (machine.SOFT_RESET, "soft"))
 
 
+async def _fed_sleep(wdt, ms):
+    # Sleeps ms, feeding the watchdog (when given) at least every 100 ms.
+    while ms > 0:
+        if wdt is not None:
+            wdt.feed()
+        await asyncio.sleep_ms(min(ms, 100))
+        ms -= 100
+
+
 class Board:
+    # Bytes allocated between collections (gc.threshold; the config's gc_threshold
+    # overrides it). Not the unix port's 256, tuned for a 66 KiB heap test: an
+    # ESP32-S3 with PSRAM has megabytes of heap and each collection sweeps all of it,
+    # so 256 would mean tens of collections per view. 16 KiB collects about once per
+    # view or two, long before the heap fills; without PSRAM (some 150 KiB of heap) it
+    # is still about a tenth of it. Not measured on silicon.
+    GC_THRESHOLD = 16384
+
     def __init__(self, cfg, config_path, kept=None):
-        self._config_path = config_path
+        self.config_path = config_path
         self.reset_cause = kept or "unknown"
         self.watchdog_ms = cfg["watchdog_ms"]
         if kept is None:
@@ -90,6 +107,10 @@ class Board:
             if pins.has(p, device):
                 self._buttons.append((name, Button(_in(pins.pin(p, device, pin_name)))))
         self.has_roll_button = pins.has(p, "roll_button")
+        # Confirm held down while the seat powers on (its pull-up reads 0): the bring-up
+        # self-test instead of the game (seat/selftest.py).
+        self.selftest = pins.has(p, "confirm_button") and \
+            _in(pins.pin(p, "confirm_button", "input")).value() == 0
         self._encoder = _encoder(p)
         spi = machine.SPI(pins.setting(p, "nfc_reader", "spi_id", 1),
                           baudrate=pins.setting(p, "nfc_reader", "baudrate", 5000000),
@@ -102,27 +123,12 @@ class Board:
         self._rx_gain_db = pins.setting(p, "nfc_reader", "rx_gain_db", RX_GAIN_MAX_DB)
         self.has_reader = True  # until run() finds otherwise
         self._taps = CardTaps(self._reader, time.ticks_ms)  # type: ignore[arg-type]
-        self._screen = None
         self._shown = None
-        if pins.has(p, "display"):
-            from board.oled import Screen
-            from drivers.ssd1306 import SSD1306
+        # The display is optional: without one (or one that does not answer) the seat
+        # runs on its ring alone.
+        from board.display import open_screen
 
-            i2c = machine.I2C(pins.setting(p, "display", "i2c_id", 0),
-                              sda=machine.Pin(pins.pin(p, "display", "sda")),
-                              scl=machine.Pin(pins.pin(p, "display", "scl")),
-                              freq=pins.setting(p, "display", "freq", 400000))
-            address = pins.setting(p, "display", "address", 0x3C)
-            display = SSD1306(i2c, pins.setting(p, "display", "width", 128),
-                              pins.setting(p, "display", "height", 64), address)
-            try:
-                display.init()
-                self._screen = Screen(display)
-            except OSError as exc:
-                # The display is optional (the hub and the ring carry the game): a seat
-                # built without one, or with one that does not answer, plays on blind.
-                log("display: no answer at I2C address", hex(address), exc,
-                    "- the seat runs without it")
+        self._screen = open_screen(p)
         # The buzzer's tone and loudness are the pinout's (its part's resonance).
         self._buzzer = Buzzer(machine.PWM(machine.Pin(pins.pin(p, "buzzer", "pwm"))),
                               int(pins.setting(p, "buzzer", "duty", 0.5) * 65535),
@@ -136,6 +142,14 @@ class Board:
             self._smart = BleDice(bluetooth.BLE())
         self._wlan = network.WLAN(network.STA_IF)
         self._tasks = []
+        if self.selftest:
+            # Confirm held at power-on: the bring-up self-test in place of the game, with
+            # no watchdog (it waits on a person), then the REPL, as the safe mode leaves
+            # it. Here rather than in seat/app.py, whose code stays in the seat's heap.
+            from seat.selftest import on_board
+
+            on_board(self, cfg, config_path)
+            raise SystemExit
 
     # ---- outputs
 
@@ -193,13 +207,17 @@ class Board:
 
     def reset(self, cause):
         log("reset:", cause)
-        with open(self._config_path + ".reset", "w") as f:
+        with open(self.config_path + ".reset", "w") as f:
             f.write(cause)  # for the next start's birth: machine.reset_cause() says "soft"
         machine.reset()
 
     # ---- network
 
-    async def join_network(self):
+    async def join_network(self, wdt=None):
+        # wdt: the watchdog, armed before the network (Seat.run), fed by every retry
+        # (each look at the link, each step of the backoff): a driver wedged in
+        # wlan.connect() stops feeding it, and the watchdog resets the seat. A rejoin
+        # during the game (_watch_wifi) passes none: the seat's supervisor feeds then.
         wlan = self._wlan
         wlan.active(True)
         delay = _WIFI_BACKOFF_MS
@@ -208,12 +226,12 @@ class Board:
             wlan.connect(self._wifi["ssid"], self._wifi["password"])
             waited = 0
             while not wlan.isconnected() and waited < _WIFI_WAIT_MS:
-                await asyncio.sleep_ms(100)
+                await _fed_sleep(wdt, 100)
                 waited += 100
             if wlan.isconnected():
                 break
             wlan.disconnect()
-            await asyncio.sleep_ms(jitter(delay, random.getrandbits(16)))
+            await _fed_sleep(wdt, jitter(delay, random.getrandbits(16)))
             delay = min(delay * 2, _WIFI_BACKOFF_MAX_MS)
         log("WiFi up", wlan.ifconfig()[0])
         return True

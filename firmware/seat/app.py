@@ -50,10 +50,19 @@ _COUNTER_MASK = const(0x3FFFFFFF)
 _RESTART_MS = const(100)
 _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30; the ring wants non-negative times
 _POLL_MS = const(100)  # the loop wakes at least this often, to resend on time
-_GC_EVERY = const(256)  # bytes allocated between collections (run() says why)
 _REASON_MS = const(4000)  # a refusal's reason stays this long (or to the next view, input)
 _CMD_ROOM = const(16)  # hub commands waiting for the loop; beyond: resync
 _BEATS = const(3)  # every loop has checked in: _serve 1, _tick 2
+# Passes of the seat's loop failed in a row before the seat resets itself ("error"). A
+# failed pass waits _RESTART_MS and the next comes within a frame (40 ms), so ten are
+# about 1.5 s of nothing but failures: no passing fault repeats so (the input or message
+# that failed has been taken; a MemoryError at a peak is gone after a collection), and
+# it comes well before the watchdog (8 s), so the seat resets with its cause logged
+# rather than as an anonymous watchdog reset. A failed pass never feeds the watchdog.
+_FAILED_PASSES = const(10)
+# Healthy looks of the supervisor, online, before this start counts as good and the
+# count of failed starts is cleared (board/__init__.py): a whole watchdog period.
+_GOOD_LOOKS = const(8)
 
 # The seat's clocks from the config (firmware/README.md, "Configuration keys"), so that
 # a test can run a scenario on a shorter clock: retry_ms and retry_max_ms (the outbox's
@@ -61,7 +70,7 @@ _BEATS = const(3)  # every loop has checked in: _serve 1, _tick 2
 # page_ms (a text taller than the display turns its page this often) and watchdog_ms
 # (the supervisor looks every eighth of it: once a second by default).
 
-_lang = "en"  # the seat's own words' language (Seat.words)
+_lang = None  # the seat's own words' language (Seat.words); None: none configured
 _OUTBOX = const(0)
 _WAITING = const(1)
 
@@ -168,7 +177,9 @@ class Seat:
             if self._emulated:
                 caps.append("emulated")
             msg["caps"] = caps
-            msg["lang"] = _lang
+            if _lang is not None:
+                # A seat that names none is written to in the table's [table] language.
+                msg["lang"] = _lang
             msg["reset"] = self.board.reset_cause  # why this boot began
             # After a network update main.py keeps otaboot loaded, with what the births
             # say of it (`ota`; seat/ota.py updates it while an update runs).
@@ -185,16 +196,19 @@ class Seat:
         return (self.topic("status"), self._status(False), True, 1)
 
     async def run(self):
+        # The watchdog is armed before the network: joining feeds it at every retry, so
+        # a driver wedged in its connect (a blocking call) is reset like a stuck loop.
+        wdt = self.board.watchdog()
         self.board.show_net(False)
         self._show()
-        await self.board.join_network()
+        await self.board.join_network(wdt)
         for topic in self._subscriptions:
             await self.client.subscribe(topic, 1)
         self.tasks = [asyncio.create_task(self.client.run()),
                       asyncio.create_task(self.board.run()),
                       asyncio.create_task(self._serve()),
                       asyncio.create_task(self._tick())]
-        await self._watch(self.board.watchdog())
+        await self._watch(wdt)
 
     async def _watch(self, wdt):
         # The supervisor, and the only feeder of the watchdog: it feeds only when both
@@ -203,7 +217,10 @@ class Seat:
         # stops this task too), and either resets the seat. None of the seat's tasks
         # should ever end: one that does is reported and resets the seat ("error"),
         # which comes back into the game with its birth.
+        # After _GOOD_LOOKS healthy looks online this start has proven itself: the
+        # count of failed starts goes.
         period = self.board.watchdog_ms >> 3
+        good = _GOOD_LOOKS
         while True:
             for task in self.tasks:
                 if task.done():
@@ -213,6 +230,13 @@ class Seat:
             await asyncio.sleep_ms(period)
             if self._beats == _BEATS:
                 wdt.feed()
+                if good and self.client.connected:
+                    good -= 1
+                    if not good:
+                        try:
+                            os.remove(self.board.config_path + ".starts")
+                        except OSError:
+                            pass
             else:
                 log("seat loop stalled:", self._beats)
 
@@ -241,9 +265,9 @@ class Seat:
         kick = self._kick
         send_topic = self.topic("event")
         cmds = self._cmds
+        failed = 0  # passes failed in a row
         while True:
             try:
-                self._beats |= 1
                 kick.clear()
                 # The connection went down, up, or both since the loop last looked:
                 # the client's counters say so even when it changed twice meanwhile.
@@ -328,13 +352,21 @@ class Seat:
                     if self.dice is not None:
                         self.dice.tick(self._ticks())  # the faces display ends on its own
                     self._draw()
+                # Alive: only a pass that completed checks in with the supervisor.
+                self._beats |= 1
+                failed = 0
                 await kick.wait()
             except Exception as exc:
                 # A failure (a MemoryError in a short heap, a board that cannot draw) is
                 # logged and the loop goes on, instead of leaving the seat silently deaf
                 # or mute. The item that failed has been taken already, so it does not
-                # fail again. Cancellation is not an Exception and still ends the loop.
+                # fail again. A failure that recurs pass after pass resets the seat
+                # (_FAILED_PASSES). Cancellation is not an Exception and still ends the
+                # loop.
                 log_exception("seat loop", exc)
+                failed += 1
+                if failed >= _FAILED_PASSES:
+                    self.board.reset("error")  # logged there, after the last failure
                 gc.collect()
                 await asyncio.sleep_ms(_RESTART_MS)
 
@@ -500,7 +532,7 @@ class Seat:
         # no file is read, and an English seat's heap stays as it was. Any other
         # language's are read from texts.bin (seat/texts.py, loaded for each and
         # dropped again, into a heap rid of its garbage first).
-        if _lang == "en":
+        if _lang is None or _lang == "en":
             return [english % args], False
         gc.collect()
         from seat import texts
@@ -590,12 +622,15 @@ def _exception_handler(loop, context):
 
 def run(config_path, buffers=None):
     # buffers: the MQTT packet buffers, made by main.py before any import.
+    # Returns only in the safe mode on a device (seat/safe.py), to the REPL.
     from seat.config import start
 
     cfg = start(config_path)
     # start() has dropped its module: with this last reference gone, its code is freed
     # before the board's loads.
     del start
+    if cfg is None:
+        return
     gc.collect()
     from board import make
 
@@ -603,6 +638,9 @@ def run(config_path, buffers=None):
     # The board package's make() is not needed again (its board module stays).
     del make
     sys.modules.pop("board")
+    if board is None:
+        return
+    every = cfg.get("gc_threshold", board.GC_THRESHOLD)
     # Imports leave garbage behind; collect it before the seat's long-lived objects
     # are allocated so they do not land in a fragmented heap.
     gc.collect()
@@ -611,17 +649,15 @@ def run(config_path, buffers=None):
     # The seat has built the topics it needs: riskproto.topics gives its heap back too.
     sys.modules.pop("riskproto.topics", None)
     delattr(sys.modules["riskproto"], "topics")
-    # Collect after every _GC_EVERY bytes allocated instead of only when the heap is
+    # Collect after every gc_threshold bytes allocated (the config's, else the board's:
+    # each board's GC_THRESHOLD says why its own) instead of only when the heap is
     # exhausted: garbage is then reused while it sits low in the heap, long-lived
     # objects made later (queued events, the view's lines) land next to the others, and
-    # the free space stays in one piece at the top. At 1 KiB it let the heap scenario
-    # pass in 70 KiB instead of 74; the self-healing code (supervisor, watchdog, notices,
-    # message routing) took 2.2 KiB more, and at 256 bytes the scenario passes in 64 KiB
-    # again (firmware/README.md, "Checks"). A collection of the seat's heap takes about
-    # 6 us on a PC; even a hundred times that on the device is small next to a 40 ms
-    # frame.
+    # the free space stays in one piece at the top. On the unix port's 66 KiB heap test
+    # 1 KiB needed 70 KiB where 256 bytes pass in 64-66 (firmware/README.md, "Checks");
+    # a collection of that heap takes about 6 us on a PC.
     gc.collect()
-    gc.threshold(_GC_EVERY)
+    gc.threshold(every)
     asyncio.get_event_loop().set_exception_handler(_exception_handler)
     try:
         asyncio.run(seat.run())

@@ -24,7 +24,9 @@ _DEFAULTS = {
     "page_ms": 3000,
     "frame_ms": 40,
     "watchdog_ms": 8000,
-    "lang": "en",
+    # No language: the seat names none in its births, and the hub writes its views in
+    # the table's [table] language (the seat's own few words stay English).
+    "lang": None,
 }
 _BROKER_DEFAULTS = {
     "port": 1883,
@@ -91,10 +93,15 @@ def parse(text):
     # One of riskproto.messages.LANGUAGES (the hub checks which when it writes the
     # config); a language texts.bin lacks shows the seat's own words in English.
     lang = cfg["lang"]
-    if not isinstance(lang, str) or len(lang) != 2:
+    if lang is not None and (not isinstance(lang, str) or len(lang) != 2):
         raise ConfigError("lang must be a language code such as en or fa")
     # The seat's own clocks: production keeps the defaults; a test may run the same
     # scenario on a shorter clock (firmware/README.md, "Configuration keys").
+    # Optional: without it the board's own (its GC_THRESHOLD says why). Not added to
+    # the config when absent: one more key grows the dict the seat is built beside.
+    threshold = cfg.get("gc_threshold", 64)
+    if not isinstance(threshold, int) or threshold < 64:
+        raise ConfigError("gc_threshold must be an integer of at least 64")
     for key in ("retry_ms", "retry_max_ms", "hub_wait_ms", "page_ms", "watchdog_ms"):
         if not isinstance(cfg[key], int) or cfg[key] < _LEAST_MS:
             raise ConfigError(key + " must be an integer of at least 100")
@@ -107,17 +114,22 @@ def load(path):
 
 
 def start(path):
-    # The config; one that cannot be used ends the program with one line a person can
-    # act on, not a traceback. Nothing imports this module again: it is dropped, and
-    # its code freed once the caller lets go of this function (before the board's
-    # code loads: start-up is when the seat's heap is fullest).
+    # The config; one that cannot be used is logged in one line a person can act on,
+    # not a traceback, and the seat goes to its safe mode (seat/safe.py): None on a
+    # device, whose boot then leaves it at the REPL; the unix port exits with status 5.
+    # Resetting would only read the same file again, every 2 s, forever. Nothing
+    # imports this module again: it is dropped, and its code freed once the caller lets
+    # go of this function (before the board's code loads: start-up is when the seat's
+    # heap is fullest).
     from log import log
 
     try:
         cfg = load(path)
     except (OSError, ConfigError) as exc:
         log("cannot use config", path + ":", exc)
-        raise SystemExit(1)
+        from seat.safe import enter
+
+        cfg = enter(path, None, "bad config")
     sys.modules.pop("seat.config")
     delattr(sys.modules["seat"], "config")
     return cfg

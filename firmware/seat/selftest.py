@@ -2,8 +2,9 @@
 # a time, and says of each whether it works or, when it does not, the likely wiring fault
 # (docs/troubleshooting.md and hardware/README.md's bench checks say the same). It is for
 # the maker at the bench, before the seat meets a hub, so it speaks English. Started by
-# holding Confirm at power-on (main.py) or by `risktable seat selftest` (the emulated
-# board). Nothing here is imported in a game: its heap is the game's.
+# holding Confirm at power-on (the ESP32 board) or by `risktable seat selftest` (the emulated
+# board). Nothing here is imported in a game: its heap is the game's. Confirm held at
+# power-on is read by the ESP32 board (its `selftest`), which runs this then.
 #
 # Each step shows what to do on the display and lights the ring amber while it waits
 # (a seat with no working display still shows that something is asked); a step not
@@ -217,17 +218,9 @@ class SelfTest:
         return not failed
 
 
-def main(config_path="config.json"):
-    # Runs the self-test on the configured board; the exit status (unix port) or the
-    # display (a seat) says how it went.
-    import sys
-
-    from board import make
-    from seat import config
-
-    cfg = config.load(config_path)
-    board = make(cfg, config_path)
-
+def on_board(board, cfg, config_path):
+    # Runs the self-test on a board made for it; whether every step passed. The start it
+    # was is not a failed one (board/__init__.py counts them): its count goes.
     async def run():
         task = asyncio.create_task(board.run())
         ok = await SelfTest(board, cfg, cfg.get("selftest_step_ms", _STEP_MS)).walk()
@@ -235,5 +228,27 @@ def main(config_path="config.json"):
         return ok
 
     ok = asyncio.run(run())
+    import os
+
+    try:
+        os.remove(config_path + ".starts")
+    except OSError:
+        pass
+    return ok
+
+
+def main(config_path="config.json"):
+    # The self-test on the configured board, from the REPL or `risktable seat selftest`;
+    # the exit status (unix port) or the display (a seat) says how it went.
+    import sys
+
+    from board import make
+    from seat import config
+
+    cfg = config.load(config_path)
+    board = make(cfg, config_path)
+    if board is None:  # the safe mode (seat/safe.py) said why
+        return
+    ok = on_board(board, cfg, config_path)
     if sys.platform == "linux":
         sys.exit(0 if ok else 1)

@@ -106,11 +106,29 @@ def test_a_seat_that_asks_for_its_safe_mode_is_left_in_it(micropython: str,
         seat.stop()
 
 
-def test_an_exit_a_person_must_mend_is_not_restarted(micropython: str, tmp_path: Path) -> None:
-    # A bad configuration exits with 1: starting it again would fail the same way.
+def test_a_bad_configuration_puts_the_firmware_in_its_safe_mode_and_it_is_left_there(
+    micropython: str, tmp_path: Path
+) -> None:
+    # The real firmware: a configuration it cannot use is its safe mode (status 5), not
+    # a reset: starting it again would fail the same way (firmware/README.md, "Safe mode").
     config = tmp_path / "seat4.json"
     config.write_text('{"seat": 4}')  # no table, no broker
     seat = SeatProcess.of_file(micropython, 4, config)
+    said: list[str] = []
+    done = threading.Event()
+    seat.start(say=lambda line: (said.append(line), done.set()))
+    try:
+        assert done.wait(30)
+        assert seat.process is not None and seat.process.wait(30) == SAFE_MODE_STATUS
+        assert said == ["seat 4 asked for its safe mode: left in it, not started again"]
+        assert not seat.alive() and seat.restarts == 0
+    finally:
+        seat.stop()
+
+
+def test_an_exit_a_person_must_mend_is_not_restarted(micropython: str, tmp_path: Path) -> None:
+    # Any other exit (1 here) is left for a person to look at, and nothing is said.
+    seat = _seat_running(micropython, tmp_path, "import sys; sys.exit(1)")
     said: list[str] = []
     seat.start(say=said.append)
     try:

@@ -1,7 +1,9 @@
 """The ESP32 seat board (board/esp32.py) built under the unix port with stand-ins for
 ``machine``, ``neopixel`` and ``network`` (tests/firmware/mp/esp32/): the display is
 drawn through board/oled.py on a fake SSD1306 controller, the ring is capped by the
-pinout's power budget, and the pinout decides whether there is a Roll button."""
+pinout's power budget, the pinout decides whether there is a Roll button, joining WiFi
+feeds the watchdog, the safe mode is drawn, and a display that does not answer is left
+out."""
 
 from __future__ import annotations
 
@@ -179,25 +181,44 @@ def test_a_missing_card_reader_is_said_once_and_never_polled(
     assert out == [False, 3 + buttons, pinout["devices"]["nfc_reader"]["settings"]["rx_gain_db"]]
 
 
-def test_a_seat_built_without_its_display_plays_on_without_one(
+def test_confirm_held_at_power_on_runs_the_self_test_instead_of_the_game(
     micropython: str, tmp_path: Path
 ) -> None:
-    # The pinout lists a display, but nothing answers on the I2C bus (the display is
-    # optional): the board is built, and showing text is a no-op rather than a reset.
+    # The Confirm button's pin reads 0 (pressed: its pull-up pulled down) as the board is
+    # made: the self-test walks every step (none answered here, each on a short clock),
+    # says how it went on the display, and leaves to the REPL (SystemExit).
+    pinout = shipped_pinout()
+    confirm = pinout["devices"]["confirm_button"]["pins"]["input"]
     body = f"""
-        class Absent:
-            def writeto(self, addr, buf, stop=True):
-                raise OSError(19)  # ENODEV: no device acknowledged the address
-            def writevto(self, addr, vector, stop=True):
-                raise OSError(19)
+        made = machine.Pin.__init__
 
-        machine.I2C = lambda *args, **kw: Absent()
-        blind = esp32.Board(cfg, {str(tmp_path / "c.json")!r})
-        blind.show_text(["Ana to play"], False)
-        print(json.dumps([blind._screen is None, board._screen is not None]))
+        def held(self, number, mode=-1, pull=-1):
+            made(self, number, mode, pull)
+            if number == {confirm}:
+                self._level = 0
+
+        machine.Pin.__init__ = held
+        from seat import selftest
+
+        walked = []
+        real = selftest.on_board
+
+        def spy(board, cfg, path):
+            walked.append(real(board, cfg, path))
+            return walked[-1]
+
+        selftest.on_board = spy
+        quick = config.parse(json.dumps({{"table": "t", "seat": 1, "board": "esp32",
+                                          "broker": {{"host": "127.0.0.1", "port": 1}},
+                                          "selftest_step_ms": 100}}))
+        try:
+            esp32.Board(quick, {str(tmp_path / "c.json")!r})
+            print(json.dumps(["the game", walked]))
+        except SystemExit:
+            print(json.dumps(["the REPL", walked]))
         """
-    (out,) = run(micropython, tmp_path, shipped_pinout(), body)
-    assert out == [True, True]
+    # Every step unanswered: the walk ends failed, and the seat is left at the REPL.
+    assert run(micropython, tmp_path, pinout, body) == [["the REPL", [False]]]
 
 
 def test_reset_cause_watchdog_and_reset_on_the_esp32_board(
@@ -245,3 +266,56 @@ def test_a_board_task_that_ends_ends_the_board_for_the_seat_to_reset(
         print(json.dumps(asyncio.run(main())))
         """
     assert run(micropython, tmp_path, shipped_pinout(), body) == ["ended"]
+
+
+def test_joining_wifi_feeds_the_watchdog_and_the_safe_mode_is_drawn(
+    micropython: str, tmp_path: Path
+) -> None:
+    # The watchdog is armed before the network: a join that waits for a WiFi that never
+    # answers feeds it at every look (the stand-in WLAN never joins), so only a connect
+    # that blocks lets it reset the seat. The safe mode draws its lines on the display
+    # (as Screen draws them) and returns, leaving the board at the REPL.
+    body = """
+        import asyncio
+        from seat import safe
+
+        wdt = board.watchdog()
+
+        async def main():
+            try:
+                await asyncio.wait_for_ms(board.join_network(wdt), 1000)
+            except asyncio.TimeoutError:
+                pass
+
+        asyncio.run(main())
+        feeds = wdt.feeds
+        returned = safe.enter(PATH, cfg, "bad config")
+        bus = machine.made["i2c"]
+        ref_bus = FakeOledBus()
+        ref = SSD1306(ref_bus)
+        ref.init()
+        Screen(ref).text(["safe mode", "bad config", "mpremote: fix", "then reset"])
+        print(json.dumps([feeds >= 5, returned, bytes(bus.ram) == bytes(ref_bus.ram)]))
+        """.replace("PATH", repr(str(tmp_path / "c.json")))
+    assert run(micropython, tmp_path, shipped_pinout(), body) == [[True, None, True]]
+
+
+def test_a_display_that_does_not_answer_leaves_the_seat_running(
+    micropython: str, tmp_path: Path
+) -> None:
+    # MicroPython's machine.I2C raises OSError ENODEV (errno 19) when no device
+    # acknowledges its address: the optional display unplugged. The board is built
+    # without it (it used to raise at start-up, and the seat reset forever).
+    body = """
+        class Absent:
+            def writeto(self, addr, buf, stop=True):
+                raise OSError(19)
+
+            def writevto(self, addr, vector, stop=True):
+                raise OSError(19)
+
+        machine.I2C = lambda *args, **kwargs: Absent()
+        bare = esp32.Board(cfg, PATH)
+        print(json.dumps([bare._screen is None, bare.show_text(["Armies to place"])]))
+        """.replace("PATH", repr(str(tmp_path / "c.json")))
+    assert run(micropython, tmp_path, shipped_pinout(), body) == [[True, 1]]

@@ -61,7 +61,12 @@ def test_config_defaults_to_the_emulated_board_without_wifi(
                  "--out", str(out)]) == 0
     cfg = json.loads(out.read_text())
     assert cfg["board"] == "emulated" and "wifi" not in cfg
-    assert "lang" not in cfg  # the firmware's default, English
+    # No language: the seat names none, and the hub writes in its [table] language.
+    assert "lang" not in cfg
+    # An English seat at such a table is asked for: --lang en is written.
+    assert main(["seat", "config", "--seat", "1", "--broker-host", "127.0.0.1",
+                 "--lang", "en", "--out", str(out)]) == 0
+    assert json.loads(out.read_text())["lang"] == "en"
     readme = (REPO / "firmware" / "README.md").read_text()
     assert "| `board` | `emulated` |" in readme
 

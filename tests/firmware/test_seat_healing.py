@@ -1,6 +1,8 @@
 """The seat under faults of its own and of the hub's making, with real micropython and
-mosquitto: a burst of hub messages while the link drops loses nothing that matters, and
-a stalled seat is reset by its watchdog and comes back into the game."""
+mosquitto: a burst of hub messages while the link drops loses nothing that matters, a
+stalled seat is reset by its watchdog and comes back into the game, a seat whose every
+pass fails resets itself with its cause and after three failed starts stays in its safe
+mode, and a seat wedged joining the network is reset by its watchdog."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import pytest
 from riskproto import messages, topics
 from risktable.hardware.palette import seat_colour
 from risktable.broker_address import BrokerAddress
+from risktable.demo.seats import SAFE_MODE_STATUS
 from risktable.service.hub import HubService
 from tests.firmware.hub import AckingHub
 from tests.firmware.seats import SeatProcess, Watcher, unread_bytes, write_config
@@ -190,3 +193,71 @@ def test_an_error_the_seat_cannot_handle_is_logged_and_resets_it(
     finally:
         seat.stop()
     assert "seat: error in main, reset" in seat.stderr_lines
+
+
+def _ended(seat: SeatProcess, said: str, timeout: float = 15.0) -> int:
+    """The seat's exit status, once its stderr reader has the line ``said``."""
+    status = seat.process.wait(timeout=timeout)
+    deadline = time.monotonic() + 5  # the reader thread may still be draining stderr
+    while said not in seat.stderr_lines:
+        assert time.monotonic() < deadline, seat.stderr_lines
+        time.sleep(0.01)
+    return status
+
+
+def test_a_seat_whose_every_pass_fails_is_reset_and_after_three_stays_in_safe_mode(
+    micropython: str, tmp_path: Path
+) -> None:
+    # About 8 s. The test line {"stall": "draw"} makes every ring frame fail, so every
+    # pass of the seat's loop fails: the seat resets itself (SIGUSR1) with its cause
+    # kept ("error", for the next birth), at its tenth failed pass, before its
+    # watchdog (8 s, the default) would. No broker: the loop runs all the same. The test
+    # is the supervisor and starts it again; after three failed starts in a row the
+    # next goes to its safe mode: status 5, said on the display, the REPL free.
+    config = write_config(tmp_path, TABLE, 1, 1, **FAST)
+    for start in (1, 2, 3):
+        seat = SeatProcess(micropython, config)
+        try:
+            seat.send({"stall": "draw"})
+            assert _ended(seat, "seat: reset: error") == -signal.SIGUSR1
+        finally:
+            seat.stop()
+        assert (tmp_path / "seat1.json.reset").read_text() == "error"
+        assert (tmp_path / "seat1.json.starts").read_text() == str(start)
+        failures = [line for line in seat.stderr_lines if line == "seat: error in seat loop"]
+        assert len(failures) == 10, seat.stderr_lines
+        assert seat.stderr_lines.count("seat: reset: error") == 1
+        assert not any("reset: watchdog" in line for line in seat.stderr_lines)
+    safe = SeatProcess(micropython, config)
+    try:
+        assert _ended(safe, "seat: safe mode: 3 failed starts") == SAFE_MODE_STATUS
+        safe.wait_output(lambda line: line.get("oled") == [
+            "safe mode", "3 failed starts", "mpremote: fix", "then reset"])
+    finally:
+        safe.stop()
+    # Left by a reset once the fault is mended: the count starts afresh, and the seat
+    # runs (its display shows its hub's view: none yet, so it shows nothing but runs).
+    assert not (tmp_path / "seat1.json.starts").exists()
+    again = SeatProcess(micropython, config)
+    try:
+        again.wait_output(lambda line: line.get("net") == "down")
+        assert (tmp_path / "seat1.json.starts").read_text() == "1"
+        assert again.process.poll() is None, again.stderr_lines
+    finally:
+        again.stop()
+
+
+def test_the_watchdog_is_armed_before_the_network_so_a_wedged_connect_is_reset(
+    micropython: str, tmp_path: Path
+) -> None:
+    # About 2 s. The emulated board's config hook "stall": "join" blocks joining the
+    # network for good, as a WiFi driver wedged in wlan.connect() would: the watchdog,
+    # armed before the network, resets the seat. (Armed after it, as it was, nothing
+    # ever would.)
+    config = write_config(tmp_path, TABLE, 1, 1, watchdog_ms=WATCHDOG_MS, stall="join")
+    seat = SeatProcess(micropython, config)
+    try:
+        assert _ended(seat, "seat: reset: watchdog") == -signal.SIGUSR1
+    finally:
+        seat.stop()
+    assert (tmp_path / "seat1.json.reset").read_text() == "watchdog"

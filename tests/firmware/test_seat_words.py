@@ -1,6 +1,7 @@
 """A seat's own words in its language: a seat configured ``fa``, under MicroPython and
 mosquitto, shows texts.bin's pre-shaped Persian rows, flagged right to left, when the
-hub stops answering (its notices), and reports its language in its birth."""
+hub stops answering (its notices), and reports its language in its birth; a seat that
+names no language is written to in the hub's [table] language."""
 
 from __future__ import annotations
 
@@ -10,7 +11,11 @@ from pathlib import Path
 import pytest
 
 from riskproto import messages, topics
+from risktable import i18n
+from risktable.broker_address import BrokerAddress
+from risktable.hardware.palette import seat_colour
 from risktable.i18n import layout, seat_texts
+from risktable.service.hub import HubService
 from tests.firmware.hub import AckingHub
 from tests.firmware.seats import SeatProcess, Watcher, write_config
 from tests.support.mosquitto import Mosquitto
@@ -70,4 +75,40 @@ def test_a_persian_seat_shows_its_own_words_right_to_left_when_the_hub_is_silent
                                                "rtl": True})
     finally:
         seat.stop()
+        watcher.close()
+
+
+@pytest.mark.parametrize("language", ["pt", "tr"])
+def test_a_seat_that_names_no_language_shows_the_tables_language(
+    micropython: str, fresh_mosquitto: Mosquitto, tmp_path: Path, language: str
+) -> None:
+    # About 2 s. A hub whose [table] language is Portuguese or Turkish; seat 1's config
+    # names no language, seat 2's names English. Seat 1's birth names none, so the hub
+    # writes its view in the table's language (the seat's colour, its name until a
+    # line names it); seat 2 keeps English.
+    watcher = Watcher(fresh_mosquitto.host, fresh_mosquitto.port,
+                      [topics.seat_filter(TABLE, topics.SEAT_STATUS)])
+    hub = HubService(BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port), TABLE, 2,
+                     language=language)
+    hub.start()
+    seats = [SeatProcess(micropython, write_config(tmp_path, TABLE, 1, fresh_mosquitto.port,
+                                                   **FAST)),
+             SeatProcess(micropython, write_config(tmp_path, TABLE, 2, fresh_mosquitto.port,
+                                                   lang="en", **FAST))]
+    try:
+        births = {}
+        while len(births) < 2:
+            _, birth, _ = watcher.wait(lambda t, p, r: p.get("online") is True)
+            births[birth["seat"]] = birth
+        assert "lang" not in births[1] and births[2]["lang"] == "en"
+        for seat, lang in ((1, language), (2, "en")):
+            with i18n.using(lang):
+                name = i18n.colour(seat_colour(seat).name)
+            seats[seat - 1].wait_output(lambda line, name=name: line.get("oled") == [name])
+        with i18n.using(language):
+            assert i18n.colour(seat_colour(1).name) != seat_colour(1).name  # not English
+    finally:
+        for seat_process in seats:
+            seat_process.stop()
+        hub.stop()
         watcher.close()

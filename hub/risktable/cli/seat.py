@@ -82,10 +82,11 @@ def register(sub: Any) -> None:
     config.add_argument(
         "--control-port", type=int, default=0, help="emulated board: loopback input port"
     )
-    config.add_argument("--lang", default=DEFAULT_LANGUAGE, metavar="CODE",
+    config.add_argument("--lang", default=None, metavar="CODE",
                         help="language of the seat's player, its screens and its own "
                         "words: " + ", ".join(LANGUAGES)
-                        + f" (default: {DEFAULT_LANGUAGE})")
+                        + " (default: none, so the seat shows the hub's [table] language "
+                        "and its own few words in English)")
     config.add_argument("--out", type=Path, required=True, help="file to write")
     config.set_defaults(handler=_config)
 

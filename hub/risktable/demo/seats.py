@@ -167,7 +167,7 @@ class SeatProcess:
                 say(f"seat {self.seat} asked for its safe mode: left in it, not started again")
                 return
             if status not in (RESET_STATUS, STARTUP_ERROR_STATUS):
-                self._down = True  # an exit a person must look at (a bad configuration: 1)
+                self._down = True  # an exit a person must look at
                 return
             cause = self._reset_cause(status)
             if not self.budget.allow():

@@ -13,7 +13,6 @@ from typing import Any
 
 from riskproto import topics
 from risktable.broker_address import DEFAULT_PORT
-from risktable.i18n import DEFAULT as DEFAULT_LANGUAGE
 from risktable.i18n import check_language
 
 BOARDS = ("emulated", "esp32")
@@ -43,14 +42,16 @@ def seat_config(
     keepalive: int = 30,
     ring_size: int | None = None,
     control_port: int = 0,
-    lang: str = DEFAULT_LANGUAGE,
+    lang: str | None = None,
 ) -> dict[str, Any]:
     """Return the config of one seat; raise ``ValueError`` naming the first bad value.
 
     The board is the firmware's default, ``emulated`` (a seat on a PC, which needs
     no WiFi); an ``esp32`` seat needs the WiFi network's ssid. ``lang`` is the language
-    of the seat's own words (one of :data:`risktable.i18n.LANGUAGES`), which its births
-    tell the hub. ``ring_size`` defaults to 12 pixels on the emulated board; an ``esp32``
+    of the seat's player (one of :data:`risktable.i18n.LANGUAGES`), which its births
+    tell the hub; ``None`` writes none, so the seat's births name none and the hub
+    writes to it in its ``[table] language`` (its own few words stay English).
+    ``ring_size`` defaults to 12 pixels on the emulated board; an ``esp32``
     seat drives the ring of ``hardware/seat-pinout.json`` (its board takes the count from
     there), so its config says that count and refuses another.
 
@@ -72,7 +73,8 @@ def seat_config(
     if not 5 <= keepalive <= 600:
         raise ValueError("keepalive must be 5 to 600 seconds")
     ring_size = _ring_size(board, ring_size)
-    check_language(lang)
+    if lang is not None:
+        check_language(lang)
     if board == "esp32" and not wifi_ssid:
         raise ValueError("an esp32 seat needs a WiFi ssid")
     broker: dict[str, Any] = {"host": host, "port": port, "keepalive": keepalive}
@@ -92,7 +94,7 @@ def seat_config(
         cfg["wifi"] = {"ssid": wifi_ssid, "password": wifi_password}
     if control_port:
         cfg["control_port"] = control_port
-    if lang != DEFAULT_LANGUAGE:
+    if lang is not None:
         cfg["lang"] = lang
     return cfg
 

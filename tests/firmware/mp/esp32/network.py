@@ -11,3 +11,9 @@ class WLAN:
 
     def isconnected(self):
         return self.joined
+
+    def connect(self, ssid, password):
+        pass  # never joins
+
+    def disconnect(self):
+        pass
