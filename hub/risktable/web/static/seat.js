@@ -43,7 +43,7 @@
     "status-line": N_("connecting…"), "dice-title": N_("Roll"), "dice-clear": N_("Clear"),
     "dice-roll": N_("Roll on the phone"), left: N_("turn left"), right: N_("turn right"),
     back: N_("Back"), confirm: N_("Confirm"), map: N_("the board"), "lang-label": N_("language"),
-    "tap-card": N_("Tap the card asked for"),
+    "tap-card": N_("Tap the card asked for"), "ask-hint": N_("Hint"),
   };
 
   const $ = (id) => document.getElementById(id);
@@ -397,6 +397,13 @@
     send("button", { button, press: "short" });
   }
 
+  // A hint: what the hard bot would do now (docs/bots.md, "The coach"), asked as a seat
+  // asks it, with Confirm held down; the hub shows it on this seat's view only.
+  function askHint() {
+    flushSteps();
+    send("button", { button: "confirm", press: "long" });
+  }
+
   function showDice() {
     const panel = $("dice");
     panel.hidden = !armed;
@@ -442,6 +449,7 @@
     $("right").addEventListener("click", () => turn(1));
     $("confirm").addEventListener("click", () => press("confirm"));
     $("back").addEventListener("click", () => press("back"));
+    $("ask-hint").addEventListener("click", askHint);
     for (const b of document.querySelectorAll(".face")) {
       b.addEventListener("click", () => tapFace(Number(b.dataset.face)));
     }
