@@ -65,3 +65,15 @@ def serve(stack: contextlib.ExitStack, table: PhoneTable,
     stack.callback(service.stop)
     service.start()
     return page, ws_url
+
+
+def page_data(driver: Any, name: str) -> str:
+    """The phone seat page's ``document.body.dataset[name]`` (what seat.js reports of
+    itself: link, views, outbox, armed, ...), or ""."""
+    return str(driver.execute_script(f"return document.body.dataset.{name} || ''"))
+
+
+def page_lines(driver: Any) -> list[str]:
+    """The lines the phone seat page's display shows."""
+    return list(driver.execute_script(
+        "return [...document.querySelectorAll('#lines li')].map(li => li.textContent)"))

@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from tests.support.browser import set_viewport
+from tests.support.phone_table import page_data as _data
 from tests.support.tools import subprocess_env
 
 EOF = "\0"
@@ -41,9 +42,6 @@ def _until(lines: queue.Queue[str], pattern: str, seen: list[str],
         if match:
             return match
 
-
-def _data(driver: Any, name: str) -> str:
-    return str(driver.execute_script(f"return document.body.dataset.{name} || ''"))
 
 
 def _wait(driver: Any, what: str, check: Any, timeout: float = 60) -> None:

@@ -50,6 +50,7 @@ from risktable.web.server import BoardPageServer, PageConfig
 from tests.support.browser import new_tab, save_screenshot, set_viewport
 from tests.support.fault_proxy import FaultProxy
 from tests.support.mosquitto import Mosquitto, wait_for_port
+from tests.support.phone_table import page_data as _data
 from tests.support.phone_table import phone_table
 from tests.support.seat_client import SeatClient
 from tests.support.tools import ROOT, mosquitto_binary
@@ -79,9 +80,6 @@ return out;
 """
 
 
-
-def _data(driver: Any, name: str) -> str:
-    return str(driver.execute_script(f"return document.body.dataset.{name} || ''"))
 
 
 class Players:

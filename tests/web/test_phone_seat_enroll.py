@@ -18,6 +18,8 @@ from risktable.provision.phone_seat import seat_page_url
 from risktable.rules import classic_board
 from risktable.rules.board import SYMBOLS
 from risktable.service.table_service import TableService
+from tests.support.phone_table import page_data as _data
+from tests.support.phone_table import page_lines as _lines
 from tests.support.phone_table import phone_table, serve
 from tests.support.waiting import value_within as _until
 
@@ -26,13 +28,6 @@ SEATS = 3
 PHONE = 2
 
 
-def _data(driver: Any, name: str) -> str:
-    return str(driver.execute_script(f"return document.body.dataset.{name} || ''"))
-
-
-def _lines(driver: Any) -> list[str]:
-    return list(driver.execute_script(
-        "return [...document.querySelectorAll('#lines li')].map(li => li.textContent)"))
 
 
 def _click(driver: Any, button: str) -> None:

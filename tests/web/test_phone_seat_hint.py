@@ -15,6 +15,8 @@ from risktable.config import TableConfig
 from risktable.provision.phone_seat import seat_page_url
 from risktable.rules.state import CLAIM
 from risktable.service.table_service import TableService
+from tests.support.phone_table import page_data as _data
+from tests.support.phone_table import page_lines as _lines
 from tests.support.phone_table import phone_table, serve
 from tests.support.waiting import value_within as _until
 
@@ -23,13 +25,6 @@ SEATS = 3
 PHONE = 2
 
 
-def _data(driver: Any, name: str) -> str:
-    return str(driver.execute_script(f"return document.body.dataset.{name} || ''"))
-
-
-def _lines(driver: Any) -> list[str]:
-    return list(driver.execute_script(
-        "return [...document.querySelectorAll('#lines li')].map(li => li.textContent)"))
 
 
 def test_the_phone_seat_asks_for_a_hint_and_reads_it_on_its_display(tmp_path: Path,

@@ -27,6 +27,7 @@ from risktable.provision.phone_seat import seat_page_url
 from risktable.service.table_service import TableService
 from tests.firmware.seats import SeatProcess
 from tests.firmware.seats import write_config as write_seat_config
+from tests.support.phone_table import page_data as _data
 from tests.support.phone_table import phone_table, serve
 from tests.support.waiting import value_within as _until
 
@@ -37,9 +38,6 @@ SEED = 11
 PLAYED_FOR = 30.0  # seconds both devices are kept on the account and played
 FIRMWARE_STEPS = 3  # the firmware turns the knob 3 detents at a time, the page 1
 
-
-def _data(driver: Any, name: str) -> str:
-    return str(driver.execute_script(f"return document.body.dataset.{name} || ''"))
 
 
 @pytest.mark.slow
