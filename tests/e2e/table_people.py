@@ -72,7 +72,8 @@ class Controls(Protocol):
 
 
 class Watcher:
-    """The table as the people see it: the hub's journal in ``data_dir``, read only."""
+    """The table as the people see it: the hub's journal in ``data_dir``, opened beside
+    the hub as ``risktable games list`` opens it, and only read."""
 
     def __init__(self, data_dir: Path, table: TableConfig) -> None:
         self.table = table
