@@ -74,7 +74,7 @@ def test_flashes_checks_and_installs_in_order(
     port = str(bench.port)
     commands = bench.commands()
     # mpremote's lines end with its working directory.
-    copy_cwd = commands[4][-1]
+    copy_cwd = commands[6][-1]
     commands = [c[:-1] if c[0] == "mpremote" else c for c in commands]
     entries = sorted(p.name for p in compiled.out.iterdir())
     assert commands == [
@@ -83,9 +83,14 @@ def test_flashes_checks_and_installs_in_order(
         ["esptool", "--port", port, "--chip", "esp32s3", "--baud", "460800", "write-flash",
          "0x0", str(bench.image)],
         ["mpremote", "connect", port, "exec", "import sys; print(sys.implementation.version)"],
+        # Three failed starts recorded and a reset: the seat's safe mode, no watchdog
+        # running while the files are copied.
+        ["mpremote", "connect", port, "exec",
+         "open('config.json.starts', 'w').write('3')\nimport machine\nmachine.reset()"],
+        ["mpremote", "connect", port, "exec", "import sys; print(sys.implementation.version)"],
         ["mpremote", "connect", port, "fs", "cp", "-r", *entries, ":"],
         ["mpremote", "connect", port, "fs", "cp", str(bench.config.resolve()), ":config.json"],
-        ["mpremote", "connect", port, "fs", "cp", commands[6][5], ":update.key"],
+        ["mpremote", "connect", port, "fs", "cp", commands[8][5], ":update.key"],
         ["mpremote", "connect", port, "reset"],
     ]
     # The firmware is copied from the build folder, main.py and packages into the root.
@@ -98,7 +103,7 @@ def test_flashes_checks_and_installs_in_order(
     assert lines[-1] == "seat flash: seat 3 is flashed"
     # The update key: on the board and in the keys folder, the same, readable by the
     # owner only on this side; the copy made for mpremote is gone.
-    assert not Path(commands[6][5]).exists()
+    assert not Path(commands[8][5]).exists()
     kept = bench.keys / "den-seat3.key"
     assert (bench.board / "update.key").read_text() == kept.read_text()
     assert len(bytes.fromhex(kept.read_text().strip())) == 32
@@ -127,11 +132,15 @@ def test_without_an_image_it_builds_and_keeps_the_boards_micropython(
 ) -> None:
     assert main(bench.args(image=False)) == 0, capsys.readouterr().err
     commands = bench.commands()
-    assert [c[:4] for c in commands[:2]] == [
+    # The version asked, the safe mode for the copy, the version asked again.
+    assert [c[:4] for c in commands[:4]] == [
         ["esptool", "--port", str(bench.port), "chip-id"],
         ["mpremote", "connect", str(bench.port), "exec"],
+        ["mpremote", "connect", str(bench.port), "exec"],
+        ["mpremote", "connect", str(bench.port), "exec"],
     ]
-    copy = commands[2]
+    assert "config.json.starts" in commands[2][4]
+    copy = commands[4]
     assert copy[3:6] == ["fs", "cp", "-r"] and "main.py" in copy
     assert "compiling the firmware" in capsys.readouterr().out
 

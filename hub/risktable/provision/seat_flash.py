@@ -10,7 +10,9 @@ their place (``RISKTABLE_ESPTOOL`` / ``RISKTABLE_MPREMOTE`` name another command
 3. wait until MicroPython answers on the port, and refuse a runtime whose version is not
    the pinned one (:mod:`risktable.provision.micropython_version`): the compiled firmware
    is bytecode for that version;
-4. ``mpremote fs cp``: the firmware folder (``risktable seat build``'s output) into the
+4. a reset into the seat's safe mode (no watchdog: a running seat's would reset it in the
+   middle of the copy), and the wait for MicroPython to answer again;
+5. ``mpremote fs cp``: the firmware folder (``risktable seat build``'s output) into the
    board's root, the seat's configuration as ``config.json``, the seat's update key as
    ``update.key`` (:mod:`risktable.provision.seat_keys`: made the first time, or anew
    with ``--new-secret``, and kept on this side for ``risktable seat update``), then a
@@ -44,6 +46,14 @@ IMAGE_OFFSET = "0x0"
 BAUD = "460800"
 # What the runtime is asked: its version tuple, e.g. (1, 29, 0, '').
 _ASK_VERSION = "import sys; print(sys.implementation.version)"
+# A seat that runs the firmware arms an 8 s watchdog, which goes on running in the REPL
+# mpremote enters, and copying the build takes longer: the seat would reset halfway,
+# old and new files mixed. Three failed starts recorded put the next start in the safe
+# mode (firmware/README.md, "Safe mode": no watchdog, the REPL free), which also clears
+# the count, so the start after the copy tries normally. A board without the firmware
+# yet only gets a file it never reads.
+_TO_SAFE_MODE = ("open('config.json.starts', 'w').write('3')\n"
+                 "import machine\nmachine.reset()")
 
 # Exit codes of `risktable seat flash`, one per kind of failure (docs: firmware/README.md).
 EXIT_TOOL = 1
@@ -222,6 +232,12 @@ class Flasher:
                                  f" ({last})", EXIT_NO_ANSWER)
             self._sleep(1.0)
 
+    def hold_safe(self, port: str, wait_s: float) -> None:
+        """Reset the board into its safe mode (no watchdog) and wait until it answers."""
+        # The reset drops mpremote's link: its status says nothing.
+        self.mpremote(port, "exec", _TO_SAFE_MODE, timeout=30)
+        self.runtime_version(port, wait_s)
+
     def install(self, port: str, build: Path, config: Path, key: bytes) -> int:
         """Copy the firmware folder, the configuration and the update key; reset.
         Returns files copied."""
@@ -279,6 +295,8 @@ def flash(plan: Plan, tools: Tools | None = None,
             f"(flash the {mpv.BOARD}-{mpv.VARIANT} image of v{mpv.VERSION_TEXT} with "
             "--firmware)", EXIT_WRONG_VERSION)
     f.say(f"MicroPython {have} answers")
+    f.say("resetting the seat into its safe mode, where no watchdog runs, for the copy")
+    f.hold_safe(plan.port, plan.wait_s)
     f.install(plan.port, plan.build, plan.config, key)
     f.say(f"seat {seat} is flashed")
     return seat
