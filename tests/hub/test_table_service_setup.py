@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,15 @@ def test_a_fully_enrolled_2016_deck_gives_the_game_its_stars(
     assert service.session.config.stars == PLACEHOLDER_STARS
     assert "the 2016 deck is not enrolled (0 of 42" in caplog.text
     service.journal.close()
+    # With the hub keeping the hands no printed deck is in play: nothing to enroll, and
+    # the log does not ask for it (the setup checklist's first game).
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        hub_kept = TableService(replace(bare, data_dir=tmp_path / "h", table=replace(
+            bare.table, cards="hub")))
+    assert hub_kept.session.config.stars == PLACEHOLDER_STARS
+    assert "not enrolled" not in caplog.text
+    hub_kept.journal.close()
 
     # Every territory card with two stars but the first (an assignment no placeholder has).
     stars = (1,) + (2,) * (board.size - 1)

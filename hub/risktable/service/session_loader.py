@@ -42,11 +42,12 @@ def load_card_uids(data_dir: Path, config: Config) -> dict[str, int]:
     return {uid: card.card for uid, card in cards.items()}
 
 
-def with_enrolled_deck(config: Config, data_dir: Path) -> Config:
+def with_enrolled_deck(config: Config, data_dir: Path, *, physical: bool = True) -> Config:
     """``config`` with what the enrolled deck in ``data_dir`` says is printed on its
     cards: a 1993 deck's symbols, a 2016 deck's stars. Until every territory card is
-    enrolled the engine's placeholder stays, and for a 2016 deck that is said in the
-    log (its stars decide trade values), never assumed quietly."""
+    enrolled the engine's placeholder stays, and for a 2016 deck played with
+    ``physical`` cards that is said in the log (the printed stars decide trade values),
+    never assumed quietly; with the hub keeping the hands the placeholder is the deck."""
     board = config.board
     deck = config.options.deck
     try:
@@ -55,7 +56,7 @@ def with_enrolled_deck(config: Config, data_dir: Path) -> Config:
         cards = {}
     printed = {c.card: c.printed for c in cards.values() if c.card < board.size}
     if len(printed) != board.size:
-        if deck == "2016":
+        if deck == "2016" and physical:
             log.warning("the 2016 deck is not enrolled (%d of %d territory cards): its stars "
                         "per card are the engine's placeholder, not your printed deck's; "
                         "run risktable cards enroll --deck 2016", len(printed), board.size)

@@ -195,7 +195,8 @@ class TableService:
             return game
         game = self.journal.create_game(
             # The journal's header then records the printed deck for every replay.
-            with_enrolled_deck(self.rules, self.config.data_dir), table,
+            with_enrolled_deck(self.rules, self.config.data_dir,
+                               physical=self.config.table.cards == "physical"), table,
             self.config.table.cards)
         self.journal.set_current_game(table, game)
         log.info("table %s: new game %d (%s)", table, game, self.config.table.rules)
@@ -376,7 +377,8 @@ class TableService:
             self.rules = chosen
             self._card_uids = dict(uids)
             self.game_id = self.journal.create_game(
-                with_enrolled_deck(chosen, self.config.data_dir), table.id, handling,
+                with_enrolled_deck(chosen, self.config.data_dir,
+                                   physical=handling == "physical"), table.id, handling,
                 None if bots is None else dict(bots))
             self.journal.set_current_game(table.id, self.game_id)
             log.info("table %s: new game %d (%s%s)", table.id, self.game_id,
