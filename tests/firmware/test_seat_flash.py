@@ -18,6 +18,7 @@ import pytest
 from risktable.cli import main
 from risktable.provision import seat_flash, seat_keys
 from risktable.provision.seat_build import BuildResult, build
+from tests.support.tools import ROOT
 
 FAKES = Path(__file__).parent / "flashfakes"
 
@@ -232,3 +233,13 @@ def test_waits_for_the_board_to_come_back() -> None:
         flasher.runtime_version("COM3", wait_s=0.5)
     assert failed.value.exit_code == seat_flash.EXIT_NO_ANSWER
     assert "no REPL" in str(failed.value)
+
+
+def test_the_safe_mode_step_uses_the_firmwares_own_names() -> None:
+    # seat flash records the firmware's count of failed starts under the firmware's own
+    # file name: read from the firmware's source, not from seat_flash.
+    source = (ROOT / "firmware" / "board" / "__init__.py").read_text()
+    assert f"_FAILED_STARTS = {seat_flash.FAILED_STARTS}\n" in source
+    assert f'config_path + "{seat_flash.STARTS_SUFFIX}"' in source
+    entry = (ROOT / "firmware" / "main.py").read_text()
+    assert f'else "{seat_flash.DEVICE_CONFIG}"' in entry

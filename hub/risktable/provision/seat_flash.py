@@ -52,7 +52,12 @@ _ASK_VERSION = "import sys; print(sys.implementation.version)"
 # mode (firmware/README.md, "Safe mode": no watchdog, the REPL free), which also clears
 # the count, so the start after the copy tries normally. A board without the firmware
 # yet only gets a file it never reads.
-_TO_SAFE_MODE = ("open('config.json.starts', 'w').write('3')\n"
+# The firmware's own names (firmware/main.py's config file, board/__init__.py's count of
+# failed starts and its threshold); tests/firmware/test_seat_flash.py holds them equal.
+DEVICE_CONFIG = "config.json"
+STARTS_SUFFIX = ".starts"
+FAILED_STARTS = 3
+_TO_SAFE_MODE = (f"open('{DEVICE_CONFIG}{STARTS_SUFFIX}', 'w').write('{FAILED_STARTS}')\n"
                  "import machine\nmachine.reset()")
 
 # Exit codes of `risktable seat flash`, one per kind of failure (docs: firmware/README.md).
