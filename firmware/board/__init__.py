@@ -31,7 +31,8 @@ _FAILED_STARTS = 3
 
 
 def make(cfg, config_path):
-    # The board, or None in the safe mode on a device (the unix port exits then).
+    # The board, or None in the safe mode on a device (the unix port exits then) and
+    # after the self-test.
     # The cause a seat kept before it reset itself (the boards' reset()), once.
     kept = None
     try:
@@ -66,7 +67,16 @@ def make(cfg, config_path):
     if cfg["board"] == "esp32":
         from board import esp32
 
-        return esp32.Board(cfg, config_path, kept)
+        board = esp32.Board(cfg, config_path, kept)
+        if board.selftest:
+            # Confirm held at power-on: the bring-up self-test in place of the game, with
+            # no watchdog (it waits on a person), then the REPL as the safe mode leaves
+            # it. Here, not in seat/app.py, whose code stays in the seat's heap.
+            from seat.selftest import on_board
+
+            on_board(board, cfg, config_path)
+            return None
+        return board
     from board import emulated
 
     return emulated.Board(cfg, config_path, kept)

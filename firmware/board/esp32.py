@@ -142,14 +142,6 @@ class Board:
             self._smart = BleDice(bluetooth.BLE())
         self._wlan = network.WLAN(network.STA_IF)
         self._tasks = []
-        if self.selftest:
-            # Confirm held at power-on: the bring-up self-test in place of the game, with
-            # no watchdog (it waits on a person), then the REPL, as the safe mode leaves
-            # it. Here rather than in seat/app.py, whose code stays in the seat's heap.
-            from seat.selftest import on_board
-
-            on_board(self, cfg, config_path)
-            raise SystemExit
 
     # ---- outputs
 

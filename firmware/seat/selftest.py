@@ -4,7 +4,7 @@
 # the maker at the bench, before the seat meets a hub, so it speaks English. Started by
 # holding Confirm at power-on (the ESP32 board) or by `risktable seat selftest` (the emulated
 # board). Nothing here is imported in a game: its heap is the game's. Confirm held at
-# power-on is read by the ESP32 board (its `selftest`), which runs this then.
+# power-on is read by the ESP32 board (its `selftest`), and board.make() runs this then.
 #
 # Each step shows what to do on the display and lights the ring amber while it waits
 # (a seat with no working display still shows that something is asked); a step not
