@@ -75,29 +75,35 @@ class SelfTest:
     def _done(self, step, passed, hint=""):
         self.results.append((step, passed, hint))
 
-    async def _yes(self, step, question, hint):
-        # Confirm: yes; Back: no; nothing: the hint too.
-        self._ask(question, "Confirm: yes", "Back: no")
+    async def _heard(self, step, kinds, hint):
+        # The next input of `kinds`; when none comes within step_ms, `step` fails with
+        # `hint` and this is None.
+        event = await _next(self.board, self.step_ms, kinds)
+        if event is None:
+            self._done(step, False, hint)
+        return event
+
+    async def _confirmed(self):
+        # Confirm answers yes; Back, or nothing within step_ms, no.
         event = await _next(self.board, self.step_ms, ("button",))
-        yes = event is not None and event["button"] == "confirm"
-        self._done(step, yes, "" if yes else hint)
+        return event is not None and event["button"] == "confirm"
 
     async def display(self):
         self.board.show_text(list(_PATTERN))
         _fill(self.board, _AMBER)
-        event = await _next(self.board, self.step_ms, ("button",))
-        yes = event is not None and event["button"] == "confirm"
+        yes = await self._confirmed()
         self._done("display", yes, "" if yes else (
             "no clear 8 rows: check SDA and SCL (not swapped), 3.3 V, GND and address "
             "0x3C; the display is optional, the other steps go on"))
 
     async def button(self, name, label):
         self._ask("Press " + label)
-        event = await _next(self.board, self.step_ms, ("button",))
+        event = await self._heard(name, ("button",), "no press: check the switch between "
+                                  "its GPIO and GND (seat-pinout.json), and which two "
+                                  "terminals are wired")
         if event is None:
-            self._done(name, False, "no press: check the switch between its GPIO and GND "
-                       "(seat-pinout.json), and which two terminals are wired")
-        elif event["button"] != name:
+            return
+        if event["button"] != name:
             self._done(name, False, "got %s: the two switches' wires are swapped"
                        % event["button"])
         else:
@@ -126,8 +132,7 @@ class SelfTest:
             self.board.show_text(["Self-test", "Are all %d LEDs" % self.board.ring_size,
                                   name + "?", "Confirm: yes", "Back: no"])
             _fill(self.board, (r, g, b))
-            event = await _next(self.board, self.step_ms, ("button",))
-            if event is None or event["button"] != "confirm":
+            if not await self._confirmed():
                 self._done("ring " + name, False, "dark: check 5 V at the ring, the "
                            "buffer's VCC and 1OE, the data wire; another colour: the "
                            "pinout's colour order; some LEDs only: the ring's count")
@@ -140,10 +145,10 @@ class SelfTest:
                        "wires (SCK, MOSI, MISO, CS, RST in seat-pinout.json)")
             return
         self._ask("Tap a card")
-        event = await _next(self.board, self.step_ms, ("card",))
+        event = await self._heard("card reader", ("card",), "no tap read: hold a tagged "
+                                  "card flat on the reader; check the SPI wires and the "
+                                  "lid's thickness")
         if event is None:
-            self._done("card reader", False, "no tap read: hold a tagged card flat on the "
-                       "reader; check the SPI wires and the lid's thickness")
             return
         self.board.show_text(["Self-test", "Card", event["uid"]])
         self._done("card reader", True)
@@ -155,12 +160,9 @@ class SelfTest:
             self._done("dice", True)
             return
         self._ask("Roll a die")
-        event = await _next(self.board, self.step_ms, ("reading",))
-        if event is None:
-            self._done("dice", False, "no die heard: roll it to wake it, charge it, "
-                       "and keep it within a metre of the seat")
-            return
-        self._done("dice", True)
+        if await self._heard("dice", ("reading",), "no die heard: roll it to wake it, "
+                             "charge it, and keep it within a metre of the seat"):
+            self._done("dice", True)
 
     async def network(self):
         self._ask("Joining Wi-Fi")
