@@ -110,22 +110,36 @@ def _pin() -> str:
     return "not pinned (no sched_setaffinity here)"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20, help="games per rule set")
+def game_options(parser: argparse.ArgumentParser, games: int) -> None:
+    """The options of a benchmark that plays games per rule set (this one, bench_coach)."""
+    parser.add_argument("--games", type=int, default=games, help="games per rule set")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--level", default="hard")
     parser.add_argument("--rules", default="classic_1993,capital_1993,mission_1993")
     parser.add_argument("--max-turns", type=int, default=1000)
     parser.add_argument("--quick", action="store_true", help="one short classic game")
-    args = parser.parse_args()
+
+
+def chosen_games(args: argparse.Namespace, what: str,
+                 quick_turns: int) -> tuple[list[str], int, int]:
+    """The rule sets, games per rule set and turn cap ``args`` ask for (``--quick``: one
+    classic game of ``quick_turns`` turns), once this process is pinned to one core and
+    its opening line (``what`` is played, on which core, at what load) is printed."""
     rules, games, max_turns = args.rules.split(","), args.games, args.max_turns
     if args.quick:
-        rules, games, max_turns = ["classic_1993"], 1, 24
+        rules, games, max_turns = ["classic_1993"], 1, quick_turns
     pinned = _pin()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"{args.level} against three normal, {PLAYERS} players, {games} game(s) per rule "
-          f"set, {pinned}, load average {load:.1f} at the start")
+    print(f"{what}, {PLAYERS} players, {games} game(s) per rule set, {pinned}, load "
+          f"average {load:.1f} at the start")
+    return rules, games, max_turns
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    game_options(parser, 20)
+    parser.add_argument("--level", default="hard")
+    args = parser.parse_args()
+    rules, games, max_turns = chosen_games(args, f"{args.level} against three normal", 24)
     everything: list[Any] = []
     for r in rules:
         timed = play(args.level, r, games, args.seed, max_turns)

@@ -17,11 +17,10 @@ machine, not the hints.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import time
 
-from bench_bot_time import PI4_SLOWER, PLAYERS, _pin, quantile
+from bench_bot_time import PI4_SLOWER, PLAYERS, chosen_games, game_options, quantile
 
 from risktable.rules.actions import Action
 from risktable.rules.bots import BOTS, Bot
@@ -81,19 +80,9 @@ def report(label: str, coached: list[Coached]) -> list[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10, help="games per rule set")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rules", default="classic_1993,capital_1993,mission_1993")
-    parser.add_argument("--max-turns", type=int, default=1000)
-    parser.add_argument("--quick", action="store_true", help="one short classic game")
+    game_options(parser, 10)
     args = parser.parse_args()
-    rules, games, max_turns = args.rules.split(","), args.games, args.max_turns
-    if args.quick:
-        rules, games, max_turns = ["classic_1993"], 1, 16
-    pinned = _pin()
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"hints for seat 1 of four normal bots, {PLAYERS} players, {games} game(s) per rule "
-          f"set, {pinned}, load average {load:.1f} at the start")
+    rules, games, max_turns = chosen_games(args, "hints for seat 1 of four normal bots", 16)
     everything: list[Coached] = []
     for r in rules:
         coached = play(r, games, args.seed, max_turns)
