@@ -16,7 +16,8 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -161,3 +162,24 @@ def replies_of(received: list[Received], table: str) -> list[Received]:
     base = f"risk/{table}/seat/"
     return [r for r in received if r.topic.startswith(base)
             and r.topic.rsplit("/", 1)[1] in (topics.SEAT_ACK, topics.SEAT_ERROR)]
+
+
+@contextmanager
+def seat_one_at_a_table(micropython: str, host: str, port: int, table: str,
+                        folder: Path) -> Iterator[tuple[TableService, Watcher, Any]]:
+    """A 3-seat table's hub on the broker at ``host:port``, a watcher of its topics, and
+    seat 1's firmware under MicroPython, once the seat shows its first view: (service,
+    watcher, seat). All stopped at the end."""
+    from tests.firmware.seats import SeatProcess, write_config
+
+    service = start_service(host, port, table, 3, folder / "data", LedLog())
+    watcher = Watcher(host, port, table)
+    seat = SeatProcess(micropython, write_config(folder, table, 1, port))
+    try:
+        lines = service.inspect(lambda session: session.view(1)["lines"])
+        seat.wait_output(lambda line: line.get("oled") == lines, timeout=20)
+        yield service, watcher, seat
+    finally:
+        seat.stop()
+        watcher.close()
+        service.stop()

@@ -9,8 +9,7 @@ import json
 from pathlib import Path
 
 from riskproto import messages, topics
-from tests.e2e.hub_driver import LedLog, Watcher, start_service
-from tests.firmware.seats import SeatProcess, write_config
+from tests.e2e.hub_driver import seat_one_at_a_table
 from tests.support.mosquitto import Mosquitto
 from tests.support.oled_text import ROWS, drawn
 
@@ -19,13 +18,8 @@ TABLE = "fw-hint"
 
 def test_the_seat_holds_confirm_and_reads_the_hint_until_its_next_input(
         micropython: str, mosquitto: Mosquitto, tmp_path: Path) -> None:
-    service = start_service(mosquitto.host, mosquitto.port, TABLE, 3, tmp_path / "data",
-                            LedLog())
-    watcher = Watcher(mosquitto.host, mosquitto.port, TABLE)
-    seat = SeatProcess(micropython, write_config(tmp_path, TABLE, 1, mosquitto.port))
-    try:
-        lines = service.inspect(lambda session: session.view(1)["lines"])
-        seat.wait_output(lambda line: line.get("oled") == lines, timeout=20)
+    with seat_one_at_a_table(micropython, mosquitto.host, mosquitto.port, TABLE,
+                             tmp_path) as (service, watcher, seat):
         # The opening roll: seat 1 rolls a 6 at its own board, seats 2 and 3 a 1 each
         # (published as theirs), so seat 1 claims first.
         for other in (2, 3):
@@ -57,10 +51,6 @@ def test_the_seat_holds_confirm_and_reads_the_hint_until_its_next_input(
                                 == "Claim a territory:", timeout=20)["oled"]
         assert back != hint and back[0] == asked[0]
         assert seat.process.poll() is None, seat.stderr_lines
-    finally:
-        seat.stop()
-        watcher.close()
-        service.stop()
 
 
 def _names(service: object, territories: tuple[int, ...]) -> list[str]:

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from riskproto import topics
-from tests.e2e.hub_driver import LedLog, Watcher, start_service
-from tests.firmware.seats import SeatProcess, write_config
+from tests.e2e.hub_driver import seat_one_at_a_table
 from tests.support.mosquitto import Mosquitto
 from tests.support.oled_text import layout, refusal_lines, shown_text
 
@@ -20,13 +19,9 @@ TABLE = "fw-refusal"
 @pytest.mark.slow
 def test_the_seat_shows_why_the_hub_refused_its_input_then_its_view(
         micropython: str, mosquitto: Mosquitto, tmp_path: Path) -> None:
-    service = start_service(mosquitto.host, mosquitto.port, TABLE, 3, tmp_path / "data",
-                            LedLog())
-    watcher = Watcher(mosquitto.host, mosquitto.port, TABLE)
-    seat = SeatProcess(micropython, write_config(tmp_path, TABLE, 1, mosquitto.port))
-    try:
+    with seat_one_at_a_table(micropython, mosquitto.host, mosquitto.port, TABLE,
+                             tmp_path) as (service, watcher, seat):
         lines = service.inspect(lambda session: session.view(1)["lines"])
-        seat.wait_output(lambda line: line.get("oled") == lines, timeout=20)
         # The opening roll: seat 1 has its die to roll, nothing to choose.
         seat.send({"button": "confirm"})
         error_topic = topics.seat(TABLE, 1, topics.SEAT_ERROR)
@@ -39,7 +34,3 @@ def test_the_seat_shows_why_the_hub_refused_its_input_then_its_view(
         # A few seconds later the view is back.
         seat.wait_output(lambda line: line.get("oled") == lines)
         assert seat.process.poll() is None, seat.stderr_lines
-    finally:
-        seat.stop()
-        watcher.close()
-        service.stop()
