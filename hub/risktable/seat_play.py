@@ -244,7 +244,7 @@ def play_seat(seat: SeatProcess, keyboard: TextIO, out: TextIO, *,
     return 1
 
 
-class TestCardKeys(DeckKeys):
+class SelfTestCardKeys(DeckKeys):
     """The card key of a self-test: ``c`` taps one made-up tag (the keyboard deck's
     first), as a maker taps any tagged card on the reader."""
 

@@ -43,7 +43,7 @@ from risktable.provision.seat_update import (
 from risktable.seat_play import (
     KeyboardKeys,
     SeatPlayError,
-    TestCardKeys,
+    SelfTestCardKeys,
     load_deck_keys,
     load_seat_file,
     play_seat,
@@ -281,7 +281,7 @@ def _selftest(args: argparse.Namespace) -> int:
         seat = SeatProcess.of_file(find_micropython(args.micropython), args.seat, path,
                                    selftest=True)
         colour = not args.no_colour and "NO_COLOR" not in os.environ
-        return play_seat(seat, sys.stdin, sys.stdout, deck=TestCardKeys(), colour=colour,
+        return play_seat(seat, sys.stdin, sys.stdout, deck=SelfTestCardKeys(), colour=colour,
                          ended=selftest_report)
     except (SeatPlayError, MissingPart, ValueError) as exc:
         raise CliError(str(exc)) from None
