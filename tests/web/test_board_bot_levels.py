@@ -8,16 +8,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from riskproto import topics
-from riskproto.messages import encode
-from risktable.demo.broker import EmbeddedBroker
 from risktable.rules import Config
 from risktable.rules.bots import EasyBot, HardBot, HeuristicBot
-from risktable.table.public import board_message, scene_message
+from risktable.table.public import scene_message
 from risktable.table.session import TableSession
-from risktable.web.server import BoardPageServer, PageConfig
-from tests.support.browser import set_viewport
-from tests.support.mqtt_client import Recorder
+from tests.support.board_page import board_page_showing
 from tests.table.inputs import CARDS
 
 TABLE = "levels"
@@ -38,18 +33,9 @@ def test_the_seat_table_names_each_bots_level(browser: Any) -> None:
         assert table.step_bots() is not None
     scene = scene_message(table.state, *table.scene(), table.bot_levels)
     assert scene["bots"] == ["hard", "easy", "bot"]
-    with EmbeddedBroker(ws_port=0) as broker, BoardPageServer(PageConfig(
-            f"ws://{broker.host}:{broker.ws_port}/", TABLE, players=PLAYERS)) as page:
-        hub = Recorder(broker.host, broker.port, f"{TABLE}-hub")
-        try:
-            set_viewport(browser, 1920, 1080)
-            browser.get(page.url)
-            hub.publish(topics.board(TABLE), encode(board_message(table.state)), retain=True)
-            hub.publish(topics.scene(TABLE), encode(scene), retain=True)
-            WebDriverWait(browser, 20).until(
-                lambda d: ["1", "hard bot"] in d.execute_script(_READ_BOTS),
-                message="the seat table names seat 1's level")
-            assert sorted(browser.execute_script(_READ_BOTS)) == [
-                ["1", "hard bot"], ["2", "easy bot"], ["3", "bot"]]
-        finally:
-            hub.close()
+    with board_page_showing(browser, TABLE, PLAYERS, table.state, scene):
+        WebDriverWait(browser, 20).until(
+            lambda d: ["1", "hard bot"] in d.execute_script(_READ_BOTS),
+            message="the seat table names seat 1's level")
+        assert sorted(browser.execute_script(_READ_BOTS)) == [
+            ["1", "hard bot"], ["2", "easy bot"], ["3", "bot"]]

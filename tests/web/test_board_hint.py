@@ -10,14 +10,11 @@ from typing import Any
 from riskproto import topics
 from riskproto.messages import encode
 from riskproto.territories import TERRITORIES
-from risktable.demo.broker import EmbeddedBroker
 from risktable.rules import Config
-from risktable.table.public import board_message, scene_message
+from risktable.table.public import scene_message
 from risktable.table.session import TableSession
-from risktable.web.server import BoardPageServer, PageConfig
 from tests.hub.test_coach import hint_event, pilot_for, play_until, reinforcing
-from tests.support.browser import set_viewport
-from tests.support.mqtt_client import Recorder
+from tests.support.board_page import board_page_showing
 from tests.table.inputs import CARDS
 
 TABLE = "hints"
@@ -41,29 +38,20 @@ def test_the_board_page_shows_a_coached_seats_hint(browser: Any) -> None:
     assert hint is not None and hint["k"] == "place", hint
     with_hint = scene_message(table.state, *table.scene(), table.bot_levels, hint)
     without = scene_message(table.state, *table.scene(), table.bot_levels)
-    with EmbeddedBroker(ws_port=0) as broker, BoardPageServer(PageConfig(
-            f"ws://{broker.host}:{broker.ws_port}/", TABLE, players=PLAYERS)) as page:
-        hub = Recorder(broker.host, broker.port, f"{TABLE}-hub")
-        try:
-            set_viewport(browser, 1920, 1080)
-            browser.get(page.url)
-            hub.publish(topics.board(TABLE), encode(board_message(table.state)), retain=True)
-            hub.publish(topics.scene(TABLE), encode(with_hint), retain=True)
-            WebDriverWait(browser, 20).until(
-                lambda d: not d.execute_script(_READ_HINT)["hidden"],
-                message="the hint line shows")
-            shown = browser.execute_script(_READ_HINT)
-            where = TERRITORIES[hint["to"]]
-            armies = "army" if hint["n"] == 1 else "armies"
-            assert shown["k"] == "place" and shown["seat"] == str(seat) and shown["to"] == where
-            assert shown["text"].startswith("Hint for "), shown
-            assert f": place {hint['n']} {armies} on " in shown["text"], shown
-            assert shown["marked"] == [f"h-{where}"]
-            # The next scene has no hint: the line hides and the map is unmarked.
-            hub.publish(topics.scene(TABLE), encode(without), retain=True)
-            WebDriverWait(browser, 20).until(
-                lambda d: d.execute_script(_READ_HINT)["hidden"],
-                message="the hint line hides")
-            assert browser.execute_script(_READ_HINT)["marked"] == []
-        finally:
-            hub.close()
+    with board_page_showing(browser, TABLE, PLAYERS, table.state, with_hint) as hub:
+        WebDriverWait(browser, 20).until(
+            lambda d: not d.execute_script(_READ_HINT)["hidden"],
+            message="the hint line shows")
+        shown = browser.execute_script(_READ_HINT)
+        where = TERRITORIES[hint["to"]]
+        armies = "army" if hint["n"] == 1 else "armies"
+        assert shown["k"] == "place" and shown["seat"] == str(seat) and shown["to"] == where
+        assert shown["text"].startswith("Hint for "), shown
+        assert f": place {hint['n']} {armies} on " in shown["text"], shown
+        assert shown["marked"] == [f"h-{where}"]
+        # The next scene has no hint: the line hides and the map is unmarked.
+        hub.publish(topics.scene(TABLE), encode(without), retain=True)
+        WebDriverWait(browser, 20).until(
+            lambda d: d.execute_script(_READ_HINT)["hidden"],
+            message="the hint line hides")
+        assert browser.execute_script(_READ_HINT)["marked"] == []
