@@ -62,6 +62,13 @@ GUEST_PASSWORD_FILE = "guests-passwd"
 GUEST_ACL_FILE = "guests-acl"
 CREDENTIALS_FILE = "credentials.json"
 DATA_DIR = "data"
+#: With --tls (risktable.provision.table_ca): the CA's certificate (PEM, and DER as a
+#: seat loads it) and key, and the broker's certificate and key.
+CA_CERT_FILE = "ca.crt"
+CA_DER_FILE = "ca.der"
+CA_KEY_FILE = "ca.key"
+CERT_FILE = "broker.crt"
+KEY_FILE = "broker.key"
 
 #: Roles of the accounts: the hub, a seat, the guest broker's bridge and the seat
 #: updater (``risktable seat update``; table broker), and the two guest accounts
@@ -228,10 +235,7 @@ class TlsFiles:
 
 def tls_files(folder: Path) -> TlsFiles:
     """The TLS files ``broker config --tls`` writes into ``folder``."""
-    from risktable.provision import table_ca
-
-    return TlsFiles(folder / table_ca.CA_CERT_FILE, folder / table_ca.CERT_FILE,
-                    folder / table_ca.KEY_FILE)
+    return TlsFiles(folder / CA_CERT_FILE, folder / CERT_FILE, folder / KEY_FILE)
 
 
 def listener_lines(port: int, bind: str, tls: TlsFiles | None, protocol: str | None = None

@@ -36,12 +36,13 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-#: Files in the broker's folder.
-CA_CERT_FILE = "ca.crt"
-CA_KEY_FILE = "ca.key"
-CA_DER_FILE = "ca.der"  # the same certificate in DER, as a seat loads it
-CERT_FILE = "broker.crt"
-KEY_FILE = "broker.key"
+# The files' names live in broker_config, which the installer imports on a Python with
+# the standard library alone (this module needs cryptography); re-exported here.
+from risktable.provision.broker_config import CA_CERT_FILE as CA_CERT_FILE
+from risktable.provision.broker_config import CA_DER_FILE as CA_DER_FILE
+from risktable.provision.broker_config import CA_KEY_FILE as CA_KEY_FILE
+from risktable.provision.broker_config import CERT_FILE as CERT_FILE
+from risktable.provision.broker_config import KEY_FILE as KEY_FILE
 
 #: A CA lives as long as the table (seats and phones keep it); a broker certificate
 #: for about two years and three months: Apple's devices refuse a server certificate
