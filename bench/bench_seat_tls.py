@@ -79,7 +79,8 @@ def main(argv: list[str]) -> int:
         got = figures[mode]
         print(f"  {mode:5s}  connect {summary([t / 1000 for t in got['connect_us']], 'ms')}")
         print(f"         MicroPython heap held by a live connection: "
-              f"{summary(got['heap_bytes'], 'B')}")
+              f"{summary(got['heap_bytes'], 'B')} (free while up against free once closed "
+              "and collected; below 0: closing allocated more than the connection held)")
         print(f"         process resident memory after these connects: "
               f"{got['rss_kib_after']} KiB (+{got['rss_kib_after'] - rss} KiB)")
         rss = got["rss_kib_after"]
