@@ -235,7 +235,12 @@ class _TlsServer(ThreadingHTTPServer):
         except (ssl.SSLError, OSError):
             # A browser that does not trust the table's CA hangs up here: nothing to serve.
             return
-        super().finish_request(request, client_address)
+        try:
+            super().finish_request(request, client_address)
+        finally:
+            # The TLS socket took over the connection; the server closes only the one it
+            # accepted, which the wrap left empty.
+            request.close()
 
 
 class BoardPageServer:
