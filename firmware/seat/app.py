@@ -158,7 +158,7 @@ class Seat:
             backoff_ms=broker["backoff_ms"], backoff_max_ms=broker["backoff_max_ms"],
             deliver=self._deliver,
             ticks_ms=ticks_ms, buffers=buffers, poll_ms=broker["poll_ms"],
-            open_connection=dial)
+            open_connection=dial, inflight_size=OUTBOX_CAPACITY + 1)
         self.client.ready = kick
         board.inputs.ready = kick
         if self.dice_kind in ("pixels", "godice"):

@@ -51,6 +51,40 @@ def broker(tmp_path: Path) -> Iterator[Mosquitto]:
         yield roomy
 
 
+def test_a_full_outbox_goes_out_at_once_while_the_broker_holds_every_puback(
+    micropython: str, broker: Mosquitto, tmp_path: Path
+) -> None:
+    # The broker stops answering (SIGSTOP) while the player makes 16 inputs, a full
+    # outbox: the seat writes every one at once, none held back for lack of room among
+    # the publishes awaiting their PUBACK (one place per outbox event and one for the
+    # birth), so when the broker runs again the hub gets all 16 without a resend (a
+    # resend waits a minute here). With 8 places, the last 8 waited for their resend.
+    hub = AckingHub(broker.host, broker.port, TABLE)
+    hub.ack = False
+    config = write_config(tmp_path, TABLE, 2, broker.port, retry_ms=60000,
+                          broker={**FAST["broker"], "keepalive": 60})
+    seat = SeatProcess(micropython, config)
+    try:
+        seat.wait_output(lambda line: line.get("net") == "up")
+        assert broker.process is not None
+        os.kill(broker.process.pid, signal.SIGSTOP)
+        try:
+            for _ in range(16):
+                seat.send({"encoder": 1})
+            deadline = time.monotonic() + 20
+            while len(seat.verdicts) < 16:
+                assert time.monotonic() < deadline, seat.verdicts
+                time.sleep(0.01)
+            assert [said for said, _ in seat.verdicts] == ["numbered"] * 16, seat.verdicts
+        finally:
+            os.kill(broker.process.pid, signal.SIGCONT)
+        hub.wait_received(16)
+        assert sorted({e["seq"] for e in hub.received}) == list(range(1, 17))
+    finally:
+        seat.stop()
+        hub.close()
+
+
 def test_a_burst_of_hub_messages_while_the_link_drops_loses_nothing_that_matters(
     micropython: str, broker: Mosquitto, tmp_path: Path
 ) -> None:
