@@ -3,6 +3,7 @@ fails with one clear line (no camera, no picamera2, a missing, empty or unreadab
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 import types
@@ -138,3 +139,15 @@ def test_picamera_frames_through_picamera2(monkeypatch: pytest.MonkeyPatch) -> N
     assert got[0].image.shape == (PICAMERA_SIZE[1], PICAMERA_SIZE[0], 3)
     assert got[0].t <= got[1].t <= got[2].t and got[0].name == "picamera"
     assert camera.calls == [f"configure {PICAMERA_SIZE} RGB888", "start", "close"]
+
+
+def test_the_tray_guide_quotes_the_sources_own_messages() -> None:
+    guide = (FIXTURES.parents[2] / "docs" / "tray-build.md").read_text(encoding="utf-8")
+    code = (FIXTURES.parents[2] / "hub" / "risktable" / "dice_camera" / "frames.py").read_text(
+        encoding="utf-8")
+    code = re.sub(r'"\s*\n\s*f?"', "", code)  # a message's string literals joined
+    quoted = re.findall(r"^\| `((?:pi)?camera:?0?: [^`]+)` \|", guide, re.M)
+    assert len(quoted) == 4, quoted
+    for line in quoted:
+        words = line.split(": ", 1)[1].replace("/dev/video0", "/dev/video").replace("(...)", "(")
+        assert words in code, line
