@@ -82,9 +82,12 @@ def test_a_folder_settles_once_per_photo(tmp_path: Path) -> None:
 def noisy(image: np.ndarray, n: int, sigma: float, light_step: float) -> Iterator[Frame]:
     rng = np.random.default_rng(7)
     base = image.astype(np.float32)
+    # Three noise fields taken in turn: each frame's noise differs from the last one's.
+    fields = [rng.standard_normal(image.shape, np.float32) * np.float32(sigma)
+              for _ in range(3)]
     for i in range(n):
         gain = np.float32(1.0 + light_step * i)
-        frame = base * gain + rng.standard_normal(image.shape, np.float32) * np.float32(sigma)
+        frame = base * gain + fields[i % 3]
         yield Frame(np.clip(frame, 0, 255).astype(np.uint8), i / FPS, f"noisy#{i}")
 
 

@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from risktable.dice_camera.crops import Image
+from risktable.dice_camera.reader import ReadError, load_image
 
 # Frame time of a folder's stills: each photo is repeated at this rate for ``hold`` seconds.
 STILL_FPS = 10
@@ -89,15 +90,11 @@ def open_source(spec: str, hold: float = 1.0) -> Iterator[Frame]:
 
 def _decode(path: Path) -> Image:
     try:
-        data = np.fromfile(str(path), np.uint8)
-    except OSError as exc:
-        raise FrameSourceError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise FrameSourceError(f"{path}: not an image OpenCV can decode (JPEG or PNG)")
-    frozen = np.asarray(image, np.uint8)
-    frozen.flags.writeable = False  # one array is handed out for every frame of the still
-    return frozen
+        image = load_image(path)
+    except ReadError as exc:
+        raise FrameSourceError(str(exc)) from None
+    image.flags.writeable = False  # one array is handed out for every frame of the still
+    return image
 
 
 def _stills(photos: list[Path], hold: float) -> Iterator[Frame]:

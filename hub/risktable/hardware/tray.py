@@ -14,11 +14,11 @@ At that height each die size of ``dice_mm`` is so many pixels across in the capt
 frame and at the detector's input (the frame's longer side scaled to 384 pixels), which
 must fall in the range the reader was trained on (:func:`reader_limits`).
 
-A glossy top face is a small horizontal mirror: it shows the lens whatever lies where the
-mirror image of the lens, seen through the die, points. A light at the camera's height
-therefore glints in the dice halfway between it and the lens axis, so light bars at the
-camera's height must stand at least the tray's inner length apart from the axis on each
-side... more exactly :func:`glare_free_offset`.
+A glossy top face is a small horizontal mirror: the lens sees in it whatever lies on the
+line from the lens's mirror image through the face. A light at the lens's height
+therefore glints in the dice halfway between it and the lens axis, so light bars there
+must stand at least the tray's inner length from the axis (:func:`glare_free_offset`
+for any height).
 
 >>> tray = load_tray()
 >>> m = mount(tray, tray.cameras["camera-module-3"])
@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from risktable.hardware.data import HardwareDataError, Source, hardware_file
@@ -178,8 +179,6 @@ def _camera(key: str, raw: dict[str, Any]) -> Camera:
 
 def load_tray(source: Source | None = None) -> Tray:
     """Read ``hardware/tray.json`` (or ``source``)."""
-    from pathlib import Path
-
     path = hardware_file("tray.json") if source is None else (
         Path(source) if isinstance(source, str) else source)
     raw = json.loads(path.read_text(encoding="utf-8"))
