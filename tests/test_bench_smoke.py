@@ -32,6 +32,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
     "bench_journal.py": ("--quick",),
     "bench_journal_budget.py": ("--quick",),
     "bench_led_link.py": ("--quick",),
+    "bench_seat_tls.py": ("--quick",),
     "bench_selfplay.py": ("--games", "2"),
     "bench_table_session.py": ("--games", "1"),
     "bench_venue.py": ("--quick",),
@@ -41,6 +42,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
 # bench file -> why the test leaves it out.
 EXCLUDED: dict[str, str] = {
     "bench_firmware_mp.py": "MicroPython's half of bench_firmware.py, which runs it",
+    "bench_seat_tls_mp.py": "MicroPython's half of bench_seat_tls.py, which runs it",
     "bench_fault_sweep.py": "its shortest run (--runs 1) black-holes a seat for 45 s or "
                             "more, 78 s in all; tests/faults runs the same fault replay",
     "bench_bot_match.py": "plays today's bots against the heuristic bot of commit 3d84832, "

@@ -100,7 +100,7 @@ FIRMWARE = ROOT / "firmware"
 MICROPYTHON_MODULES = frozenset({
     "_thread", "array", "asyncio", "binascii", "bluetooth", "collections", "errno",
     "framebuf", "gc", "hashlib", "json", "machine", "micropython", "neopixel", "network",
-    "os", "random", "rp2", "select", "socket", "sys", "time", "vfs",
+    "os", "random", "rp2", "select", "socket", "ssl", "sys", "time", "vfs",
 })
 
 

@@ -36,7 +36,7 @@
 # are read into the in buffer; an incoming message costs only its topic str, its payload
 # bytes and the event tuple. A connection costs a socket and two tasks (reader, pinger).
 #
-# The socket comes from an injected `open_connection(host, port)` (awaitable; `_dial` by
+# The socket comes from an injected `open_connection(host, port)` (awaitable; `dial` by
 # default) so tests can run the client over an in-memory socket; `ticks_ms` is injected for
 # the same reason. Section numbers refer to the OASIS MQTT 3.1.1 standard.
 
@@ -103,7 +103,7 @@ def _done():
 _DONE = _done()
 
 
-async def _dial(host, port):
+async def dial(host, port):
     # asyncio's open_connection without the Stream: a non-blocking TCP socket whose
     # connect is under way. The CONNECT written on it waits for the connection, and a
     # failed one shows there.
@@ -204,7 +204,7 @@ class Client:
         self.connects = 0
         self.dropped_publishes = 0
         self.oversized = 0
-        self._open: "Callable[[Any, Any], Any]" = open_connection or _dial
+        self._open: "Callable[[Any, Any], Any]" = open_connection or dial
         # The stubs give ticks_ms an opaque return type; ticks are ints here.
         self._ticks: "Callable[[], int]" = ticks_ms or time.ticks_ms  # type: ignore[assignment]
         # `buffers`: the two packet buffers (out, in), allocated by the caller before

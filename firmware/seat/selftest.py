@@ -186,11 +186,41 @@ class SelfTest:
         try:
             sock.settimeout(5)
             sock.connect(socket.getaddrinfo(host, port)[0][-1])
-            self._done("broker", True)
         except OSError:
+            sock.close()
             self._done("broker", False, "nothing listens at %s:%d: check --broker-host "
                        "(the hub's address as the seat reaches it) and that the broker "
                        "runs there" % (host, port))
+            return
+        self._done("broker", True)
+        if "ca" in broker:
+            self._tls(sock, broker["ca"], host, port)
+        else:
+            sock.close()
+
+    def _tls(self, sock, ctx, host, port):
+        # The handshake a TLS seat makes at every connect, timed (what TLS costs this
+        # board), or the fault named from Mbed TLS's words.
+        import time
+
+        self._ask("TLS with the broker", host)
+        start = time.ticks_ms()
+        try:
+            sock.settimeout(20)
+            sock = ctx.wrap_socket(sock, server_hostname=host)
+            self._done("tls", True, "handshake %d ms" % time.ticks_diff(time.ticks_ms(), start))
+        except (OSError, ValueError) as exc:
+            why = str(exc)
+            if "CN" in why or "Common Name" in why:
+                hint = ("the broker's certificate does not name %s: give --broker-host a name "
+                        "broker config --tls printed, or add it with --tls-name" % host)
+            elif "signed" in why or "CA" in why:
+                hint = ("the broker's certificate is not from the CA in the config: give the "
+                        "seat the ca.crt of this table's broker config --tls (--broker-ca)")
+            else:
+                hint = "no TLS at %s:%d (%s): is it the broker's TLS port?" % (host, port,
+                                                                              why.strip())
+            self._done("tls", False, hint)
         finally:
             sock.close()
 
@@ -212,7 +242,8 @@ class SelfTest:
         failed = [step for step, ok, _ in self.results if not ok]
         # The log (USB serial on a seat) ends with every step's result, together.
         for step, ok, hint in self.results:
-            log("selftest:", step, "ok" if ok else "FAILED: " + hint)
+            log("selftest:", step, ("ok (" + hint + ")" if hint else "ok") if ok
+                else "FAILED: " + hint)
         log("selftest: %d of %d passed" % (passed, len(self.results)))
         board.show_text(["Self-test done", "%d of %d passed" % (passed, len(self.results))]
                         + failed[:6])

@@ -33,12 +33,14 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class BrokerConfig:
-    """How the hub reaches the MQTT broker."""
+    """How the hub reaches the MQTT broker; ``ca``: the table CA's certificate when the
+    broker speaks TLS (``risktable broker config --tls``), else plain MQTT."""
 
     address: BrokerAddress = field(default_factory=lambda: BrokerAddress("127.0.0.1"))
     username: str | None = None
     password: str | None = None
     keepalive: int = 10
+    ca: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,9 @@ class WebConfig:
     """The live board page ([web]): where the hub serves it and what the page gets in
     ``/config.json``: the guest broker's WebSockets URL as a browser reaches it, and
     the spectator's account (``risktable broker config`` writes both into
-    credentials.json). Off unless enabled (or ``risktable hub --web-port``)."""
+    credentials.json). Off unless enabled (or ``risktable hub --web-port``). With
+    ``cert`` and ``key`` (the broker's ``broker.crt`` and ``broker.key`` of ``risktable
+    broker config --tls``) the pages are served over HTTPS."""
 
     enabled: bool = False
     bind: str = "127.0.0.1"
@@ -86,6 +90,8 @@ class WebConfig:
     ws_url: str = ""
     username: str | None = None
     password: str | None = None
+    cert: Path | None = None
+    key: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -159,8 +165,13 @@ def _broker(section: _Section) -> BrokerConfig:
     keepalive = section.get("keepalive", int, _BROKER.keepalive)
     if not 2 <= keepalive <= 600:
         raise section.error("keepalive", f"must be 2 to 600 seconds, got {keepalive}")
+    ca_text = section.get("ca", str, None)
+    ca = None if ca_text is None else Path(ca_text)
+    if ca is not None and not ca.is_file():
+        raise section.error("ca", f"no CA certificate at {ca} (the ca.crt of "
+                            "`risktable broker config --tls`)")
     config = BrokerConfig(
-        BrokerAddress(host, port), section.get("username", str, None), password, keepalive
+        BrokerAddress(host, port), section.get("username", str, None), password, keepalive, ca
     )
     section.done()
     return config
@@ -325,8 +336,18 @@ def _web(section: _Section) -> WebConfig:
         raise section.error("ws_url", f"must be a ws:// or wss:// URL, got {ws_url!r}")
     username = section.get("username", str, None)
     password = _password(section)
+    cert, key = (section.get(k, str, None) for k in ("cert", "key"))
+    if (cert is None) != (key is None):
+        raise section.error("cert", "give both cert and key (HTTPS), or neither")
+    for name, value in (("cert", cert), ("key", key)):
+        if value is not None and not Path(value).is_file():
+            raise section.error(name, f"no file at {value}")
+    if cert is not None and ws_url.startswith("ws://"):
+        # A page served over HTTPS may not open a plain WebSocket (mixed content).
+        raise section.error("ws_url", f"the page is served over HTTPS: use wss://, not {ws_url}")
     section.done()
-    return WebConfig(enabled, bind, port, ws_url, username, password)
+    return WebConfig(enabled, bind, port, ws_url, username, password,
+                     None if cert is None else Path(cert), None if key is None else Path(key))
 
 
 def parse_config(text: str, source: str = "<config>") -> HubConfig:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import queue
 import secrets
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -18,6 +19,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from riskproto import messages, topics
 from risktable.broker_address import BrokerAddress
+from risktable.mqtt_tls import use_tls
 from risktable.provision.broker_config import guest_id_prefix
 from risktable.service.mqtt_link import describe_connect_error
 
@@ -30,7 +32,7 @@ class RefereeUnanswered(Exception):
 
 
 def ask(address: BrokerAddress, table: str, op: str, *, username: str | None = None,
-        password: str | None = None, timeout: float = REPLY_SECONDS,
+        password: str | None = None, timeout: float = REPLY_SECONDS, ca: Path | None = None,
         **fields: Any) -> dict[str, Any]:
     """Send the ``referee`` request ``op`` (with ``fields``) to table ``table``'s hub
     and return its ``referee_reply``."""
@@ -44,6 +46,8 @@ def ask(address: BrokerAddress, table: str, op: str, *, username: str | None = N
                          protocol=mqtt.MQTTv311, clean_session=True)
     if username is not None:
         client.username_pw_set(username, password)
+    if ca is not None:
+        use_tls(client, ca)
 
     def connected(c: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
         if reason.is_failure:
@@ -70,7 +74,7 @@ def ask(address: BrokerAddress, table: str, op: str, *, username: str | None = N
     try:
         client.connect(address.host, address.port, keepalive=30)
     except OSError as exc:
-        raise RefereeUnanswered(describe_connect_error(address, exc)) from None
+        raise RefereeUnanswered(describe_connect_error(address, exc, ca is not None)) from None
     client.loop_start()
     try:
         try:

@@ -1,5 +1,6 @@
 """docs/security.md backs every line with a test it names (``tests/...py::test_name``):
-each named test exists, and the page names at least one for each kind of person."""
+each named test exists, and the page names at least one for each kind of person (after
+the opening section on TLS)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ def test_every_test_the_security_page_names_exists() -> None:
 
 def test_each_kind_of_person_has_tested_lines() -> None:
     sections = re.split(r"\n## ", PAGE.read_text())[1:]
+    assert sections[0].splitlines()[0] == "With TLS, or without"
+    sections = sections[1:]
     assert [s.splitlines()[0] for s in sections] == [
         "Someone on the LAN, with no account", "A player with a seat's account",
         "A spectator (the board page's account)", "A guest on the guest broker",

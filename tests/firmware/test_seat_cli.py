@@ -80,6 +80,7 @@ def test_config_defaults_to_the_emulated_board_without_wifi(
         (["--seat", "1", "--broker-port", "0"], "port"),
         (["--seat", "1", "--board", "esp32", "--wifi-ssid", ""], "WiFi ssid"),
         (["--seat", "1", "--lang", "de"], "unknown language 'de': choose one of en, fa, pt"),
+        (["--seat", "1", "--broker-ca", "{password}"], "the CA is not a certificate"),
     ],
 )
 def test_bad_config_arguments_are_one_line_errors(
@@ -93,6 +94,38 @@ def test_bad_config_arguments_are_one_line_errors(
     err = capsys.readouterr().err
     assert words in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "c.json").exists()
+
+
+def _firmware_parse(micropython: str, path: Path) -> subprocess.CompletedProcess[str]:
+    script = (
+        "import sys, json\nsys.path.append('.frozen')\nfrom seat import config\n"
+        "try:\n"
+        f"    cfg = config.load({str(path)!r})\n"
+        "    print(type(cfg['broker']['ca']).__name__)\n"
+        "except config.ConfigError as exc:\n"
+        "    print('ConfigError:', exc)\n"
+    )
+    return subprocess.run([micropython, "-c", script], env={"MICROPYPATH": MICROPYPATH},
+                          capture_output=True, text=True, timeout=30)
+
+
+def test_a_seat_given_the_table_ca_builds_its_tls_context_and_a_bad_one_is_a_bad_config(
+        tmp_path: Path, micropython: str) -> None:
+    from risktable.provision.table_ca import load_or_make_ca
+
+    load_or_make_ca(tmp_path, "den")
+    out = tmp_path / "seat1.json"
+    for ca in ("ca.crt", "ca.der"):  # PEM or DER: the seat gets DER in base64
+        assert main(["seat", "config", "--seat", "1", "--broker-host", "127.0.0.1",
+                     "--broker-ca", str(tmp_path / ca), "--out", str(out)]) == 0
+        result = _firmware_parse(micropython, out)
+        assert result.stdout.strip() == "SSLContext", result.stdout + result.stderr
+    cfg = json.loads(out.read_text())
+    cfg["broker"]["ca"] = "bm90IGEgY2VydGlmaWNhdGU="  # base64, but of no certificate
+    out.write_text(json.dumps(cfg))
+    result = _firmware_parse(micropython, out)
+    assert result.stdout.startswith("ConfigError: broker.ca is not a CA certificate"), \
+        result.stdout + result.stderr
 
 
 def test_build_compiles_every_firmware_and_protocol_module(tmp_path: Path) -> None:

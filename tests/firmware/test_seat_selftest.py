@@ -5,17 +5,24 @@ TCP listener on loopback."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
+import shutil
 import socket
+import ssl
 import subprocess
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.serialization import Encoding
 
+from risktable.provision import table_ca
+from risktable.provision.seat_config import ca_for_seat
 from tests.firmware.seats import MICROPYPATH, write_config
 
 WAIT = 30.0  # seconds for the seat to show a step
@@ -135,7 +142,7 @@ def test_each_fault_is_named_with_its_likely_wiring(micropython: str, tmp_path: 
     assert done[2:] == ["display", "confirm", "encoder right", "card reader", "broker"], done
     assert "confirm FAILED: got back: the two switches' wires are swapped" in log
     assert "encoder right FAILED: counted the other way: swap the A and B wires" in log
-    assert "broker FAILED: nothing listens at 127.0.0.1:%d" % closed in log
+    assert f"broker FAILED: nothing listens at 127.0.0.1:{closed}" in log
 
 
 def test_a_maker_runs_the_self_test_from_the_keyboard(tmp_path: Path, listener: int,
@@ -169,3 +176,56 @@ def test_a_maker_runs_the_self_test_from_the_keyboard(tmp_path: Path, listener: 
     term.wait_for(rb"(?s)self-test:\r\n  display ok.*broker ok\r\n  12 of 12 passed", WAIT,
                   at)
     assert term.process.wait(timeout=WAIT) == 0
+
+
+@contextlib.contextmanager
+def tls_listener(names: list[str], ca: table_ca.TableCa) -> Iterator[int]:
+    """A TLS server on loopback with a certificate for ``names`` signed by ``ca``, which
+    completes handshakes (Python's ssl: independent of the seat's Mbed TLS)."""
+    folder = Path(tempfile.mkdtemp(prefix="selftest-tls-"))
+    table_ca.write_broker_certificate(folder, ca, names)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(folder / table_ca.CERT_FILE, folder / table_ca.KEY_FILE)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:  # closed: the test is over
+                return
+            with contextlib.suppress(OSError):  # a refused handshake is the seat's to tell
+                context.wrap_socket(conn, server_side=True).close()
+            conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        server.close()
+        shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize(("names", "trusted", "said"), [
+    (["127.0.0.1"], True, "tls ok (handshake "),  # the time: what TLS costs this board
+    (["127.0.0.1"], False, "tls FAILED: the broker's certificate is not from the CA"),
+    (["hub.example"], True, "tls FAILED: the broker's certificate does not name 127.0.0.1"),
+])
+def test_a_tls_seat_times_its_handshake_or_names_the_certificate_fault(
+        micropython: str, tmp_path: Path, names: list[str], trusted: bool, said: str) -> None:
+    # Nothing is pressed: every bench step fails at once and the network steps follow.
+    ca, other = table_ca.new_ca("den"), table_ca.new_ca("elsewhere")
+    given = (ca if trusted else other).cert.public_bytes(Encoding.PEM)
+    with tls_listener(names, ca) as port:
+        config = write_config(tmp_path, "den", 1, port, selftest_step_ms=200,
+                              broker={"ca": ca_for_seat(given)})
+        bench = Bench(micropython, config)
+        done = bench.asks("Self-test done")
+        code, log = bench.end()
+    assert code == 1  # the bench steps
+    assert "selftest: broker ok\n" in log.replace("\r", ""), log
+    assert said in log, log
+    # Wi-Fi, the broker and the built-in dice pass on the emulated board; TLS when right.
+    assert done[1] == f"{3 + said.startswith('tls ok')} of 13 passed", done

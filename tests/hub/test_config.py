@@ -74,6 +74,11 @@ def test_values_are_read(tmp_path: Path) -> None:
          ["rules", "second_set", "deck = 1993"]),
         ("[table]\ncards = 'none'", ["[table] cards", "physical or hub", "'none'"]),
         ("[table]\ncards = true", ["[table] cards", "must be str"]),
+        ("[broker]\nca = '/no/such/ca.crt'", ["[broker] ca", "/no/such/ca.crt", "--tls"]),
+        ("[web]\ncert = '/etc/hostname'", ["[web] cert", "both cert and key"]),
+        ("[web]\ncert = '/no/such.crt'\nkey = '/no/such.key'", ["[web] cert", "no file"]),
+        ("[web]\nenabled = true\nws_url = 'ws://h:1/'\ncert = '/etc/hostname'\n"
+         "key = '/etc/hostname'", ["[web] ws_url", "HTTPS", "wss://"]),
     ],
 )
 def test_errors_name_file_section_and_key(text: str, words: list[str]) -> None:

@@ -467,3 +467,36 @@ def test_a_first_install_can_give_phone_seats_a_websockets_listener(tmp_path: Pa
     assert dropin_path.read_text() == dropin
     assert main(["install", "--root", str(tmp_path / "other"), "--no-apt", "--no-pip",
                  "--no-systemctl", "--seat-websockets", "70000"]) == 2
+
+
+def test_a_broker_made_tls_keeps_tls_in_the_dropin_and_its_ca_key_stays_roots(
+        tmp_path: Path) -> None:
+    # docs/setup.md's way on a Pi: install, `broker config --tls` over the installed
+    # broker folder, install again (an upgrade): the drop-in's listeners are TLS.
+    (tmp_path / "etc").mkdir()
+    me = os.geteuid()
+    uid, gid = (4242, 4242) if me == 0 else (me, os.getegid())
+    (tmp_path / "etc/passwd").write_text(
+        f"mosquitto:x:{uid}:{gid}::/var/lib/mosquitto:/bin/false\n")
+    install(tmp_path, table="den", seats=3, seat_websockets=9002)
+    folder = tmp_path / "etc/risktable/broker"
+    assert main(["broker", "config", "--seats", "3", "--table", "den", "--bind", "0.0.0.0",
+                 "--seat-websockets", "9002", "--tls", "--tls-name", "192.168.1.20",
+                 "--user", "mosquitto", "--force", "--out", str(folder)]) == 0
+    said = install(tmp_path, table="den")
+    assert any("port 8883, TLS" in line for line in said), said
+    # --force gave the hub a new password: the service's copy follows it.
+    creds = json.loads((folder / "credentials.json").read_text())
+    assert (tmp_path / "etc/risktable/hub.password").read_text() == \
+        creds["hub"]["password"] + "\n"
+    dropin = (tmp_path / "etc/mosquitto/conf.d/risktable.conf").read_text()
+    for listener in ("listener 8883 0.0.0.0", "listener 9002 0.0.0.0\nprotocol websockets"):
+        assert (f"{listener}\ncertfile /etc/risktable/broker/broker.crt\n"
+                "keyfile /etc/risktable/broker/broker.key\n") in dropin, dropin
+    # mosquitto reads its certificate's key; the CA's key (which signs new certificates)
+    # and the passwords in clear stay root's.
+    owner = {name: (folder / name).stat().st_uid for name in
+             ("broker.key", "broker.crt", "ca.crt", "ca.key", "credentials.json")}
+    assert owner == {"broker.key": uid, "broker.crt": uid, "ca.crt": uid, "ca.key": me,
+                     "credentials.json": me}, owner
+    assert stat.S_IMODE((folder / "ca.key").stat().st_mode) == 0o600

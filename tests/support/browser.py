@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import os
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,10 +40,13 @@ def require_selenium() -> None:
 
 class Chromium:
     """One headless Chromium (selenium ``WebDriver``) with its profile in ``profile``;
-    :meth:`page` gives each user a fresh, isolated page of it."""
+    :meth:`page` gives each user a fresh, isolated page of it. ``home``: the browser's
+    home folder, whose ``.pki/nssdb`` holds the certificates it trusts beyond the
+    system's (:func:`trust_ca`); by default the user's own."""
 
-    def __init__(self, profile: Path) -> None:
+    def __init__(self, profile: Path, home: Path | None = None) -> None:
         self.profile = profile
+        self.home = home
         self.driver: Any = None
         self._home = ""  # the first tab's handle: the driver's window between pages
 
@@ -61,7 +66,8 @@ class Chromium:
                     "--force-device-scale-factor=1", f"--user-data-dir={self.profile}"):
             options.add_argument(arg)
         options.enable_bidi = True  # user contexts are a BiDi command (CDP refuses a page)
-        self.driver = webdriver.Chrome(service=Service(driver_path), options=options)
+        env = None if self.home is None else {**os.environ, "HOME": str(self.home)}
+        self.driver = webdriver.Chrome(service=Service(driver_path, env=env), options=options)
         self._home = self.driver.current_window_handle
         return self
 
@@ -104,6 +110,20 @@ class Chromium:
         finally:
             driver.switch_to.window(self._home)
             driver.browser.remove_user_context(context)
+
+
+def trust_ca(home: Path, ca: Path) -> None:
+    """Make a Chromium started with ``home`` trust the CA certificate ``ca`` (PEM) to
+    identify servers, as a person installing a table's ``ca.crt`` does: an NSS
+    database in ``home/.pki/nssdb`` (Chromium's on Linux) holding it, made with NSS's
+    ``certutil``. Nothing else about certificates changes: an error is still an error."""
+    certutil = require_tool("certutil", "the Debian package libnss3-tools")
+    nssdb = home / ".pki" / "nssdb"
+    nssdb.mkdir(parents=True, exist_ok=True)
+    subprocess.run([certutil, "-N", "-d", f"sql:{nssdb}", "--empty-password"], check=True,
+                   capture_output=True)
+    subprocess.run([certutil, "-A", "-d", f"sql:{nssdb}", "-n", "risktable table CA",
+                    "-t", "C,,", "-i", str(ca)], check=True, capture_output=True)
 
 
 def new_tab(driver: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,9 @@ from risktable.cli.common import check_table_and_bind, venue_target
 from risktable.cli.errors import CliError
 from risktable.defaults import DEFAULT_TABLE
 from risktable.provision import broker_config
+
+#: MQTT over TLS's registered port (IANA), the --port default with --tls.
+TLS_PORT = 8883
 
 if TYPE_CHECKING:
     from risktable.web.server import VenuePageConfig
@@ -60,8 +64,8 @@ def register(sub: Any) -> None:
         help="address the listener binds (default 127.0.0.1, loopback only; "
         "seats on Wi-Fi need the hub's LAN address or 0.0.0.0)",
     )
-    config.add_argument("--port", type=int, default=DEFAULT_PORT,
-                        help=f"listener port (default {DEFAULT_PORT})")
+    config.add_argument("--port", type=int, default=None,
+                        help=f"listener port (default {DEFAULT_PORT}, or {TLS_PORT} with --tls)")
     config.add_argument(
         "--guest-port",
         type=int,
@@ -99,6 +103,29 @@ def register(sub: Any) -> None:
         help="the venue's bridge-<table>.password file for this table (with --bridge)",
     )
     config.add_argument(
+        "--bridge-ca",
+        type=Path,
+        metavar="FILE",
+        help="the venue's CA certificate (its ca.crt, from `risktable broker venue --tls`): "
+        "the bridge then speaks TLS and gives its password only to that venue's broker",
+    )
+    config.add_argument(
+        "--tls",
+        action="store_true",
+        help="every listener speaks TLS: makes the table's CA (ca.crt, kept across --force) "
+        "and the broker's certificate in DIR; seats, the hub and phones then trust ca.crt "
+        "(docs/security.md)",
+    )
+    config.add_argument(
+        "--tls-name",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="with --tls: an address or host name clients dial the broker at, put in its "
+        "certificate (repeat for more; --bind's address, 127.0.0.1, localhost and this "
+        "machine's name and NAME.local are always in)",
+    )
+    config.add_argument(
         "--force",
         action="store_true",
         help="overwrite existing files (seats must then be given new passwords)",
@@ -122,8 +149,9 @@ def register(sub: Any) -> None:
     venue.add_argument("--bind", default="127.0.0.1", metavar="ADDR",
                        help="address the listeners bind (default 127.0.0.1; tables on the "
                        "LAN need the venue machine's address or 0.0.0.0)")
-    venue.add_argument("--port", type=int, default=DEFAULT_PORT,
-                       help=f"the port the tables' bridges log in to (default {DEFAULT_PORT})")
+    venue.add_argument("--port", type=int, default=None,
+                       help="the port the tables' bridges log in to (default "
+                       f"{DEFAULT_PORT}, or {TLS_PORT} with --tls)")
     venue.add_argument("--guest-port", type=int, metavar="PORT",
                        help="the spectators' TCP port (default: --port + 1)")
     venue.add_argument("--websockets", type=int, metavar="PORT",
@@ -132,6 +160,12 @@ def register(sub: Any) -> None:
                        help="account mosquitto runs as when started by root (default: you)")
     venue.add_argument("--force", action="store_true",
                        help="overwrite existing files (every table then needs its new password)")
+    venue.add_argument("--tls", action="store_true",
+                       help="every listener speaks TLS: makes the venue's CA (ca.crt: give it "
+                       "to each table, `broker config --bridge-ca`) and its certificate in DIR")
+    venue.add_argument("--tls-name", action="append", default=[], metavar="NAME",
+                       help="with --tls: an address or host name the tables dial the venue at "
+                       "(repeat for more)")
     venue.set_defaults(handler=_venue)
 
     page = broker_sub.add_parser(
@@ -158,7 +192,15 @@ def register(sub: Any) -> None:
 
 def _bridge(args: argparse.Namespace) -> broker_config.VenueBridge | None:
     target = venue_target(args.bridge, args.bridge_password_file)
-    return None if target is None else target.for_table(args.table)
+    if target is None:
+        if args.bridge_ca is not None:
+            raise CliError("--bridge-ca needs --bridge HOST", 2)
+        return None
+    if args.bridge_ca is not None:
+        if not args.bridge_ca.is_file():
+            raise CliError(f"--bridge-ca {args.bridge_ca}: no such file", 2)
+        target = dataclasses.replace(target, ca=args.bridge_ca.resolve())
+    return target.for_table(args.table)
 
 
 def _check_ports(ports: dict[str, int]) -> None:
@@ -172,6 +214,10 @@ def _check_ports(ports: dict[str, int]) -> None:
 def _venue(args: argparse.Namespace) -> int:
     from risktable.provision import venue_config
 
+    if args.tls_name and not args.tls:
+        raise CliError("--tls-name needs --tls", 2)
+    if args.port is None:
+        args.port = TLS_PORT if args.tls else DEFAULT_PORT
     for table in args.tables:
         check_table_and_bind(table, args.bind)
     if len(set(args.tables)) != len(args.tables):
@@ -187,7 +233,8 @@ def _venue(args: argparse.Namespace) -> int:
     try:
         out.mkdir(parents=True, exist_ok=True)
         venue_config.write_venue_config(out, args.tables, args.bind, args.port, guest_port,
-                                        args.websockets, args.user, args.force)
+                                        args.websockets, args.user, args.force,
+                                        _tls_names(args))
     except FileExistsError as exc:
         raise CliError(f"{exc} exists; use --force to replace the venue's configuration",
                        1) from None
@@ -196,10 +243,13 @@ def _venue(args: argparse.Namespace) -> int:
     print(f"wrote {out / venue_config.VENUE_CONF_FILE} for {len(args.tables)} tables "
           f"({', '.join(args.tables)}) on port {args.port}, and "
           f"{out / venue_config.VENUE_GUEST_CONF_FILE} for spectators on port {guest_port}")
+    if args.tls:
+        _print_tls(out)
+    tls = f" --bridge-ca {(out / 'ca.crt').resolve()}" if args.tls else ""
     for table in args.tables:
         print(f"table {table}: risktable broker config --table {table} ... --bridge "
               f"HOST:{args.port} --bridge-password-file "
-              f"{out / venue_config.bridge_password_file(table)}")
+              f"{out / venue_config.bridge_password_file(table)}{tls}")
     for name in (venue_config.VENUE_CONF_FILE, venue_config.VENUE_GUEST_CONF_FILE):
         print(f"start the broker with: mosquitto -c {(out / name).resolve()}")
     return 0
@@ -207,6 +257,10 @@ def _venue(args: argparse.Namespace) -> int:
 
 def _config(args: argparse.Namespace) -> int:
     check_table_and_bind(args.table, args.bind)
+    if args.tls_name and not args.tls:
+        raise CliError("--tls-name needs --tls", 2)
+    if args.port is None:
+        args.port = TLS_PORT if args.tls else DEFAULT_PORT
     guest_port = (
         broker_config.default_guest_port(args.port) if args.guest_port is None else args.guest_port
     )
@@ -232,6 +286,7 @@ def _config(args: argparse.Namespace) -> int:
             args.websockets,
             args.seat_websockets,
             venue=venue,
+            tls_names=_tls_names(args),
         )
     except FileExistsError as exc:
         raise CliError(f"{exc} exists; use --force to replace the configuration", 1) from None
@@ -249,9 +304,32 @@ def _config(args: argparse.Namespace) -> int:
         print(f"the board, scene and hub status go to the venue at {venue.host}:{venue.port} "
               f"as {venue.username}; {out / broker_config.CONF_FILE} holds its password "
               "(mode 0600)")
+    if args.tls:
+        _print_tls(out)
     for name in (broker_config.CONF_FILE, broker_config.GUEST_CONF_FILE):
         print(f"start the broker with: mosquitto -c {(out / name).resolve()}")
     return 0
+
+
+def _tls_names(args: argparse.Namespace) -> list[str] | None:
+    if not args.tls:
+        return None
+    from risktable.provision import table_ca
+
+    return table_ca.default_names(args.bind, args.tls_name)
+
+
+def _print_tls(out: Path) -> None:
+    from cryptography import x509
+
+    from risktable.provision import table_ca
+
+    cert = x509.load_pem_x509_certificate((out / table_ca.CERT_FILE).read_bytes())
+    print(f"TLS on every listener: the CA is {(out / table_ca.CA_CERT_FILE).resolve()} "
+          f"(give it to every client; its key {table_ca.CA_KEY_FILE} stays here, mode 0600), "
+          f"SHA-256 fingerprint {table_ca.fingerprint(out / table_ca.CA_CERT_FILE)}")
+    print(f"the broker's certificate is valid for: {', '.join(table_ca.names_of(cert))} "
+          "(clients must dial one of these; add more with --tls-name)")
 
 
 def venue_page_config(credentials: Path, ws_url: str | None) -> VenuePageConfig:

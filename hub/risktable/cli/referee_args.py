@@ -40,9 +40,10 @@ def _credentials(path: Path) -> dict[str, Any]:
     try:
         doc = json.loads(path.read_text())
         guests, referee = doc["guests"], doc["referee"]
+        ca = (doc.get("broker") or {}).get("ca")
         return {"host": guests["host"], "port": int(guests["port"]),
                 "username": referee["username"], "password": referee["password"],
-                "table": str(doc["table"])}
+                "table": str(doc["table"]), "ca": None if ca is None else Path(ca)}
     except OSError as exc:
         raise CliError(f"cannot read --credentials {path}: {exc.strerror}") from None
     except (ValueError, KeyError, TypeError):
@@ -59,6 +60,7 @@ def send(args: argparse.Namespace, op: str, **fields: Any) -> int:
     address = args.broker or BrokerAddress(hub.host, default_guest_port(hub.port))
     username = args.username or f"{table}-referee"
     password = read_secret(args, "password", PASSWORD_ENV)
+    ca = config.broker.ca
     if args.credentials is not None:
         found = _credentials(args.credentials)
         if args.config is None and not DEFAULT_CONFIG.is_file():
@@ -68,9 +70,10 @@ def send(args: argparse.Namespace, op: str, **fields: Any) -> int:
         address = args.broker or BrokerAddress(found["host"], found["port"])
         username = args.username or found["username"]
         password = password if password is not None else found["password"]
+        ca = found["ca"] or ca
     try:
         reply = ask(address, table, op, username=username, password=password,
-                    timeout=args.timeout, **fields)
+                    timeout=args.timeout, ca=ca, **fields)
     except RefereeUnanswered as exc:
         raise CliError(str(exc)) from None
     if args.json:

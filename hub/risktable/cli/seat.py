@@ -87,6 +87,10 @@ def register(sub: Any) -> None:
                         "words: " + ", ".join(LANGUAGES)
                         + " (default: none, so the seat shows the hub's [table] language "
                         "and its own few words in English)")
+    config.add_argument("--broker-ca", type=Path, metavar="FILE",
+                        help="the table CA's certificate (ca.crt of `risktable broker config "
+                        "--tls`): the seat then talks TLS to the broker, and --broker-host "
+                        "must be a name or address its certificate carries")
     config.add_argument("--out", type=Path, required=True, help="file to write")
     config.set_defaults(handler=_config)
 
@@ -208,6 +212,9 @@ def register(sub: Any) -> None:
                           help=f"the table's broker, HOST:PORT (default: 127.0.0.1:{DEFAULT_PORT})")
     update_p.add_argument("--username", help="broker account (risktable broker config's "
                                              "<table>-updater)")
+    update_p.add_argument("--broker-ca", type=Path, metavar="FILE",
+                          help="the table CA's certificate, when the broker speaks TLS "
+                          "(ca.crt of `risktable broker config --tls`)")
     add_secret_options(update_p, "password", PASSWORD_ENV, "the account's broker password")
     update_p.add_argument("--bind", default="0.0.0.0",
                           help="address the file server listens on (default: 0.0.0.0)")
@@ -232,6 +239,12 @@ def _keys_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _config(args: argparse.Namespace) -> int:
+    ca = None
+    if args.broker_ca is not None:
+        try:
+            ca = args.broker_ca.read_bytes()
+        except OSError as exc:
+            raise CliError(f"cannot read --broker-ca {args.broker_ca}: {exc.strerror}") from None
     try:
         cfg = seat_config(
             args.table,
@@ -248,6 +261,7 @@ def _config(args: argparse.Namespace) -> int:
             args.ring_size,
             args.control_port,
             args.lang,
+            ca,
         )
     except ValueError as exc:
         raise CliError(str(exc), 2) from None
@@ -390,7 +404,8 @@ def _update(args: argparse.Namespace) -> int:
             updater = Updater(
                 broker.host, broker.port, args.table, build_dir, bundled_version(args.source),
                 args.keys, username=args.username, password=password, bind=args.bind,
-                http_port=args.http_port, probation_s=args.probation, say=say)
+                http_port=args.http_port, probation_s=args.probation, say=say,
+                ca=args.broker_ca)
             results = updater.run(None if args.all else [args.seat], timeout_s=args.timeout)
         except (BuildError, UpdateError) as exc:
             raise CliError(str(exc)) from None

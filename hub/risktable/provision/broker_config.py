@@ -62,6 +62,13 @@ GUEST_PASSWORD_FILE = "guests-passwd"
 GUEST_ACL_FILE = "guests-acl"
 CREDENTIALS_FILE = "credentials.json"
 DATA_DIR = "data"
+#: With --tls (risktable.provision.table_ca): the CA's certificate (PEM, and DER as a
+#: seat loads it) and key, and the broker's certificate and key.
+CA_CERT_FILE = "ca.crt"
+CA_DER_FILE = "ca.der"
+CA_KEY_FILE = "ca.key"
+CERT_FILE = "broker.crt"
+KEY_FILE = "broker.key"
 
 #: Roles of the accounts: the hub, a seat, the guest broker's bridge and the seat
 #: updater (``risktable seat update``; table broker), and the two guest accounts
@@ -217,13 +224,44 @@ def _common_settings(folder: Path, user: str, passwd: str, acl: str) -> list[str
 
 
 @dataclass(frozen=True)
+class TlsFiles:
+    """A broker's TLS files (``broker config --tls``, :mod:`risktable.provision.table_ca`):
+    its certificate and key, and the CA that signed it."""
+
+    ca: Path
+    cert: Path
+    key: Path
+
+
+def tls_files(folder: Path) -> TlsFiles:
+    """The TLS files ``broker config --tls`` writes into ``folder``."""
+    return TlsFiles(folder / CA_CERT_FILE, folder / CERT_FILE, folder / KEY_FILE)
+
+
+def listener_lines(port: int, bind: str, tls: TlsFiles | None, protocol: str | None = None
+                   ) -> list[str]:
+    """A listener's lines: on ``port`` of ``bind``, with ``protocol`` (``websockets``) and
+    TLS with ``tls``'s files when given."""
+    lines = [f"listener {port} {bind}"]
+    if protocol is not None:
+        lines.append(f"protocol {protocol}")
+    if tls is not None:
+        # TLS 1.2 at least (mosquitto's default too); no client certificates: accounts
+        # log in with their passwords, which TLS now keeps off the air.
+        lines += [f"certfile {tls.cert}", f"keyfile {tls.key}", "tls_version tlsv1.2"]
+    return lines
+
+
+@dataclass(frozen=True)
 class VenueBridge:
-    """Where a table's broker sends its public topics, and as which account."""
+    """Where a table's broker sends its public topics, and as which account;
+    ``ca``: the venue's CA certificate, when the venue's broker speaks TLS."""
 
     host: str
     port: int
     username: str
     password: str
+    ca: Path | None = None
 
 
 def bridge_username(table: str) -> str:
@@ -239,10 +277,12 @@ class VenueTarget:
     host: str
     port: int
     password: str
+    ca: Path | None = None
 
     def for_table(self, table: str) -> VenueBridge:
         """The bridge of ``table`` to this venue."""
-        return VenueBridge(self.host, self.port, bridge_username(table), self.password)
+        return VenueBridge(self.host, self.port, bridge_username(table), self.password,
+                           self.ca)
 
 
 def public_topics(table: str) -> list[str]:
@@ -265,23 +305,35 @@ def render_table_bridge(table: str, bridge: VenueBridge) -> list[str]:
         "cleansession true",
         "notifications false",
         "try_private true",
+        *bridge_tls_lines(bridge.ca, "the venue's CA: the bridge's password goes to the venue "
+                     "only"),
         *[f"topic {t} out 1" for t in public_topics(table)],
         "",
     ]
 
 
+def bridge_tls_lines(ca: Path | None, why: str) -> list[str]:
+    """A bridge's TLS lines (none without ``ca``): trust ``ca`` alone, said as ``why``."""
+    if ca is None:
+        return []
+    # Only a broker whose certificate this CA signed, for the address dialled, gets
+    # the bridge's password (bridge_insecure false is mosquitto's default; said here
+    # so nobody turns it on to "fix" a name mismatch).
+    return [f"# TLS, trusting {why}.", f"bridge_cafile {ca}", "bridge_insecure false"]
+
+
 def render_conf(
     folder: Path, table: str, bind: str, port: int, user: str, seat_websockets: int | None = None,
-    venue: VenueBridge | None = None,
+    venue: VenueBridge | None = None, tls: TlsFiles | None = None,
 ) -> str:
     """The table broker's configuration; file paths inside it are absolute.
 
     ``seat_websockets``: also a WebSockets listener for seats in a browser, where
     ids are bound to accounts exactly as on the TCP listener. ``venue``: also a
     bridge sending the public topics to a venue broker (its password is then in
-    the file)."""
+    the file). ``tls``: every listener speaks TLS with these files."""
     folder = folder.resolve()
-    websockets = _seat_websockets(bind, seat_websockets)
+    websockets = _seat_websockets(bind, seat_websockets, tls)
     return "\n".join(
         [
             f"# mosquitto configuration for risktable table {table}.",
@@ -291,30 +343,30 @@ def render_conf(
             "# Retained births, views and the board survive a broker restart.",
             "persistence true",
             f"persistence_location {folder / DATA_DIR}/",
-            *_table_listeners(bind, port, websockets),
+            *_table_listeners(bind, port, websockets, tls),
             *(render_table_bridge(table, venue) if venue is not None else []),
         ]
     )
 
 
-def _seat_websockets(bind: str, port: int | None) -> list[str]:
+def _seat_websockets(bind: str, port: int | None, tls: TlsFiles | None = None) -> list[str]:
     if port is None:
         return []
     return [
         "# Seats in a browser (MQTT over WebSockets): ids bound to accounts here too.",
-        f"listener {port} {bind}",
-        "protocol websockets",
+        *listener_lines(port, bind, tls, "websockets"),
         "use_username_as_clientid true",
     ]
 
 
-def _table_listeners(bind: str, port: int, websockets: list[str]) -> list[str]:
+def _table_listeners(bind: str, port: int, websockets: list[str], tls: TlsFiles | None = None
+                     ) -> list[str]:
     return [
         "# Loopback only unless --bind said otherwise: seats on Wi-Fi need the",
         "# hub's LAN address (or 0.0.0.0) here.",
         "# Whatever id a client asks for, its id is its user name: no account can",
         "# take over the hub's or another seat's connection.",
-        f"listener {port} {bind}",
+        *listener_lines(port, bind, tls),
         "use_username_as_clientid true",
         *websockets,
         "",
@@ -322,7 +374,8 @@ def _table_listeners(bind: str, port: int, websockets: list[str]) -> list[str]:
 
 
 def render_dropin(folder: Path, table: str, bind: str, port: int, user: str,
-                  venue: VenueBridge | None = None, seat_websockets: int | None = None) -> str:
+                  venue: VenueBridge | None = None, seat_websockets: int | None = None,
+                  tls: TlsFiles | None = None) -> str:
     """The table broker as a drop-in for Debian's own mosquitto service
     (``/etc/mosquitto/conf.d/``), using the accounts and ACL in ``folder``.
 
@@ -339,7 +392,7 @@ def render_dropin(folder: Path, table: str, bind: str, port: int, user: str,
             "# mosquitto service. Written by `risktable install`; accounts and ACL from",
             f"# `risktable broker config` in {folder}.",
             *_common_settings(folder, user, PASSWORD_FILE, ACL_FILE),
-            *_table_listeners(bind, port, _seat_websockets(bind, seat_websockets)),
+            *_table_listeners(bind, port, _seat_websockets(bind, seat_websockets, tls), tls),
             *(render_table_bridge(table, venue) if venue is not None else []),
         ]
     )
@@ -359,10 +412,12 @@ def render_guest_conf(
     websockets: int | None,
     user: str,
     bridge: Account,
+    tls: TlsFiles | None = None,
 ) -> str:
     """The guest broker's configuration: a TCP listener on ``guest_port``, a
     WebSockets one on ``websockets`` if given, and the bridge to the table's
-    broker (its password is in here, so the file is private)."""
+    broker (its password is in here, so the file is private). ``tls``: the
+    listeners speak TLS and the bridge trusts the table's CA."""
     folder = folder.resolve()
     table_host = "127.0.0.1" if bind == "0.0.0.0" else bind
     prefix = guest_id_prefix(table)
@@ -378,10 +433,10 @@ def render_guest_conf(
         "# deprecated; it is the only way it has to restrict the ids a client picks.",
         f"clientid_prefixes {prefix}",
         f"auto_id_prefix {prefix}",
-        f"listener {guest_port} {bind}",
+        *listener_lines(guest_port, bind, tls),
     ]
     if websockets is not None:
-        lines += ["# For browser pages.", f"listener {websockets} {bind}", "protocol websockets"]
+        lines += ["# For browser pages.", *listener_lines(websockets, bind, tls, "websockets")]
     lines += [
         "# One connection to the table's broker as the bridge account: the public",
         "# topics (retained ones included) and the hub's replies to the referee come",
@@ -395,6 +450,7 @@ def render_guest_conf(
         "cleansession true",
         "notifications false",
         "try_private true",
+        *bridge_tls_lines(None if tls is None else tls.ca, "the table's CA"),
         *[f"topic {t} in 1" for t in public_topics(table)],
         f"topic {topics.referee(table, 'request')} out 1",
         f"topic {topics.referee(table, 'reply')} in 1",
@@ -411,13 +467,18 @@ def render_credentials(
     guest_port: int | None = None,
     websockets: int | None = None,
     seat_websockets: int | None = None,
+    tls: TlsFiles | None = None,
 ) -> str:
     """The owner's copy of every password a client needs, as JSON, for
-    provisioning hub, seats and guests (the bridge's stays in guests.conf)."""
+    provisioning hub, seats and guests (the bridge's stays in guests.conf).
+    With ``tls``, ``broker.ca`` names the CA certificate every client must trust."""
     hub = _account(accounts, HUB)
+    broker: dict[str, object] = {"host": bind, "port": port, "websockets": seat_websockets}
+    if tls is not None:
+        broker["ca"] = str(tls.ca)
     doc: dict[str, object] = {
         "table": table,
-        "broker": {"host": bind, "port": port, "websockets": seat_websockets},
+        "broker": broker,
         "hub": {"username": hub.username, "password": hub.password},
         "seats": [
             {"seat": a.seat, "username": a.username, "password": a.password}
@@ -471,6 +532,7 @@ def write_config(
     seat_websockets: int | None = None,
     at: Path | None = None,
     venue: VenueBridge | None = None,
+    tls_names: list[str] | None = None,
 ) -> list[Account]:
     """Write both brokers' configurations, password files and ACLs, and the
     credentials, into ``folder``.
@@ -485,16 +547,20 @@ def write_config(
     and the credentials are private to the owner (mode 0600); ``user`` (default:
     this process's account) is the account mosquitto runs as. ``venue`` adds a
     bridge of the public topics to a venue broker; the table broker's
-    configuration then holds its password and is private too.
+    configuration then holds its password and is private too. ``tls_names``: every
+    listener speaks TLS, with a broker certificate for these names signed by the
+    table's CA (made the first time, kept after: :mod:`risktable.provision.table_ca`).
     """
     accounts = make_accounts(table, seats)
     user = user or current_user()
     guest_port = default_guest_port(port) if guest_port is None else guest_port
     bridge = _account(accounts, BRIDGE)
     seen = folder if at is None else at
-    guest_conf = render_guest_conf(seen, table, bind, port, guest_port, websockets, user, bridge)
+    tls = None if tls_names is None else tls_files(seen.resolve())
+    guest_conf = render_guest_conf(seen, table, bind, port, guest_port, websockets, user, bridge,
+                                   tls)
     files = [
-        (CONF_FILE, render_conf(seen, table, bind, port, user, seat_websockets, venue),
+        (CONF_FILE, render_conf(seen, table, bind, port, user, seat_websockets, venue, tls),
          0o644 if venue is None else 0o600),
         (ACL_FILE, render_acl(table, accounts), 0o644),
         (PASSWORD_FILE, render_passwd(table_accounts(accounts)), 0o600),
@@ -504,7 +570,7 @@ def write_config(
         (
             CREDENTIALS_FILE,
             render_credentials(
-                table, bind, port, accounts, guest_port, websockets, seat_websockets
+                table, bind, port, accounts, guest_port, websockets, seat_websockets, tls
             ),
             0o600,
         ),
@@ -514,6 +580,11 @@ def write_config(
             if (folder / name).exists():
                 raise FileExistsError(str(folder / name))
     (folder / DATA_DIR).mkdir(parents=True, exist_ok=True)
+    if tls_names is not None:
+        from risktable.provision import table_ca
+
+        ca = table_ca.load_or_make_ca(folder, table)
+        table_ca.write_broker_certificate(folder, ca, tls_names)
     for name, text, mode in files:
         write_file(folder / name, text, mode, force)
     return accounts

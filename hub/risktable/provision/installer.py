@@ -218,6 +218,7 @@ class Installer:
         credentials = folder / broker_config.CREDENTIALS_FILE
         if credentials.exists():
             self._say(f"kept: {BROKER_DIR} (the seats' accounts stay as provisioned)")
+            self._hub_password(credentials)
         else:
             folder.mkdir(parents=True, exist_ok=True)
             accounts = broker_config.write_config(
@@ -235,9 +236,13 @@ class Installer:
         doc = json.loads(credentials.read_text())
         venue = self._venue(folder)
         bridge = None if venue is None else venue.for_table(doc["table"])
+        # A broker made TLS by `risktable broker config --tls` (its credentials name the
+        # CA) keeps TLS on every listener, on this install and every upgrade.
+        tls = broker_config.tls_files(BROKER_DIR) if doc["broker"].get("ca") else None
         dropin = broker_config.render_dropin(
             BROKER_DIR, doc["table"], doc["broker"]["host"], doc["broker"]["port"],
             MOSQUITTO_USER, venue=bridge, seat_websockets=doc["broker"].get("websockets"),
+            tls=tls,
         )
         if bridge is None:
             _write_file(self.target(DROPIN), dropin, 0o644)
@@ -247,10 +252,19 @@ class Installer:
             _write_file(self.target(DROPIN), dropin, 0o600)
             self._chown_to_mosquitto([self.target(DROPIN)], DROPIN)
         self._say(f"wrote: {DROPIN} (Debian's mosquitto is the table broker on port "
-                  f"{doc['broker']['port']}"
+                  f"{doc['broker']['port']}" + (", TLS" if tls is not None else "")
                   + ("" if bridge is None else
                      f"; public topics bridged to the venue at {bridge.host}:{bridge.port}")
                   + ")")
+
+    def _hub_password(self, credentials: Path) -> None:
+        # The broker's folder made anew (`broker config --force`, e.g. for TLS) gives the
+        # hub a new password: its service's copy follows, or the hub could not log in.
+        password = json.loads(credentials.read_text())["hub"]["password"] + "\n"
+        path = self.target(HUB_PASSWORD)
+        if not path.exists() or path.read_text() != password:
+            _write_file(path, password, 0o600)
+            self._say(f"wrote: {HUB_PASSWORD} (the hub's password in {credentials.name})")
 
     def _venue(self, folder: Path) -> broker_config.VenueTarget | None:
         # The venue given now, else the one an earlier install kept, unless removed.
@@ -283,10 +297,12 @@ class Installer:
     def _own_broker_files(self, folder: Path) -> None:
         # mosquitto 2 reads the password files after dropping to its own account; the
         # passwords in clear (credentials.json) stay root's.
-        # The venue bridge's password file stays root's: the drop-in carries it.
+        # The venue bridge's password file stays root's: the drop-in carries it. So does
+        # a TLS table's CA key: the broker needs only its own certificate's.
         self._chown_to_mosquitto([path for path in [folder, *folder.rglob("*")]
                                   if path.name not in (broker_config.CREDENTIALS_FILE,
-                                                       VENUE_FILE)], BROKER_DIR)
+                                                       VENUE_FILE, broker_config.CA_KEY_FILE)],
+                                 BROKER_DIR)
 
     def _chown_to_mosquitto(self, paths: Sequence[Path], label: Path) -> None:
         ids = _account_ids(self.target(Path("/etc/passwd")), MOSQUITTO_USER)

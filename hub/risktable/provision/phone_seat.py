@@ -54,6 +54,7 @@ class SeatAccount:
     password: str
     host: str
     websockets: int | None
+    tls: bool = False
 
 
 def _credentials(folder: Path) -> dict[str, Any]:
@@ -86,13 +87,15 @@ def _seat_entry(doc: dict[str, Any], seat: int, folder: Path) -> dict[str, Any]:
 
 
 def seat_account(folder: Path, seat: int) -> SeatAccount:
-    """Seat ``seat``'s account in the broker configuration ``folder``."""
+    """Seat ``seat``'s account in the broker configuration ``folder``; ``tls`` when the
+    broker speaks TLS (``broker config --tls``: its credentials name the CA)."""
     doc = _credentials(folder)
     entry = _seat_entry(doc, seat, folder)
     broker = doc["broker"]
     ws = broker.get("websockets")
     return SeatAccount(doc["table"], seat, str(entry["username"]), str(entry["password"]),
-                       str(broker.get("host", "127.0.0.1")), ws if isinstance(ws, int) else None)
+                       str(broker.get("host", "127.0.0.1")), ws if isinstance(ws, int) else None,
+                       broker.get("ca") is not None)
 
 
 def rotate_seat_password(folder: Path, seat: int) -> SeatAccount:
@@ -165,7 +168,8 @@ def seat_page_url(page: str, table: str, seat: int, username: str, password: str
 def page_and_ws(account: SeatAccount, host: str | None, page: str | None,
                 ws_url: str | None) -> tuple[str, str]:
     """The page server's and the broker's WebSockets addresses as a phone reaches them:
-    given ones, else from the broker's host (or ``host``) and its seat listener."""
+    given ones, else from the broker's host (or ``host``) and its seat listener; over
+    TLS (``https://``, ``wss://``) when the broker speaks it."""
     where = host or account.host
     if (page is None or ws_url is None) and where in ("0.0.0.0", "::", ""):
         raise PhoneSeatError(f"the broker listens on {where or 'every address'}: say which "
@@ -176,7 +180,12 @@ def page_and_ws(account: SeatAccount, host: str | None, page: str | None,
                 "the table broker has no WebSockets listener for seats: write the broker "
                 "configuration with risktable broker config --seat-websockets PORT "
                 "(or give --ws-url)")
-        ws_url = f"ws://{where}:{account.websockets}/"
+        ws_url = f"{'wss' if account.tls else 'ws'}://{where}:{account.websockets}/"
     if page is None:
-        page = f"http://{where}:{DEFAULT_PAGE_PORT}/"
+        page = f"{'https' if account.tls else 'http'}://{where}:{DEFAULT_PAGE_PORT}/"
+    if account.tls and not (page.startswith("https://") and ws_url.startswith("wss://")):
+        # The seat's password would cross the Wi-Fi in clear, to a broker that takes it
+        # only over TLS anyway.
+        raise PhoneSeatError(f"the broker speaks TLS: the page must be https:// and the "
+                             f"broker's address wss://, not {page} and {ws_url}")
     return page, ws_url

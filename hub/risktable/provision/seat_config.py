@@ -6,6 +6,7 @@ documents every key. Files hold broker and WiFi passwords, so they are written m
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 from pathlib import Path
@@ -43,6 +44,7 @@ def seat_config(
     ring_size: int | None = None,
     control_port: int = 0,
     lang: str | None = None,
+    ca: bytes | None = None,
 ) -> dict[str, Any]:
     """Return the config of one seat; raise ``ValueError`` naming the first bad value.
 
@@ -53,7 +55,10 @@ def seat_config(
     writes to it in its ``[table] language`` (its own few words stay English).
     ``ring_size`` defaults to 12 pixels on the emulated board; an ``esp32``
     seat drives the ring of ``hardware/seat-pinout.json`` (its board takes the count from
-    there), so its config says that count and refuses another.
+    there), so its config says that count and refuses another. ``ca`` is the table CA's
+    certificate (``ca.crt`` or ``ca.der`` of ``risktable broker config --tls``): the seat
+    then talks TLS to the broker, trusting that CA alone, and ``host`` must be a name
+    the broker's certificate carries.
 
     >>> seat_config("t1", 2, "192.168.4.1", wifi_ssid="risknet")["broker"]
     {'host': '192.168.4.1', 'port': 1883, 'keepalive': 30}
@@ -82,6 +87,8 @@ def seat_config(
         broker["username"] = username
     if password is not None:
         broker["password"] = password
+    if ca is not None:
+        broker["ca"] = ca_for_seat(ca)
     cfg: dict[str, Any] = {
         "table": table,
         "seat": seat,
@@ -114,6 +121,20 @@ def _ring_size(board: str, asked: int | None) -> int:
     if not 1 <= ring_size <= 64:
         raise ValueError("ring size must be 1 to 64 pixels")
     return ring_size
+
+
+def ca_for_seat(ca: bytes) -> str:
+    """A CA certificate (PEM or DER) as a seat's ``broker.ca``: its DER in base64, which
+    the firmware decodes with ``binascii`` (MicroPython's Mbed TLS takes DER at once)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives.serialization import Encoding
+
+    try:
+        cert = (x509.load_pem_x509_certificate(ca) if ca.lstrip().startswith(b"-----")
+                else x509.load_der_x509_certificate(ca))
+    except ValueError as exc:
+        raise ValueError(f"the CA is not a certificate in PEM or DER ({exc})") from None
+    return base64.b64encode(cert.public_bytes(Encoding.DER)).decode("ascii")
 
 
 def write_seat_config(cfg: dict[str, Any], out: Path) -> None:

@@ -36,6 +36,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from riskproto import messages, topics, update
 from riskproto.codec import MAX_COUNTER
+from risktable.mqtt_tls import use_tls
 from risktable.provision import seat_keys
 from risktable.provision.seat_build import DATA_FILES
 
@@ -216,7 +217,7 @@ class Updater:
                  username: str | None = None, password: str | None = None,
                  bind: str = "0.0.0.0", http_port: int = 0,
                  probation_s: int = DEFAULT_PROBATION_S, chunk_delay: float = 0.0,
-                 say: Callable[[str], None] = print) -> None:
+                 say: Callable[[str], None] = print, ca: Path | None = None) -> None:
         topics.check_table(table)
         self.table = table
         self.build_dir = build_dir
@@ -228,6 +229,7 @@ class Updater:
         self.server = BundleServer(build_dir, self.files, bind, http_port, chunk_delay)
         self._host, self._port = host, port
         self._auth = (username, password)
+        self._ca = ca
         self._inbox: queue.Queue[bytes] = queue.Queue()
         self._id: int | None = None  # the update under way
         self._chosen: list[int] = []
@@ -239,6 +241,8 @@ class Updater:
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{self.table}-updater")
         if self._auth[0] is not None:
             client.username_pw_set(self._auth[0], self._auth[1])
+        if self._ca is not None:
+            use_tls(client, self._ca)
         client.on_message = lambda _c, _u, m: self._inbox.put(bytes(m.payload))
         client.on_subscribe = lambda *_a: self._subscribed.set()
         try:

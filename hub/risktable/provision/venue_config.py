@@ -35,12 +35,16 @@ from risktable.broker_address import DEFAULT_PORT
 from risktable.provision.broker_config import (
     MAX_PACKET_BYTES,
     Account,
+    TlsFiles,
+    bridge_tls_lines,
     bridge_username,
     current_user,
     default_guest_port,
+    listener_lines,
     new_password,
     public_topics,
     render_passwd,
+    tls_files,
     write_file,
 )
 
@@ -121,15 +125,16 @@ def _settings(folder: Path, user: str, passwd: str, acl: str) -> list[str]:
     ]
 
 
-def render_venue_conf(folder: Path, bind: str, port: int, user: str) -> str:
-    """The venue broker the tables' bridges log in to."""
+def render_venue_conf(folder: Path, bind: str, port: int, user: str,
+                      tls: TlsFiles | None = None) -> str:
+    """The venue broker the tables' bridges log in to (over TLS with ``tls``)."""
     folder = folder.resolve()
     return "\n".join([
         "# mosquitto configuration of a risktable venue: the tables' bridges log in here.",
         "# Written by `risktable broker venue`; start with: mosquitto -c "
         + str(folder / VENUE_CONF_FILE),
         *_settings(folder, user, VENUE_PASSWORD_FILE, VENUE_ACL_FILE),
-        f"listener {port} {bind}",
+        *listener_lines(port, bind, tls),
         "# A bridge's id is its account's name: no login can take over a table's bridge.",
         "use_username_as_clientid true",
         "",
@@ -137,8 +142,10 @@ def render_venue_conf(folder: Path, bind: str, port: int, user: str) -> str:
 
 
 def render_venue_guest_conf(folder: Path, bind: str, port: int, guest_port: int,
-                            websockets: int | None, user: str, relay: Account) -> str:
-    """The venue's guest broker: spectators' listeners and the relay from the venue broker."""
+                            websockets: int | None, user: str, relay: Account,
+                            tls: TlsFiles | None = None) -> str:
+    """The venue's guest broker: spectators' listeners and the relay from the venue
+    broker (over TLS with ``tls``)."""
     folder = folder.resolve()
     venue_host = "127.0.0.1" if bind == "0.0.0.0" else bind
     lines = [
@@ -148,11 +155,11 @@ def render_venue_guest_conf(folder: Path, bind: str, port: int, guest_port: int,
         *_settings(folder, user, VENUE_GUEST_PASSWORD_FILE, VENUE_GUEST_ACL_FILE),
         f"clientid_prefixes {VENUE_GUEST_PREFIX}",
         f"auto_id_prefix {VENUE_GUEST_PREFIX}",
-        f"listener {guest_port} {bind}",
+        *listener_lines(guest_port, bind, tls),
     ]
     if websockets is not None:
-        lines += ["# For the venue page in a browser.", f"listener {websockets} {bind}",
-                  "protocol websockets"]
+        lines += ["# For the venue page in a browser.",
+                  *listener_lines(websockets, bind, tls, "websockets")]
     lines += [
         "# Every table's public topics (retained ones included) in from the venue broker.",
         f"connection {relay.username}",
@@ -164,6 +171,7 @@ def render_venue_guest_conf(folder: Path, bind: str, port: int, guest_port: int,
         "cleansession true",
         "notifications false",
         "try_private true",
+        *bridge_tls_lines(None if tls is None else tls.ca, "the venue's own CA"),
         *[f"topic {t} in 1" for t in _all_public()],
         "",
     ]
@@ -173,13 +181,17 @@ def render_venue_guest_conf(folder: Path, bind: str, port: int, guest_port: int,
 def write_venue_config(folder: Path, tables: Sequence[str], bind: str = "127.0.0.1",
                        port: int = DEFAULT_PORT, guest_port: int | None = None,
                        websockets: int | None = None, user: str | None = None,
-                       force: bool = False) -> list[Account]:
+                       force: bool = False, tls_names: list[str] | None = None
+                       ) -> list[Account]:
     """Write the venue's two brokers' files, each table's bridge password file and the
     spectator's credentials into ``folder``.
 
     Raises ``FileExistsError`` before writing anything when a file exists and ``force``
     is false (new passwords would cut every table's bridge off), ``ValueError`` on an
     empty or repeated table list, ``TopicError`` on a table id that cannot name topics.
+    ``tls_names``: every listener speaks TLS, with a certificate for these names signed
+    by the venue's own CA (``ca.crt``: each table's bridge is given it, ``broker config
+    --bridge-ca``).
     """
     for table in tables:
         topics.check_table(table)
@@ -188,8 +200,12 @@ def write_venue_config(folder: Path, tables: Sequence[str], bind: str = "127.0.0
     guest_port = default_guest_port(port) if guest_port is None else guest_port
     relay = next(a for a in accounts if a.role == RELAY)
     spectator = next(a for a in accounts if a.role == VENUE_SPECTATOR)
+    tls = None if tls_names is None else tls_files(folder.resolve())
+    venue: dict[str, object] = {"host": bind, "port": port}
+    if tls is not None:
+        venue["ca"] = str(tls.ca)
     credentials = {
-        "venue": {"host": bind, "port": port},
+        "venue": venue,
         "guests": {"host": bind, "port": guest_port, "websockets": websockets,
                    "client_id_prefix": VENUE_GUEST_PREFIX},
         "spectator": {"username": spectator.username, "password": spectator.password},
@@ -197,11 +213,12 @@ def write_venue_config(folder: Path, tables: Sequence[str], bind: str = "127.0.0
     }
     bridges = [a for a in accounts if a.role == TABLE_BRIDGE]
     files = [
-        (VENUE_CONF_FILE, render_venue_conf(folder, bind, port, user), 0o644),
+        (VENUE_CONF_FILE, render_venue_conf(folder, bind, port, user, tls), 0o644),
         (VENUE_ACL_FILE, render_venue_acl(accounts), 0o644),
         (VENUE_PASSWORD_FILE, render_passwd([*bridges, relay]), 0o600),
         (VENUE_GUEST_CONF_FILE,
-         render_venue_guest_conf(folder, bind, port, guest_port, websockets, user, relay), 0o600),
+         render_venue_guest_conf(folder, bind, port, guest_port, websockets, user, relay, tls),
+         0o600),
         (VENUE_GUEST_ACL_FILE, render_venue_guest_acl(), 0o644),
         (VENUE_GUEST_PASSWORD_FILE, render_passwd([spectator]), 0o600),
         (VENUE_CREDENTIALS_FILE, json.dumps(credentials, indent=2) + "\n", 0o600),
@@ -211,6 +228,11 @@ def write_venue_config(folder: Path, tables: Sequence[str], bind: str = "127.0.0
         for name, _, _ in files:
             if (folder / name).exists():
                 raise FileExistsError(str(folder / name))
+    if tls_names is not None:
+        from risktable.provision import table_ca
+
+        ca = table_ca.load_or_make_ca(folder, "venue")
+        table_ca.write_broker_certificate(folder, ca, tls_names)
     for name, text, mode in files:
         write_file(folder / name, text, mode, force)
     return accounts

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from riskproto import messages, topics
@@ -81,7 +82,8 @@ class HubService:
     the worker's queue (``inbox`` messages) full is dropped and logged.
     ``on_referee(request)`` carries out a valid ``referee`` request (on the
     worker too) and returns the fields of its ``referee_reply``; without it the
-    hub does not listen to the referee.
+    hub does not listen to the referee. ``ca``: the table CA's certificate, when
+    the broker speaks TLS.
     """
 
     def __init__(
@@ -102,6 +104,7 @@ class HubService:
         inbox: int = INBOX_CAPACITY,
         firmware: str | None = None,
         language: str = i18n.DEFAULT,
+        ca: Path | None = None,
     ) -> None:
         self.table = topics.check_table(table)
         # The language of a seat whose birth names none (the hub configuration's).
@@ -147,6 +150,7 @@ class HubService:
             keepalive=keepalive,
             on_connection=on_connection,
             before_birth=self._republish,
+            ca=ca,
         )
 
     def start(self) -> None:

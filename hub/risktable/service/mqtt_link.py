@@ -15,8 +15,10 @@ import errno
 import logging
 import secrets
 import socket
+import ssl
 import threading
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -24,6 +26,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from riskproto import messages, topics
 from risktable.broker_address import BrokerAddress
+from risktable.mqtt_tls import use_tls
 from risktable.service.mqtt_loop import MqttLoop
 
 log = logging.getLogger(__name__)
@@ -35,8 +38,9 @@ class BrokerUnavailable(Exception):
     """The broker could not be reached; the message says why and what to do."""
 
 
-def describe_connect_error(address: BrokerAddress, exc: BaseException) -> str:
-    """One line naming the problem and the fix for a failed first connection."""
+def describe_connect_error(address: BrokerAddress, exc: BaseException, tls: bool = False) -> str:
+    """One line naming the problem and the fix for a failed first connection (``tls``:
+    the client spoke TLS)."""
     if isinstance(exc, socket.gaierror):
         return (
             f"cannot resolve broker host {address.host!r}: check the host name "
@@ -49,6 +53,19 @@ def describe_connect_error(address: BrokerAddress, exc: BaseException) -> str:
         )
     if isinstance(exc, TimeoutError | socket.timeout):
         return f"broker {address} did not answer in time: check the address and the network"
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return (
+            f"the broker at {address} did not prove it is the table's ({exc.verify_message}): "
+            "[broker] ca must be the ca.crt of its `risktable broker config --tls`, and host "
+            "a name or address its certificate carries"
+        )
+    if isinstance(exc, ssl.SSLError) or (tls and isinstance(exc, ConnectionResetError)):
+        # A plain broker takes the TLS hello for a bad packet and hangs up.
+        return (
+            f"no TLS at {address} ({getattr(exc, 'reason', None) or exc}): is it the "
+            "broker's TLS port? Without "
+            "`broker config --tls`, leave [broker] ca out"
+        )
     return f"cannot connect to broker {address}: {exc}"
 
 
@@ -95,6 +112,7 @@ class HubLink:
         client_id: str | None = None,
         on_connection: Callable[[bool], None] | None = None,
         before_birth: Callable[[], None] | None = None,
+        ca: Path | None = None,
     ) -> None:
         self.address = address
         self.table = topics.check_table(table)
@@ -116,6 +134,9 @@ class HubLink:
         )
         if username is not None:
             self._client.username_pw_set(username, password)
+        self._tls = ca is not None
+        if ca is not None:
+            use_tls(self._client, ca)
         self._loop = MqttLoop(self._client, min_delay=1, max_delay=16,
                               name=f"mqtt-{client_id}")
         self._client.on_pre_connect = self._next_session
@@ -135,7 +156,8 @@ class HubLink:
         try:
             self._loop.connect(self.address.host, self.address.port, self._keepalive)
         except (OSError, TimeoutError) as exc:
-            raise BrokerUnavailable(describe_connect_error(self.address, exc)) from exc
+            raise BrokerUnavailable(
+                describe_connect_error(self.address, exc, self._tls)) from exc
         if not self.connected.wait(timeout):
             self._loop.stop()
             raise BrokerUnavailable(

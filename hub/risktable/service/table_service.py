@@ -169,6 +169,7 @@ class TableService:
             on_republish=self._resend_commands, on_change=self._presence_changed,
             on_referee=lambda request: referee_answer(self, request),
             language=config.table.language,
+            ca=config.broker.ca,
         )
         self.outputs = TableOutputs(self.hub, show_leds)
         self.seat_dice = SeatDice(self.dice, self.hub)

@@ -32,6 +32,8 @@ def start_board_page(config: HubConfig) -> BoardPageServer | None:
     """
     if not config.web.enabled:
         return None
-    server = BoardPageServer(page_config(config), config.web.bind, config.web.port).start()
+    web = config.web
+    tls = None if web.cert is None or web.key is None else (web.cert, web.key)
+    server = BoardPageServer(page_config(config), web.bind, web.port, tls).start()
     log.info("board page at %s (broker %s)", server.url, config.web.ws_url)
     return server

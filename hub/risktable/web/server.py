@@ -21,11 +21,13 @@ from __future__ import annotations
 import functools
 import json
 import mimetypes
+import ssl
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from riskproto.territories import TERRITORIES
@@ -216,13 +218,49 @@ def _handler(config: PageConfig | VenuePageConfig) -> type[BaseHTTPRequestHandle
     return Handler
 
 
+#: How long a client has to finish its TLS handshake with the page server.
+HANDSHAKE_SECONDS = 10
+
+
+class _TlsServer(ThreadingHTTPServer):
+    # The TLS handshake runs in the request's own thread, not in the accepting loop, so
+    # a client that connects and says nothing holds up no one else.
+    context: ssl.SSLContext
+
+    def finish_request(self, request: Any, client_address: Any) -> None:
+        try:
+            request.settimeout(HANDSHAKE_SECONDS)
+            request = self.context.wrap_socket(request, server_side=True)
+            request.settimeout(None)
+        except (ssl.SSLError, OSError):
+            # A browser that does not trust the table's CA hangs up here: nothing to serve.
+            return
+        try:
+            super().finish_request(request, client_address)
+        finally:
+            # The TLS socket took over the connection; the server closes only the one it
+            # accepted, which the wrap left empty.
+            request.close()
+
+
 class BoardPageServer:
     """Serve the board page (or, given a :class:`VenuePageConfig`, the venue page) on
-    ``host:port`` (``port=0``: a free one) from a daemon thread."""
+    ``host:port`` (``port=0``: a free one) from a daemon thread; over HTTPS with
+    ``tls`` (certificate and key files: the broker's of ``broker config --tls``)."""
 
     def __init__(self, config: PageConfig | VenuePageConfig, host: str = "127.0.0.1",
-                 port: int = 0) -> None:
-        self._httpd = ThreadingHTTPServer((host, port), _handler(config))
+                 port: int = 0, tls: tuple[Path, Path] | None = None) -> None:
+        handler = _handler(config)
+        httpd: ThreadingHTTPServer
+        if tls is None:
+            httpd = ThreadingHTTPServer((host, port), handler)
+        else:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(str(tls[0]), str(tls[1]))
+            httpd = secure = _TlsServer((host, port), handler)
+            secure.context = context
+        self._httpd = httpd
+        self._scheme = "http" if tls is None else "https"
         self._httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
 
@@ -230,7 +268,7 @@ class BoardPageServer:
     def url(self) -> str:
         """The page's address."""
         host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}/"
+        return f"{self._scheme}://{host!s}:{port}/"
 
     def start(self) -> BoardPageServer:
         """Start serving; returns ``self``."""
