@@ -99,15 +99,20 @@ def test_picamera_without_picamera2_says_how_to_install_it(
 
 
 class FakePicamera2:
-    """Only what frames.py calls, as picamera2's manual (section 4.2 and 6.1) documents
-    it; a stand-in that proves the calls are made in order, not that a real camera
-    answers them (the tray's bench checklist, docs/tray-build.md, settles that)."""
+    """Only what frames.py calls, as picamera2's manual documents it (configurations,
+    ``camera_controls``, ``set_controls``, ``capture_array``): a stand-in that proves the
+    calls are made in order, not that a real camera answers them (the tray's bench
+    checklist, docs/tray-build.md, settles that)."""
 
     calls: list[str]
 
     def __init__(self) -> None:
         self.calls = []
         self.frames = 0
+        self.camera_controls = {"AfMode": (0, 2, 0)}  # (min, max, default), as libcamera lists
+
+    def set_controls(self, controls: dict[str, Any]) -> None:
+        self.calls.append(f"set {sorted(controls.items())}")
 
     def create_video_configuration(self, main: dict[str, Any]) -> dict[str, Any]:
         return {"main": main}
@@ -138,7 +143,8 @@ def test_picamera_frames_through_picamera2(monkeypatch: pytest.MonkeyPatch) -> N
     assert [int(f.image[0, 0, 0]) for f in got] == [1, 2, 3]
     assert got[0].image.shape == (PICAMERA_SIZE[1], PICAMERA_SIZE[0], 3)
     assert got[0].t <= got[1].t <= got[2].t and got[0].name == "picamera"
-    assert camera.calls == [f"configure {PICAMERA_SIZE} RGB888", "start", "close"]
+    assert camera.calls == [f"configure {PICAMERA_SIZE} RGB888", "set [('AfMode', 2)]", "start",
+                            "close"]
 
 
 def test_the_tray_guide_quotes_the_sources_own_messages() -> None:

@@ -46,6 +46,8 @@ WEBCAM_SIZE = (1280, 720)
 # The Raspberry Pi camera's capture size: the IMX708's 2 x 2 binned mode, its whole field of
 # view at a quarter of its pixels (hardware/tray.json's capture size for it).
 PICAMERA_SIZE = (2304, 1296)
+# libcamera's AfModeContinuous: the lens refocuses by itself (Camera Module 3).
+AF_CONTINUOUS = 2
 # A video frame rate to assume when a file states none.
 DEFAULT_FPS = 30.0
 
@@ -180,6 +182,10 @@ def _picamera() -> Iterator[Frame]:
         # "RGB888" is picamera2's name for 8-bit pixels in B, G, R order: OpenCV's order.
         camera.configure(camera.create_video_configuration(
             main={"size": PICAMERA_SIZE, "format": "RGB888"}))
+        # A Camera Module 3 starts with its lens at a fixed position, not focused on a tray
+        # a quarter of a metre away: focus continuously (libcamera's AfModeContinuous, 2).
+        if "AfMode" in camera.camera_controls:
+            camera.set_controls({"AfMode": AF_CONTINUOUS})
         camera.start()
         first = camera.capture_array("main")
     except (IndexError, RuntimeError, OSError) as exc:
