@@ -26,6 +26,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
     "bench_coach.py": ("--quick",),
     "bench_cli_startup.py": ("--quick",),
     "bench_dice_read.py": ("--quick",),
+    "bench_tray_view.py": ("--quick",),
     "bench_firmware.py": ("--quick",),
     "bench_hub_latency.py": ("--quick",),
     "bench_journal.py": ("--quick",),

@@ -17,6 +17,7 @@ PAGES = [ROOT / "README.md", ROOT / "docs" / "README.md", ROOT / "docs" / "setup
          ROOT / "docs" / "dependencies.md", ROOT / "docs" / "broker.md",
          ROOT / "docs" / "hub.md", ROOT / "hardware" / "README.md",
          ROOT / "docs" / "troubleshooting.md", ROOT / "docs" / "cards.md",
+         ROOT / "docs" / "tray-build.md", ROOT / "docs" / "dice-camera.md",
          ROOT / "firmware" / "ledctl" / "README.md", ROOT / "firmware" / "README.md"]
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^```.*?^```", re.S | re.M)

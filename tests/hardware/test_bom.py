@@ -19,7 +19,7 @@ from tests.support.tools import ROOT
 BOM = ROOT / "hardware" / "bom.csv"
 README = ROOT / "hardware" / "README.md"
 COLUMNS = ["board", "item", "manufacturer", "part_number", "quantity", "unit_price_usd", "note"]
-BOARDS = {"seat", "led_board", "hub", "cards"}
+BOARDS = {"seat", "led_board", "hub", "cards", "tray", "tray_webcam"}
 
 
 def rows() -> list[dict[str, str]]:

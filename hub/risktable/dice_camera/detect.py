@@ -23,6 +23,13 @@ MULTIPLE = 32
 PAD = 114
 # At most this many dice are looked at in one photo.
 MAX_DICE = 60
+# Dice sizes, pixels across at the detector's input (the photo's longer side at
+# DETECTOR_SIDE): the detector was trained on dice drawn 7 to 110 pixels across
+# (tools/dice_reader/train.py, detector_sample), of which the real photos' own dice are
+# 13 to 41 (smaller and larger ones were scaled or rendered). A camera should put dice in
+# the real range (hardware/tray.json, risktable.hardware.tray).
+TRAINED_DIE_PX = (7.0, 110.0)
+PHOTO_DIE_PX = (13.0, 41.0)
 
 Floats = npt.NDArray[np.float32]
 

@@ -5,7 +5,8 @@ part listed by the devices of a pinout is needed once per device that lists
 it; the LED board's capacitors sit at its power injection points
 (``led-map.json``, ``electrical.injection_leds``); the strip must cover the
 map's ``led_count``; the NFC tags cover the largest deck the hub enrolls plus
-spares. The remaining parts (the board itself, its supply, wire, perfboard)
+spares; the dice tray's parts are listed by the devices of ``tray.json``. The
+remaining parts (the board itself, its supply, wire, perfboard)
 are one per board. :func:`check_bom` compares the file with those rules, so
 a quantity edited by hand, or a pinout change that needs one more part, is
 caught by the tests.
@@ -34,6 +35,7 @@ from risktable.hardware.data import HardwareDataError, Source, hardware_file, lo
 __all__ = [
     "COLUMNS",
     "ONE_PER_BOARD",
+    "OPTIONAL_BOARDS",
     "SPARE_TAGS",
     "BomRow",
     "Expected",
@@ -66,6 +68,10 @@ ONE_PER_BOARD: dict[str, frozenset[str]] = {
         "Pi 4 case", "Dupont F-F",
     }),
 }
+
+# Boards a table may do without, left out of its cost: the dice tray (camera, light and
+# mount) and the webcam that may take the place of its camera.
+OPTIONAL_BOARDS = frozenset({"tray", "tray_webcam"})
 
 # The pinout file whose devices' ``parts`` make up each board.
 _PINOUTS = {"seat": "seat-pinout.json", "hub": "hub-panel.json"}
@@ -182,6 +188,10 @@ def expected_quantities(rows: tuple[BomRow, ...] | None = None) -> dict[tuple[st
     for board, parts in ONE_PER_BOARD.items():
         for part in parts:
             expected.setdefault((board, part), Expected(1, "one per board"))
+    for device, entry in _raw("tray.json")["devices"].items():
+        for part, count in Counter(entry["parts"]).items():
+            expected[(entry["board"], part)] = Expected(
+                count, f"listed {count} time(s) by tray.json's {device}")
     deck, size = _largest_deck()
     expected[("cards", _TAG)] = Expected(
         size + SPARE_TAGS, f"{size} cards in the {deck} deck and {SPARE_TAGS} spares")
@@ -225,7 +235,8 @@ def board_totals(rows: tuple[BomRow, ...]) -> dict[str, Decimal]:
 
 
 def table_cost(rows: tuple[BomRow, ...], seats: int) -> Decimal:
-    """Cost of a whole table: ``seats`` seat controllers, one LED board, hub and tag set."""
+    """Cost of a whole table: ``seats`` seat controllers, one LED board, hub and tag set
+    (the optional dice tray left out)."""
     totals = board_totals(rows)
-    return sum((total * (seats if board == "seat" else 1) for board, total in totals.items()),
-               Decimal(0))
+    return sum((total * (seats if board == "seat" else 1) for board, total in totals.items()
+                if board not in OPTIONAL_BOARDS), Decimal(0))
