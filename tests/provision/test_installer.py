@@ -500,3 +500,24 @@ def test_a_broker_made_tls_keeps_tls_in_the_dropin_and_its_ca_key_stays_roots(
     assert owner == {"broker.key": uid, "broker.crt": uid, "ca.crt": uid, "ca.key": me,
                      "credentials.json": me}, owner
     assert stat.S_IMODE((folder / "ca.key").stat().st_mode) == 0o600
+
+
+def test_install_tray_adds_the_reader_and_on_a_pi_its_camera_library(tmp_path: Path) -> None:
+    fake_model(tmp_path / "pi", "Raspberry Pi 4 Model B Rev 1.5")
+    said = install(tmp_path / "pi", tray=True)
+    # With apt and pip off the installer says what it would run.
+    assert any(line.endswith("apt-get install -y mosquitto python3-venv python3-picamera2")
+               for line in said), said
+    assert any("-m venv --system-site-packages /" in line for line in said), said
+    assert any(f"{ROOT}[camera-read]" in line for line in said), said
+    # An environment made before --tray is told to see the system's packages.
+    cfg = tmp_path / "pi/opt/risktable/pyvenv.cfg"
+    (cfg.parent / "bin").mkdir(parents=True)
+    (cfg.parent / "bin/python").write_text("")
+    cfg.write_text("home = /usr/bin\ninclude-system-site-packages = false\n")
+    install(tmp_path / "pi", tray=True)
+    assert cfg.read_text() == "home = /usr/bin\ninclude-system-site-packages = true\n"
+    # Not a Pi: the reader, no camera library (Raspberry Pi OS's alone).
+    said = install(tmp_path / "pc", tray=True)
+    assert not any("picamera2" in line or "system-site-packages" in line for line in said)
+    assert any(f"{ROOT}[camera-read]" in line for line in said), said

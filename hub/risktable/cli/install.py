@@ -55,6 +55,9 @@ def register(sub: Any) -> None:
     install.add_argument("--seat-websockets", type=int, metavar="PORT",
                          help="a first install's WebSockets listener for phone seats on the "
                          "table broker (docs/phone-seat.md; kept by upgrades)")
+    install.add_argument("--tray", action="store_true",
+                         help="also the dice tray's reader (OpenCV, onnxruntime) and, on a Pi, "
+                         "its camera library python3-picamera2 (docs/tray-build.md)")
     install.set_defaults(handler=_install)
     uninstall: argparse.ArgumentParser = sub.add_parser(
         "uninstall", help=UNINSTALL_HELP,
@@ -92,7 +95,7 @@ def _install(args: argparse.Namespace) -> int:
         root=args.root, source=args.source or _default_source(), apt=not args.no_apt,
         pip=not args.no_pip, systemctl=not args.no_systemctl, table=args.table,
         seats=args.seats, bind=args.bind, venue=venue, no_venue=args.no_bridge,
-        seat_websockets=args.seat_websockets,
+        seat_websockets=args.seat_websockets, tray=args.tray,
     )
     return _carry_out(Installer(options).install, "write")
 

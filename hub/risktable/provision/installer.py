@@ -60,6 +60,8 @@ HUB_UNIT = "risktable-hub.service"
 GUEST_UNIT = "risktable-guests.service"
 UNITS = (HUB_UNIT, GUEST_UNIT)
 APT_PACKAGES = ("mosquitto", "python3-venv")
+#: The dice tray's camera library on Raspberry Pi OS (install --tray on a Pi).
+PICAMERA_PACKAGE = "python3-picamera2"
 CONSTRAINTS = "constraints.txt"
 MOSQUITTO_USER = "mosquitto"
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -89,7 +91,10 @@ class Options:
     ``venue``: bridge the public topics to this venue broker (kept by later
     upgrades); ``no_venue``: remove a bridge an earlier install set up;
     ``seat_websockets``: a first install's WebSockets listener for phone seats (kept in
-    the broker's credentials, so upgrades keep it)."""
+    the broker's credentials, so upgrades keep it). ``tray``: the dice tray's reader
+    too (the ``camera-read`` extra) and, on a Pi, its camera library (Raspberry Pi OS's
+    ``python3-picamera2``, which only the system's Python has: the environment then
+    sees the system's packages)."""
 
     root: Path = Path("/")
     source: Path | None = None
@@ -103,6 +108,7 @@ class Options:
     venue: broker_config.VenueTarget | None = None
     no_venue: bool = False
     seat_websockets: int | None = None
+    tray: bool = False
 
 
 def shipped_file(name: str) -> str:
@@ -169,7 +175,8 @@ class Installer:
             self._say(f"board: {board.model or 'no device tree model'}, not a Raspberry Pi: "
                       "no GPIO backend, the hub panel is disabled in a new hub.toml")
         self._program("apt", ["apt-get", "update"])
-        self._program("apt", ["apt-get", "install", "-y", *APT_PACKAGES])
+        camera = (PICAMERA_PACKAGE,) if self.options.tray and board.is_pi else ()
+        self._program("apt", ["apt-get", "install", "-y", *APT_PACKAGES, *camera])
         self._environment(board)
         self._broker()
         self._hub_config(board)
@@ -197,21 +204,40 @@ class Installer:
 
     def _environment(self, board: Board) -> None:
         prefix = self.target(PREFIX)
+        # picamera2 and libcamera's bindings come from apt, built for the system's
+        # Python: a tray's environment must see them (pip installs still come first).
+        system = ["--system-site-packages"] if self.options.tray and board.is_pi else []
         if not (prefix / "bin" / "python").exists():
-            self._program("pip", [SYSTEM_PYTHON, "-m", "venv", str(prefix)])
+            self._program("pip", [SYSTEM_PYTHON, "-m", "venv", *system, str(prefix)])
+        elif system:
+            self._see_system_packages(prefix / "pyvenv.cfg")
         source = self.options.source
         if source is None and self.options.pip:
             raise InstallError("nothing to install: give --source (a checkout or a wheel)")
         # The versions ./run and CI test with (constraints.txt, shipped in files/).
         with resources.as_file(constraints()) as pins:
+            wanted = str(source or "SOURCE") + ("[camera-read]" if self.options.tray else "")
             self._program("pip", [str(prefix / "bin" / "pip"), "install", "--upgrade",
-                                  "--constraint", str(pins), str(source or "SOURCE"),
-                                  *board.gpio_packages])
+                                  "--constraint", str(pins), wanted, *board.gpio_packages])
         link = self.target(COMMAND_LINK)
         link.parent.mkdir(parents=True, exist_ok=True)
         if link.is_symlink() or link.exists():
             link.unlink()
         link.symlink_to(PREFIX / "bin" / "risktable")
+
+    def _see_system_packages(self, config: Path) -> None:
+        # An environment made before --tray: let it see the system's packages too.
+        try:
+            lines = config.read_text().splitlines()
+        except FileNotFoundError:
+            return
+        flag = "include-system-site-packages = true"
+        if flag in lines:
+            return
+        kept = [line for line in lines if not line.startswith("include-system-site-packages")]
+        _write_file(config, "\n".join([*kept, flag]) + "\n", 0o644)
+        self._say(f"changed: {PREFIX / 'pyvenv.cfg'} (the environment sees the system's "
+                  f"{PICAMERA_PACKAGE})")
 
     def _broker(self) -> None:
         folder = self.target(BROKER_DIR)
