@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 INBOX_CAPACITY = 1024
 EventHandler = Callable[[int, dict[str, Any]], "messages.ProtocolError | None"]
 RefereeHandler = Callable[[dict[str, Any]], dict[str, Any]]
+TrayHandler = Callable[[dict[str, Any]], None]
 AnswerRecorder = Callable[[int, "int | None", int], None]
 
 
@@ -82,6 +83,8 @@ class HubService:
     ``on_referee(request)`` carries out a valid ``referee`` request (on the
     worker too) and returns the fields of its ``referee_reply``; without it the
     hub does not listen to the referee.
+    ``on_tray(roll)`` takes a valid ``tray_roll`` of the dice tray (on the worker too);
+    without it the hub does not listen to the tray.
     """
 
     def __init__(
@@ -99,6 +102,7 @@ class HubService:
         on_connection: Callable[[bool], None] | None = None,
         on_republish: Callable[[int], None] | None = None,
         on_referee: RefereeHandler | None = None,
+        on_tray: TrayHandler | None = None,
         inbox: int = INBOX_CAPACITY,
         firmware: str | None = None,
         language: str = i18n.DEFAULT,
@@ -128,6 +132,8 @@ class HubService:
         self._on_republish = on_republish
         self._on_referee = on_referee
         self._referee_topic = topics.referee(table, "request")
+        self._on_tray = on_tray
+        self._tray_topic = topics.tray(table, topics.TRAY_ROLL)
         self.worker = Worker(inbox)
         self._dropping = False
         self._notice: str | None = None
@@ -140,6 +146,7 @@ class HubService:
                 (topics.seat_filter(table, topics.SEAT_STATUS), 1),
                 (topics.seat_filter(table, topics.SEAT_EVENT), 1),
                 *([(self._referee_topic, 1)] if on_referee is not None else []),
+                *([(self._tray_topic, 1)] if on_tray is not None else []),
             ],
             self._receive,
             username=username,
@@ -239,6 +246,18 @@ class HubService:
         """Send a ``cmd`` message (arm dice, beep, ...) to ``seat`` (QoS 1, not retained)."""
         self.link.publish(topics.seat(self.table, seat, topics.SEAT_CMD), command)
 
+    def tell(self, seat: int, detail: str) -> None:
+        """One line for ``seat``'s player (written in their language), shown as a refusal
+        of no input is: for a few seconds, or until the next view or input."""
+        error = self._for_reader(seat, messages.ProtocolError(messages.E_NOT_ALLOWED,
+                                                              detail[:messages.MAX_DETAIL]))
+        self.link.publish(topics.seat(self.table, seat, topics.SEAT_ERROR),
+                          messages.error_reply(error))
+
+    def publish_tray_armed(self, armed: dict[str, Any]) -> None:
+        """What the dice tray is to read now (``tray_armed``, retained)."""
+        self.link.publish(topics.tray(self.table, topics.TRAY_ARMED), armed, retain=True)
+
     def publish_board(self, board: dict[str, Any], *, publish: bool = True) -> None:
         """Publish the public board state (retained, no secrets); with ``publish=False``
         (before :meth:`start`) it goes out on connecting."""
@@ -330,6 +349,9 @@ class HubService:
         if topic == self._referee_topic:
             self._referee(payload)
             return
+        if topic == self._tray_topic:
+            self._tray(payload)
+            return
         with self._lock:
             inbound = self.gate.receive(topic, payload)
         for reply_topic, reply in inbound.replies:
@@ -371,6 +393,18 @@ class HubService:
         reply = messages.message("referee_reply", **fields)
         log.info("referee: %s", reply["detail"])
         self.link.publish(topics.referee(self.table, "reply"), reply)
+
+    def _tray(self, payload: bytes) -> None:
+        # Only the tray's account writes here (the ACL); a read that is not one is logged.
+        try:
+            roll = messages.decode(payload)
+        except messages.ProtocolError as exc:
+            log.warning("tray: a read refused (%s): %s", exc.code, exc.message)
+            return
+        if roll["t"] != "tray_roll" or self._on_tray is None:
+            log.warning("tray: a %s message is no tray read; ignored", roll["t"])
+            return
+        self._on_tray(roll)
 
     def _apply_in_order(self, inbound: Inbound | None) -> None:
         # Each answer may make a held event of the same seat next: it is applied
