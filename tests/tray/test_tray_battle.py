@@ -248,3 +248,31 @@ def test_each_problem_is_one_line_on_both_seats_and_the_roll_can_be_typed(
             b.seats[seat].send({"button": "confirm"})
     roll = _rolled(b.service)
     assert roll.attack == (3,) * b.attack and roll.defend == (3,) * b.defence
+
+
+def test_the_demos_bots_roll_through_the_tray(battle: Battle) -> None:
+    """``risktable demo --tray``: a bot's battle roll becomes a composed photo, read by
+    the real reader and tray service, and made at the seat through its accept-or-correct
+    step; the photo and its read are kept for the board page."""
+    from risktable.demo.tray import DemoTray
+    from risktable.tray.service import LAST_PHOTO, LAST_READ
+
+    b = battle
+    tray = DemoTray(b.service, b.broker, b.table, b.seats, seed=5, timeout=WAIT).start()
+    try:
+        rolls = {b.attacker: (b.roll, [6, 1, 4][:b.attack])}
+        defence_roll = b.service.inspect(
+            lambda s: s.standing_commands(b.defender)[0][1]["roll"])
+        rolls[b.defender] = (defence_roll, [5, 5][:b.defence])
+        for seat, (roll, faces) in rolls.items():
+            tray.enter(seat, {"kind": "dice", "roll": roll, "dice": [
+                {"id": f"m{i + 1}", "face": f, "state": "settled"} for i, f in enumerate(faces)]})
+        roll = _rolled(b.service)
+    finally:
+        tray.stop()
+    assert sorted(roll.attack) == sorted(rolls[b.attacker][1])
+    assert sorted(roll.defend) == sorted(rolls[b.defender][1])
+    assert tray.photos == 2
+    kept = json.loads((b.data_dir / LAST_READ).read_text())
+    assert kept["t"] == "tray_roll" and kept["seq"] == 2
+    assert (b.data_dir / LAST_PHOTO).read_bytes()[:2] == b"\xff\xd8"  # a JPEG

@@ -52,6 +52,10 @@ def register(sub: Any) -> None:
                      help="broker account (default <table>-tray when a password is given)")
     add_secret_options(run, "password", PASSWORD_ENV, "the tray account's broker password")
     _frame_options(run)
+    run.add_argument("--keep-photo", action="store_true",
+                     help="keep the last photo read and its read in the data directory "
+                     "(tray-last.jpg, tray-last.json) for the board page of a hub on this "
+                     "machine")
     run.add_argument("-v", "--verbose", action="count", default=1,
                      help="more log lines (-vv: debug)")
     run.set_defaults(handler=run_tray)
@@ -109,7 +113,8 @@ def run_tray(args: argparse.Namespace) -> int:
     except colours.CalibrationError as exc:
         raise CliError(str(exc)) from None
     service = TrayService(address, table, _reader().read, calibration, username=username,
-                          password=password)
+                          password=password,
+                          keep=config.data_dir if args.keep_photo else None)
     try:
         service.connect()
     except TrayError as exc:

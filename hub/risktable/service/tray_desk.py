@@ -116,6 +116,11 @@ class TrayDesk:
                      side.side, side.roll, " ".join(str(f) if f else "?" for f in faces))
             self.hub.send_command(side.seat, command)
 
+    def prefilled(self, seat: int, roll: int) -> list[int] | None:
+        """The faces last sent to ``seat`` for ``roll`` (0: a die to ask), or None."""
+        command = self._faces.get(seat)
+        return list(command["faces"]) if command and command["roll"] == roll else None
+
     def resend(self, seat: int) -> None:
         """A seat's birth or resync: its prefilled entry again, after its plain arm."""
         command = self._faces.get(seat)

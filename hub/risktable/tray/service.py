@@ -6,11 +6,15 @@ supervisor)."""
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import threading
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
+import cv2
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
@@ -28,6 +32,10 @@ log = logging.getLogger(__name__)
 
 # Seconds to wait for the broker's answers (CONNACK, SUBACK, PUBACK) before giving up.
 BROKER_WAIT_S = 10.0
+# The last photo read and its read, kept for the board page (``keep``): beside each other,
+# each replaced whole (written aside, then renamed).
+LAST_PHOTO = "tray-last.jpg"
+LAST_READ = "tray-last.json"
 
 
 class TrayError(Exception):
@@ -38,17 +46,19 @@ class TrayService:
     """Publishes the rolls read from a frame source. ``read`` is the reader's
     ``DiceReader.read``; ``calibration`` tells the sides apart (None: every sure die is of
     the wrong colour while a battle is armed); ``on_roll(settled, msg)`` is told of each
-    published roll (the board page's photo, tests)."""
+    published roll; ``keep``: a folder where the last photo read and its read are kept
+    (:data:`LAST_PHOTO`, :data:`LAST_READ`) for the board page."""
 
     def __init__(self, address: BrokerAddress, table: str, read: Callable[[Image], list[DieRead]],
                  calibration: ColourCalibration | None, *, username: str | None = None,
                  password: str | None = None,
                  on_roll: Callable[[SettledRoll | None, dict[str, Any]], None] | None = None,
-                 ) -> None:
+                 keep: Path | None = None) -> None:
         self.table = topics.check_table(table)
         self.read = read
         self.calibration = calibration
         self.on_roll = on_roll
+        self.keep = keep
         self.seq = 0
         self._armed = Armed()
         self._lock = threading.Lock()
@@ -142,8 +152,24 @@ class TrayService:
         info = self._client.publish(topics.tray(self.table, topics.TRAY_ROLL),
                                     messages.encode(msg), qos=1)
         info.wait_for_publish(BROKER_WAIT_S)
+        if self.keep is not None and settled is not None:
+            self._keep(settled, msg)
         if self.on_roll is not None:
             self.on_roll(settled, msg)
+
+    def _keep(self, settled: SettledRoll, msg: dict[str, Any]) -> None:
+        # The photo first: a page that sees the new read finds its photo.
+        assert self.keep is not None
+        self.keep.mkdir(parents=True, exist_ok=True)
+        ok, data = cv2.imencode(".jpg", settled.frame.image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        if not ok:
+            log.warning("tray: the photo of read %d could not be encoded", msg["seq"])
+            return
+        for name, body in ((LAST_PHOTO, data.tobytes()),
+                           (LAST_READ, json.dumps(msg).encode("utf-8"))):
+            aside = self.keep / f".{name}.tmp"
+            aside.write_bytes(body)
+            os.replace(aside, self.keep / name)
 
     def _message(self, _c: Any, _u: Any, message: mqtt.MQTTMessage) -> None:
         try:
