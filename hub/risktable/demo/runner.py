@@ -133,8 +133,8 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
     person = options.play
     phones = options.phones
     with contextlib.ExitStack() as stack:
-        address, page, ws_url = _broker(options, stack, out)
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="risktable-")))
+        address, page, ws_url = _broker(options, stack, out, workdir / "hub")
         # A person's view is always redrawn in place (--play needs a terminal).
         live = out.isatty() and (options.colour or person is not None)
         screen = Screen(out, colour=options.colour, live=live, delay=options.turn_delay,
@@ -292,7 +292,7 @@ def _check_people(options: DemoOptions, out: TextIO) -> None:
 
 
 def _broker(options: DemoOptions, stack: contextlib.ExitStack, out: TextIO,
-            ) -> tuple[BrokerAddress, BoardPageServer | None, str | None]:
+            data_dir: Path) -> tuple[BrokerAddress, BoardPageServer | None, str | None]:
     # The broker the demo uses (--broker, or an embedded one), and with --web the live
     # board page beside the embedded broker's WebSockets listener.
     if options.broker is not None:
@@ -307,7 +307,8 @@ def _broker(options: DemoOptions, stack: contextlib.ExitStack, out: TextIO,
         return broker.address, None, None
     ws_url = f"ws://{broker.host}:{broker.ws_port}/"
     page = stack.enter_context(BoardPageServer(
-        PageConfig(ws_url, options.table, players=options.seats), port=options.web_port))
+        PageConfig(ws_url, options.table, players=options.seats,
+                   tray=data_dir if options.tray else None), port=options.web_port))
     print(_("live board page on {url} (MQTT over WebSockets on {address})").format(
         url=page.url + _lang_query(options.lang), address=f"{broker.host}:{broker.ws_port}"),
         file=out)

@@ -11,3 +11,8 @@ The hub's side of it is :mod:`risktable.service.tray_desk`.
 - :mod:`.watch`: frames to settled, agreeing reads (no MQTT);
 - :mod:`.service`: the MQTT client that publishes them and hears what is armed.
 """
+
+# The last photo the tray read and its read (the tray_roll message), kept for the board
+# page (``risktable tray run --keep-photo``, the demo's tray) in the data directory.
+LAST_PHOTO = "tray-last.jpg"
+LAST_READ = "tray-last.json"

@@ -25,6 +25,7 @@ from risktable.dice_camera.crops import Image
 from risktable.dice_camera.frames import Frame, FrameSourceError
 from risktable.dice_camera.reader import DieRead
 from risktable.dice_camera.settle import Settler
+from risktable.tray import LAST_PHOTO, LAST_READ
 from risktable.tray.judge import Armed, roll_message
 from risktable.tray.watch import SettledRoll, settled_rolls
 
@@ -32,10 +33,6 @@ log = logging.getLogger(__name__)
 
 # Seconds to wait for the broker's answers (CONNACK, SUBACK, PUBACK) before giving up.
 BROKER_WAIT_S = 10.0
-# The last photo read and its read, kept for the board page (``keep``): beside each other,
-# each replaced whole (written aside, then renamed).
-LAST_PHOTO = "tray-last.jpg"
-LAST_READ = "tray-last.json"
 
 
 class TrayError(Exception):
@@ -158,7 +155,8 @@ class TrayService:
             self.on_roll(settled, msg)
 
     def _keep(self, settled: SettledRoll, msg: dict[str, Any]) -> None:
-        # The photo first: a page that sees the new read finds its photo.
+        # The photo first, so a page that sees the new read finds its photo; each file
+        # replaced whole (written aside, then renamed).
         assert self.keep is not None
         self.keep.mkdir(parents=True, exist_ok=True)
         ok, data = cv2.imencode(".jpg", settled.frame.image, [cv2.IMWRITE_JPEG_QUALITY, 85])
