@@ -372,16 +372,24 @@ class HubService:
         elif inbound.action == APPLY:
             self._apply_in_order(inbound)
 
-    def _referee(self, payload: bytes) -> None:
-        # Only the referee account can write here (the ACL); still, a request that is
-        # not one is logged and left: there is no id to answer it under.
+    @staticmethod
+    def _decoded(payload: bytes, mtype: str, who: str, what: str) -> dict[str, Any] | None:
+        # A message of one account's own topic (the referee's, the tray's): only that
+        # account writes there (the ACL); still, one that is not a valid ``mtype`` is
+        # logged and left: there is nobody to answer.
         try:
-            request = messages.decode(payload)
+            msg = messages.decode(payload)
         except messages.ProtocolError as exc:
-            log.warning("referee: a request refused (%s): %s", exc.code, exc.message)
-            return
-        if request["t"] != "referee" or self._on_referee is None:
-            log.warning("referee: a %s message is no request; ignored", request["t"])
+            log.warning("%s: a %s refused (%s): %s", who, what, exc.code, exc.message)
+            return None
+        if msg["t"] != mtype:
+            log.warning("%s: a %s message is no %s; ignored", who, msg["t"], what)
+            return None
+        return msg
+
+    def _referee(self, payload: bytes) -> None:
+        request = self._decoded(payload, "referee", "referee", "request")
+        if request is None or self._on_referee is None:
             return
         log.info("referee: %s (request %s)", request["op"], request["id"])
         try:
@@ -395,16 +403,9 @@ class HubService:
         self.link.publish(topics.referee(self.table, "reply"), reply)
 
     def _tray(self, payload: bytes) -> None:
-        # Only the tray's account writes here (the ACL); a read that is not one is logged.
-        try:
-            roll = messages.decode(payload)
-        except messages.ProtocolError as exc:
-            log.warning("tray: a read refused (%s): %s", exc.code, exc.message)
-            return
-        if roll["t"] != "tray_roll" or self._on_tray is None:
-            log.warning("tray: a %s message is no tray read; ignored", roll["t"])
-            return
-        self._on_tray(roll)
+        roll = self._decoded(payload, "tray_roll", "tray", "tray read")
+        if roll is not None and self._on_tray is not None:
+            self._on_tray(roll)
 
     def _apply_in_order(self, inbound: Inbound | None) -> None:
         # Each answer may make a held event of the same seat next: it is applied
