@@ -113,8 +113,11 @@ def battle(fresh_mosquitto: Mosquitto, micropython: str, tmp_path: Path,
         ((defender, defence),) = [c for c in armed if c[0] != attacker]
         for armed_seat, command in armed:
             wanted = [command["roll"], command["count"]]
-            assert seats[armed_seat].wait_until(lambda out, w=wanted: out.get("armed") == w,
-                                                WAIT)
+
+            def shows_armed(out: dict[str, Any], w: list[int] = wanted) -> bool:
+                return out.get("armed") == w
+
+            assert seats[armed_seat].wait_until(shows_armed, WAIT)
         yield Battle(service, seats, attacker, defender, attack["count"], defence["count"],
                      attack["roll"], broker, table, data_dir, tmp_path, calibration)
     finally:
@@ -255,7 +258,7 @@ def test_the_demos_bots_roll_through_the_tray(battle: Battle) -> None:
     the real reader and tray service, and made at the seat through its accept-or-correct
     step; the photo and its read are kept for the board page."""
     from risktable.demo.tray import DemoTray
-    from risktable.tray.service import LAST_PHOTO, LAST_READ
+    from risktable.tray import LAST_PHOTO, LAST_READ
 
     b = battle
     tray = DemoTray(b.service, b.broker, b.table, b.seats, seed=5, timeout=WAIT).start()
@@ -264,14 +267,14 @@ def test_the_demos_bots_roll_through_the_tray(battle: Battle) -> None:
         defence_roll = b.service.inspect(
             lambda s: s.standing_commands(b.defender)[0][1]["roll"])
         rolls[b.defender] = (defence_roll, [5, 5][:b.defence])
-        for seat, (roll, faces) in rolls.items():
-            tray.enter(seat, {"kind": "dice", "roll": roll, "dice": [
+        for seat, (number, faces) in rolls.items():
+            tray.enter(seat, {"kind": "dice", "roll": number, "dice": [
                 {"id": f"m{i + 1}", "face": f, "state": "settled"} for i, f in enumerate(faces)]})
-        roll = _rolled(b.service)
+        rolled = _rolled(b.service)
     finally:
         tray.stop()
-    assert sorted(roll.attack) == sorted(rolls[b.attacker][1])
-    assert sorted(roll.defend) == sorted(rolls[b.defender][1])
+    assert sorted(rolled.attack) == sorted(rolls[b.attacker][1])
+    assert sorted(rolled.defend) == sorted(rolls[b.defender][1])
     assert tray.photos == 2
     kept = json.loads((b.data_dir / LAST_READ).read_text())
     assert kept["t"] == "tray_roll" and kept["seq"] == 2

@@ -98,6 +98,7 @@ class TrayDesk:
         if problem is not None:
             log.warning("tray: read %d of roll %d: %s", read["seq"], read["roll"], problem)
             for side in self._sides:
+                self._read.pop(side.seat, None)  # what the seat now enters is typed
                 with i18n.using(self.hub.seat_language(side.seat)):
                     self.hub.tell(side.seat, _(PROBLEM_LINES[problem]))
             return
