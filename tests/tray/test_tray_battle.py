@@ -227,6 +227,14 @@ def test_the_attacker_accepts_the_read_and_the_defender_corrects_a_die(
     assert stats.get("cam-white", 0) == accepted_white
     typed = sum(n for die, n in stats.items() if die.endswith((" m1", " m2", " m3")))
     assert typed == b.attack + b.defence - accepted_red - accepted_white >= 1
+    # The game report counts them the same way, with their kind.
+    game = b.service.game_id
+    code, out, err = run(capsys, "games", "report", str(game), "--json", "--data-dir",
+                         str(b.data_dir))
+    assert code == 0, err
+    reported = {d["die"]: d for d in json.loads(out)["dice"]}
+    assert reported["cam-red"]["kind"] == "camera"
+    assert reported["cam-red"]["rolls"] == accepted_red
 
 
 def test_each_problem_is_one_line_on_both_seats_and_the_roll_can_be_typed(
