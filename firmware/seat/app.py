@@ -454,7 +454,7 @@ class Seat:
                     from seat.dice import dice_input
 
                     self.dice = dice_input(self, self.dice_kind, self.board.has_roll_button)
-                self.dice.arm(roll, msg["count"])
+                self.dice.arm(roll, msg["count"], msg.get("faces"))
             elif cmd == "disarm":
                 if msg["roll"] == self.armed_roll:
                     self.board.arm_dice(msg["roll"], 0)

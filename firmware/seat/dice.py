@@ -65,7 +65,8 @@ class DiceInput:
         self._shown_at = None
         self._spun_at = None  # the seat's own dice: when the ring began to spin
 
-    def arm(self, roll, count):
+    def arm(self, roll, count, faces=None):
+        # faces: the dice tray's read, which only typed dice show (seat/dice_manual.py).
         # False, changing nothing, when this roll is armed already and still to be read:
         # a birth or a resync repeats the hub's standing arm_dice, and that must not
         # stop a roll under way (a spinning ring, dice half entered).

@@ -1,6 +1,10 @@
 # Manual entry of plain dice for the armed roll (seat/dice.py): the encoder sets each
 # die's face in turn, Confirm moves to the next die and sends after the last, Back goes
 # back one. Imported only by a seat whose dice are typed in.
+# With the dice tray's read (arm_dice `faces`, 0 a die it could not read) every die
+# shows at once: Confirm sends them when none is unknown, else goes to the first unknown
+# one; the encoder sets the die under the cursor; Back and the knob's press move the
+# cursor to the previous and the next die.
 
 from seat.dice import DiceInput
 
@@ -9,23 +13,42 @@ class ManualDice(DiceInput):
     def __init__(self, seat, roll_button):
         super().__init__(seat, roll_button)
         self._at = 0  # the die being set
+        self._tray = False  # the faces came from the tray's read
 
-    def arm(self, roll, count):
+    def arm(self, roll, count, faces=None):
+        if faces:
+            self.pending = False  # the tray's read replaces an entry under way
         if not super().arm(roll, count):
             return False
         self._at = 0
+        self._tray = bool(faces)
         for i in range(3):
-            self.faces[i] = 1
+            self.faces[i] = faces[i] if faces and i < len(faces) else 1
+        if faces:
+            self._unknown()
         self._show_entry()
         return True
+
+    def _unknown(self):
+        # The cursor to the first die the tray could not read; False when there is none.
+        for i in range(self.count):
+            if not self.faces[i]:
+                self._at = i
+                return True
+        return False
 
     def _take(self, item):
         kind = item["kind"]
         at = self._at
         if kind == "encoder":
             self.faces[at] = (self.faces[at] - 1 + item["steps"]) % 6 + 1
+        elif kind == "button" and self._tray and item["button"] in ("back", "encoder"):
+            self._at = (at + (1 if item["button"] == "encoder" else -1)) % self.count
+        elif kind == "button" and self._tray and item["button"] == "confirm" and \
+                self._unknown():
+            pass
         elif kind == "button" and item["button"] == "confirm":
-            if at + 1 < self.count:
+            if at + 1 < self.count and not self._tray:
                 self._at = at + 1
             else:
                 dice = [{"id": "m%d" % (i + 1), "face": self.faces[i], "state": "settled"}
@@ -47,4 +70,5 @@ class ManualDice(DiceInput):
         ring.dice[0] = self.faces[at]
         ring.dice_n = 1
         rows, rtl = self.seat.words("die", "Die %d of %d", (at + 1, self.count))
-        self.seat.board.show_dice(rows[0], self.faces[:at + 1], rtl)
+        self.seat.board.show_dice(rows[0], self.faces[:self.count if self._tray else at + 1],
+                                  rtl)

@@ -29,7 +29,7 @@ class SmartDice(DiceInput):
         if radio is not None:
             radio(self._pairs.paired, self._pairs.on)
 
-    def arm(self, roll, count):
+    def arm(self, roll, count, faces=None):
         if not super().arm(roll, count):
             return False
         self._rolls.arm(count)

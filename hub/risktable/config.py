@@ -95,6 +95,15 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class TrayConfig:
+    """The dice tray ([tray]): when enabled, an armed battle is filled from the tray's
+    reads (``risktable tray run``, docs/dice-camera.md) for the rolling seats to accept or
+    correct."""
+
+    enabled: bool = False
+
+
+@dataclass(frozen=True)
 class HubConfig:
     """The whole hub configuration."""
 
@@ -107,6 +116,7 @@ class HubConfig:
     # Inputs wait (the seats keep them) while less than this is free for the journal.
     min_free_bytes: int = 512 * 1024
     web: WebConfig = WebConfig()
+    tray: TrayConfig = TrayConfig()
 
 
 class _Section:
@@ -370,9 +380,12 @@ def parse_config(text: str, source: str = "<config>") -> HubConfig:
         raise data.error("min_free_kib", f"must be 0 or more, got {min_free_kib}")
     data.done()
     web = _web(_Section(source, "web", root.get("web", dict, {})))
+    tray_section = _Section(source, "tray", root.get("tray", dict, {}))
+    tray = TrayConfig(tray_section.get("enabled", bool, TrayConfig.enabled))
+    tray_section.done()
     root.done()
     return HubConfig(broker, table, leds, panel_enabled, pins, data_dir, min_free_kib * 1024,
-                     web=web)
+                     web=web, tray=tray)
 
 
 def load_config(path: Path) -> HubConfig:

@@ -4,6 +4,9 @@ Every physical die reports faces under an id of its own (protocol/README.md,
 the dice event): a smart die under its own id wherever it is rolled, a seat's
 own electronic dice as ``e1``..``e3`` and dice typed in at a seat as
 ``m1``..``m3``, ids that only the seat makes unique (:func:`die_identity`).
+A plain die the dice tray's camera read, and the player accepted as read, is
+counted under its colour, ``cam-red``, one die per colour for the table: the
+tray cannot tell two red dice apart.
 A fair die's face counts follow a multinomial with p = 1/6; Pearson's
 chi-square statistic over the six faces then has, for enough rolls, a
 chi-square distribution with 5 degrees of freedom. A die whose p-value falls
@@ -31,8 +34,19 @@ SEAT_DICE = "seat"  # the seat's own electronic dice: the seat drew the faces
 MANUAL = "manual"   # plain dice whose faces a player typed in at the seat
 SMART = "smart"     # a smart die that reads its own face
 NAMED = "named"     # a die named with a journalled roll (ActionMeta.dice), not by a seat
-KINDS = (SEAT_DICE, MANUAL, SMART, NAMED)
+CAMERA = "camera"   # a plain die the tray's camera read (risktable.service.tray_desk)
+KINDS = (SEAT_DICE, MANUAL, SMART, NAMED, CAMERA)
 _SEAT_PREFIXES = {"e": SEAT_DICE, "m": MANUAL}
+CAMERA_PREFIX = "cam-"
+
+
+def camera_die(colour: str) -> str:
+    """The id a camera-read die of ``colour`` is counted under.
+
+    >>> camera_die("red"), die_kind(camera_die("red"))
+    ('cam-red', 'camera')
+    """
+    return CAMERA_PREFIX + colour
 
 
 def die_kind(die_id: str) -> str:
@@ -41,6 +55,8 @@ def die_kind(die_id: str) -> str:
     >>> die_kind("e2"), die_kind("m1"), die_kind("gd-a1b2c3d4e5f6")
     ('seat', 'manual', 'smart')
     """
+    if die_id.startswith(CAMERA_PREFIX):
+        return CAMERA
     kind = _SEAT_PREFIXES.get(die_id[:1])
     return kind if kind is not None and die_id[1:].isdigit() else SMART
 
@@ -52,7 +68,7 @@ def die_identity(seat: int, die_id: str) -> str:
     >>> die_identity(2, "e1"), die_identity(2, "px-0000002a")
     ('seat 2 e1', 'px-0000002a')
     """
-    return die_id if die_kind(die_id) == SMART else f"seat {seat} {die_id}"
+    return die_id if die_kind(die_id) in (SMART, CAMERA) else f"seat {seat} {die_id}"
 
 
 def chi_square_survival(statistic: float, dof: int) -> float:

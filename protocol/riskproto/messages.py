@@ -42,9 +42,11 @@ except ImportError:
 
 # The hub's codec API; most of the constants come from riskproto.codec.
 __all__ = [
+    "BOX_SCALE",
     "BUTTONS",
     "CARD_MODES",
     "COMMANDS",
+    "DIE_COLOURS",
     "DIE_STATES",
     "ERROR_CODES",
     "EVENT_KINDS",
@@ -63,6 +65,7 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "MAX_OTA_WHY",
     "MAX_SCENE_EVENTS",
+    "MAX_TRAY_DICE",
     "MESSAGE_TYPES",
     "ODDS_SCALE",
     "OTA_STATES",
@@ -73,6 +76,8 @@ __all__ = [
     "RING_MODES",
     "SCENE_EVENTS",
     "TERRITORY_COUNT",
+    "TRAY_PROBLEMS",
+    "TRAY_SIDES",
     "ProtocolError",
     "decode",
     "encode",
@@ -128,6 +133,16 @@ HINT_MOVES = ("claim", "place", "trade", "attack", "defend", "occupy", "fortify"
               "end_attack", "end_turn")
 # An attack's win probability travels in thousandths: no message has a fraction.
 ODDS_SCALE = 1000
+# The dice tray (risktable tray, docs/dice-camera.md): the names a die's colour may have
+# (risktable.dice_camera.colour.colour_name), the side a calibrated colour stands for,
+# what can keep a roll from being read, the most dice one roll reports, and the scale
+# of a die's box (thousandths of the photo's width and height).
+DIE_COLOURS = ("white", "grey", "black", "red", "orange", "brown", "yellow", "green", "blue",
+               "purple", "pink")
+TRAY_SIDES = ("attack", "defence")
+TRAY_PROBLEMS = ("no_camera", "dark", "too_many", "wrong_colours")
+MAX_TRAY_DICE = 8
+BOX_SCALE = 1000
 
 
 def text(exc: ProtocolError) -> str:
@@ -231,6 +246,13 @@ _DIE = ("id", REQ, "s", 1, 24, "face", REQ, "i", 1, 6, "state", REQ, "e", DIE_ST
         "battery", OPT, "i", 0, 100)
 _TURN = ("seat", REQ, "i", 1, 6, "phase", REQ, "e", PHASES, "round", OPT, "i", 0, MAX_COUNTER)
 _LAST = TERRITORY_COUNT - 1
+_TRAY_DIE = (
+    "value", REQ, "i", 1, 6,
+    "colour", REQ, "e", DIE_COLOURS,
+    "side", OPT, "e", TRAY_SIDES,
+    "sure", REQ, "b",
+    "box", REQ, "l", 4, 4, "i", 0, BOX_SCALE,
+)
 _ODDS = ("from", REQ, "i", 0, _LAST, "to", REQ, "i", 0, _LAST, "win", REQ, "i", 0, ODDS_SCALE)
 _HINT = (
     "seat", REQ, "i", 1, 6,
@@ -316,6 +338,24 @@ _TYPES = tuple([entry + ("update", update.FIELDS)  # noqa: RUF005
             "game", OPT, "i", 1, MAX_COUNTER,
             "paused", OPT, "b",
             "actions", OPT, "i", 0, MAX_COUNTER,
+        ),
+    ),
+    (
+        "tray_armed",
+        (
+            "roll", REQ, "i", 0, MAX_COUNTER,
+            "attack", REQ, "i", 0, 3,
+            "defence", REQ, "i", 0, 3,
+        ),
+    ),
+    (
+        "tray_roll",
+        (
+            "seq", REQ, "i", 1, MAX_COUNTER,
+            "roll", REQ, "i", 0, MAX_COUNTER,
+            "dice", REQ, "l", 0, MAX_TRAY_DICE, "o", _TRAY_DIE,
+            "ms", REQ, "i", 0, 60000,
+            "problem", OPT, "e", TRAY_PROBLEMS,
         ),
     ),
     (

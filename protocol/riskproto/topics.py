@@ -10,6 +10,8 @@
 #   risk/<table>/seat/<n>/cmd        hub commands to the seat
 #   risk/<table>/referee/request     referee requests to the hub (pause, undo, new game)
 #   risk/<table>/referee/reply       the hub's replies to them
+#   risk/<table>/tray/roll           the dice tray's reads (risktable tray)
+#   risk/<table>/tray/armed          what the hub wants read from the tray, retained
 
 ROOT = "risk"
 MAX_SEATS = 6
@@ -63,6 +65,16 @@ def referee(table: str, leaf: str) -> str:
     # "request": the referee writes (through the guest bridge), the hub reads;
     # "reply": the hub answers. One function: the seat loads this module, and its heap is small.
     return ROOT + "/" + check_table(table) + "/referee/" + leaf
+
+
+TRAY_ROLL = "roll"
+TRAY_ARMED = "armed"
+
+
+def tray(table: str, leaf: str) -> str:
+    # "roll": the tray writes, the hub reads; "armed": the hub writes (retained), the tray
+    # reads. Only the hub loads this: a seat never hears of the tray.
+    return ROOT + "/" + check_table(table) + "/tray/" + leaf
 
 
 def seat_prefix(table: str, seat_no: int) -> str:

@@ -27,7 +27,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from riskproto import topics
 from risktable.broker_address import BrokerAddress
-from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
+from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig, TrayConfig
 from risktable.leds.scene import Scene
 from risktable.service.mqtt_loop import MqttLoop
 from risktable.service.table_service import TableService
@@ -56,14 +56,16 @@ class LedLog:
 
 
 def start_service(host: str, port: int, table: str, seats: int, data_dir: Path,
-                  leds: LedLog) -> TableService:
-    """A ``TableService`` for ``seats`` human seats, connected and published."""
+                  leds: LedLog, tray: TrayConfig | None = None) -> TableService:
+    """A ``TableService`` for ``seats`` human seats, connected and published (``tray``: its
+    dice tray configuration)."""
     config = HubConfig(
         broker=BrokerConfig(BrokerAddress(host, port)),
         table=TableConfig(id=table, seats=seats),
         leds=LedConfig(enabled=False),
         panel_enabled=False,
         data_dir=data_dir,
+        tray=tray or TrayConfig(),
     )
     service = TableService(config, card_uids=CARDS, show_leds=leds)
     service.start()

@@ -47,7 +47,7 @@ def test_files_modes_and_accounts(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert modes["guests.conf"] == 0o600  # it holds the bridge's password
     users = [line.split(":")[0] for line in (tmp_path / "passwd").read_text().splitlines()]
     assert users == ["den-hub", "den-seat1", "den-seat2", "den-seat3", "den-bridge",
-                     "den-updater"]
+                     "den-updater", "den-tray"]
     assert creds["updater"]["username"] == "den-updater"
     guests = [line.split(":")[0] for line in (tmp_path / "guests-passwd").read_text().splitlines()]
     assert guests == ["den-spectator", "den-referee"]
@@ -286,6 +286,32 @@ def test_the_updater_writes_only_the_seats_commands(peers: dict[str, Peer],
             topic, payload, _ = updater.next_message()
     finally:
         updater.close()
+
+
+def test_the_tray_writes_only_its_reads_and_reads_only_what_is_armed(
+        peers: dict[str, Peer], table_broker: dict[str, Any]) -> None:
+    account = table_broker["tray"]
+    tray = Peer(table_broker["port"], account["username"], account["password"],
+                account["username"])
+    assert not tray.connect().is_failure
+    try:
+        hub, seat1 = peers["hub"], peers["1"]
+        hub.subscribe(topics.tray(TABLE, topics.TRAY_ROLL))
+        armed = encode(message("tray_armed", roll=4, attack=3, defence=2))
+        assert tray.publish(topics.tray(TABLE, topics.TRAY_ARMED), armed).is_failure
+        assert tray.publish(topics.seat(TABLE, 1, topics.SEAT_EVENT), _event(1, 1)).is_failure
+        assert tray.publish(topics.seat(TABLE, 1, topics.SEAT_CMD),
+                            encode(message("cmd", cmd="identify"))).is_failure
+        assert seat1.publish(topics.tray(TABLE, topics.TRAY_ROLL), armed).is_failure
+        read = encode(message("tray_roll", seq=1, roll=4, dice=[], ms=3, problem="dark"))
+        assert not tray.publish(topics.tray(TABLE, topics.TRAY_ROLL), read).is_failure
+        assert hub.next_message() == (topics.tray(TABLE, topics.TRAY_ROLL), read, False)
+        hub.publish(topics.tray(TABLE, topics.TRAY_ARMED), armed, retain=True)
+        tray.subscribe(f"risk/{TABLE}/#")  # the broker gives it only what it may read
+        topic, payload, _ = tray.next_message()
+        assert (topic, payload) == (topics.tray(TABLE, topics.TRAY_ARMED), armed)
+    finally:
+        tray.close()
 
 
 def test_a_seat_cannot_publish_the_board(peers: dict[str, Peer]) -> None:

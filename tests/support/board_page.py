@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from riskproto import topics
@@ -20,12 +21,13 @@ from tests.support.mqtt_client import Recorder
 
 @contextmanager
 def board_page_showing(browser: Any, table: str, players: int, state: State,
-                       scene: dict[str, Any]) -> Iterator[Recorder]:
+                       scene: dict[str, Any], tray: Path | None = None) -> Iterator[Recorder]:
     """The board page of ``table`` open in ``browser`` (1920x1080), the retained board
     of ``state`` and ``scene`` published; the recorder that publishes as the hub, for
-    the scenes after."""
+    the scenes after. ``tray``: the folder of the dice tray's last photo and read."""
     with EmbeddedBroker(ws_port=0) as broker, BoardPageServer(PageConfig(
-            f"ws://{broker.host}:{broker.ws_port}/", table, players=players)) as page:
+            f"ws://{broker.host}:{broker.ws_port}/", table, players=players,
+            tray=tray)) as page:
         hub = Recorder(broker.host, broker.port, f"{table}-hub")
         try:
             set_viewport(browser, 1920, 1080)

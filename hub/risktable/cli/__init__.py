@@ -28,6 +28,7 @@ _GROUPS: tuple[Entry, ...] = (
     ("table", "table", "the referee's controls of the running hub: pause, resume, undo, status"),
     ("dice", "dice", "the physical dice: per-die statistics, the seats' paired smart dice, "
      "dice read from photos"),
+    ("tray", "tray", "the dice tray: a camera reads the dice rolled into it"),
     ("seat", "seat", "seat controllers: per-seat config, firmware build, a seat on this PC"),
     ("cards", "cards", "the physical card deck"),
     ("leds", "leds", "the territory LED board: light each territory in chain order"),

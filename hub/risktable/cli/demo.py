@@ -63,6 +63,10 @@ def register(sub: Any) -> None:
                         help="the language of the seats' screens and the demo's lines: "
                         + ", ".join(f"{code} ({NAMES[code]})" for code in LANGUAGES)
                         + f" (default {DEFAULT})")
+    parser.add_argument("--tray", action="store_true",
+                        help="the dice tray: each battle roll a photo of real dice, read by "
+                        "the camera's reader and accepted or corrected at the seat (needs "
+                        "the camera-read extra; docs/dice-camera.md)")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="log to stderr")
     parser.set_defaults(handler=run)
 
@@ -103,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
         web_port=args.web_port,
         phones=tuple(args.phone),
         after_game=_wait_for_interrupt if args.web else None,
+        tray=args.tray,
     )
     try:
         run_demo(options, sys.stdout)

@@ -14,11 +14,11 @@ from typing import Any
 
 from risktable.cli.errors import CliError
 from risktable.cli.journal_args import data_dir, data_dir_parent, journal_errors, open_journal
-from risktable.dice_stats import DEFAULT_ALPHA, MANUAL, NAMED, SEAT_DICE, SMART
+from risktable.dice_stats import CAMERA, DEFAULT_ALPHA, MANUAL, NAMED, SEAT_DICE, SMART
 
 # How the table tells the kinds of dice apart.
 KIND_WORDS = {SEAT_DICE: "seat dice", MANUAL: "typed in", SMART: "smart die",
-              NAMED: "named"}
+              NAMED: "named", CAMERA: "camera"}
 
 
 def register(sub: Any) -> None:

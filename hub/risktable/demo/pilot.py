@@ -68,7 +68,9 @@ class SeatPilot:
     cards the service was given (UID -> card). The service must be made with
     :meth:`on_input` as its ``on_input``. The seats in ``people`` are left to
     people (demo/keyboard.py): the pilot waits while the game waits on them, and
-    pauses ``pace`` seconds after each input so that they can follow.
+    pauses ``pace`` seconds after each input so that they can follow. ``make(seat,
+    event)``, when given, makes each input at the seat instead of typing its board line
+    (the demo's tray makes the dice: demo/tray.py).
     """
 
     def __init__(
@@ -83,8 +85,10 @@ class SeatPilot:
         pace: float = 0.0,
         levels: Mapping[int, str] | None = None,
         restarts: Callable[[int], int] | None = None,
+        make: Callable[[int, dict[str, Any]], None] | None = None,
     ) -> None:
         self._send = send
+        self._make = make or (lambda seat, event: send(seat, board_line(event)))
         # How many times a seat's firmware was started again (demo/seats.py): an input
         # typed into a seat that reset before answering is typed again, as a person
         # presses again on a seat that rebooted.
@@ -178,7 +182,7 @@ class SeatPilot:
             raise PilotError(f"seat {seat} never showed roll {event['roll']} armed")
         with self._answered:
             self._answers.clear()
-        self._send(seat, board_line(event))
+        self._make(seat, event)
 
         def answered() -> tuple[int, str, ProtocolError | None] | None:
             return next((a for a in self._answers if a[0] == seat and a[1] == kind), None)

@@ -14,16 +14,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from risktable import i18n
 from risktable.broker_address import BrokerAddress
-from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig
+from risktable.config import BrokerConfig, HubConfig, LedConfig, TableConfig, TrayConfig
 from risktable.defaults import DEFAULT_RULES, DEFAULT_SEATS
 from risktable.demo.broker import EmbeddedBroker
 from risktable.demo.game import GameSummary, Screen, end_reason
 from risktable.demo.keyboard import Keyboard, Painter, cbreak, seat_panel, session_card_keys
-from risktable.demo.pilot import PilotError, SeatPilot, demo_card_uids
+from risktable.demo.pilot import PilotError, SeatPilot, board_line, demo_card_uids
 from risktable.demo.seats import SeatProcess, ring_shows
 from risktable.game_rules import RulesUnknown, rules_config
 from risktable.hardware.palette import seat_colour
@@ -37,6 +37,9 @@ from risktable.table.public import led_scene
 from risktable.table.session import TableSession
 from risktable.unix_port import find_micropython
 from risktable.web.server import BoardPageServer, PageConfig
+
+if TYPE_CHECKING:
+    from risktable.demo.tray import DemoTray
 
 _PERSON_PACE = 0.05  # seconds after each bot input while a person plays: to follow the game
 
@@ -79,6 +82,9 @@ class DemoOptions:
     # The language of every seat's screen and of the demo's own lines (risktable.i18n).
     lang: str = "en"
     on_seat: Callable[[SeatProcess], None] | None = None  # told each seat before it starts
+    # Each battle roll a tray photo composed from real dice, read by the real reader and
+    # tray service and accepted or corrected at the seat (demo/tray.py).
+    tray: bool = False
 
 
 def _diagnose(seats: list[SeatProcess], hub: HubService) -> str:
@@ -106,6 +112,7 @@ def _config(options: DemoOptions, address: BrokerAddress, data_dir: Path) -> Hub
         leds=LedConfig(enabled=False),
         panel_enabled=False,
         data_dir=data_dir,
+        tray=TrayConfig(enabled=options.tray),
     )
 
 
@@ -126,8 +133,8 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
     person = options.play
     phones = options.phones
     with contextlib.ExitStack() as stack:
-        address, page, ws_url = _broker(options, stack, out)
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="risktable-")))
+        address, page, ws_url = _broker(options, stack, out, workdir / "hub")
         # A person's view is always redrawn in place (--play needs a terminal).
         live = out.isatty() and (options.colour or person is not None)
         screen = Screen(out, colour=options.colour, live=live, delay=options.turn_delay,
@@ -135,13 +142,15 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         config = _config(options, address, workdir / "hub")
         cards = demo_card_uids(rules.board, rules.options.deck)
         seats: dict[int, SeatProcess] = {}
+        trays: list[DemoTray] = []  # the demo's tray, once the hub runs
         pilot = SeatPilot(lambda seat, line: seats[seat].send(line),
                           lambda seat, roll, count, timeout: _armed(seats[seat], roll, count,
                                                                     timeout),
                           cards, seed=options.seed, timeout=options.seat_timeout,
                           people=_people(options), levels=levels,
                           pace=0.0 if person is None else _PERSON_PACE,
-                          restarts=lambda seat: seats[seat].restarts if seat in seats else 0)
+                          restarts=lambda seat: seats[seat].restarts if seat in seats else 0,
+                          make=_maker(trays, seats) if options.tray else None)
         painter: Painter | None = None
         keyboard: Keyboard | None = None  # the person's keys, once the seats run
         if person is not None:
@@ -158,6 +167,16 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         service.start()
         print(_("hub online for table {table}").format(table=repr(options.table)), file=out)
         seats.update(_start_seats(options, micropython, address, workdir, service, stack, out))
+        if options.tray:
+            # Imported only now: the tray needs the camera-read extra (OpenCV, onnxruntime).
+            from risktable.demo.tray import DemoTray
+
+            tray = DemoTray(service, address, options.table, seats, seed=options.seed,
+                            timeout=options.seat_timeout).start()
+            stack.callback(tray.stop)
+            trays.append(tray)
+            print(_("the dice tray reads the battles' dice from photos of real dice"),
+                  file=out)
         if phones:
             assert page is not None and ws_url is not None
             _phone_seats(options, service, page.url, ws_url, out)
@@ -189,6 +208,17 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
             if options.after_game is not None:
                 options.after_game(config.data_dir)
         return summary
+
+
+def _maker(trays: list[DemoTray], seats: dict[int, SeatProcess]
+           ) -> Callable[[int, dict[str, Any]], None]:
+    # The pilot's inputs with the tray: dice through it, the rest typed as board lines.
+    def make(seat: int, event: dict[str, Any]) -> None:
+        if trays and event["kind"] == "dice":
+            trays[0].enter(seat, event)
+        else:
+            seats[seat].send(board_line(event))
+    return make
 
 
 def _people(options: DemoOptions) -> frozenset[int]:
@@ -262,7 +292,7 @@ def _check_people(options: DemoOptions, out: TextIO) -> None:
 
 
 def _broker(options: DemoOptions, stack: contextlib.ExitStack, out: TextIO,
-            ) -> tuple[BrokerAddress, BoardPageServer | None, str | None]:
+            data_dir: Path) -> tuple[BrokerAddress, BoardPageServer | None, str | None]:
     # The broker the demo uses (--broker, or an embedded one), and with --web the live
     # board page beside the embedded broker's WebSockets listener.
     if options.broker is not None:
@@ -277,7 +307,8 @@ def _broker(options: DemoOptions, stack: contextlib.ExitStack, out: TextIO,
         return broker.address, None, None
     ws_url = f"ws://{broker.host}:{broker.ws_port}/"
     page = stack.enter_context(BoardPageServer(
-        PageConfig(ws_url, options.table, players=options.seats), port=options.web_port))
+        PageConfig(ws_url, options.table, players=options.seats,
+                   tray=data_dir if options.tray else None), port=options.web_port))
     print(_("live board page on {url} (MQTT over WebSockets on {address})").format(
         url=page.url + _lang_query(options.lang), address=f"{broker.host}:{broker.ws_port}"),
         file=out)
@@ -295,8 +326,11 @@ def _start_seats(options: DemoOptions, micropython: str, address: BrokerAddress,
     for number in range(1, options.seats + 1):
         if number in options.phones:
             continue
+        extra: dict[str, Any] = {"lang": options.lang}
+        if options.tray:
+            extra["dice"] = "manual"  # the tray's read is accepted at the typed-dice entry
         seat = SeatProcess(micropython, number, options.table, address, workdir,
-                           extra_config={"lang": options.lang})
+                           extra_config=extra)
         stack.callback(seat.stop)
         if options.on_seat is not None:
             options.on_seat(seat)
@@ -308,6 +342,8 @@ def _start_seats(options: DemoOptions, micropython: str, address: BrokerAddress,
     print(_("{n} seat firmwares online under MicroPython in {seconds} s").format(
         n=len(seats), seconds=numbers.decimal(time.monotonic() - started, 2)), file=out)
     for seat in seats.values():
+        if options.tray:
+            break  # the typed-dice entry of the armed opening roll holds the ring
         colour = seat_colour(seat.seat)
         if not _shows_colour(seat, colour.rgb, options.seat_timeout):
             raise DemoError(f"seat {seat.seat} never showed its colour on its LED ring")

@@ -71,10 +71,11 @@ CERT_FILE = "broker.crt"
 KEY_FILE = "broker.key"
 
 #: Roles of the accounts: the hub, a seat, the guest broker's bridge and the seat
-#: updater (``risktable seat update``; table broker), and the two guest accounts
-#: (guest broker).
+#: updater (``risktable seat update``; table broker), the dice tray (``risktable tray``;
+#: table broker), and the two guest accounts (guest broker).
 HUB, SEAT, BRIDGE, SPECTATOR, REFEREE = "hub", "seat", "bridge", "spectator", "referee"
 UPDATER = "updater"
+TRAY = "tray"
 GUEST_ROLES = (SPECTATOR, REFEREE)
 
 #: A payload is at most 1 KiB (riskproto.MAX_MESSAGE_BYTES); topic and headers fit
@@ -110,9 +111,9 @@ def new_password() -> str:
 def make_accounts(
     table: str, seats: int, password: Callable[[], str] = new_password
 ) -> list[Account]:
-    """The hub's account, one per seat, the bridge's, the updater's, the
+    """The hub's account, one per seat, the bridge's, the updater's, the tray's, the
     spectator's and the referee's: ``<table>-hub``, ``<table>-seat<n>``,
-    ``<table>-bridge``, ``<table>-updater``, ``<table>-spectator``,
+    ``<table>-bridge``, ``<table>-updater``, ``<table>-tray``, ``<table>-spectator``,
     ``<table>-referee``, so several tables can share a broker."""
     topics.check_table(table)
     for seat in range(1, seats + 1):
@@ -121,7 +122,7 @@ def make_accounts(
     accounts += [Account(f"{table}-seat{n}", password(), n) for n in range(1, seats + 1)]
     accounts += [
         Account(f"{table}-{role}", password(), role=role)
-        for role in (BRIDGE, UPDATER, *GUEST_ROLES)
+        for role in (BRIDGE, UPDATER, TRAY, *GUEST_ROLES)
     ]
     return accounts
 
@@ -170,6 +171,10 @@ def render_acl(table: str, accounts: list[Account]) -> str:
             lines.append(f"topic write {topics.seat_filter(table, topics.SEAT_CMD)}")
             lines.append(f"topic read {topics.seat_filter(table, topics.SEAT_STATUS)}")
             lines += _public_reads(table)
+        elif account.role == TRAY:
+            lines.append("# risktable tray: its reads out, what the hub has armed in.")
+            lines.append(f"topic write {topics.tray(table, topics.TRAY_ROLL)}")
+            lines.append(f"topic read {topics.tray(table, topics.TRAY_ARMED)}")
         else:
             assert account.seat is not None
             lines += [
@@ -489,6 +494,9 @@ def render_credentials(
     updater = [a for a in accounts if a.role == UPDATER]
     if updater:
         doc["updater"] = {"username": updater[0].username, "password": updater[0].password}
+    tray = [a for a in accounts if a.role == TRAY]
+    if tray:
+        doc["tray"] = {"username": tray[0].username, "password": tray[0].password}
     if guest_port is not None:
         doc["guests"] = {
             "host": bind,

@@ -42,7 +42,7 @@ _STYLE_WORDS = {
 _VERDICTS = {"too few rolls": N_("too few rolls"), "fair": N_("fair"),
              "suspicious": N_("suspicious")}
 _DIE_KINDS = {"seat": N_("seat"), "manual": N_("typed in"), "smart": N_("smart"),
-              "named": N_("named")}
+              "named": N_("named"), "camera": N_("camera")}
 
 CSS = """
 :root { color-scheme: light; --ink: #1a1a1a; --muted: #555; --rule: #ccc; }

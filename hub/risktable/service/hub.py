@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 INBOX_CAPACITY = 1024
 EventHandler = Callable[[int, dict[str, Any]], "messages.ProtocolError | None"]
 RefereeHandler = Callable[[dict[str, Any]], dict[str, Any]]
+TrayHandler = Callable[[dict[str, Any]], None]
 AnswerRecorder = Callable[[int, "int | None", int], None]
 
 
@@ -82,8 +83,10 @@ class HubService:
     the worker's queue (``inbox`` messages) full is dropped and logged.
     ``on_referee(request)`` carries out a valid ``referee`` request (on the
     worker too) and returns the fields of its ``referee_reply``; without it the
-    hub does not listen to the referee. ``ca``: the table CA's certificate, when
-    the broker speaks TLS.
+    hub does not listen to the referee.
+    ``on_tray(roll)`` takes a valid ``tray_roll`` of the dice tray (on the worker too);
+    without it the hub does not listen to the tray. ``ca``: the table CA's certificate,
+    when the broker speaks TLS.
     """
 
     def __init__(
@@ -101,6 +104,7 @@ class HubService:
         on_connection: Callable[[bool], None] | None = None,
         on_republish: Callable[[int], None] | None = None,
         on_referee: RefereeHandler | None = None,
+        on_tray: TrayHandler | None = None,
         inbox: int = INBOX_CAPACITY,
         firmware: str | None = None,
         language: str = i18n.DEFAULT,
@@ -131,6 +135,8 @@ class HubService:
         self._on_republish = on_republish
         self._on_referee = on_referee
         self._referee_topic = topics.referee(table, "request")
+        self._on_tray = on_tray
+        self._tray_topic = topics.tray(table, topics.TRAY_ROLL)
         self.worker = Worker(inbox)
         self._dropping = False
         self._notice: str | None = None
@@ -143,6 +149,7 @@ class HubService:
                 (topics.seat_filter(table, topics.SEAT_STATUS), 1),
                 (topics.seat_filter(table, topics.SEAT_EVENT), 1),
                 *([(self._referee_topic, 1)] if on_referee is not None else []),
+                *([(self._tray_topic, 1)] if on_tray is not None else []),
             ],
             self._receive,
             username=username,
@@ -243,6 +250,18 @@ class HubService:
         """Send a ``cmd`` message (arm dice, beep, ...) to ``seat`` (QoS 1, not retained)."""
         self.link.publish(topics.seat(self.table, seat, topics.SEAT_CMD), command)
 
+    def tell(self, seat: int, detail: str) -> None:
+        """One line for ``seat``'s player (written in their language), shown as a refusal
+        of no input is: for a few seconds, or until the next view or input."""
+        error = self._for_reader(seat, messages.ProtocolError(messages.E_NOT_ALLOWED,
+                                                              detail[:messages.MAX_DETAIL]))
+        self.link.publish(topics.seat(self.table, seat, topics.SEAT_ERROR),
+                          messages.error_reply(error))
+
+    def publish_tray_armed(self, armed: dict[str, Any]) -> None:
+        """What the dice tray is to read now (``tray_armed``, retained)."""
+        self.link.publish(topics.tray(self.table, topics.TRAY_ARMED), armed, retain=True)
+
     def publish_board(self, board: dict[str, Any], *, publish: bool = True) -> None:
         """Publish the public board state (retained, no secrets); with ``publish=False``
         (before :meth:`start`) it goes out on connecting."""
@@ -334,6 +353,9 @@ class HubService:
         if topic == self._referee_topic:
             self._referee(payload)
             return
+        if topic == self._tray_topic:
+            self._tray(payload)
+            return
         with self._lock:
             inbound = self.gate.receive(topic, payload)
         for reply_topic, reply in inbound.replies:
@@ -354,16 +376,24 @@ class HubService:
         elif inbound.action == APPLY:
             self._apply_in_order(inbound)
 
-    def _referee(self, payload: bytes) -> None:
-        # Only the referee account can write here (the ACL); still, a request that is
-        # not one is logged and left: there is no id to answer it under.
+    @staticmethod
+    def _decoded(payload: bytes, mtype: str, who: str, what: str) -> dict[str, Any] | None:
+        # A message of one account's own topic (the referee's, the tray's): only that
+        # account writes there (the ACL); still, one that is not a valid ``mtype`` is
+        # logged and left: there is nobody to answer.
         try:
-            request = messages.decode(payload)
+            msg = messages.decode(payload)
         except messages.ProtocolError as exc:
-            log.warning("referee: a request refused (%s): %s", exc.code, exc.message)
-            return
-        if request["t"] != "referee" or self._on_referee is None:
-            log.warning("referee: a %s message is no request; ignored", request["t"])
+            log.warning("%s: a %s refused (%s): %s", who, what, exc.code, exc.message)
+            return None
+        if msg["t"] != mtype:
+            log.warning("%s: a %s message is no %s; ignored", who, msg["t"], what)
+            return None
+        return msg
+
+    def _referee(self, payload: bytes) -> None:
+        request = self._decoded(payload, "referee", "referee", "request")
+        if request is None or self._on_referee is None:
             return
         log.info("referee: %s (request %s)", request["op"], request["id"])
         try:
@@ -375,6 +405,11 @@ class HubService:
         reply = messages.message("referee_reply", **fields)
         log.info("referee: %s", reply["detail"])
         self.link.publish(topics.referee(self.table, "reply"), reply)
+
+    def _tray(self, payload: bytes) -> None:
+        roll = self._decoded(payload, "tray_roll", "tray", "tray read")
+        if roll is not None and self._on_tray is not None:
+            self._on_tray(roll)
 
     def _apply_in_order(self, inbound: Inbound | None) -> None:
         # Each answer may make a held event of the same seat next: it is applied

@@ -75,6 +75,7 @@ from risktable.service.table_outputs import (
     STORAGE_NOTICE,
     TableOutputs,
 )
+from risktable.service.tray_desk import TrayDesk
 from risktable.service.undo_notes import undo_notes
 from risktable.table.coach import is_hint_request
 from risktable.table.session import Checkpoint, Outcome, TableSession
@@ -168,9 +169,11 @@ class TableService:
             record_answer=self._record_answer, on_connection=on_connection,
             on_republish=self._resend_commands, on_change=self._presence_changed,
             on_referee=lambda request: referee_answer(self, request),
+            on_tray=self._on_tray if config.tray.enabled else None,
             language=config.table.language,
             ca=config.broker.ca,
         )
+        self.tray = TrayDesk(self.hub) if config.tray.enabled else None
         self.outputs = TableOutputs(self.hub, show_leds)
         self.seat_dice = SeatDice(self.dice, self.hub)
         self._restore_sequences()
@@ -232,6 +235,18 @@ class TableService:
         # Armed rolls and the like go out only once the game has started.
         if self._started():
             self.outputs.standing_commands(self.session)
+        self._tray_sync()
+
+    def _tray_sync(self) -> None:
+        # The tray hears what is armed whenever that may have changed.
+        if self.tray is not None:
+            self.tray.sync(self.session)
+
+    def _on_tray(self, read: dict[str, Any]) -> None:
+        # A read of the dice tray (the worker thread): to the rolling seats to accept.
+        with self._lock:
+            if self.tray is not None and not self._paused and self._enrolling is None:
+                self.tray.take(read)
 
     def _restore_sequences(self) -> None:
         # Each seat's events continue from the number after the last one answered:
@@ -260,6 +275,8 @@ class TableService:
         with self._lock:
             if self._started():
                 self.outputs.standing_commands(self.session, [seat])
+                if self.tray is not None:
+                    self.tray.resend(seat)
 
     def start(self) -> None:
         """Connect, republish everything a seat and the LED board need, let bots move."""
@@ -439,6 +456,7 @@ class TableService:
             self._show_views()
             self.outputs.undone(self.session, notes)
             self.outputs.standing_commands(self.session, armed)
+            self._tray_sync()
             self._publish_public(highlight=notes.moved)
             log.info("game %d: the referee undid %d decision%s", self.game_id, done,
                      "" if done == 1 else "s")
@@ -551,6 +569,8 @@ class TableService:
         if is_hint_request(msg):
             return self._hint(seat, msg)
         before = self.session.checkpoint()
+        if msg["kind"] == "dice" and self.tray is not None:
+            msg = self.tray.as_read(seat, msg)  # its dice accepted as the tray read them
         # The seats' views and the LED highlight are worked out after the ack
         # (with_views): only the rules and the journal stand between input and ack.
         outcome = self.session.handle(seat, msg, views=False)
@@ -683,6 +703,8 @@ class TableService:
 
     def _publish(self, outcome: Outcome) -> None:
         self.outputs.outcome(self.session, outcome)
+        if outcome.commands:
+            self._tray_sync()
         if outcome.actions or outcome.retracted:
             self._note_victory()
 

@@ -22,7 +22,8 @@ def page_config(config: HubConfig) -> PageConfig:
     # The seat count is the number of players: a two-player board's neutral armies are
     # the seats past it, which the page shows grey.
     return PageConfig(web.ws_url, config.table.id, web.username, web.password,
-                      players=config.table.seats)
+                      players=config.table.seats,
+                      tray=config.data_dir if config.tray.enabled else None)
 
 
 def start_board_page(config: HubConfig) -> BoardPageServer | None:

@@ -36,6 +36,7 @@ from risktable.hardware.palette import NEUTRAL, SEAT_COLOURS
 from risktable.i18n.numbers import page_numbers
 from risktable.provision.broker_config import guest_id_prefix
 from risktable.provision.venue_config import VENUE_GUEST_PREFIX
+from risktable.tray import LAST_PHOTO, LAST_READ
 
 # Files the pages may fetch: nothing else under the package is served.
 _STATIC = ("index.html", "board.js", "style.css", "mqtt.min.js", "board-map.json",
@@ -122,19 +123,23 @@ class PageConfig:
     """What the page needs to reach the broker: the WebSockets URL, the table id and
     the spectator's credentials (``None``: an anonymous broker, as in the demo) and the
     number of players, when known: the board names neutral armies (two-player games) as
-    the seats past the players, and the page shows those grey, as neutral."""
+    the seats past the players, and the page shows those grey, as neutral. ``tray``: the
+    folder where the dice tray keeps its last photo and read (the hub's data directory),
+    served as ``/tray.jpg`` and ``/tray.json`` for the page to show; None: no tray."""
 
     ws_url: str
     table: str
     username: str | None = None
     password: str | None = None
     players: int | None = None
+    tray: Path | None = None
 
     def document(self) -> dict[str, Any]:
         """The ``/config.json`` document."""
         return {
             "ws_url": self.ws_url, "table": self.table,
             "username": self.username, "password": self.password, "players": self.players,
+            "tray": self.tray is not None,
             # The guest broker binds spectator ids to this prefix.
             "client_id_prefix": guest_id_prefix(self.table),
             **_palette(),
@@ -187,6 +192,10 @@ def _handler(config: PageConfig | VenuePageConfig) -> type[BaseHTTPRequestHandle
     words: dict[str, Callable[[], dict[str, Any]]] = {
         f"i18n/{lang}.json": functools.partial(page_catalogue, lang) for lang in i18n.LANGUAGES}
     words["i18n/languages.json"] = languages_document
+    tray = getattr(config, "tray", None)
+    # The tray's files, read at each request (the tray replaces them whole).
+    kept = {} if tray is None else {"tray.jpg": (tray / LAST_PHOTO, "image/jpeg"),
+                                     "tray.json": (tray / LAST_READ, "application/json")}
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "risktable-board"
@@ -197,6 +206,13 @@ def _handler(config: PageConfig | VenuePageConfig) -> type[BaseHTTPRequestHandle
                 body, kind = config_body, "application/json"
             elif path in words:
                 body, kind = _json(words[path]()), "application/json; charset=utf-8"
+            elif path in kept:
+                try:
+                    body = kept[path][0].read_bytes()
+                except OSError:  # no roll read yet
+                    self.send_error(404)
+                    return
+                kind = kept[path][1]
             elif path in _STATIC:
                 body = static_file(path)
                 kind = mimetypes.guess_type(path)[0] or "application/octet-stream"

@@ -308,6 +308,38 @@ function renderEvents(list, scene, order) {
   }
 }
 
+// The dice tray's last photo with each die's read value boxed (config.tray): fetched
+// again on every scene, shown anew when the tray has read another roll.
+async function refreshTray() {
+  let text;
+  try {
+    const r = await fetch("tray.json", { cache: "no-store" });
+    if (!r.ok) return;
+    text = await r.text();
+  } catch (e) { return; }
+  if (text === state.trayRead) return;  // the same read (a restarted tray counts from 1)
+  state.trayRead = text;
+  const read = JSON.parse(text);
+  const figure = document.getElementById("tray");
+  const img = document.getElementById("tray-photo");
+  img.src = `tray.jpg?seq=${read.seq}`;
+  const boxes = document.getElementById("tray-dice");
+  boxes.replaceChildren();
+  for (const die of read.dice) {
+    const [x0, y0, x1, y1] = die.box.map((v) => v / 10);
+    const box = document.createElement("div");
+    box.className = die.sure ? "die" : "die unsure";
+    Object.assign(box.style, { left: `${x0}%`, top: `${y0}%`, width: `${x1 - x0}%`,
+                               height: `${y1 - y0}%` });
+    const value = document.createElement("span");
+    value.textContent = die.sure ? String(die.value) : `${die.value}?`;
+    box.appendChild(value);
+    boxes.appendChild(box);
+  }
+  figure.dataset.seq = String(read.seq);
+  figure.hidden = false;
+}
+
 function onMessage(topic, payload) {
   let msg;
   try { msg = JSON.parse(new TextDecoder().decode(payload)); } catch (e) { return; }
@@ -318,6 +350,7 @@ function onMessage(topic, payload) {
   } else if (topic === base + "scene" && msg.t === "scene") {
     state.scene = msg;
     renderScene();
+    if (state.config.tray) refreshTray();
   } else if (topic === base + "hub/status") {
     const hub = document.getElementById("hub");
     hub.dataset.online = String(Boolean(msg.online));

@@ -1,0 +1,181 @@
+"""The demo's dice tray (``risktable demo --tray``): each battle roll a bot makes becomes
+a tray photo composed from real dice (red attack, white defence:
+:mod:`risktable.tray.compose`), read back by the real reader and the real tray service
+over the demo's broker, and entered at the bot's seat through its accept-or-correct step
+(the hub's prefilled dice entry: one Confirm when the read is whole and right, the knob
+for a die read unsure or wrong). Other rolls (the opening roll, a re-roll) are typed at
+the seat's dice entry, as without a tray. The last photo and its read are kept in the
+hub's data folder for the board page."""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from risktable.broker_address import BrokerAddress
+from risktable.demo.seats import SeatProcess
+from risktable.dice_camera.colour import ColourCalibration
+from risktable.dice_camera.frames import Frame
+from risktable.dice_camera.reader import DiceReader
+from risktable.dice_camera.settle import Settler
+from risktable.service.table_service import TableService
+from risktable.service.tray_desk import armed_sides
+from risktable.tray import compose
+from risktable.tray.service import TrayService
+from risktable.tray.watch import SettledRoll
+
+log = logging.getLogger(__name__)
+
+SIDE_COLOURS = {"attack": "red", "defence": "white"}
+# Frame time each composed photo is held for, at this many frames a second: long enough to
+# settle (the Settler's still_s) and read twice.
+HOLD_FRAMES, FPS = 10, 10.0
+
+
+def calibration(reader: DiceReader, rng: random.Random) -> ColourCalibration:
+    """The demo tray's colours, learned as ``risktable tray calibrate`` does: the sure
+    dice of a composed roll of each side."""
+    learned = ColourCalibration()
+    for side, colour in SIDE_COLOURS.items():
+        for _ in range(5):
+            photo = compose.compose([(v, colour) for v in (6, 4, 2)], rng)
+            sure = [r for r in reader.read(photo.image) if r.sure]
+            for read in sure:
+                learned.learn(side, read.lab)
+            if sure:
+                break
+    return learned
+
+
+class DemoTray:
+    """The tray of the demo table ``service`` (``[tray]`` enabled), on ``address``;
+    ``seats`` are the seat firmwares (filled in once they run)."""
+
+    def __init__(self, service: TableService, address: BrokerAddress, table: str,
+                 seats: dict[int, SeatProcess], *, seed: int = 1, timeout: float = 30.0) -> None:
+        self.service = service
+        self.seats = seats
+        self.timeout = timeout
+        self._rng = random.Random(f"{seed}:tray")
+        reader = DiceReader()
+        self._photos: queue.Queue[compose.TrayPhoto | None] = queue.Queue()
+        self._read = threading.Condition()
+        self._reads: list[dict[str, Any]] = []
+        self.tray = TrayService(address, table, reader.read, calibration(reader, self._rng),
+                                on_roll=self._on_roll, keep=service.config.data_dir)
+        self._thread: threading.Thread | None = None
+        self.photos = 0  # battle rolls read from a photo
+
+    def start(self) -> DemoTray:
+        """Connect the tray and start reading what :meth:`enter` lays in it."""
+        self.tray.connect()
+        self._thread = threading.Thread(target=self._run, name="demo-tray", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """End the tray's frames and disconnect it."""
+        self._photos.put(None)
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        self.tray.close()
+
+    def _run(self) -> None:
+        try:
+            self.tray.run(self._frames, Settler(still_s=0.5))
+        except Exception:
+            log.exception("demo tray: the tray stopped")
+
+    def _frames(self) -> Iterator[Frame]:
+        t = 0.0
+        while True:
+            photo = self._photos.get()
+            if photo is None:
+                return
+            for _ in range(HOLD_FRAMES):
+                yield Frame(photo.image, t, f"demo-tray-{self.photos}")
+                t += 1 / FPS
+
+    def _on_roll(self, _settled: SettledRoll | None, msg: dict[str, Any]) -> None:
+        with self._read:
+            self._reads.append(msg)
+            self._read.notify_all()
+
+    def enter(self, seat: int, event: dict[str, Any]) -> None:
+        """Make the dice ``event`` of ``seat`` at its seat firmware: a battle roll through
+        the tray and the seat's accept-or-correct step, any other typed in."""
+        faces = [int(d["face"]) for d in event["dice"]]
+        sides = self.service.inspect(armed_sides)
+        side = next((s.side for s in sides if s.seat == seat and s.roll == event["roll"]),
+                    None)
+        if side is None:
+            self._type(seat, faces)
+            return
+        with self._read:
+            seen = len(self._reads)
+        self._photos.put(compose.compose([(f, SIDE_COLOURS[side]) for f in faces], self._rng))
+        self.photos += 1
+        with self._read:
+            if not self._read.wait_for(lambda: len(self._reads) > seen, self.timeout):
+                raise TimeoutError(f"the demo tray did not read seat {seat}'s roll")
+            msg = self._reads[seen]
+        if "problem" in msg or not any(d.get("side") == side for d in msg["dice"]):
+            log.info("demo tray: seat %d types its roll (%s)", seat,
+                     msg.get("problem", "no die read"))
+            self._type(seat, faces)
+            return
+        shown = self._prefilled(seat, event["roll"], len(faces))
+        self._correct(seat, shown, faces)
+
+    def _prefilled(self, seat: int, roll: int, count: int) -> list[int]:
+        # The faces the hub sent the seat, once the seat shows them.
+        firmware = self.seats[seat]
+
+        def shown(outputs: dict[str, Any]) -> bool:
+            faces = self.service.tray.prefilled(seat, roll) if self.service.tray else None
+            oled = outputs.get("oled") or []
+            return faces is not None and len(oled) > 1 and oled[0].endswith(f" of {count}") \
+                and oled[1] == " ".join(map(str, faces))
+
+        if not firmware.wait_until(shown, self.timeout):
+            raise TimeoutError(f"seat {seat} never showed the tray's read of roll {roll}")
+        faces = self.service.tray.prefilled(seat, roll) if self.service.tray else None
+        assert faces is not None
+        return faces
+
+    def _correct(self, seat: int, shown: list[int], faces: list[int]) -> None:
+        # Keep the dice read right, set the others to the faces the bot rolled: Confirm
+        # alone when the read is right; the knob's press moves to the next die.
+        right = Counter(shown) & Counter(faces)
+        left = list((Counter(faces) - right).elements())
+        wanted = []
+        for face in shown:
+            if right[face] > 0:
+                right[face] -= 1
+                wanted.append(face)
+            else:
+                wanted.append(left.pop(0))
+        firmware = self.seats[seat]
+        at = shown.index(0) if 0 in shown else 0
+        n = len(shown)
+        for k in range(n):
+            i = (at + k) % n
+            if shown[i] != wanted[i]:
+                firmware.send({"encoder": wanted[i] - shown[i]})
+            if any(shown[(at + j) % n] != wanted[(at + j) % n] for j in range(k + 1, n)):
+                firmware.send({"button": "encoder"})
+        firmware.send({"button": "confirm"})
+
+    def _type(self, seat: int, faces: list[int]) -> None:
+        # The seat's typed dice entry: each face from 1 with the knob, then Confirm.
+        firmware = self.seats[seat]
+        for face in faces:
+            if face != 1:
+                firmware.send({"encoder": face - 1})
+            firmware.send({"button": "confirm"})
+

@@ -1,0 +1,289 @@
+"""End to end: battles at an emulated table resolved from tray photos. The hub (``[tray]
+enabled``) and three seat firmwares under the MicroPython unix port (typed dice) on a real
+mosquitto; the tray reads photos composed from real dice (red attack, white defence) and
+publishes them; the hub passes each read to the rolling seats, where the attacker accepts
+it and the defender corrects a die with the knob, or each problem the tray has is one
+line on both seats and the roll is typed. ``dice stats`` counts the dice accepted as read
+as camera dice of their colour, the others as typed in."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from risktable.broker_address import BrokerAddress
+from risktable.config import TableConfig, TrayConfig
+from risktable.demo.seats import SeatProcess
+from risktable.dice_camera.frames import FrameSourceError, open_source
+from risktable.dice_camera.reader import DiceReader
+from risktable.game_rules import rules_config
+from risktable.journal import ActionMeta, Journal, journal_path
+from risktable.rules.actions import Roll
+from risktable.rules.state import ROLL
+from risktable.service.table_service import TableService
+from risktable.tray import colours
+from risktable.tray.service import TrayService
+from tests.e2e.hub_driver import LedLog, start_service
+from tests.support.cli import run
+from tests.support.mosquitto import Mosquitto
+from tests.support.virtual_table import mirror_table
+from tests.tray import photos
+
+SEATS = 3
+WAIT = 30.0
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dice_photos"
+ATTACK, DEFENCE = [6, 5, 3], [4, 2]  # the faces laid in the tray, as many as are armed
+
+
+@dataclass
+class Battle:
+    service: TableService
+    seats: dict[int, SeatProcess]
+    attacker: int
+    defender: int
+    attack: int  # how many dice
+    defence: int
+    roll: int  # the attacker's roll number
+    broker: BrokerAddress
+    table: str
+    data_dir: Path
+    tmp: Path
+    calibration: Path
+
+
+def _game_at_first_battle(data_dir: Path, table: str) -> None:
+    """Journal a game of the default rules up to its first battle with both sides armed
+    (played by autopilots), so that the hub starts there."""
+    config = rules_config(TableConfig().rules, SEATS)
+    mirror, pilot = mirror_table(config, seed=31)
+    for _ in range(5000):
+        armed = [s for s in mirror.seats if mirror.standing_commands(s)]
+        if mirror.state.phase == ROLL and len(armed) == 2:
+            break
+        step = pilot.next_event()
+        assert step is not None
+        assert mirror.handle(*step).error is None
+    else:
+        raise AssertionError("no battle within 5000 inputs")
+    with Journal(journal_path(data_dir)) as journal:
+        game = journal.create_game(config, table)
+        journal.set_current_game(table, game)
+        journal.append_all(game, [(a, ActionMeta("seat")) for a in mirror.log])
+
+
+def _calibrate(capsys: pytest.CaptureFixture[str], tmp: Path) -> Path:
+    folder = tmp / "calibration"
+    photos.write(folder, "1.png", [(6, "red"), (3, "red"), (1, "red")], seed=3)
+    photos.write(folder, "2.png", [(5, "white"), (2, "white")], seed=4)
+    code, _, err = run(capsys, "tray", "calibrate", "--source", str(folder), "--data-dir",
+                       str(tmp / "tray"))
+    assert code == 0, err
+    return colours.colours_path(tmp / "tray")
+
+
+@pytest.fixture
+def battle(fresh_mosquitto: Mosquitto, micropython: str, tmp_path: Path,
+           capsys: pytest.CaptureFixture[str]) -> Iterator[Battle]:
+    table = "traybattle"
+    broker = BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port)
+    data_dir = tmp_path / "hub"
+    data_dir.mkdir()
+    _game_at_first_battle(data_dir, table)
+    calibration = _calibrate(capsys, tmp_path)
+    service = start_service(broker.host, broker.port, table, SEATS, data_dir, LedLog(),
+                            tray=TrayConfig(enabled=True))
+    seats = {n: SeatProcess(micropython, n, table, broker, tmp_path, keepalive=5,
+                            extra_config={"dice": "manual"}) for n in range(1, SEATS + 1)}
+    try:
+        for seat in seats.values():
+            seat.history = []
+            seat.start()
+        armed = service.inspect(lambda s: [c for n in s.seats for c in s.standing_commands(n)])
+        attacker = service.inspect(lambda s: s.seats[s.state.player])
+        ((_, attack),) = [c for c in armed if c[0] == attacker]
+        ((defender, defence),) = [c for c in armed if c[0] != attacker]
+        for armed_seat, command in armed:
+            wanted = [command["roll"], command["count"]]
+
+            def shows_armed(out: dict[str, Any], w: list[int] = wanted) -> bool:
+                return out.get("armed") == w
+
+            assert seats[armed_seat].wait_until(shows_armed, WAIT)
+        yield Battle(service, seats, attacker, defender, attack["count"], defence["count"],
+                     attack["roll"], broker, table, data_dir, tmp_path, calibration)
+    finally:
+        for seat in seats.values():
+            seat.stop()
+        service.stop()
+
+
+def _tray(b: Battle, source: str) -> None:
+    """The tray reads ``source`` once it has heard the armed battle."""
+    tray = TrayService(b.broker, b.table, DiceReader().read, colours.load(b.calibration))
+    tray.connect()
+    try:
+        deadline = time.monotonic() + WAIT
+        while tray.armed.roll != b.roll:
+            assert time.monotonic() < deadline, tray.armed
+            time.sleep(0.02)
+        # A source that gives no frames is published as no_camera: the seats show it.
+        with contextlib.suppress(FrameSourceError):
+            tray.run(lambda: open_source(source))
+    finally:
+        tray.close()
+
+
+def _shows(seat: SeatProcess, words: str) -> bool:
+    """Whether the seat's display showed ``words`` (word-wrapped over its lines)."""
+    def found(_: dict[str, Any]) -> bool:
+        return any(words.lower() in " ".join(" ".join(h["oled"]).split()).lower()
+                   for h in list(seat.history or []))
+    return seat.wait_until(found, WAIT)
+
+
+def _entry(seat: SeatProcess, count: int) -> tuple[int, list[int]]:
+    """The tray's read as the seat shows it: the die under the cursor and the faces."""
+    def prefilled(out: dict[str, Any]) -> bool:
+        oled = out.get("oled") or [""]
+        return oled[0].endswith(f" of {count}") and len(oled) > 1 and \
+            len(oled[1].split()) == count
+    assert seat.wait_until(prefilled, WAIT), seat.outputs
+    title, faces = seat.outputs["oled"][:2]
+    return int(title.split()[1]) - 1, [int(f) for f in faces.split()]
+
+
+def _enter(seat: SeatProcess, at: int, shown: list[int], wanted: list[int]) -> None:
+    """Set every die that differs from ``wanted``, moving the cursor with the knob's
+    press, and send with Confirm (one press when nothing differs)."""
+    n = len(shown)
+    for k in range(n):
+        i = (at + k) % n
+        if shown[i] != wanted[i]:
+            seat.send({"encoder": wanted[i] - shown[i]})  # from 0 (unknown) too
+        if any(shown[(at + j) % n] != wanted[(at + j) % n] for j in range(k + 1, n)):
+            seat.send({"button": "encoder"})
+    seat.send({"button": "confirm"})
+
+
+def _filled(shown: list[int], laid: list[int]) -> list[int]:
+    # The read's unknown dice (0) set to the laid faces the sure reads did not take.
+    left = list((Counter(laid) - Counter(f for f in shown if f)).elements())
+    return [f if f else left.pop(0) for f in shown]
+
+
+def _rolled(service: TableService) -> Roll:
+    deadline = time.monotonic() + WAIT
+    while True:
+        rolls = [a for a in service.inspect(lambda s: list(s.log)) if isinstance(a, Roll)]
+        if rolls:
+            return rolls[-1]
+        assert time.monotonic() < deadline, "the battle was not resolved"
+        time.sleep(0.05)
+
+
+def _stats(capsys: pytest.CaptureFixture[str], data_dir: Path) -> dict[str, int]:
+    code, out, err = run(capsys, "dice", "stats", "--json", "--data-dir", str(data_dir))
+    assert code == 0, err
+    return {d["die"]: d["rolls"] for d in json.loads(out)["dice"]}
+
+
+def test_the_attacker_accepts_the_read_and_the_defender_corrects_a_die(
+        battle: Battle, capsys: pytest.CaptureFixture[str]) -> None:
+    b = battle
+    attack, defence = ATTACK[:b.attack], DEFENCE[:b.defence]
+    folder = b.tmp / "rolls"
+    photos.write(folder, "battle.png", [(v, "red") for v in attack] +
+                 [(v, "white") for v in defence], seed=7)
+    _tray(b, str(folder))
+    att, dfn = b.seats[b.attacker], b.seats[b.defender]
+    at, shown_attack = _entry(att, b.attack)
+    # Every sure read is a laid face, largest first; an unsure die is a "?" to ask.
+    assert not Counter(f for f in shown_attack if f) - Counter(attack)
+    assert shown_attack == sorted(shown_attack, key=lambda f: -f if f else 7)
+    attack_faces = _filled(shown_attack, attack)
+    _enter(att, at, shown_attack, attack_faces)
+    at, shown_defence = _entry(dfn, b.defence)
+    defence_faces = _filled(shown_defence, defence)
+    defence_faces[0] = defence_faces[0] % 6 + 1  # the player sees another face on die 1
+    _enter(dfn, at, shown_defence, defence_faces)
+    roll = _rolled(b.service)
+    assert sorted(roll.attack) == sorted(attack_faces)
+    assert sorted(roll.defend) == sorted(defence_faces)
+    # Camera dice: the faces accepted as the tray read them, per colour; the rest typed.
+    stats = _stats(capsys, b.data_dir)
+    accepted_red = sum((Counter(attack_faces) & Counter(f for f in shown_attack if f)).values())
+    accepted_white = sum((Counter(defence_faces) & Counter(f for f in shown_defence if f))
+                         .values())
+    assert stats.get("cam-red", 0) == accepted_red >= 1
+    assert stats.get("cam-white", 0) == accepted_white
+    typed = sum(n for die, n in stats.items() if die.endswith((" m1", " m2", " m3")))
+    assert typed == b.attack + b.defence - accepted_red - accepted_white >= 1
+    # The game report counts them the same way, with their kind.
+    game = b.service.game_id
+    code, out, err = run(capsys, "games", "report", str(game), "--json", "--data-dir",
+                         str(b.data_dir))
+    assert code == 0, err
+    reported = {d["die"]: d for d in json.loads(out)["dice"]}
+    assert reported["cam-red"]["kind"] == "camera"
+    assert reported["cam-red"]["rolls"] == accepted_red
+
+
+def test_each_problem_is_one_line_on_both_seats_and_the_roll_can_be_typed(
+        battle: Battle) -> None:
+    b = battle
+    folder = b.tmp / "problems"
+    photos.write_dark(folder, "1-dark.png")
+    photos.write(folder, "2-too-many.png", [(4, "red")] * (b.attack + 1), seed=8)
+    shutil.copy(FIXTURES / "IMG_20191208_111816.jpg", folder / "3-other-colours.jpg")
+    _tray(b, str(folder))
+    _tray(b, "camera:57")
+    for seat in (b.attacker, b.defender):
+        for line in ("The tray is too dark to read: enter your dice",
+                     "Too many dice in the tray: roll again",
+                     "Dice of another colour in the tray: roll again",
+                     "The tray has no camera: enter your dice"):
+            assert _shows(b.seats[seat], line), (seat, line, b.seats[seat].history)
+    # The roll is typed as before the tray: the dice one by one with the knob.
+    for seat, count in ((b.attacker, b.attack), (b.defender, b.defence)):
+        for _ in range(count):
+            b.seats[seat].send({"encoder": 2})  # 1 turns to 3
+            b.seats[seat].send({"button": "confirm"})
+    roll = _rolled(b.service)
+    assert roll.attack == (3,) * b.attack and roll.defend == (3,) * b.defence
+
+
+def test_the_demos_bots_roll_through_the_tray(battle: Battle) -> None:
+    """``risktable demo --tray``: a bot's battle roll becomes a composed photo, read by
+    the real reader and tray service, and made at the seat through its accept-or-correct
+    step; the photo and its read are kept for the board page."""
+    from risktable.demo.tray import DemoTray
+    from risktable.tray import LAST_PHOTO, LAST_READ
+
+    b = battle
+    tray = DemoTray(b.service, b.broker, b.table, b.seats, seed=5, timeout=WAIT).start()
+    try:
+        rolls = {b.attacker: (b.roll, [6, 1, 4][:b.attack])}
+        defence_roll = b.service.inspect(
+            lambda s: s.standing_commands(b.defender)[0][1]["roll"])
+        rolls[b.defender] = (defence_roll, [5, 5][:b.defence])
+        for seat, (number, faces) in rolls.items():
+            tray.enter(seat, {"kind": "dice", "roll": number, "dice": [
+                {"id": f"m{i + 1}", "face": f, "state": "settled"} for i, f in enumerate(faces)]})
+        rolled = _rolled(b.service)
+    finally:
+        tray.stop()
+    assert sorted(rolled.attack) == sorted(rolls[b.attacker][1])
+    assert sorted(rolled.defend) == sorted(rolls[b.defender][1])
+    assert tray.photos == 2
+    kept = json.loads((b.data_dir / LAST_READ).read_text())
+    assert kept["t"] == "tray_roll" and kept["seq"] == 2
+    assert (b.data_dir / LAST_PHOTO).read_bytes()[:2] == b"\xff\xd8"  # a JPEG
