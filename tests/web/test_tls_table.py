@@ -125,6 +125,17 @@ def test_hub_and_a_firmware_seat_talk_over_tls_and_another_ca_is_refused(
         stranger.stop()
 
 
+def test_the_dice_tray_logs_in_over_tls(tls_table: TlsTable) -> None:
+    from risktable.tray.service import TrayService
+
+    account = tls_table.creds["tray"]
+    tray = TrayService(BrokerAddress("127.0.0.1", tls_table.port), TABLE, lambda _image: [],
+                       None, username=account["username"], password=account["password"],
+                       ca=tls_table.ca)
+    tray.connect()  # logged in over TLS and subscribed to what the hub arms
+    tray.close()
+
+
 def test_what_someone_on_the_lan_meets_at_the_tls_port(tls_table: TlsTable) -> None:
     # Plain MQTT: a CONNECT gets no CONNACK, the broker hangs up.
     with socket.create_connection(("127.0.0.1", tls_table.port), timeout=10) as plain:

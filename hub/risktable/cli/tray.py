@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from risktable.cli.common import (
@@ -52,6 +53,9 @@ def register(sub: Any) -> None:
                      help="broker account (default <table>-tray when a password is given)")
     add_secret_options(run, "password", PASSWORD_ENV, "the tray account's broker password")
     _frame_options(run)
+    run.add_argument("--broker-ca", type=Path, metavar="FILE",
+                     help="the table CA's certificate, when the broker speaks TLS (default: "
+                     "the configuration's [broker] ca)")
     run.add_argument("--keep-photo", action="store_true",
                      help="keep the last photo read and its read in the data directory "
                      "(tray-last.jpg, tray-last.json) for the board page of a hub on this "
@@ -114,7 +118,8 @@ def run_tray(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     service = TrayService(address, table, _reader().read, calibration, username=username,
                           password=password,
-                          keep=config.data_dir if args.keep_photo else None)
+                          keep=config.data_dir if args.keep_photo else None,
+                          ca=args.broker_ca or config.broker.ca)
     try:
         service.connect()
     except TrayError as exc:

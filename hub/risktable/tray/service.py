@@ -25,6 +25,7 @@ from risktable.dice_camera.crops import Image
 from risktable.dice_camera.frames import Frame, FrameSourceError
 from risktable.dice_camera.reader import DieRead
 from risktable.dice_camera.settle import Settler
+from risktable.mqtt_tls import use_tls
 from risktable.tray import LAST_PHOTO, LAST_READ
 from risktable.tray.judge import Armed, roll_message
 from risktable.tray.watch import SettledRoll, settled_rolls
@@ -44,13 +45,14 @@ class TrayService:
     ``DiceReader.read``; ``calibration`` tells the sides apart (None: every sure die is of
     the wrong colour while a battle is armed); ``on_roll(settled, msg)`` is told of each
     published roll; ``keep``: a folder where the last photo read and its read are kept
-    (:data:`LAST_PHOTO`, :data:`LAST_READ`) for the board page."""
+    (:data:`LAST_PHOTO`, :data:`LAST_READ`) for the board page; ``ca``: the table CA's
+    certificate, when the broker speaks TLS."""
 
     def __init__(self, address: BrokerAddress, table: str, read: Callable[[Image], list[DieRead]],
                  calibration: ColourCalibration | None, *, username: str | None = None,
                  password: str | None = None,
                  on_roll: Callable[[SettledRoll | None, dict[str, Any]], None] | None = None,
-                 keep: Path | None = None) -> None:
+                 keep: Path | None = None, ca: Path | None = None) -> None:
         self.table = topics.check_table(table)
         self.read = read
         self.calibration = calibration
@@ -65,6 +67,8 @@ class TrayService:
                                    client_id=username or f"{table}-tray")
         if username is not None:
             self._client.username_pw_set(username, password)
+        if ca is not None:
+            use_tls(self._client, ca)
         self._client.on_message = self._message
         self._client.on_subscribe = lambda *_a: self._subscribed.set()
 
