@@ -151,10 +151,11 @@ def _ring(pixels: object, colour: bool) -> str:
 
 
 def play_panel(seat: int, outputs: dict[str, Any], drawn: list[tuple[str, str]], *,
-               colour: bool = False, note: str = "") -> str:
+               colour: bool = False, note: str = "", typed: bool = False) -> str:
     """What the person sees of seat ``seat``: the links, its display, its ring (in
-    colour), the dice it waits for, its last refusal, the cards drawn here, ``note``
-    (why the last key did nothing), the keys.
+    colour), the dice it waits for (``typed``: a seat whose dice are entered with the
+    knob, such as the dice tray's read to accept or correct), its last refusal, the
+    cards drawn here, ``note`` (why the last key did nothing), the keys.
 
     >>> print(play_panel(2, {"net": "up", "hub": "up", "oled": ["Seat 1 to play"],
     ...                      "refused": "not your turn"}, [])[:-len(PLAY_HELP)])
@@ -174,7 +175,9 @@ def play_panel(seat: int, outputs: dict[str, Any], drawn: list[tuple[str, str]],
     armed = outputs.get("armed")
     if isinstance(armed, list) and len(armed) == 2 and armed[1] and armed != outputs.get("rolled"):
         # The roll's number is the protocol's, not the person's: only the dice show.
-        lines.append(f"  {armed[1]} {'die' if armed[1] == 1 else 'dice'} to roll (press r)")
+        dice = f"{armed[1]} {'die' if armed[1] == 1 else 'dice'}"
+        lines.append(f"  {dice} to enter (<- -> set a die, Enter sends)" if typed
+                     else f"  {dice} to roll (press r)")
     if outputs.get("refused"):
         lines.append(f"  last refusal: {outputs['refused']}")
     if drawn:
@@ -217,7 +220,7 @@ def play_seat(seat: SeatProcess, keyboard: TextIO, out: TextIO, *,
                     continue
                 seen, note = dict(seat.outputs), keys.note
                 panel = play_panel(seat.seat, seen, deck.drawn if deck else [], colour=colour,
-                                   note=note)
+                                   note=note, typed=seat.dice == "manual")
                 if notes:
                     panel += f"\n{notes[-1]}"
                 if panel != shown:  # without colours, a ring animating changes nothing
@@ -228,7 +231,7 @@ def play_seat(seat: SeatProcess, keyboard: TextIO, out: TextIO, *,
             seat.stderr_drained(5.0)  # the firmware's last words, before stop() closes them
             # and its last screen, which it may have drawn just before it ended
             panel = play_panel(seat.seat, dict(seat.outputs), deck.drawn if deck else [],
-                               colour=colour, note=keys.note)
+                               colour=colour, note=keys.note, typed=seat.dice == "manual")
             if panel != shown:
                 print(f"{_CLEAR}{panel}", file=out, flush=True)
     finally:

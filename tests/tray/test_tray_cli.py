@@ -59,6 +59,8 @@ def test_run_publishes_each_settled_roll_with_its_problem(
                              "--table", table)
         assert code == 0, err
         assert "3 rolls published" in out
+        # Published is not yet heard: the recorder's copies may still be on their way.
+        hub.wait_for(lambda _t, msg, _r: msg is not None and msg.get("seq") == 3, timeout=30)
         reads = [messages.decode(p) for _, p, _ in hub.messages]
     finally:
         hub.close()

@@ -111,9 +111,11 @@ def card_key_line(session: TableSession, seat: int, key: str, uids: Mapping[int,
 
 
 def seat_panel(session: TableSession, seat: int, outputs: dict[str, Any],
-               note: str = "") -> str:
+               note: str = "", typed: bool = False) -> str:
     """What the person's seat shows, under the LED board: its display lines and armed
-    roll, the person's cards, ``note`` (why the last key did nothing), and the keys."""
+    roll (``typed``: dice entered with the knob, as the dice tray's read is accepted or
+    corrected, not rolled), the person's cards, ``note`` (why the last key did
+    nothing), and the keys."""
     state = session.state
     player = session.seats.index(seat)
     colour = seat_colour(seat)
@@ -125,8 +127,13 @@ def seat_panel(session: TableSession, seat: int, outputs: dict[str, Any],
     armed = outputs.get("armed")
     if isinstance(armed, list) and len(armed) == 2 and armed[1] and armed != outputs.get("rolled"):
         # The roll's number is the protocol's, not the person's: only the dice show.
-        lines.append(ngettext("  {n} die to roll (press r)", "  {n} dice to roll (press r)",
-                              armed[1]).format(n=armed[1]))
+        if typed:
+            lines.append(ngettext("  {n} die to enter (<- -> set a die, Enter sends)",
+                                  "  {n} dice to enter (<- -> set a die, Enter sends)",
+                                  armed[1]).format(n=armed[1]))
+        else:
+            lines.append(ngettext("  {n} die to roll (press r)", "  {n} dice to roll (press r)",
+                                  armed[1]).format(n=armed[1]))
     hand = state.hands[player]
     if hand:
         lines.append(_("  cards: {cards}").format(cards=", ".join(

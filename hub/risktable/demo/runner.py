@@ -410,7 +410,8 @@ def _draw_for_person(screen: Screen, service: TableService, seat: SeatProcess, s
     # key did nothing), redrawn in place.
     def panel_of(session: TableSession) -> str:
         with i18n.using(screen.lang):  # inspect runs on the service's thread
-            return seat_panel(session, seat.seat, dict(seat.outputs), note)
+            return seat_panel(session, seat.seat, dict(seat.outputs), note,
+                              typed=seat.dice == "manual")
 
     panel = service.inspect(panel_of)
     with i18n.using(screen.lang):

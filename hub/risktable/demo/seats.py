@@ -126,6 +126,11 @@ class SeatProcess:
         # the screens a game showed); None: only the latest, in outputs.
         self.history: list[dict[str, Any]] | None = None
         self.config_path = config_path
+        # The seat's dice (seat/config.py): typed ones are entered with the knob, not rolled.
+        try:
+            self.dice = str(json.loads(config_path.read_text()).get("dice", "edice"))
+        except (OSError, ValueError, AttributeError):
+            self.dice = "edice"  # the firmware says what is wrong with the file
         self._argv = [micropython, str(firmware_dir() / "main.py"), str(self.config_path)]
         self._env = dict(os.environ)
         self._env["MICROPYPATH"] = os.pathsep.join(

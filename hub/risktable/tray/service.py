@@ -174,6 +174,11 @@ class TrayService:
             os.replace(aside, self.keep / name)
 
     def _message(self, _c: Any, _u: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic != topics.tray(self.table, topics.TRAY_ARMED):
+            # The demo's embedded broker (amqtt 0.12) hands a new subscription every
+            # retained message of the broker, whatever its filter: not the hub's doing.
+            log.debug("tray: ignored a message on %s", message.topic)
+            return
         try:
             msg = messages.decode(bytes(message.payload))
         except messages.ProtocolError as exc:
