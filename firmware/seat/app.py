@@ -146,11 +146,6 @@ class Seat:
         # The client last: with every other attribute set, the instance's dict has
         # grown for the last time (592 bytes in one piece) before it takes its share.
         broker = cfg["broker"]
-        dial = None
-        if "ca" in broker:
-            from net.tls import opener
-
-            dial = opener(broker["ca"], mqtt.dial)
         self.client = mqtt.Client(
             broker["host"], broker["port"], "%s-seat%d" % (table, seat),
             keepalive_s=broker["keepalive"], user=broker["username"],
@@ -158,7 +153,7 @@ class Seat:
             backoff_ms=broker["backoff_ms"], backoff_max_ms=broker["backoff_max_ms"],
             deliver=self._deliver,
             ticks_ms=ticks_ms, buffers=buffers, poll_ms=broker["poll_ms"],
-            open_connection=dial, inflight_size=OUTBOX_CAPACITY + 1)
+            inflight_size=OUTBOX_CAPACITY + 1)
         self.client.ready = kick
         board.inputs.ready = kick
         if self.dice_kind in ("pixels", "godice"):

@@ -84,9 +84,16 @@ def parse(text):
     port = cfg["broker"]["port"]
     if not isinstance(port, int) or port < 1 or port > 65535:
         raise ConfigError("broker.port must be 1 to 65535")
-    ca = broker.get("ca")
-    if ca is not None:
-        cfg["broker"]["ca"] = _tls_context(ca)
+    if broker.get("ca") is not None:
+        # A TLS seat (net/tls.py, which only such a seat loads: its names would take a
+        # plain seat's start-up heap). A CA that cannot be used is a bad config (safe
+        # mode) rather than a failure at every connect.
+        from net import tls
+
+        try:
+            cfg["broker"]["ca"] = tls.context(broker["ca"])
+        except (TypeError, ValueError) as exc:
+            raise ConfigError("broker.ca is not a CA certificate in base64 (" + str(exc) + ")")
     poll = cfg["broker"]["poll_ms"]
     if not isinstance(poll, int) or poll < 1 or poll > 100:
         raise ConfigError("broker.poll_ms must be 1 to 100")
@@ -109,27 +116,6 @@ def parse(text):
         if not isinstance(cfg[key], int) or cfg[key] < _LEAST_MS:
             raise ConfigError(key + " must be an integer of at least 100")
     return cfg
-
-
-def _tls_context(ca):
-    # broker.ca: the table's CA (`risktable broker config --tls`, its ca.der) in base64.
-    # The seat then talks to the broker over TLS, trusting that CA alone and checking
-    # the broker's name against broker.host. Built here, so a CA that cannot be used is
-    # a bad config (safe mode) rather than a failure at every connect. Only a TLS seat
-    # imports ssl: Mbed TLS's buffers are allocated per connection, outside this heap
-    # on the unix port, from the ESP32's internal RAM on a device.
-    import ssl
-    from binascii import a2b_base64
-
-    try:
-        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-        # MicroPython's client context checks nothing by default (CERT_NONE); the stubs
-        # lack the attribute the port has.
-        ctx.verify_mode = ssl.CERT_REQUIRED  # type: ignore[attr-defined]
-        ctx.load_verify_locations(cadata=a2b_base64(ca))
-    except (TypeError, ValueError) as exc:
-        raise ConfigError("broker.ca is not a CA certificate in base64 (" + str(exc) + ")")
-    return ctx
 
 
 def load(path):
