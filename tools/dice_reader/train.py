@@ -44,6 +44,9 @@ from risktable.dice_camera.split import TRAIN, VALIDATION  # noqa: E402
 
 DET_SIDE = 192  # training crops of the detector (it is fully convolutional)
 UNREADABLE = 0  # the classifier's class for "no die, or a die that cannot be read"
+# The classifier's channels at full, half, quarter and eighth resolution of its crop
+# (--classifier-widths): the coarse stages are cheap per die, so that is where it widens.
+CLASSIFIER_WIDTHS = (16, 32, 48, 64)
 
 
 # ----------------------------------------------------------------------------- material
@@ -396,12 +399,13 @@ class Detector(nn.Module):
 class Classifier(nn.Module):
     """The top face's value (classes 1-6) or 0: no die, or one that cannot be read."""
 
-    def __init__(self) -> None:
+    def __init__(self, widths: tuple[int, int, int, int] = CLASSIFIER_WIDTHS) -> None:
         super().__init__()
+        a, b, c, d = widths
         self.body = nn.Sequential(
-            cbr(3, 16), cbr(16, 32, 2), cbr(32, 32), nn.MaxPool2d(2),
-            cbr(32, 48), cbr(48, 48), nn.MaxPool2d(2), cbr(48, 64), cbr(64, 64),
-            nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(64, 7))
+            cbr(3, a), cbr(a, b, 2), cbr(b, b), nn.MaxPool2d(2),
+            cbr(b, c), cbr(c, c), nn.MaxPool2d(2), cbr(c, d), cbr(d, d),
+            nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(d, 7))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return F.softmax(self.body((x - 128.0) / 64.0), dim=1)
@@ -585,16 +589,18 @@ class Averaged:
 
 def train_classifier(m: Material, mined: Mined, rng: Rng, steps: int, batch: int,
                      pool_size: int, log: list[str], checkpoint: Path | None = None,
-                     stop: int | None = None) -> Classifier:
+                     stop: int | None = None,
+                     widths: tuple[int, int, int, int] = CLASSIFIER_WIDTHS) -> Classifier:
     crops, labels = classifier_pool(m, mined, rng, pool_size, log)
-    pool = torch.from_numpy(crops.transpose(0, 3, 1, 2).astype(np.float32))
+    # kept as bytes (a quarter of float's memory), each batch turned to float as drawn
+    pool = torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)))
     truths = torch.from_numpy(labels)
-    net = Classifier()
+    net = Classifier(widths)
     average = Averaged(net, 0.998)
 
     def batch_loss() -> tuple[torch.Tensor, Callable[[], str]]:
         pick = torch.from_numpy(rng.integers(0, pool_size, batch))
-        logits = net.logits(d4(pool[pick], rng))
+        logits = net.logits(d4(pool[pick].float(), rng))
         truth = truths[pick]
         loss = F.cross_entropy(logits, truth, label_smoothing=0.05)
         return loss, lambda: f" acc {(logits.argmax(1) == truth).float().mean().item():.3f}"
@@ -643,6 +649,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="stop the classifier after this many of its steps (likewise)")
     parser.add_argument("--classifier-pool", type=int, default=30000,
                         help="training crops made once for the classifier")
+    parser.add_argument("--classifier-widths", default=",".join(map(str, CLASSIFIER_WIDTHS)),
+                        help="the classifier's channels at its four resolutions")
     parser.add_argument("--day", help="train on the training photos of this day only "
                         "(YYYYMMDD): the leave-one-day-out check of docs/dice-camera.md")
     parser.add_argument("--sprites", type=int, default=1500)
@@ -672,7 +680,8 @@ def main(argv: list[str] | None = None) -> int:
         mined = mine(photos, args.out / DETECTOR)
         cls = train_classifier(material, mined, np.random.default_rng([args.seed, 2]),
                                args.classifier_steps, 64, args.classifier_pool, log,
-                               args.out / "classifier.onnx", args.classifier_stop)
+                               args.out / "classifier.onnx", args.classifier_stop,
+                               classifier_widths(args.classifier_widths))
         export_classifier(cls, args.out / "classifier.onnx")
     for part in (["detector", "classifier"] if args.only is None else [args.only]):
         meta = training_meta(args, part, round(time.time() - started))
@@ -682,6 +691,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"done in {time.time() - started:.0f} s, {time.process_time():.0f} CPU s",
           flush=True)
     return 0
+
+
+def classifier_widths(text: str) -> tuple[int, int, int, int]:
+    a, b, c, d = (int(w) for w in text.split(","))
+    return a, b, c, d
 
 
 def training_part(folder: Path, day: str | None) -> list[LabelledPhoto]:
@@ -706,6 +720,7 @@ def training_meta(args: argparse.Namespace, part: str, seconds: int) -> dict[str
                 "file_sha256": sha256(args.out / "detector.onnx")}
     return {**common, "steps": args.classifier_steps, "stop": args.classifier_stop,
             "crop_side": CROP_SIDE, "crop_margin": CROP_MARGIN, "pool": args.classifier_pool,
+            "widths": list(classifier_widths(args.classifier_widths)),
             "mined_with": sha256(args.out / DETECTOR),
             "file_sha256": sha256(args.out / "classifier.onnx")}
 
