@@ -130,7 +130,8 @@ def run_tray(args: argparse.Namespace) -> int:
         raise CliError(f"no camera: {exc}") from None
     finally:
         service.close()
-    print(f"risktable tray: {published} rolls published; the source has ended")
+    print(f"risktable tray: {published} {'roll' if published == 1 else 'rolls'} published; "
+          "the source has ended")
     return 0
 
 
