@@ -60,6 +60,7 @@ const WORDS = {
 const PAGE_WORDS = {
   title: N_("risktable: live board"), hub: N_("connecting…"), "turn-text": N_("no game yet"),
   map: N_("the board"), odds: N_("no attack being considered"), "lang-label": N_("language"),
+  "tray-caption": N_("dice tray: the last roll read"),
 };
 
 function el(name, attrs, parent) {
