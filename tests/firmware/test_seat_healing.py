@@ -51,6 +51,25 @@ def broker(tmp_path: Path) -> Iterator[Mosquitto]:
         yield roomy
 
 
+def _unanswered_seat(micropython: str, broker: Mosquitto, tmp_path: Path
+                     ) -> tuple[AckingHub, SeatProcess]:
+    # A hub that answers nothing and seat 2 online. Resends wait a minute: a second
+    # delivery can only come from a reconnect. No keepalive ping in a test's few seconds:
+    # the seat's receive queue holds what the test sends it and nothing else.
+    hub = AckingHub(broker.host, broker.port, TABLE)
+    hub.ack = False
+    config = write_config(tmp_path, TABLE, 2, broker.port, retry_ms=60000,
+                          broker={**FAST["broker"], "keepalive": 60})
+    seat = SeatProcess(micropython, config)
+    try:
+        seat.wait_output(lambda line: line.get("net") == "up")
+    except BaseException:
+        seat.stop()
+        hub.close()
+        raise
+    return hub, seat
+
+
 def test_a_full_outbox_goes_out_at_once_while_the_broker_holds_every_puback(
     micropython: str, broker: Mosquitto, tmp_path: Path
 ) -> None:
@@ -59,13 +78,8 @@ def test_a_full_outbox_goes_out_at_once_while_the_broker_holds_every_puback(
     # the publishes awaiting their PUBACK (one place per outbox event and one for the
     # birth), so when the broker runs again the hub gets all 16 without a resend (a
     # resend waits a minute here). With 8 places, the last 8 waited for their resend.
-    hub = AckingHub(broker.host, broker.port, TABLE)
-    hub.ack = False
-    config = write_config(tmp_path, TABLE, 2, broker.port, retry_ms=60000,
-                          broker={**FAST["broker"], "keepalive": 60})
-    seat = SeatProcess(micropython, config)
+    hub, seat = _unanswered_seat(micropython, broker, tmp_path)
     try:
-        seat.wait_output(lambda line: line.get("net") == "up")
         assert broker.process is not None
         os.kill(broker.process.pid, signal.SIGSTOP)
         try:
@@ -93,16 +107,8 @@ def test_a_burst_of_hub_messages_while_the_link_drops_loses_nothing_that_matters
     # runs again it reads the burst and the closed connection at once: every command is
     # carried out, every event answered (none resent on the next connection), the last
     # view shown, and the seat sees the link go down and come back (a new birth).
-    hub = AckingHub(broker.host, broker.port, TABLE)
-    hub.ack = False
-    # Resends wait a minute: a second delivery can only come from the reconnect. No
-    # keepalive ping in the test's few seconds: the seat's receive queue holds the burst
-    # and nothing else.
-    config = write_config(tmp_path, TABLE, 2, broker.port, retry_ms=60000,
-                          broker={**FAST["broker"], "keepalive": 60})
-    seat = SeatProcess(micropython, config)
+    hub, seat = _unanswered_seat(micropython, broker, tmp_path)
     try:
-        seat.wait_output(lambda line: line.get("net") == "up")
         for _ in range(16):
             seat.send({"encoder": 1})
         hub.wait_received(16)

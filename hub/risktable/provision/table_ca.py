@@ -71,6 +71,14 @@ def _now() -> datetime.datetime:
     return datetime.datetime.now(datetime.UTC) - datetime.timedelta(minutes=1)
 
 
+def _key_usage(signs_certificates: bool) -> x509.KeyUsage:
+    # A CA signs certificates (and revocation lists); the broker's key signs handshakes.
+    return x509.KeyUsage(digital_signature=not signs_certificates, content_commitment=False,
+                         key_encipherment=False, data_encipherment=False, key_agreement=False,
+                         key_cert_sign=signs_certificates, crl_sign=signs_certificates,
+                         encipher_only=False, decipher_only=False)
+
+
 def new_ca(table: str) -> TableCa:
     """A new CA named after ``table``, valid for :data:`CA_DAYS`."""
     key = ec.generate_private_key(ec.SECP256R1())
@@ -85,13 +93,7 @@ def new_ca(table: str) -> TableCa:
         .not_valid_before(start)
         .not_valid_after(start + datetime.timedelta(days=CA_DAYS))
         .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-        .add_extension(
-            x509.KeyUsage(digital_signature=False, content_commitment=False,
-                          key_encipherment=False, data_encipherment=False,
-                          key_agreement=False, key_cert_sign=True, crl_sign=True,
-                          encipher_only=False, decipher_only=False),
-            critical=True,
-        )
+        .add_extension(_key_usage(signs_certificates=True), critical=True)
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()),
                        critical=False)
         .sign(key, hashes.SHA256())
@@ -126,13 +128,7 @@ def broker_certificate(ca: TableCa, names: Iterable[str]
         .add_extension(x509.SubjectAlternativeName([_general_name(n) for n in wanted]),
                        critical=False)
         .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-        .add_extension(
-            x509.KeyUsage(digital_signature=True, content_commitment=False,
-                          key_encipherment=False, data_encipherment=False,
-                          key_agreement=False, key_cert_sign=False, crl_sign=False,
-                          encipher_only=False, decipher_only=False),
-            critical=True,
-        )
+        .add_extension(_key_usage(signs_certificates=False), critical=True)
         .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]),
                        critical=False)
         .add_extension(
