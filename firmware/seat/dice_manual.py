@@ -69,6 +69,9 @@ class ManualDice(DiceInput):
         ring = self.seat.ring
         ring.dice[0] = self.faces[at]
         ring.dice_n = 1
-        rows, rtl = self.seat.words("die", "Die %d of %d", (at + 1, self.count))
+        # Over the tray's read the title says so: the faces are the camera's, to check.
+        rows, rtl = (self.seat.words("tray", "Tray: die %d of %d", (at + 1, self.count))
+                     if self._tray else
+                     self.seat.words("die", "Die %d of %d", (at + 1, self.count)))
         self.seat.board.show_dice(rows[0], self.faces[:self.count if self._tray else at + 1],
                                   rtl)

@@ -202,7 +202,8 @@ def test_the_trays_read_is_accepted_with_one_press(start_seat: StartSeat,
     seat.send({"encoder": 2})  # an entry under way: the tray's read replaces it
     seat.wait_output(lambda line: line.get("oled") == ["Die 1 of 3", "3"])
     _tray_read(hub, 6, [6, 2, 5])
-    seat.wait_output(lambda line: line.get("oled") == ["Die 1 of 3", "6 2 5"])
+    # The title says the faces are the tray's read, to check before Confirm.
+    seat.wait_output(lambda line: line.get("oled") == ["Tray: die 1 of 3", "6 2 5"])
     seat.send({"button": "confirm"})
     (event,) = wait_dice(hub, 1)
     valid_event(event)
@@ -219,14 +220,14 @@ def test_a_die_the_tray_could_not_read_is_asked_and_any_die_corrected(
     command(hub, seat, "arm_dice", 8, 2)
     _tray_read(hub, 8, [4, 0])
     # The cursor waits on the die the tray could not read ("0": the display's "?").
-    seat.wait_output(lambda line: line.get("oled") == ["Die 2 of 2", "4 0"])
+    seat.wait_output(lambda line: line.get("oled") == ["Tray: die 2 of 2", "4 0"])
     seat.send({"button": "confirm"})  # not yet: a die is unknown
     seat.send({"encoder": 3})
-    seat.wait_output(lambda line: line.get("oled") == ["Die 2 of 2", "4 3"])
+    seat.wait_output(lambda line: line.get("oled") == ["Tray: die 2 of 2", "4 3"])
     seat.send({"button": "encoder"})  # the knob's press: the next die, round to the first
-    seat.wait_output(lambda line: line.get("oled") == ["Die 1 of 2", "4 3"])
+    seat.wait_output(lambda line: line.get("oled") == ["Tray: die 1 of 2", "4 3"])
     seat.send({"encoder": -1})  # the tray read a 4 where the die shows a 3
-    seat.wait_output(lambda line: line.get("oled") == ["Die 1 of 2", "3 3"])
+    seat.wait_output(lambda line: line.get("oled") == ["Tray: die 1 of 2", "3 3"])
     seat.send({"button": "confirm"})
     (event,) = wait_dice(hub, 1)
     assert [d["face"] for d in event["dice"]] == [3, 3] and event["roll"] == 8

@@ -154,11 +154,11 @@ def _entry(seat: SeatProcess, count: int) -> tuple[int, list[int]]:
     """The tray's read as the seat shows it: the die under the cursor and the faces."""
     def prefilled(out: dict[str, Any]) -> bool:
         oled = out.get("oled") or [""]
-        return oled[0].endswith(f" of {count}") and len(oled) > 1 and \
-            len(oled[1].split()) == count
+        return oled[0].startswith("Tray: die ") and oled[0].endswith(f" of {count}") \
+            and len(oled) > 1 and len(oled[1].split()) == count
     assert seat.wait_until(prefilled, WAIT), seat.outputs
     title, faces = seat.outputs["oled"][:2]
-    return int(title.split()[1]) - 1, [int(f) for f in faces.split()]
+    return int(title.split()[2]) - 1, [int(f) for f in faces.split()]
 
 
 def _enter(seat: SeatProcess, at: int, shown: list[int], wanted: list[int]) -> None:

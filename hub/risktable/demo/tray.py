@@ -139,7 +139,8 @@ class DemoTray:
         def shown(outputs: dict[str, Any]) -> bool:
             faces = self.service.tray.prefilled(seat, roll) if self.service.tray else None
             oled = outputs.get("oled") or []
-            return faces is not None and len(oled) > 1 and oled[0].endswith(f" of {count}") \
+            # The title (the tray's die k of n, in the seat's language) names the count.
+            return faces is not None and len(oled) > 1 and str(count) in oled[0] \
                 and oled[1] == " ".join(map(str, faces))
 
         if not firmware.wait_until(shown, self.timeout):

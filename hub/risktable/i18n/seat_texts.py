@@ -51,6 +51,8 @@ TEXTS: dict[str, str] = {
     "rolled": N_("Rolled"),
     "entered": N_("Entered"),
     "die": N_("Die %d of %d"),
+    # seat/dice_manual.py: the same, over the dice tray's read (accept or correct it).
+    "tray": N_("Tray: die %d of %d"),
 }
 """Each text's key (what the firmware asks for) and its English, which the firmware
 also holds: an English seat shows its own literals (``Seat.words`` in seat/app.py)."""
