@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     (args.models / METADATA).write_text(json.dumps(meta, indent=1) + "\n")
     print(f"box scale {box_scale}")
-    print(f"chosen: {t}; validation right {total.right}/{total.dice}, wrong {total.wrong}")
+    print(f"chosen: {t}; on all {total.dice} dice right {total.right}, wrong {total.wrong}")
     return 0
 
 
