@@ -12,7 +12,10 @@ part is never opened here.
 166 validation dice are few: one confident wrong read decides the bar. ``--evidence
 FILE...`` adds reads written by evidence.py, the leave-one-day-out reads (a classifier
 trained on one day's training photos reading the other day's), to the dice the choice is
-made on; the figures are printed for each source apart.
+made on; the figures are printed for each source apart. Such reads only inform the
+committed classifier's thresholds when the day classifiers were trained as it was: cheaper
+ones are less sure of themselves, and their pooled choice did not carry over
+(docs/dice-camera.md, "More evidence for the thresholds").
 """
 
 from __future__ import annotations
