@@ -8,6 +8,14 @@ right for the fewest wrong reads (a wrong read counts as WRONG_COST right ones, 
 the goal allows 0.5 % wrong against 98 % right; a question about a die that is not there
 or a die not found at all costs ASK_COST); among equals, the strictest. The held-out
 part is never opened here.
+
+166 validation dice are few: one confident wrong read decides the bar. ``--evidence
+FILE...`` adds reads written by evidence.py, the leave-one-day-out reads (a classifier
+trained on one day's training photos reading the other day's), to the dice the choice is
+made on; the figures are printed for each source apart. Such reads only inform the
+committed classifier's thresholds when the day classifiers were trained as it was: cheaper
+ones are less sure of themselves, and their pooled choice did not carry over
+(docs/dice-camera.md, "More evidence for the thresholds").
 """
 
 from __future__ import annotations
@@ -43,7 +51,7 @@ from risktable.dice_camera.reader import (  # noqa: E402
     why_unsure,
 )
 from risktable.dice_camera.scoring import Score, score_photo  # noqa: E402
-from risktable.dice_camera.split import VALIDATION  # noqa: E402
+from risktable.dice_camera.split import TRAIN, VALIDATION  # noqa: E402
 
 WRONG_COST = 20
 # An unsure read where there is no die, or a die with no read at all, costs a little: a
@@ -82,12 +90,40 @@ def fitted_box_scale(raw: list[tuple[list[DieRead], tuple[LabelledDie, ...]]]) -
     return round(float(statistics.median(ratios)), 3)
 
 
+def evidence_reads(path: Path) -> list[tuple[list[DieRead], tuple[LabelledDie, ...]]]:
+    """The reads and labelled dice of each photo in an evidence.py file."""
+    raw = []
+    for photo in json.loads(path.read_text())["photos"]:
+        if photo["part"] not in (TRAIN, VALIDATION):
+            raise SystemExit(f"{path}: {photo['photo']} is not a training or validation photo")
+        dice = tuple(LabelledDie(int(v), (b[0], b[1], b[2], b[3])) for v, b in photo["dice"])
+        reads = []
+        for r in photo["reads"]:
+            p = r["p"]
+            value = max(range(1, 7), key=lambda k: p[k])
+            b = r["box"]
+            reads.append(DieRead(value, (b[0], b[1], b[2], b[3]), "", False, r["score"],
+                                 p[value], r["pips"], (0.0, 0.0, 0.0),
+                                 AT_EDGE if r["at_edge"] else "", p[0]))
+        raw.append((reads, dice))
+    return raw
+
+
+def figures(score: Score, photos: int) -> dict[str, int]:
+    """A part's counts as model.json keeps them."""
+    return {"photos": photos, "dice": score.dice, "right": score.right, "wrong": score.wrong,
+            "unsure": score.unsure, "not_found": score.not_found,
+            "extra_unsure": score.extra_unsure}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--photos", type=Path, required=True)
     parser.add_argument("--models", type=Path, default=MODELS)
     parser.add_argument("--day", help="tune on the validation photos of this day only "
                         "(YYYYMMDD): the leave-one-day-out check")
+    parser.add_argument("--evidence", type=Path, nargs="*", default=[],
+                        help="evidence.py files whose reads join the validation photos'")
     args = parser.parse_args(argv)
     loose = Thresholds(min(FOUND), 0.0, 0.0, 0.0, 1.0)
     info = ModelInfo(args.models, {}, loose, {})
@@ -98,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     box_scale = fitted_box_scale(raw)
     raw = [([replace(r, box=scaled(r.box, box_scale)) for r in reads], dice)
            for reads, dice in raw]
+    sources = [("validation", raw)] + [(str(path), evidence_reads(path))
+                                       for path in args.evidence]
+    raw = [photo for _, reads in sources for photo in reads]
     best: tuple[float, Thresholds, Score] | None = None
     tried: list[tuple[float, Thresholds, Score]] = []
     for found, fs, vs, vp, ns in itertools.product(FOUND, FOUND_SURE, VALUE_SURE,
@@ -123,6 +162,13 @@ def main(argv: list[str] | None = None) -> int:
               f"unsure {total.unsure}, not found {total.not_found}, "
               f"unsure where no die {total.extra_unsure}")
     _, t, total = best
+    by_source: dict[str, Score] = {}
+    for name, reads in sources:
+        by_source[name] = part = Score()
+        for photo_reads, dice in reads:
+            part.add(score_photo(rethreshold(photo_reads, t), dice))
+        print(f"  {name}: right {part.right}/{part.dice}, wrong {part.wrong}, "
+              f"unsure {part.unsure}, not found {part.not_found}")
     training = {part: json.loads((args.models / f"training-{part}.json").read_text())
                 for part in ("detector", "classifier")}
     for part, name in (("detector", DETECTOR), ("classifier", CLASSIFIER)):
@@ -134,14 +180,16 @@ def main(argv: list[str] | None = None) -> int:
         "box_scale": box_scale,
         "thresholds": {"found": t.found, "found_sure": t.found_sure, "value_sure": t.value_sure,
                        "value_sure_pips": t.value_sure_pips, "nothing_sure": t.nothing_sure},
-        "validation": {"photos": len(photos), "dice": total.dice, "right": total.right,
-                       "wrong": total.wrong, "unsure": total.unsure,
-                       "not_found": total.not_found, "extra_unsure": total.extra_unsure},
+        "validation": figures(by_source["validation"], len(photos)),
+        "evidence": {path.name: {"models": json.loads(path.read_text())["models"],
+                                 **figures(by_source[str(path)],
+                                           len(json.loads(path.read_text())["photos"]))}
+                     for path in args.evidence},
         "training": training,
     }
     (args.models / METADATA).write_text(json.dumps(meta, indent=1) + "\n")
     print(f"box scale {box_scale}")
-    print(f"chosen: {t}; validation right {total.right}/{total.dice}, wrong {total.wrong}")
+    print(f"chosen: {t}; on all {total.dice} dice right {total.right}, wrong {total.wrong}")
     return 0
 
 
