@@ -355,6 +355,12 @@ def _web(section: _Section) -> WebConfig:
     if cert is not None and ws_url.startswith("ws://"):
         # A page served over HTTPS may not open a plain WebSocket (mixed content).
         raise section.error("ws_url", f"the page is served over HTTPS: use wss://, not {ws_url}")
+    if enabled and cert is None and ws_url.startswith("wss://"):
+        # A TLS broker: the page hands the spectator's password to every browser in
+        # /config.json, which must not cross the network in clear (DESIGN: trust).
+        raise section.error("cert", "the broker speaks TLS (wss://): serve the page over "
+                            "HTTPS too, with cert and key (the broker's broker.crt and "
+                            "broker.key)")
     section.done()
     return WebConfig(enabled, bind, port, ws_url, username, password,
                      None if cert is None else Path(cert), None if key is None else Path(key))

@@ -79,6 +79,7 @@ def test_values_are_read(tmp_path: Path) -> None:
         ("[web]\ncert = '/no/such.crt'\nkey = '/no/such.key'", ["[web] cert", "no file"]),
         ("[web]\nenabled = true\nws_url = 'ws://h:1/'\ncert = '/etc/hostname'\n"
          "key = '/etc/hostname'", ["[web] ws_url", "HTTPS", "wss://"]),
+        ("[web]\nenabled = true\nws_url = 'wss://h:1/'", ["[web] cert", "TLS", "HTTPS"]),
     ],
 )
 def test_errors_name_file_section_and_key(text: str, words: list[str]) -> None:

@@ -207,6 +207,33 @@ def test_the_phone_seat_page_over_https_and_wss_in_a_browser_that_trusts_the_ca(
         assert "seat" not in browser.title.lower()
 
 
+def test_a_tls_venues_page_is_served_over_https_with_a_wss_broker(tmp_path: Path) -> None:
+    from risktable.cli.broker import venue_page_config
+    from risktable.cli.errors import CliError
+
+    venue = tmp_path / "venue"
+    assert main(["broker", "venue", "--tables", TABLE, "--out", str(venue), "--port",
+                 str(free_port()), "--websockets", str(free_port()), "--tls"]) == 0
+    credentials = venue / "venue-credentials.json"
+    config = venue_page_config(credentials, None)
+    # The spectator's password goes to every browser: over HTTPS, to a wss:// broker.
+    assert config.ws_url.startswith("wss://127.0.0.1:")
+    assert config.https == (venue / "broker.crt", venue / "broker.key")
+    with pytest.raises(CliError, match="the venue speaks TLS: wss://"):
+        venue_page_config(credentials, "ws://127.0.0.1:9/")
+    with BoardPageServer(config, tls=config.https) as page:
+        assert page.url.startswith("https://")
+        context = ssl.create_default_context(cafile=str(venue / "ca.crt"))
+        host, port = page.url[len("https://"):].rstrip("/").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as raw, \
+                context.wrap_socket(raw, server_hostname=host) as tls:
+            tls.sendall(b"GET /config.json HTTP/1.0\r\n\r\n")
+            answer = b""
+            while chunk := tls.recv(4096):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.0 200") and b'"wss://' in answer
+
+
 def _table_bridged(folder: Path, venue: Path, port: int, vport: int, table: str,
                    bridge_ca: Path) -> dict[str, Any]:
     assert main(["broker", "config", "--seats", "3", "--table", table, "--out", str(folder),

@@ -334,7 +334,10 @@ def _print_tls(out: Path) -> None:
 
 def venue_page_config(credentials: Path, ws_url: str | None) -> VenuePageConfig:
     """The venue page's configuration from the venue's ``venue-credentials.json``;
-    one-line errors for a missing or damaged file or no WebSockets listener."""
+    one-line errors for a missing or damaged file or no WebSockets listener. A venue
+    made with ``--tls`` gets a ``wss://`` broker and the page's HTTPS files (the venue
+    broker's own certificate, beside the credentials): the page hands its spectator's
+    password to every browser, which must not cross the network in clear."""
     import json
 
     from risktable.web.server import VenuePageConfig
@@ -346,6 +349,7 @@ def venue_page_config(credentials: Path, ws_url: str | None) -> VenuePageConfig:
         tables = tuple(str(t) for t in doc["tables"])
         host, websockets = str(guests["host"]), guests["websockets"]
         username, password = str(spectator["username"]), str(spectator["password"])
+        tls = doc["venue"].get("ca") is not None
     except OSError as exc:
         raise CliError(f"cannot read --credentials {credentials}: {exc.strerror}") from None
     except (ValueError, KeyError, TypeError) as exc:
@@ -359,10 +363,19 @@ def venue_page_config(credentials: Path, ws_url: str | None) -> VenuePageConfig:
         if host == "0.0.0.0":
             raise CliError("the venue's brokers bind 0.0.0.0: give --ws-url "
                            f"ws://<this machine's LAN address>:{websockets}/")
-        ws_url = f"ws://{host}:{websockets}/"
+        ws_url = f"{'wss' if tls else 'ws'}://{host}:{websockets}/"
     if not ws_url.startswith(("ws://", "wss://")):
         raise CliError(f"--ws-url: expected ws://HOST:PORT/ or wss://..., got {ws_url}", 2)
-    return VenuePageConfig(ws_url, tables, username, password)
+    https = None
+    if tls:
+        if not ws_url.startswith("wss://"):
+            raise CliError(f"--ws-url: the venue speaks TLS: wss://..., not {ws_url}", 2)
+        https = (credentials.parent / broker_config.CERT_FILE,
+                 credentials.parent / broker_config.KEY_FILE)
+        if not all(path.is_file() for path in https):
+            raise CliError(f"the venue speaks TLS but {https[0].name} and {https[1].name} are "
+                           f"not beside {credentials}: the page is served with them")
+    return VenuePageConfig(ws_url, tables, username, password, https)
 
 
 def _venue_page(args: argparse.Namespace) -> int:
@@ -379,7 +392,7 @@ def _venue_page(args: argparse.Namespace) -> int:
         raise CliError(f"--port: must be 0 to 65535, not {args.port}", 2)
     config = venue_page_config(args.credentials, args.ws_url)
     try:
-        server = BoardPageServer(config, args.bind, args.port).start()
+        server = BoardPageServer(config, args.bind, args.port, config.https).start()
     except OSError as exc:
         raise CliError(f"cannot serve on {args.bind}:{args.port}: {exc.strerror}") from None
     print(f"venue page at {server.url} for {len(config.tables)} tables "

@@ -162,6 +162,7 @@ class VenuePageConfig:
     tables: tuple[str, ...]
     username: str | None = None
     password: str | None = None
+    https: tuple[Path, Path] | None = None  # certificate and key: served over HTTPS
 
     def document(self) -> dict[str, Any]:
         """The ``/config.json`` document."""
