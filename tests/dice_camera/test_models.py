@@ -28,8 +28,10 @@ from .conftest import FIXTURES
 
 def test_the_model_files_match_their_metadata_and_are_small() -> None:
     info = load_info(MODELS, check=True)  # raises if a hash differs
+    assert set(info.hashes) == {DETECTOR, *info.classifiers}
+    assert info.classifiers[0] == CLASSIFIER
     total = 0
-    for name in (DETECTOR, CLASSIFIER):
+    for name in info.hashes:
         path = MODELS / name
         assert info.hashes[name] == sha256(path)
         total += path.stat().st_size
@@ -40,7 +42,8 @@ def test_the_model_files_match_their_metadata_and_are_small() -> None:
 
 def test_the_models_never_saw_the_held_out_photos() -> None:
     training = json.loads((MODELS / METADATA).read_text())["training"]
-    assert set(training) == {"detector", "classifier"}
+    names = (DETECTOR, *load_info(MODELS).classifiers)
+    assert set(training) == {name.removesuffix(".onnx") for name in names}
     fixtures = set(json.loads((FIXTURES / "labels.json").read_text()))
     if not (SHARED_PHOTOS / "labels.json").exists() and not in_ci():
         pytest.skip("the shared photos are not beside this checkout")

@@ -30,6 +30,7 @@ from risktable.dice_camera.model_files import (  # noqa: E402
     MODELS,
     ModelInfo,
     Thresholds,
+    classifier_files,
     load_info,
 )
 from risktable.dice_camera.photos import load_part  # noqa: E402
@@ -86,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     parts = args.part.split(",")
     if HELD_OUT in parts:
         raise SystemExit("the held-out part is never used to choose anything")
-    info = ModelInfo(args.models, {}, Thresholds(LOOSEST_FOUND, 0.0, 0.0, 0.0, 1.0), {})
+    info = ModelInfo(args.models, {}, Thresholds(LOOSEST_FOUND, 0.0, 0.0, 0.0, 1.0), {},
+                     classifiers=classifier_files(args.models))
     reader = DiceReader(args.models, threads=1, info=info)
     box_scale = args.box_scale or load_info(MODELS, check=False).box_scale
     margins = [float(m) for m in args.margins.split(",")]

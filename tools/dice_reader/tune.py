@@ -34,12 +34,12 @@ sys.path.insert(0, str(ROOT / "hub"))
 
 from risktable.dice_camera.detect import overlap  # noqa: E402
 from risktable.dice_camera.model_files import (  # noqa: E402
-    CLASSIFIER,
     DETECTOR,
     METADATA,
     MODELS,
     ModelInfo,
     Thresholds,
+    classifier_files,
     sha256,
 )
 from risktable.dice_camera.photos import LabelledDie, load_part  # noqa: E402
@@ -126,7 +126,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="evidence.py files whose reads join the validation photos'")
     args = parser.parse_args(argv)
     loose = Thresholds(min(FOUND), 0.0, 0.0, 0.0, 1.0)
-    info = ModelInfo(args.models, {}, loose, {})
+    classifiers = classifier_files(args.models)
+    info = ModelInfo(args.models, {}, loose, {}, classifiers=classifiers)
     reader = DiceReader(args.models, threads=2, info=info)
     photos = [p for p in load_part(args.photos, VALIDATION)
               if args.day is None or f"_{args.day}_" in p.path.name]
@@ -169,14 +170,17 @@ def main(argv: list[str] | None = None) -> int:
             part.add(score_photo(rethreshold(photo_reads, t), dice))
         print(f"  {name}: right {part.right}/{part.dice}, wrong {part.wrong}, "
               f"unsure {part.unsure}, not found {part.not_found}")
+    # Each model's training record is named after its file: training-classifier-2.json
+    # describes classifier-2.onnx.
+    parts = {name.removesuffix(".onnx"): name for name in (DETECTOR, *classifiers)}
     training = {part: json.loads((args.models / f"training-{part}.json").read_text())
-                for part in ("detector", "classifier")}
-    for part, name in (("detector", DETECTOR), ("classifier", CLASSIFIER)):
+                for part in parts}
+    for part, name in parts.items():
         if training[part]["file_sha256"] != sha256(args.models / name):
             raise SystemExit(f"{name} is not the file training-{part}.json describes")
     meta = {
-        "files": {DETECTOR: sha256(args.models / DETECTOR),
-                  CLASSIFIER: sha256(args.models / CLASSIFIER)},
+        "files": {name: sha256(args.models / name) for name in parts.values()},
+        "classifiers": list(classifiers),
         "box_scale": box_scale,
         "thresholds": {"found": t.found, "found_sure": t.found_sure, "value_sure": t.value_sure,
                        "value_sure_pips": t.value_sure_pips, "nothing_sure": t.nothing_sure},

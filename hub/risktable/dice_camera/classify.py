@@ -7,6 +7,7 @@ hidden); classes 1-6 are the top face's value. The crops are cut by
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -22,21 +23,24 @@ TURNS = 4
 
 
 class FaceClassifier:
-    """Runs the classifier model on a batch of crops."""
+    """Runs the classifier model, or each model of an ensemble, on a batch of crops."""
 
-    def __init__(self, path: Path, threads: int = 1) -> None:
-        self._session = session(path, threads)
-        self._input = self._session.get_inputs()[0].name
+    def __init__(self, paths: Path | Sequence[Path], threads: int = 1) -> None:
+        members = [paths] if isinstance(paths, Path) else list(paths)
+        if not members:
+            raise ValueError("a face classifier needs at least one model file")
+        self._sessions = [session(path, threads) for path in members]
+        self._input = self._sessions[0].get_inputs()[0].name
 
     def probabilities(self, crops: list[Image], turns: int = TURNS) -> npt.NDArray[np.float32]:
         """One row of 7 probabilities (classes 0-6) per crop: the mean over the crop
         seen in ``turns`` quarter turns (a face's value does not turn with it, the
-        network's small errors do)."""
+        network's small errors do) and over the ensemble's models."""
         if not crops:
             return np.zeros((0, 7), np.float32)
         stack = np.stack(crops)
         batch = np.concatenate([np.rot90(stack, k, axes=(1, 2)) for k in range(turns)])
-        (out,) = self._session.run(None, {self._input: batch.transpose(0, 3, 1, 2)
-                                          .astype(np.float32)})
-        p = np.asarray(out, np.float32).reshape(turns, len(crops), -1)
-        return np.asarray(p.mean(axis=0), np.float32)
+        tensor = batch.transpose(0, 3, 1, 2).astype(np.float32)
+        p = np.stack([np.asarray(s.run(None, {self._input: tensor})[0], np.float32)
+                      for s in self._sessions])
+        return np.asarray(p.reshape(-1, len(crops), p.shape[-1]).mean(axis=0), np.float32)

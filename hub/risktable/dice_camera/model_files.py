@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 MODELS = Path(__file__).resolve().parent / "models"
 DETECTOR = "detector.onnx"
 CLASSIFIER = "classifier.onnx"
+#: The other members of an ensemble of classifiers: classifier-2.onnx, classifier-3.onnx...
+ENSEMBLE_MEMBER = "classifier-{}.onnx"
 METADATA = "model.json"
 
 
@@ -48,15 +50,27 @@ class Thresholds:
 
 @dataclass(frozen=True)
 class ModelInfo:
-    """What ``model.json`` says about the models: their hashes, the thresholds, and
+    """What ``model.json`` says about the models: their hashes, the thresholds,
     ``box_scale``, the factor that turns the detector's box into one around the whole
-    die as the labels draw it (measured on the validation photos)."""
+    die as the labels draw it (measured on the validation photos), and ``classifiers``,
+    the classifier files whose probabilities are averaged (independently trained
+    members of an ensemble: where they disagree, the read is less sure)."""
 
     folder: Path
     hashes: dict[str, str]
     thresholds: Thresholds
     raw: dict[str, Any]
     box_scale: float = 1.0
+    classifiers: tuple[str, ...] = (CLASSIFIER,)
+
+
+def classifier_files(folder: Path) -> tuple[str, ...]:
+    """The classifier files in ``folder``: ``classifier.onnx`` and the ensemble's
+    numbered members after it (for tools that read a folder without its metadata)."""
+    names = [CLASSIFIER]
+    while (folder / ENSEMBLE_MEMBER.format(len(names) + 1)).exists():
+        names.append(ENSEMBLE_MEMBER.format(len(names) + 1))
+    return tuple(names)
 
 
 def sha256(path: Path) -> str:
@@ -72,7 +86,8 @@ def load_info(folder: Path = MODELS, check: bool = True) -> ModelInfo:
     except FileNotFoundError:
         raise ModelError(f"{folder / METADATA}: the dice reader's model metadata is missing") \
             from None
-    hashes = {name: str(raw["files"][name]) for name in (DETECTOR, CLASSIFIER)}
+    classifiers = tuple(str(name) for name in raw.get("classifiers", [CLASSIFIER]))
+    hashes = {name: str(raw["files"][name]) for name in (DETECTOR, *classifiers)}
     if check:
         for name, digest in hashes.items():
             path = folder / name
@@ -85,7 +100,7 @@ def load_info(folder: Path = MODELS, check: bool = True) -> ModelInfo:
                                                 float(t["value_sure"]),
                                                 float(t["value_sure_pips"]),
                                                 float(t.get("nothing_sure", 0.0))), raw,
-                     float(raw["box_scale"]))
+                     float(raw["box_scale"]), classifiers)
 
 
 def session(path: Path, threads: int) -> onnxruntime.InferenceSession:

@@ -28,7 +28,6 @@ from risktable.dice_camera.colour import Lab, body_lab, colour_name
 from risktable.dice_camera.crops import Image, die_crop
 from risktable.dice_camera.detect import decode, detector_input
 from risktable.dice_camera.model_files import (
-    CLASSIFIER,
     DETECTOR,
     MODELS,
     ModelInfo,
@@ -138,7 +137,8 @@ class DiceReader:
         self.info: ModelInfo = info or load_info(models)
         self._detector = session(models / DETECTOR, threads)
         self._detector_input = self._detector.get_inputs()[0].name
-        self._classifier = FaceClassifier(models / CLASSIFIER, threads)
+        self._classifier = FaceClassifier([models / name for name in self.info.classifiers],
+                                          threads)
 
     def read(self, image: Image) -> list[DieRead]:
         """Every die found in ``image`` (BGR pixels), top to bottom, left to right."""
