@@ -120,6 +120,20 @@ def test_scoring_as_issue_31_defines_it() -> None:
     assert s.missed == 3
 
 
+def test_scoring_by_centre_matches_labels_that_box_only_the_pips() -> None:
+    # a 1 labelled by its pip alone, a 2 by its two pips; a read around each whole die
+    dice = [LabelledDie(1, (0.14, 0.14, 0.16, 0.16)), LabelledDie(2, (0.52, 0.52, 0.58, 0.58))]
+    reads = [read(1, (0.1, 0.1, 0.2, 0.2)),  # holds the pip's centre: right
+             read(3, (0.5, 0.5, 0.6, 0.6)),  # holds the 2's centre, wrong value: wrong
+             read(2, (0.56, 0.5, 0.66, 0.6)),  # holds it too, farther: no die left, wrong
+             read(4, (0.3, 0.3, 0.4, 0.4), sure=False)]  # no die there, unsure
+    assert score_photo(reads, dice).right == 0  # by IoU, neither die is found
+    s = score_photo(reads, dice, match="centre")
+    assert (s.dice, s.right, s.wrong, s.unsure, s.not_found, s.extra_unsure) == (2, 1, 2, 0, 0, 1)
+    with pytest.raises(ValueError, match="match must be"):
+        score_photo(reads, dice, match="nearest")
+
+
 def test_a_read_is_sure_only_when_every_check_holds() -> None:
     t = Thresholds(found=0.2, found_sure=0.6, value_sure=0.9, value_sure_pips=0.7,
                    nothing_sure=0.02)
