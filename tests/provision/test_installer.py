@@ -705,6 +705,8 @@ def test_the_live_closing_message_with_the_tray(tmp_path: Path) -> None:
     assert lines[0] == "done: the hub runs as risktable-hub.service (journalctl -u risktable-hub)"
     assert lines[1].endswith("calibrate and start it with `sudo -u risktable risktable tray "
                              f"calibrate && sudo systemctl start {installer.TRAY_UNIT}`")
+    # docs/tray-build.md quotes it as a person at the Pi reads it.
+    assert lines[1] in (ROOT / "docs/tray-build.md").read_text()
 
 
 def test_a_broker_older_than_the_tray_account_is_named(
