@@ -98,9 +98,12 @@ class WebConfig:
 class TrayConfig:
     """The dice tray ([tray]): when enabled, an armed battle is filled from the tray's
     reads (``risktable tray run``, docs/dice-camera.md) for the rolling seats to accept or
-    correct."""
+    correct. ``source``: the tray's camera (``picamera``, ``camera:N``), what ``tray run``
+    and ``tray calibrate`` read when not given ``--source`` (``risktable install --tray``
+    writes it; the hub itself never opens it)."""
 
     enabled: bool = False
+    source: str | None = None
 
 
 @dataclass(frozen=True)
@@ -387,7 +390,10 @@ def parse_config(text: str, source: str = "<config>") -> HubConfig:
     data.done()
     web = _web(_Section(source, "web", root.get("web", dict, {})))
     tray_section = _Section(source, "tray", root.get("tray", dict, {}))
-    tray = TrayConfig(tray_section.get("enabled", bool, TrayConfig.enabled))
+    tray = TrayConfig(tray_section.get("enabled", bool, TrayConfig.enabled),
+                      tray_section.get("source", str, TrayConfig.source))
+    if tray.source is not None and not tray.source.strip():
+        raise tray_section.error("source", "must name a camera (picamera, camera:N) or a path")
     tray_section.done()
     root.done()
     return HubConfig(broker, table, leds, panel_enabled, pins, data_dir, min_free_kib * 1024,

@@ -12,6 +12,8 @@ import stat
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -164,9 +166,10 @@ def test_units_pass_systemd_analyze_verify(tmp_path: Path) -> None:
     if not Path("/usr/lib/systemd/system/mosquitto.service").is_file():
         pytest.fail("mosquitto.service is not installed (apt-get install mosquitto)")
     fake_model(tmp_path, PI5)
-    install(tmp_path)
+    install(tmp_path, tray=True)
     _verify_root(tmp_path)
-    units = [str(tmp_path / "etc/systemd/system" / name) for name in installer.UNITS]
+    units = [str(tmp_path / "etc/systemd/system" / name)
+             for name in (*installer.UNITS, installer.TRAY_UNIT)]
     done = subprocess.run([analyze, "verify", f"--root={tmp_path}", *units],
                           capture_output=True, text=True)
     # verify only warns (status 0) about a setting it ignores: no line may name our units.
@@ -199,18 +202,20 @@ def test_systemd_tools_enable_the_units_and_create_the_account(tmp_path: Path) -
     group = (tmp_path / "etc/group").read_text().splitlines()
     members = {line.split(":")[0]: line.split(":")[3] for line in group}
     assert "risktable" in members["dialout"] and "risktable" in members["gpio"]
+    # The camera's group, for `sudo -u risktable risktable tray calibrate` too.
+    assert "risktable" in members["video"]
+    assert not os.path.lexists(wants / installer.TRAY_UNIT)
     assert f"running: systemd-sysusers --root={tmp_path}" in said
     assert said[-1] == (f"done: risktable-hub.service risktable-guests.service are enabled "
                         f"in {tmp_path}: the hub starts when that system boots")
 
 
-def test_the_dropin_loads_in_debians_mosquitto(tmp_path: Path) -> None:
+@contextmanager
+def debians_mosquitto(tmp_path: Path) -> Iterator[int]:
     """Debian's mosquitto.conf, as bookworm ships it (pid file, persistence, log, then
-    conf.d), with the drop-in: the broker starts, anonymous is refused, a seat logs in
-    and hears the installed hub come online. Only the scratch root's prefix, the port
-    and the account mosquitto runs as are changed for the test."""
+    conf.d), with the installed drop-in: only the scratch root's prefix, the port and the
+    account mosquitto runs as are changed for the test. Yields the port."""
     binary = mosquitto_binary()
-    install(tmp_path)
     port = free_port()
     conf_d = tmp_path / "conf.d"
     conf_d.mkdir()
@@ -225,8 +230,16 @@ def test_the_dropin_loads_in_debians_mosquitto(tmp_path: Path) -> None:
         f"persistence_location {tmp_path}/\n\nlog_dest file {tmp_path}/mosquitto.log\n\n"
         f"include_dir {conf_d}\n"
     )
-    creds = json.loads((tmp_path / "etc/risktable/broker/credentials.json").read_text())
     with Mosquitto(binary, tmp_path / "run", port=port, config_file=main):
+        yield port
+
+
+def test_the_dropin_loads_in_debians_mosquitto(tmp_path: Path) -> None:
+    """The broker starts with the drop-in, anonymous is refused, a seat logs in and hears
+    the installed hub come online."""
+    install(tmp_path)
+    creds = json.loads((tmp_path / "etc/risktable/broker/credentials.json").read_text())
+    with debians_mosquitto(tmp_path) as port:
         assert Peer(port, "nobody", "guess", "nobody").connect().is_failure
         seat = creds["seats"][0]
         peer = Peer(port, seat["username"], seat["password"], seat["username"])
@@ -521,3 +534,192 @@ def test_install_tray_adds_the_reader_and_on_a_pi_its_camera_library(tmp_path: P
     said = install(tmp_path / "pc", tray=True)
     assert not any("picamera2" in line or "system-site-packages" in line for line in said)
     assert any(f"{ROOT}[camera-read]" in line for line in said), said
+
+
+def test_the_tray_service_is_installed_only_with_tray(tmp_path: Path) -> None:
+    said = install(tmp_path / "hub", table="den")
+    hub = tmp_path / "hub"
+    assert not (hub / "etc/systemd/system" / installer.TRAY_UNIT).exists()
+    assert not (hub / "etc/risktable/tray.password").exists()
+    assert not parse_config((hub / "etc/risktable/hub.toml").read_text()).tray.enabled
+    assert not any(word in line for line in said
+                   for word in ("risktable-tray", "dice tray", "tray.password", "picamera2",
+                                "camera-read")), said
+
+    pi = tmp_path / "pi"
+    fake_model(pi, PI4)
+    said = install(pi, table="den", tray=True)
+    path = pi / "etc/systemd/system" / installer.TRAY_UNIT
+    assert path.read_text() == installer.shipped_file(installer.TRAY_UNIT)
+    assert f"skipped (--no-systemctl): systemctl --root={pi} enable risktable-hub.service " \
+           f"risktable-guests.service {installer.TRAY_UNIT}" in said
+    # The tray account's password, root's alone, for the unit's LoadCredential.
+    creds = json.loads((pi / "etc/risktable/broker/credentials.json").read_text())
+    password = pi / "etc/risktable/tray.password"
+    assert creds["tray"]["username"] == "den-tray"
+    assert password.read_text() == creds["tray"]["password"] + "\n"
+    assert stat.S_IMODE(password.stat().st_mode) == 0o600
+    assert password.read_text() != (pi / "etc/risktable/hub.password").read_text()
+    tray = parse_config((pi / "etc/risktable/hub.toml").read_text()).tray
+    assert (tray.enabled, tray.source) == (True, "picamera")
+    # The closing message: start it all, then calibrate and start the tray.
+    assert f"enable --now risktable-hub.service risktable-guests.service " \
+           f"{installer.TRAY_UNIT} &&" in said[-1]
+    assert said[-1].endswith(
+        "\nthe dice tray (camera: picamera, from [tray] source in /etc/risktable/hub.toml) is "
+        f"not calibrated yet, so {installer.TRAY_UNIT} does not start: once the hub runs and "
+        "the tray is built and lit (docs/tray-build.md), calibrate and start it on that "
+        "system with `sudo -u risktable risktable tray calibrate && sudo systemctl start "
+        f"{installer.TRAY_UNIT}`"), said[-1]
+    # Not a Pi: the first webcam; another camera when asked.
+    install(tmp_path / "pc", tray=True)
+    assert parse_config((tmp_path / "pc/etc/risktable/hub.toml").read_text()).tray.source == \
+        "camera:0"
+    install(tmp_path / "cam2", tray_source="camera:2")
+    assert parse_config((tmp_path / "cam2/etc/risktable/hub.toml").read_text()).tray == \
+        parse_config('[tray]\nenabled = true\nsource = "camera:2"\n').tray
+
+
+def test_systemctl_enables_the_tray_unit(tmp_path: Path) -> None:
+    require_tool("systemctl", "the Debian package systemd")
+    require_tool("systemd-sysusers", "the Debian package systemd")
+    said = install(tmp_path, systemctl=True, tray=True)
+    wants = tmp_path / "etc/systemd/system/multi-user.target.wants"
+    for name in (*installer.UNITS, installer.TRAY_UNIT):
+        assert os.readlink(wants / name) == f"/etc/systemd/system/{name}"
+    assert said[-1].startswith(f"done: risktable-hub.service risktable-guests.service "
+                               f"{installer.TRAY_UNIT} are enabled in {tmp_path}: the hub starts "
+                               "when that system boots\nthe dice tray (camera: camera:0")
+
+
+def test_the_tray_unit_runs_tray_run_as_risktable_with_the_camera_and_waits_for_calibration(
+        ) -> None:
+    tray = unit(installer.shipped_file(installer.TRAY_UNIT))
+    hub = unit(installer.shipped_file(installer.HUB_UNIT))
+    assert tray["Unit"]["Requires"] == ["mosquitto.service"]
+    assert {"mosquitto.service", installer.HUB_UNIT} <= set(tray["Unit"]["After"][0].split())
+    assert tray["Unit"]["ConditionPathExists"] == [str(installer.TRAY_CALIBRATION)]
+    assert installer.TRAY_CALIBRATION == installer.DATA_DIR / "tray-colours.json"
+    service = tray["Service"]
+    assert (service["User"], service["Group"]) == (["risktable"], ["risktable"])
+    assert service["SupplementaryGroups"] == ["video"]
+    for key in ("StateDirectory", "StateDirectoryMode", "WorkingDirectory"):
+        assert service[key] == hub["Service"][key], key
+    assert service["LoadCredential"] == ["tray.password:/etc/risktable/tray.password"]
+    assert service["ExecStart"] == [
+        "/opt/risktable/bin/risktable tray run --config /etc/risktable/hub.toml "
+        "--password-file %d/tray.password --keep-photo"]
+    # Without a camera it exits 1 (tests/tray): tried again, but not in a tight loop;
+    # a usage error (2) is not retried.
+    assert service["Restart"] == ["on-failure"] and int(service["RestartSec"][0]) >= 10
+    assert service["RestartPreventExitStatus"] == ["2"]
+    assert tray["Install"]["WantedBy"] == ["multi-user.target"]
+
+
+def test_the_tray_as_its_unit_starts_it_logs_in_and_reports_no_camera(tmp_path: Path) -> None:
+    """The unit's own command line on the installed hub.toml, password file and drop-in:
+    the tray logs in as <table>-tray, takes its camera from [tray] source, and with no
+    such camera publishes no_camera (which the hub hears) and exits 1."""
+    from risktable.dice_camera.colour import ColourCalibration
+    from risktable.tray import colours
+
+    install(tmp_path, table="den", tray_source="camera:57")  # no /dev/video57 here
+    data = tmp_path / "data"
+    colours.save(ColourCalibration({"attack": [(50.0, 60.0, 40.0)],
+                                    "defence": [(95.0, 0.0, 0.0)]}), data / "tray-colours.json")
+    creds = json.loads((tmp_path / "etc/risktable/broker/credentials.json").read_text())
+    command = unit((tmp_path / "etc/systemd/system" / installer.TRAY_UNIT).read_text())[
+        "Service"]["ExecStart"][0]
+    argv = command.replace("/etc/risktable/", f"{tmp_path}/etc/risktable/").replace(
+        "%d/", f"{tmp_path}/etc/risktable/").split()
+    assert argv[0] == "/opt/risktable/bin/risktable"
+    with debians_mosquitto(tmp_path) as port:
+        hub = Peer(port, creds["hub"]["username"], creds["hub"]["password"], "den-hub")
+        assert not hub.connect().is_failure
+        hub.subscribe(topics.tray("den", topics.TRAY_ROLL))
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", "risktable", *argv[1:], "--broker", f"127.0.0.1:{port}",
+                 "--data-dir", str(data)],
+                env=subprocess_env(), capture_output=True, text=True, timeout=100)
+            assert done.returncode == 1, done.stderr
+            assert done.stderr.splitlines()[-1] == \
+                "risktable: no camera: camera:57: no camera at /dev/video57"
+            topic, payload, _ = hub.inbox.get(timeout=30)  # sent before it exited
+            assert topic == topics.tray("den", topics.TRAY_ROLL)
+            assert decode(payload)["problem"] == "no_camera"
+        finally:
+            hub.close()
+
+
+def test_an_upgrade_turns_the_tray_on_keeps_it_and_takes_it_off_when_disabled(
+        tmp_path: Path) -> None:
+    fake_model(tmp_path, PI5)
+    install(tmp_path, table="den")
+    config = tmp_path / "etc/risktable/hub.toml"
+    config.write_text(config.read_text() + '\n[seats]\n1 = "Ana"\n')
+    path = tmp_path / "etc/systemd/system" / installer.TRAY_UNIT
+    said = install(tmp_path, tray=True)
+    assert 'changed: /etc/risktable/hub.toml ([tray] enabled = true, source = "picamera")' \
+        in said
+    edited = parse_config(config.read_text())
+    assert edited.tray.enabled and edited.table.names[1] == "Ana"
+    assert path.is_file() and (tmp_path / "etc/risktable/tray.password").is_file()
+    # Without --tray, as a venue bridge is kept: the reader, the camera library, the unit.
+    said = install(tmp_path)
+    assert "kept: the dice tray (/etc/risktable/hub.toml has [tray] enabled = true)" in said
+    assert any(line.endswith("python3-venv python3-picamera2") for line in said), said
+    assert any("[camera-read]" in line for line in said) and path.is_file()
+    assert "kept: /etc/risktable/hub.toml (the tray's camera: picamera)" in said
+    # Calibrated: the last line says it starts with the hub.
+    colours = tmp_path / installer.TRAY_CALIBRATION.relative_to("/")
+    colours.parent.mkdir(parents=True)
+    colours.write_text("{}")
+    said = install(tmp_path, tray_source="camera:1")
+    assert said[-1].endswith(f"\nthe dice tray is calibrated: {installer.TRAY_UNIT} starts with "
+                             "the hub (camera: camera:1, from [tray] source in "
+                             "/etc/risktable/hub.toml)"), said[-1]
+    # [tray] enabled set false by hand: the next upgrade takes the unit off.
+    config.write_text(config.read_text().replace("enabled = true", "enabled = false"))
+    said = install(tmp_path)
+    assert f"skipped (--no-systemctl): systemctl --root={tmp_path} disable " \
+           f"{installer.TRAY_UNIT}" in said
+    assert not path.exists() and not any("camera-read" in line for line in said)
+    assert "\n" not in said[-1]
+
+
+def test_uninstall_removes_the_tray_unit(tmp_path: Path) -> None:
+    install(tmp_path, tray=True)
+    said: list[str] = []
+    Installer(offline(tmp_path), say=said.append).uninstall()
+    assert f"skipped (--no-systemctl): systemctl --root={tmp_path} disable risktable-hub.service" \
+           f" risktable-guests.service {installer.TRAY_UNIT}" in said
+    assert f"removed: /etc/systemd/system/{installer.TRAY_UNIT}" in said
+    assert not (tmp_path / "etc/systemd/system" / installer.TRAY_UNIT).exists()
+    assert (tmp_path / "etc/risktable/tray.password").is_file()  # /etc/risktable is kept
+
+
+def test_the_live_closing_message_with_the_tray(tmp_path: Path) -> None:
+    live = Installer(Options(root=Path("/"), tray_source="picamera"))
+    lines = live.closing_line().splitlines()
+    assert lines[0] == "done: the hub runs as risktable-hub.service (journalctl -u risktable-hub)"
+    assert lines[1].endswith("calibrate and start it with `sudo -u risktable risktable tray "
+                             f"calibrate && sudo systemctl start {installer.TRAY_UNIT}`")
+    # docs/tray-build.md quotes it as a person at the Pi reads it.
+    assert lines[1] in (ROOT / "docs/tray-build.md").read_text()
+
+
+def test_a_broker_older_than_the_tray_account_is_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    install(tmp_path)
+    path = tmp_path / "etc/risktable/broker/credentials.json"
+    doc = json.loads(path.read_text())
+    del doc["tray"]
+    path.write_text(json.dumps(doc))
+    with pytest.raises(InstallError, match=r"has no tray account .*`risktable broker config "
+                                           r"--force --out /etc/risktable/broker`"):
+        install(tmp_path, tray=True)
+    code, _, err = run(capsys, "install", "--root", str(tmp_path / "other"), "--no-apt",
+                       "--no-pip", "--no-systemctl", "--tray-source", "webcam")
+    assert code == 2 and "'webcam' is not picamera, camera:N" in err
+    assert not (tmp_path / "other").exists()

@@ -106,3 +106,26 @@ def test_run_without_a_calibration_says_what_to_do(capsys: pytest.CaptureFixture
     code, _, err = run(capsys, "tray", "run", "--source", str(tmp_path), "--data-dir",
                        str(tmp_path / "empty"), "--broker", "127.0.0.1:1")
     assert code == 1 and "the tray is not calibrated: run risktable tray calibrate" in err
+
+
+def test_the_source_comes_from_the_configuration_when_not_given(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # What risktable-tray.service relies on: `tray run --config hub.toml`, no --source.
+    folder = tmp_path / "calibration"
+    photos.write(folder, "1-attack.png", [(6, "red"), (3, "red"), (1, "red")], seed=3)
+    photos.write(folder, "2-defence.png", [(5, "white"), (2, "white")], seed=4)
+    data = tmp_path / "data"
+    config = tmp_path / "hub.toml"
+    config.write_text(f'[tray]\nenabled = true\nsource = "{folder}"\n\n[data]\ndir = "{data}"\n')
+    code, out, err = run(capsys, "tray", "calibrate", "--config", str(config))
+    assert code == 0, err
+    assert f"saved in {data / 'tray-colours.json'}" in out
+    # Neither --source nor [tray] source: a usage error, before the reader or the broker.
+    config.write_text(f'[data]\ndir = "{data}"\n')
+    for command in (["run", "--broker", "127.0.0.1:1"], ["calibrate"]):
+        code, _, err = run(capsys, "tray", *command, "--config", str(config))
+        assert code == 2, err
+        assert err.splitlines()[-1] == (
+            "risktable: no frame source: give --source (picamera, camera:N, a folder of "
+            "photos) or set [tray] source in the hub's configuration")
+

@@ -57,7 +57,15 @@ def register(sub: Any) -> None:
                          "table broker (docs/phone-seat.md; kept by upgrades)")
     install.add_argument("--tray", action="store_true",
                          help="also the dice tray's reader (OpenCV, onnxruntime) and, on a Pi, "
-                         "its camera library python3-picamera2 (docs/tray-build.md)")
+                         "its camera library python3-picamera2, and its service "
+                         "risktable-tray.service, which starts once the tray is calibrated; "
+                         "upgrades keep it while hub.toml's [tray] enabled is true "
+                         "(docs/tray-build.md)")
+    install.add_argument("--tray-source", type=_tray_source, metavar="SPEC",
+                         help="the tray's camera, with --tray implied: picamera (the Pi "
+                         "camera) or camera:N (a webcam, /dev/videoN); default on a first "
+                         "install: picamera on a Pi, else camera:0; an upgrade keeps "
+                         "hub.toml's [tray] source")
     install.set_defaults(handler=_install)
     uninstall: argparse.ArgumentParser = sub.add_parser(
         "uninstall", help=UNINSTALL_HELP,
@@ -82,6 +90,15 @@ def _default_source() -> Path | None:
     return checkout if (checkout / "pyproject.toml").is_file() else None
 
 
+def _tray_source(text: str) -> str:
+    from risktable.provision.tray_setting import check_source
+
+    try:
+        return check_source(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _install(args: argparse.Namespace) -> int:
     from risktable.provision.installer import Installer, Options
 
@@ -95,7 +112,7 @@ def _install(args: argparse.Namespace) -> int:
         root=args.root, source=args.source or _default_source(), apt=not args.no_apt,
         pip=not args.no_pip, systemctl=not args.no_systemctl, table=args.table,
         seats=args.seats, bind=args.bind, venue=venue, no_venue=args.no_bridge,
-        seat_websockets=args.seat_websockets, tray=args.tray,
+        seat_websockets=args.seat_websockets, tray=args.tray, tray_source=args.tray_source,
     )
     return _carry_out(Installer(options).install, "write")
 

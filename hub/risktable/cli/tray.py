@@ -22,12 +22,14 @@ from risktable.cli.errors import CliError
 from risktable.cli.journal_args import configured, data_dir_parent
 
 if TYPE_CHECKING:
+    from risktable.config import HubConfig
     from risktable.dice_camera.frames import Frame
     from risktable.dice_camera.reader import DiceReader
 
 _SOURCE_HELP = ("where frames come from: a folder of photos (each held as a still, in "
                 "sorted order), a photo, a video file, camera:N (a UVC webcam, /dev/videoN) "
-                "or picamera (the Raspberry Pi camera)")
+                "or picamera (the Raspberry Pi camera); default: the configuration's [tray] "
+                "source, which risktable install --tray writes")
 SIDES_ASKED = (("attack", "roll your attack dice into the tray"),
                ("defence", "now roll your defence dice into the tray"))
 
@@ -44,7 +46,7 @@ def register(sub: Any) -> None:
         description="Read each roll once the dice have stopped moving (two reads that "
         "agree) and publish it on risk/<table>/tray/roll, as the tray's own account "
         "(<table>-tray). The colours come from risktable tray calibrate.")
-    run.add_argument("--source", required=True, metavar="SPEC", help=_SOURCE_HELP)
+    run.add_argument("--source", metavar="SPEC", help=_SOURCE_HELP)
     run.add_argument("--broker", type=broker_address, metavar="HOST:PORT",
                      help="the table's broker (default: the configuration's)")
     run.add_argument("--table", type=table_id, metavar="ID",
@@ -68,7 +70,7 @@ def register(sub: Any) -> None:
         help="learn the attack and defence dice's colours from a roll of each",
         description="Asks for a roll of the attack dice, then one of the defence dice, "
         "and saves their colours in the data directory (tray-colours.json).")
-    cal.add_argument("--source", required=True, metavar="SPEC", help=_SOURCE_HELP)
+    cal.add_argument("--source", metavar="SPEC", help=_SOURCE_HELP)
     _frame_options(cal)
     cal.set_defaults(handler=run_calibrate)
 
@@ -93,10 +95,19 @@ def _reader() -> DiceReader:
         raise CliError(str(exc)) from None
 
 
-def _frames(args: argparse.Namespace) -> Iterator[Frame]:
+def _frames(source: str, args: argparse.Namespace) -> Iterator[Frame]:
     from risktable.dice_camera.frames import open_source
 
-    return open_source(args.source, hold=args.hold)
+    return open_source(source, hold=args.hold)
+
+
+def _source(args: argparse.Namespace, config: HubConfig) -> str:
+    # Checked before the reader loads or the broker is asked: a usage error, at once.
+    source: str | None = args.source or config.tray.source
+    if source is None:
+        raise CliError("no frame source: give --source (picamera, camera:N, a folder of "
+                       "photos) or set [tray] source in the hub's configuration", 2)
+    return source
 
 
 def run_tray(args: argparse.Namespace) -> int:
@@ -108,6 +119,7 @@ def run_tray(args: argparse.Namespace) -> int:
 
     setup_logging(args.verbose)
     config = configured(args)
+    source = _source(args, config)
     table = args.table or config.table.id
     address = args.broker or config.broker.address
     password = read_secret(args, "password", PASSWORD_ENV)
@@ -125,7 +137,7 @@ def run_tray(args: argparse.Namespace) -> int:
     except TrayError as exc:
         raise CliError(str(exc)) from None
     try:
-        published = service.run(lambda: _frames(args), Settler(still_s=args.still))
+        published = service.run(lambda: _frames(source, args), Settler(still_s=args.still))
     except FrameSourceError as exc:
         raise CliError(f"no camera: {exc}") from None
     finally:
@@ -144,9 +156,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from risktable.tray.watch import settled_rolls
 
     calibration = ColourCalibration()
-    path = colours.colours_path(configured(args).data_dir)
+    config = configured(args)
+    source = _source(args, config)
+    path = colours.colours_path(config.data_dir)
     try:
-        rolls = settled_rolls(_frames(args), _reader().read, Settler(still_s=args.still))
+        rolls = settled_rolls(_frames(source, args), _reader().read, Settler(still_s=args.still))
         for side, ask in SIDES_ASKED:
             print(f"risktable tray calibrate: {ask}", flush=True)
             for settled in rolls:

@@ -18,6 +18,11 @@ prefixed to each, so tests install into a scratch tree):
   is 0600 and mosquitto's.
 - ``/etc/risktable/hub.toml`` and ``/etc/risktable/hub.password``.
 - the systemd units, the sysusers file and the udev rule of ``files/``.
+- with the dice tray (``Options.tray``): its unit ``risktable-tray.service``, the tray
+  account's password in ``/etc/risktable/tray.password`` and ``[tray] enabled = true``
+  with its camera (``source``) in hub.toml. An upgrade keeps the tray of a hub.toml that
+  has it enabled, as it keeps a venue bridge; one whose ``[tray]`` is not enabled loses
+  the unit.
 
 An upgrade is an install over an existing one: the environment is reinstalled,
 the units, rule and drop-in rewritten, and the configuration, the broker's
@@ -42,6 +47,13 @@ from risktable.broker_address import DEFAULT_PORT
 from risktable.defaults import DEFAULT_SEATS, DEFAULT_TABLE
 from risktable.provision import broker_config
 from risktable.provision.pi_model import Board, detect_board
+from risktable.provision.tray_setting import (
+    TraySettingError,
+    default_source,
+    enable_tray,
+    tray_settings,
+)
+from risktable.tray import COLOURS_FILE
 
 PREFIX = Path("/opt/risktable")
 COMMAND_LINK = Path("/usr/local/bin/risktable")
@@ -59,6 +71,11 @@ LED_DEVICE = "/dev/risktable-leds"
 HUB_UNIT = "risktable-hub.service"
 GUEST_UNIT = "risktable-guests.service"
 UNITS = (HUB_UNIT, GUEST_UNIT)
+#: The dice tray's unit, shipped and enabled only with the tray (``Options.tray``).
+TRAY_UNIT = "risktable-tray.service"
+TRAY_PASSWORD = CONFIG_DIR / "tray.password"
+#: ``risktable tray calibrate``'s file: the tray's unit starts only once it exists.
+TRAY_CALIBRATION = DATA_DIR / COLOURS_FILE
 APT_PACKAGES = ("mosquitto", "python3-venv")
 #: The dice tray's camera library on Raspberry Pi OS (install --tray on a Pi).
 PICAMERA_PACKAGE = "python3-picamera2"
@@ -94,7 +111,11 @@ class Options:
     the broker's credentials, so upgrades keep it). ``tray``: the dice tray's reader
     too (the ``camera-read`` extra) and, on a Pi, its camera library (Raspberry Pi OS's
     ``python3-picamera2``, which only the system's Python has: the environment then
-    sees the system's packages)."""
+    sees the system's packages), its unit, password file and hub.toml settings (kept by
+    later upgrades while hub.toml's ``[tray] enabled`` is true). ``tray_source``: the
+    tray's camera (``picamera``, ``camera:N``; implies ``tray``); without it a first
+    tray install takes the Pi camera on a Pi, else ``camera:0``, and an upgrade keeps
+    hub.toml's."""
 
     root: Path = Path("/")
     source: Path | None = None
@@ -109,6 +130,7 @@ class Options:
     no_venue: bool = False
     seat_websockets: int | None = None
     tray: bool = False
+    tray_source: str | None = None
 
 
 def shipped_file(name: str) -> str:
@@ -141,6 +163,14 @@ class Installer:
         self._say = say
         self.root = options.root.resolve()
         self.live = self.root == Path("/")
+        # Whether the tray is installed; install() adds a tray an earlier install kept.
+        self.tray = options.tray or options.tray_source is not None
+        self.tray_source = options.tray_source
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        """The units this install enables: the hub's, the guest broker's, the tray's."""
+        return (*UNITS, TRAY_UNIT) if self.tray else UNITS
 
     def target(self, path: Path) -> Path:
         """``path`` of the target system, under the root."""
@@ -169,26 +199,53 @@ class Installer:
         board = detect_board(self.root)
         upgrade = self.target(PREFIX).exists() or self.target(HUB_CONFIG).exists()
         self._say(f"{'upgrading' if upgrade else 'installing'} risktable in {self.root}")
+        if not self.tray and tray_settings(self._read(HUB_CONFIG))[0]:
+            self.tray = True
+            self._say(f"kept: the dice tray ({HUB_CONFIG} has [tray] enabled = true)")
         if board.is_pi:
             self._say(f"board: {board.model}; GPIO backend: {', '.join(board.gpio_packages)}")
         else:
             self._say(f"board: {board.model or 'no device tree model'}, not a Raspberry Pi: "
                       "no GPIO backend, the hub panel is disabled in a new hub.toml")
         self._program("apt", ["apt-get", "update"])
-        camera = (PICAMERA_PACKAGE,) if self.options.tray and board.is_pi else ()
+        camera = (PICAMERA_PACKAGE,) if self.tray and board.is_pi else ()
         self._program("apt", ["apt-get", "install", "-y", *APT_PACKAGES, *camera])
         self._environment(board)
         self._broker()
+        if self.tray:
+            self._tray_password()
         self._hub_config(board)
         self._shipped()
+        if not self.tray:
+            self._remove_tray_unit()
         self._enable(upgrade)
         self._say(self.closing_line())
         return board
 
     def closing_line(self) -> str:
         """The install's last line: what runs now or, with --no-systemctl, that nothing
-        does and the commands that start it (as the skipped lines above showed them)."""
-        units = " ".join(UNITS)
+        does and the commands that start it (as the skipped lines above showed them); with
+        the tray, a second line on it (:meth:`tray_line`)."""
+        return self._units_line() + (f"\n{self.tray_line()}" if self.tray else "")
+
+    def tray_line(self) -> str:
+        """What the tray does next: it runs (calibrated), or the commands that calibrate
+        it and then start it (its unit waits for the calibration)."""
+        camera = ("" if self.tray_source is None else
+                  f" (camera: {self.tray_source}, from [tray] source in {HUB_CONFIG})")
+        if self.target(TRAY_CALIBRATION).exists():
+            if self.options.systemctl and self.live:
+                return (f"the dice tray runs as {TRAY_UNIT}{camera} (journalctl -u "
+                        "risktable-tray)")
+            return f"the dice tray is calibrated: {TRAY_UNIT} starts with the hub{camera}"
+        where = "" if self.live else " on that system"
+        return (f"the dice tray{camera} is not calibrated yet, so {TRAY_UNIT} does not "
+                f"start: once the hub runs and the tray is built and lit (docs/tray-build.md), "
+                f"calibrate and start it{where} with `sudo -u risktable risktable tray "
+                f"calibrate && sudo systemctl start {TRAY_UNIT}`")
+
+    def _units_line(self) -> str:
+        units = " ".join(self.units)
         if self.options.systemctl:
             if self.live:
                 return f"done: the hub runs as {HUB_UNIT} (journalctl -u risktable-hub)"
@@ -206,7 +263,7 @@ class Installer:
         prefix = self.target(PREFIX)
         # picamera2 and libcamera's bindings come from apt, built for the system's
         # Python: a tray's environment must see them (pip installs still come first).
-        system = ["--system-site-packages"] if self.options.tray and board.is_pi else []
+        system = ["--system-site-packages"] if self.tray and board.is_pi else []
         if not (prefix / "bin" / "python").exists():
             self._program("pip", [SYSTEM_PYTHON, "-m", "venv", *system, str(prefix)])
         elif system:
@@ -216,7 +273,7 @@ class Installer:
             raise InstallError("nothing to install: give --source (a checkout or a wheel)")
         # The versions ./run and CI test with (constraints.txt, shipped in files/).
         with resources.as_file(constraints()) as pins:
-            wanted = str(source or "SOURCE") + ("[camera-read]" if self.options.tray else "")
+            wanted = str(source or "SOURCE") + ("[camera-read]" if self.tray else "")
             self._program("pip", [str(prefix / "bin" / "pip"), "install", "--upgrade",
                                   "--constraint", str(pins), wanted, *board.gpio_packages])
         link = self.target(COMMAND_LINK)
@@ -286,11 +343,26 @@ class Installer:
     def _hub_password(self, credentials: Path) -> None:
         # The broker's folder made anew (`broker config --force`, e.g. for TLS) gives the
         # hub a new password: its service's copy follows, or the hub could not log in.
-        password = json.loads(credentials.read_text())["hub"]["password"] + "\n"
-        path = self.target(HUB_PASSWORD)
+        self._password_file(credentials, broker_config.HUB, HUB_PASSWORD)
+
+    def _password_file(self, credentials: Path, role: str, where: Path) -> None:
+        # One account's password from the broker's credentials, root's alone, for a unit's
+        # LoadCredential; rewritten only when it changed.
+        password = json.loads(credentials.read_text())[role]["password"] + "\n"
+        path = self.target(where)
         if not path.exists() or path.read_text() != password:
             _write_file(path, password, 0o600)
-            self._say(f"wrote: {HUB_PASSWORD} (the hub's password in {credentials.name})")
+            self._say(f"wrote: {where} (the {role}'s password in {credentials.name})")
+
+    def _tray_password(self) -> None:
+        credentials = self.target(BROKER_DIR) / broker_config.CREDENTIALS_FILE
+        if broker_config.TRAY not in json.loads(credentials.read_text()):
+            raise InstallError(
+                f"{BROKER_DIR / broker_config.CREDENTIALS_FILE} has no tray account (the "
+                "broker's accounts are older than the tray): make them anew with `risktable "
+                f"broker config --force --out {BROKER_DIR}` and the options they were made "
+                "with (docs/broker.md; every seat gets a new password), then install again")
+        self._password_file(credentials, broker_config.TRAY, TRAY_PASSWORD)
 
     def _venue(self, folder: Path) -> broker_config.VenueTarget | None:
         # The venue given now, else the one an earlier install kept, unless removed.
@@ -342,33 +414,82 @@ class Installer:
     def _hub_config(self, board: Board) -> None:
         path = self.target(HUB_CONFIG)
         if path.exists():
-            self._say(f"kept: {HUB_CONFIG}")
+            if self.tray:
+                self._enable_tray_in(path, board)
+            else:
+                self._say(f"kept: {HUB_CONFIG}")
             return
         doc = json.loads((self.target(BROKER_DIR) / broker_config.CREDENTIALS_FILE).read_text())
+        if self.tray and self.tray_source is None:
+            self.tray_source = default_source(board.is_pi)
         _write_file(path, render_hub_config(doc["table"], len(doc["seats"]),
-                                            doc["broker"]["port"], board.is_pi), 0o644)
+                                            doc["broker"]["port"], board.is_pi,
+                                            self.tray_source if self.tray else None), 0o644)
         self._say(f"wrote: {HUB_CONFIG}")
 
+    def _enable_tray_in(self, path: Path, board: Board) -> None:
+        # An upgrade with the tray: hub.toml keeps its camera unless --tray-source names
+        # another; one without a camera yet gets the board's.
+        text = path.read_text()
+        kept = tray_settings(text)[1]
+        source = self.tray_source or (None if kept else default_source(board.is_pi))
+        try:
+            new = enable_tray(text, source)
+        except TraySettingError as exc:
+            raise InstallError(f"{HUB_CONFIG}: {exc}, and install again") from None
+        self.tray_source = source or kept
+        if new == text:
+            self._say(f"kept: {HUB_CONFIG} (the tray's camera: {self.tray_source})")
+            return
+        _write_file(path, new, 0o644)
+        self._say(f"changed: {HUB_CONFIG} ([tray] enabled = true, source = "
+                  f"\"{self.tray_source}\")")
+
     def _shipped(self) -> None:
-        for name, destination in _SHIPPED.items():
+        shipped = {**_SHIPPED, TRAY_UNIT: UNIT_DIR / TRAY_UNIT} if self.tray else _SHIPPED
+        for name, destination in shipped.items():
             _write_file(self.target(destination), shipped_file(name), 0o644)
             self._say(f"wrote: {destination}")
+
+    def _remove_tray_unit(self) -> None:
+        # hub.toml's [tray] no longer enabled (set by hand): the tray's unit goes too.
+        path = self.target(UNIT_DIR / TRAY_UNIT)
+        if not path.exists():
+            return
+        self._disable([TRAY_UNIT])
+        path.unlink()
+        self._say(f"removed: {UNIT_DIR / TRAY_UNIT} (the dice tray: {HUB_CONFIG} does not "
+                  "have [tray] enabled = true)")
+
+    def _disable(self, units: Sequence[str]) -> None:
+        if self.live:
+            self._program("systemctl", ["systemctl", "disable", "--now", *units])
+        else:
+            self._program("systemctl", ["systemctl", f"--root={self.root}", "disable", *units])
+
+    def _read(self, path: Path) -> str:
+        # A file of the target, or "" when it has none.
+        try:
+            return self.target(path).read_text()
+        except FileNotFoundError:
+            return ""
 
     def _enable(self, upgrade: bool) -> None:
         if not self.live:
             root = f"--root={self.root}"
             self._program("systemctl", ["systemd-sysusers", root])
-            self._program("systemctl", ["systemctl", root, "enable", *UNITS])
+            self._program("systemctl", ["systemctl", root, "enable", *self.units])
             return
         self._program("systemctl", ["systemd-sysusers"])
         self._program("systemctl", ["systemctl", "daemon-reload"])
         self._program("systemctl", ["udevadm", "control", "--reload-rules"])
         self._program("systemctl", ["udevadm", "trigger", "--subsystem-match=tty",
                                     "--action=add"])
-        self._program("systemctl", ["systemctl", "enable", *UNITS])
+        self._program("systemctl", ["systemctl", "enable", *self.units])
         # mosquitto reads the drop-in only when it starts; restart also starts what
-        # is stopped and makes an upgraded hub run the new code.
-        self._program("systemctl", ["systemctl", "restart", "mosquitto.service", *UNITS])
+        # is stopped and makes an upgraded hub run the new code (a tray not calibrated
+        # yet is skipped by its unit's condition).
+        self._program("systemctl", ["systemctl", "restart", "mosquitto.service", *self.units])
         if upgrade:
             self._say("the hub resumes the game in hand from its journal")
 
@@ -376,12 +497,11 @@ class Installer:
         """Remove the environment, units, rule, drop-in and command link; keep the
         configuration and the data directory."""
         self._check_uninstall()
-        if self.live:
-            self._program("systemctl", ["systemctl", "disable", "--now", *UNITS])
-        else:
-            self._program("systemctl", ["systemctl", f"--root={self.root}",
-                                        "disable", *UNITS])
-        for path in [*_SHIPPED.values(), DROPIN, COMMAND_LINK]:
+        # The tray's unit only where an install put it (systemctl refuses a unit it
+        # cannot find).
+        tray = self.target(UNIT_DIR / TRAY_UNIT).exists()
+        self._disable([*UNITS, TRAY_UNIT] if tray else UNITS)
+        for path in [*_SHIPPED.values(), UNIT_DIR / TRAY_UNIT, DROPIN, COMMAND_LINK]:
             target = self.target(path)
             if target.is_symlink() or target.exists():
                 target.unlink()
@@ -403,9 +523,17 @@ class Installer:
                                "(sudo)")
 
 
-def render_hub_config(table: str, seats: int, port: int, panel: bool) -> str:
+def render_hub_config(table: str, seats: int, port: int, panel: bool,
+                      tray_source: str | None = None) -> str:
     """A first install's ``hub.toml``: the table broker on this Pi, the hub's account,
-    the LED controller by its udev name, the panel on when the board is a Pi."""
+    the LED controller by its udev name, the panel on when the board is a Pi, and the
+    dice tray on with its camera when ``tray_source`` is given."""
+    tray = [] if tray_source is None else [
+        "[tray]",
+        "enabled = true",
+        f"source = {json.dumps(tray_source)}   # the tray's camera ({TRAY_UNIT})",
+        "",
+    ]
     return "\n".join([
         "# risktable hub configuration, written by `risktable install` (an upgrade keeps",
         "# it). Every key is described in docs/hub.example.toml. The password comes from",
@@ -429,6 +557,7 @@ def render_hub_config(table: str, seats: int, port: int, panel: bool) -> str:
         "[data]",
         f'dir = "{DATA_DIR}"',
         "",
+        *tray,
     ])
 
 

@@ -16,3 +16,6 @@ The hub's side of it is :mod:`risktable.service.tray_desk`.
 # page (``risktable tray run --keep-photo``, the demo's tray) in the data directory.
 LAST_PHOTO = "tray-last.jpg"
 LAST_READ = "tray-last.json"
+#: The calibration's file in the data directory (``risktable tray calibrate``); named here,
+#: without the reader's imports, for the installer and its unit's start condition.
+COLOURS_FILE = "tray-colours.json"

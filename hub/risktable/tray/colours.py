@@ -9,9 +9,7 @@ from pathlib import Path
 
 from riskproto.messages import TRAY_SIDES
 from risktable.dice_camera.colour import ColourCalibration, Lab
-
-#: The calibration's file in the data directory.
-COLOURS_FILE = "tray-colours.json"
+from risktable.tray import COLOURS_FILE
 
 
 class CalibrationError(ValueError):
