@@ -62,3 +62,29 @@ def test_a_label_that_is_not_a_dies_stops_the_run(tmp_path: Path, line: str) -> 
     images = _labelled_folder(tmp_path, line)
     with pytest.raises(SystemExit, match=r"\.txt:1: not"):
         tool.main(["--images", str(images), "--out", str(tmp_path / "out")])
+
+
+def test_an_ensemble_is_assembled_from_runs_that_share_the_detector(tmp_path: Path) -> None:
+    from risktable.dice_camera.model_files import MODELS, classifier_files
+
+    tool = _tool("assemble")
+    out = tmp_path / "ensemble"
+    assert tool.main(["--out", str(out), "--detector", str(MODELS),
+                      "--classifiers", str(MODELS), str(MODELS)]) == 0
+    assert classifier_files(out) == ("classifier.onnx", "classifier-2.onnx")
+    assert json.loads((out / "training-classifier-2.json").read_text())["seed"] == \
+        json.loads((MODELS / "training-classifier.json").read_text())["seed"]
+    # one member fewer: the old second member and its record are gone
+    assert tool.main(["--out", str(out), "--detector", str(MODELS),
+                      "--classifiers", str(MODELS)]) == 0
+    assert classifier_files(out) == ("classifier.onnx",)
+    assert not (out / "training-classifier-2.json").exists()
+    other = tmp_path / "other-run"
+    other.mkdir()
+    (other / "classifier.onnx").write_bytes((MODELS / "classifier.onnx").read_bytes())
+    meta = json.loads((MODELS / "training-classifier.json").read_text())
+    (other / "training-classifier.json").write_text(json.dumps({**meta, "mined_with": "0" * 64}))
+    with pytest.raises(SystemExit, match="another detector"):
+        tool.main(["--out", str(out), "--detector", str(MODELS), "--classifiers", str(other)])
+    with pytest.raises(SystemExit, match="folder of its own"):
+        tool.main(["--out", str(MODELS), "--detector", str(MODELS), "--classifiers", str(MODELS)])

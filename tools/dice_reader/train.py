@@ -5,8 +5,11 @@ hub/risktable/dice_camera/models/.
     nice -n 10 python tools/dice_reader/train.py --photos ../shared/dice-photos/train
 
 Only the training part of the split (risktable.dice_camera.split) trains the models;
-the validation part sets the thresholds; the held-out part is never opened here. The
-seed fixes every random choice (material, augmentation, initial weights, batches), so a
+the validation part sets the thresholds; the held-out part is never opened here.
+``--extra DIR...`` adds other setups' labelled photos (each folder split by the same rule,
+only its training part read here): the classifier also learns from crops the reader cuts
+on their dice (docs/dice-camera.md, "Other setups in training"). The seed fixes every
+random choice (material, augmentation, initial weights, batches), so a
 run on the same machine with the same versions writes the same models; torch's CPU
 kernels may differ in the last bits between machines.
 """
@@ -497,10 +500,24 @@ class Mined:
     nothing: list[tuple[np.ndarray, tuple[float, float, float, float]]]
 
 
-def mine(photos: list[Photo], detector: Path) -> Mined:
+def _centred_in(box: tuple[float, float, float, float], labels: np.ndarray) -> int:
+    """The labelled die whose centre lies inside ``box``, nearest its centre, or -1."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    best, nearest = -1, math.inf
+    for i, b in enumerate(labels):
+        lx, ly = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        if box[0] <= lx <= box[2] and box[1] <= ly <= box[3] and \
+                math.hypot(lx - cx, ly - cy) < nearest:
+            best, nearest = i, math.hypot(lx - cx, ly - cy)
+    return best
+
+
+def mine(photos: list[Photo], detector: Path, by_centre: bool = False) -> Mined:
     """Runs ``detector`` over ``photos`` as the reader does, with a low score threshold,
     and sorts its boxes into dice (overlapping a labelled die) and not dice (overlapping
-    none, centred on none)."""
+    none, centred on none). ``by_centre``, for other setups' labels, which may box only
+    a die's top face or pips: a box is the die whose labelled centre it holds, and no
+    box is taken as "not a die" (a die their labels left out would be learned as none)."""
     sess = session(detector, 1)
     name = sess.get_inputs()[0].name
     dice, nothing = [], []
@@ -508,6 +525,10 @@ def mine(photos: list[Photo], detector: Path) -> Mined:
         tensor, scale = detector_input(ph.image)
         heat, size, offset = sess.run(None, {name: tensor})
         for f in decode(heat[0, 0], size[0], offset[0], scale, 0.1):
+            if by_centre:
+                if (which := _centred_in(f.box, ph.boxes)) >= 0:
+                    dice.append((ph.image, f.box, int(ph.values[which])))
+                continue
             ious = [_iou(list(f.box), list(b)) for b in ph.boxes]
             best = int(np.argmax(ious)) if ious else -1
             if best >= 0 and ious[best] >= 0.3:
@@ -521,8 +542,9 @@ def mine(photos: list[Photo], detector: Path) -> Mined:
 
 def mined_sample(mined: Mined, rng: Rng) -> tuple[np.ndarray, int]:
     """A crop the reader would cut on a training photo, its box moved a little and its
-    colours, light and sharpness changed: half dice, half hard negatives."""
-    if rng.random() < 0.5 and mined.dice:
+    colours, light and sharpness changed: half dice, half hard negatives (all dice where
+    none were mined)."""
+    if mined.dice and (not mined.nothing or rng.random() < 0.5):
         image, box, label = mined.dice[rng.integers(len(mined.dice))]
     else:
         image, box = mined.nothing[rng.integers(len(mined.nothing))]
@@ -538,20 +560,26 @@ def mined_sample(mined: Mined, rng: Rng) -> tuple[np.ndarray, int]:
     return synth.degrade(crop, rng, 0.6), label
 
 
-def classifier_pool(m: Material, mined: Mined, rng: Rng, size: int, log: list[str]
-                    ) -> tuple[np.ndarray, np.ndarray]:
+def classifier_pool(m: Material, mined: Mined, rng: Rng, size: int, log: list[str],
+                    extra: Mined | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``size`` training crops made once (the training draws batches from them, each
-    crop turned and mirrored at random): a fifth from :func:`mined_sample`, the rest
+    crop turned and mirrored at random): a fifth from :func:`mined_sample`, another
+    fifth from the other setups' mined dice when there are any (``extra``), the rest
     from :func:`classifier_sample`."""
     crops = np.zeros((size, CROP_SIDE, CROP_SIDE, 3), np.uint8)
     labels = np.zeros(size, np.int64)
     started = time.process_time()
     for i in range(size):
-        crops[i], labels[i] = (mined_sample(mined, rng) if i % 5 == 0
-                               else classifier_sample(m, rng))
+        if i % 5 == 0:
+            crops[i], labels[i] = mined_sample(mined, rng)
+        elif i % 5 == 1 and extra is not None and extra.dice:
+            crops[i], labels[i] = mined_sample(extra, rng)
+        else:
+            crops[i], labels[i] = classifier_sample(m, rng)
+    other = f", {len(extra.dice)} other setups' mined dice" if extra is not None else ""
     line = (f"classifier pool: {size} crops ({len(mined.dice)} mined dice, "
-            f"{len(mined.nothing)} mined not dice), classes {np.bincount(labels, minlength=7)} "
-            f"({time.process_time() - started:.0f} CPU s)")
+            f"{len(mined.nothing)} mined not dice{other}), classes "
+            f"{np.bincount(labels, minlength=7)} ({time.process_time() - started:.0f} CPU s)")
     print(line, flush=True)
     log.append(line)
     return crops, labels
@@ -590,8 +618,9 @@ class Averaged:
 def train_classifier(m: Material, mined: Mined, rng: Rng, steps: int, batch: int,
                      pool_size: int, log: list[str], checkpoint: Path | None = None,
                      stop: int | None = None,
-                     widths: tuple[int, int, int, int] = CLASSIFIER_WIDTHS) -> Classifier:
-    crops, labels = classifier_pool(m, mined, rng, pool_size, log)
+                     widths: tuple[int, int, int, int] = CLASSIFIER_WIDTHS,
+                     extra: Mined | None = None) -> Classifier:
+    crops, labels = classifier_pool(m, mined, rng, pool_size, log, extra)
     # kept as bytes (a quarter of float's memory), each batch turned to float as drawn
     pool = torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)))
     truths = torch.from_numpy(labels)
@@ -653,6 +682,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="the classifier's channels at its four resolutions")
     parser.add_argument("--day", help="train on the training photos of this day only "
                         "(YYYYMMDD): the leave-one-day-out check of docs/dice-camera.md")
+    parser.add_argument("--extra", type=Path, nargs="*", default=[], metavar="DIR",
+                        help="other setups' labelled photos (a labels.json each, made by "
+                        "yolo_labels.py): the classifier also learns from crops cut on the "
+                        "dice of their training part")
     parser.add_argument("--sprites", type=int, default=1500)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--only", choices=["detector", "classifier"],
@@ -678,10 +711,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "classifier"):
         torch.manual_seed(args.seed + 2)
         mined = mine(photos, args.out / DETECTOR)
+        extra = mine(load_photos([p for folder in args.extra for p in load_part(folder, TRAIN)]),
+                     args.out / DETECTOR, by_centre=True) if args.extra else None
         cls = train_classifier(material, mined, np.random.default_rng([args.seed, 2]),
                                args.classifier_steps, 64, args.classifier_pool, log,
                                args.out / "classifier.onnx", args.classifier_stop,
-                               classifier_widths(args.classifier_widths))
+                               classifier_widths(args.classifier_widths), extra)
         export_classifier(cls, args.out / "classifier.onnx")
     for part in (["detector", "classifier"] if args.only is None else [args.only]):
         meta = training_meta(args, part, round(time.time() - started))
@@ -712,6 +747,8 @@ def training_meta(args: argparse.Namespace, part: str, seconds: int) -> dict[str
         "validation_photos": [p.path.name for p in load_part(args.photos, VALIDATION)
                               if args.day is None or f"_{args.day}_" in p.path.name],
         "day": args.day,
+        "extra_train_photos": {folder.name: [p.path.name for p in load_part(folder, TRAIN)]
+                               for folder in args.extra},
         "torch": torch.__version__, "seconds": seconds,
         "cpu_seconds": round(time.process_time()),
     }

@@ -16,6 +16,11 @@ made on; the figures are printed for each source apart. Such reads only inform t
 committed classifier's thresholds when the day classifiers were trained as it was: cheaper
 ones are less sure of themselves, and their pooled choice did not carry over
 (docs/dice-camera.md, "More evidence for the thresholds").
+
+``--extra DIR...``: other setups' labelled photos (train.py's ``--extra``); the validation
+part of each joins the choice, a read matching a die whose labelled centre it holds (their
+labels may box only the pips). Their training part trained the classifier; their
+held-out part is never opened here.
 """
 
 from __future__ import annotations
@@ -50,7 +55,7 @@ from risktable.dice_camera.reader import (  # noqa: E402
     scaled,
     why_unsure,
 )
-from risktable.dice_camera.scoring import Score, score_photo  # noqa: E402
+from risktable.dice_camera.scoring import CENTRE, IOU, Score, score_photo  # noqa: E402
 from risktable.dice_camera.split import TRAIN, VALIDATION  # noqa: E402
 
 WRONG_COST = 20
@@ -124,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
                         "(YYYYMMDD): the leave-one-day-out check")
     parser.add_argument("--evidence", type=Path, nargs="*", default=[],
                         help="evidence.py files whose reads join the validation photos'")
+    parser.add_argument("--extra", type=Path, nargs="*", default=[], metavar="DIR",
+                        help="other setups' photos whose validation parts join the choice")
     args = parser.parse_args(argv)
     loose = Thresholds(min(FOUND), 0.0, 0.0, 0.0, 1.0)
     classifiers = classifier_files(args.models)
@@ -135,9 +142,15 @@ def main(argv: list[str] | None = None) -> int:
     box_scale = fitted_box_scale(raw)
     raw = [([replace(r, box=scaled(r.box, box_scale)) for r in reads], dice)
            for reads, dice in raw]
-    sources = [("validation", raw)] + [(str(path), evidence_reads(path))
-                                       for path in args.evidence]
-    raw = [photo for _, reads in sources for photo in reads]
+    sources = [("validation", raw, IOU)] + [(str(path), evidence_reads(path), IOU)
+                                            for path in args.evidence]
+    for folder in args.extra:
+        extra = [([replace(r, box=scaled(r.box, box_scale))
+                   for r in reader.read_file(photo.path)[0]], photo.dice)
+                 for photo in load_part(folder, VALIDATION)]
+        sources.append((str(folder), extra, CENTRE))
+    pooled = [(reads, dice, match) for _, photos_reads, match in sources
+              for reads, dice in photos_reads]
     best: tuple[float, Thresholds, Score] | None = None
     tried: list[tuple[float, Thresholds, Score]] = []
     for found, fs, vs, vp, ns in itertools.product(FOUND, FOUND_SURE, VALUE_SURE,
@@ -146,8 +159,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         t = Thresholds(found, fs, vs, vp, ns)
         total = Score()
-        for reads, dice in raw:
-            total.add(score_photo(rethreshold(reads, t), dice))
+        for reads, dice, match in pooled:
+            total.add(score_photo(rethreshold(reads, t), dice, match=match))
         merit = (total.right - WRONG_COST * total.wrong
                  - ASK_COST * (total.extra_unsure + total.not_found))
         tried.append((merit, t, total))
@@ -164,10 +177,10 @@ def main(argv: list[str] | None = None) -> int:
               f"unsure where no die {total.extra_unsure}")
     _, t, total = best
     by_source: dict[str, Score] = {}
-    for name, reads in sources:
+    for name, photos_reads, match in sources:
         by_source[name] = part = Score()
-        for photo_reads, dice in reads:
-            part.add(score_photo(rethreshold(photo_reads, t), dice))
+        for photo_reads, dice in photos_reads:
+            part.add(score_photo(rethreshold(photo_reads, t), dice, match=match))
         print(f"  {name}: right {part.right}/{part.dice}, wrong {part.wrong}, "
               f"unsure {part.unsure}, not found {part.not_found}")
     # Each model's training record is named after its file: training-classifier-2.json
@@ -189,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
                                  **figures(by_source[str(path)],
                                            len(json.loads(path.read_text())["photos"]))}
                      for path in args.evidence},
+        "extra_validation": {folder.name: figures(by_source[str(folder)],
+                                                  len(load_part(folder, VALIDATION)))
+                             for folder in args.extra},
         "training": training,
     }
     (args.models / METADATA).write_text(json.dumps(meta, indent=1) + "\n")

@@ -14,6 +14,8 @@ line: a benchmark's labels are taken as they are or not at all.
 
 ``--pick one-per-base`` keeps the first photo (sorted by name) of each Roboflow export
 base name (``X_jpg.rf.HASH.jpg`` -> ``X``): the same photo exported twice is read once.
+``--not-in DIR`` leaves out every photo whose base name is among the photos of DIR's
+``labels.json``: a set made for training never holds a copy of a benchmark's photo.
 """
 
 from __future__ import annotations
@@ -73,9 +75,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pick", choices=("all", "one-per-base"), default="all")
     parser.add_argument("--only", default="*", help="only the photos whose name matches "
                         "this glob pattern")
+    parser.add_argument("--not-in", type=Path, nargs="*", default=[], metavar="DIR",
+                        help="leave out the photos of these sets (by base name)")
     args = parser.parse_args(argv)
+    taken = {base_name(name) for folder in args.not_in
+             for name in json.loads((folder / "labels.json").read_text(encoding="utf-8"))}
     photos = sorted((p for folder in args.images for p in folder.glob(args.only)
-                     if p.suffix.lower() in (".jpg", ".jpeg", ".png")), key=lambda p: p.name)
+                     if p.suffix.lower() in (".jpg", ".jpeg", ".png")
+                     and base_name(p.name) not in taken), key=lambda p: p.name)
     if args.pick == "one-per-base":
         first: dict[str, Path] = {}
         for photo in photos:
