@@ -88,3 +88,17 @@ def test_an_ensemble_is_assembled_from_runs_that_share_the_detector(tmp_path: Pa
         tool.main(["--out", str(out), "--detector", str(MODELS), "--classifiers", str(other)])
     with pytest.raises(SystemExit, match="folder of its own"):
         tool.main(["--out", str(MODELS), "--detector", str(MODELS), "--classifiers", str(MODELS)])
+
+
+def test_no_benchmark_photo_or_shared_photo_trained_the_models() -> None:
+    from risktable.dice_camera.model_files import METADATA, MODELS
+
+    base_name = _tool("yolo_labels").base_name
+    benchmark = {base_name(name) for folder in SETS.iterdir() if folder.is_dir()
+                 for name in load_labels(folder)}
+    training = json.loads((MODELS / METADATA).read_text())["training"]
+    extra = [name for meta in training.values()
+             for names in meta.get("extra_train_photos", {}).values() for name in names]
+    assert extra, "the committed classifiers learned from other setups' photos"
+    assert not {base_name(name) for name in extra} & benchmark
+    assert not [name for name in extra if name.startswith("IMG_2019120")]
