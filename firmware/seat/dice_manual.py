@@ -4,7 +4,7 @@
 # With the dice tray's read (arm_dice `faces`, 0 a die it could not read) every die
 # shows at once: Confirm sends them when none is unknown, else goes to the first unknown
 # one; the encoder sets the die under the cursor; Back and the knob's press move the
-# cursor to the previous and the next die.
+# cursor to the previous and the next die. A read of a roll already entered is dropped.
 
 from seat.dice import DiceInput
 
@@ -17,6 +17,11 @@ class ManualDice(DiceInput):
 
     def arm(self, roll, count, faces=None):
         if faces:
+            # A read of a roll entered already (its dice event on its way, the hub's
+            # disarm not here yet) comes too late: taking it would open the entry again
+            # and take the player's next presses as dice.
+            if roll == self.roll and not self.pending:
+                return False
             self.pending = False  # the tray's read replaces an entry under way
         if not super().arm(roll, count):
             return False

@@ -34,6 +34,7 @@ from risktable.tray import colours
 from risktable.tray.service import TrayService
 from tests.e2e.hub_driver import LedLog, start_service
 from tests.support.cli import run
+from tests.support.fault_proxy import UP, FaultProxy
 from tests.support.mosquitto import Mosquitto
 from tests.support.virtual_table import mirror_table
 from tests.tray import photos
@@ -90,18 +91,26 @@ def _calibrate(capsys: pytest.CaptureFixture[str], tmp: Path) -> Path:
     return colours.colours_path(tmp / "tray")
 
 
-@pytest.fixture
-def battle(fresh_mosquitto: Mosquitto, micropython: str, tmp_path: Path,
-           capsys: pytest.CaptureFixture[str]) -> Iterator[Battle]:
+@contextlib.contextmanager
+def _battle(mosquitto: Mosquitto, micropython: str, tmp_path: Path,
+            capsys: pytest.CaptureFixture[str],
+            proxy: FaultProxy | None = None) -> Iterator[Battle]:
+    """The table at its first battle, both rolls armed and shown; with ``proxy`` (to
+    ``mosquitto``) the attacker's seat reaches the broker through it."""
     table = "traybattle"
-    broker = BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port)
+    broker = BrokerAddress(mosquitto.host, mosquitto.port)
     data_dir = tmp_path / "hub"
     data_dir.mkdir()
     _game_at_first_battle(data_dir, table)
     calibration = _calibrate(capsys, tmp_path)
     service = start_service(broker.host, broker.port, table, SEATS, data_dir, LedLog(),
                             tray=TrayConfig(enabled=True))
-    seats = {n: SeatProcess(micropython, n, table, broker, tmp_path, keepalive=5,
+    player = service.inspect(lambda s: s.seats[s.state.player])
+    # Behind the proxy, a keepalive longer than any hold of the test: the broker keeps
+    # a seat whose packets wait in the path.
+    seats = {n: SeatProcess(micropython, n, table,
+                            BrokerAddress(proxy.host, proxy.port) if proxy and n == player
+                            else broker, tmp_path, keepalive=60 if proxy and n == player else 5,
                             extra_config={"dice": "manual"}) for n in range(1, SEATS + 1)}
     try:
         for seat in seats.values():
@@ -124,6 +133,13 @@ def battle(fresh_mosquitto: Mosquitto, micropython: str, tmp_path: Path,
         for seat in seats.values():
             seat.stop()
         service.stop()
+
+
+@pytest.fixture
+def battle(fresh_mosquitto: Mosquitto, micropython: str, tmp_path: Path,
+           capsys: pytest.CaptureFixture[str]) -> Iterator[Battle]:
+    with _battle(fresh_mosquitto, micropython, tmp_path, capsys) as b:
+        yield b
 
 
 def _tray(b: Battle, source: str) -> None:
@@ -259,6 +275,50 @@ def test_each_problem_is_one_line_on_both_seats_and_the_roll_can_be_typed(
             b.seats[seat].send({"button": "confirm"})
     roll = _rolled(b.service)
     assert roll.attack == (3,) * b.attack and roll.defend == (3,) * b.defence
+
+
+def test_a_read_that_reaches_the_seat_after_its_roll_was_typed_is_dropped(
+        fresh_mosquitto: Mosquitto, micropython: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A player types the roll while the tray reads it: the hub takes the tray's read
+    before the seat's dice event (still on its way) and sends the seat its prefilled
+    entry, which reaches the seat after the roll left it. The seat keeps its entered
+    roll: the player's next input is the hub's, not a die of an entry opened again (its
+    Confirm would send the roll twice, refused, and a knob turn or Back would be lost)."""
+    with FaultProxy(fresh_mosquitto.host, fresh_mosquitto.port) as proxy, \
+            _battle(fresh_mosquitto, micropython, tmp_path, capsys, proxy) as b:
+        att = b.seats[b.attacker]
+        # What the attacker's seat sends waits in the path; what the hub sends reaches it.
+        proxy.hold(UP)
+        first = len(att.verdicts)
+        for _ in range(b.attack):
+            att.send({"encoder": 2})  # 1 turns to 3
+            att.send({"button": "confirm"})
+        verdict = att.wait_verdict(first, WAIT)
+        assert verdict is not None and verdict[0] == "numbered" and verdict[1][1] == "dice"
+        folder = b.tmp / "late"
+        photos.write(folder, "1-read.png", [(v, "red") for v in ATTACK[:b.attack]], seed=7)
+        photos.write(folder, "2-too-many.png", [(4, "red")] * (b.attack + 1), seed=8)
+        _tray(b, str(folder))
+        # The second read's line shows once the hub has taken both: it sent the first to
+        # the seat as its prefilled entry, ahead of the line (one hub, in order).
+        assert _shows(att, "Too many dice in the tray: roll again")
+        assert b.service.inspect(lambda _s: b.service.tray and
+                                 b.service.tray.prefilled(b.attacker, b.roll))
+        turned = len(att.verdicts)
+        att.send({"encoder": 1})
+        assert att.wait_verdict(turned, WAIT) == ("numbered", [verdict[1][0] + 1, "encoder"])
+        shown = [h["oled"][0] for h in att.history or [] if h["oled"]]
+        entered = len(shown) - 1 - shown[::-1].index("Entered")
+        assert not [t for t in shown[entered:] if t.startswith("Tray: die")], shown
+        proxy.hold(UP, False)
+        for _ in range(b.defence):
+            b.seats[b.defender].send({"encoder": 2})
+            b.seats[b.defender].send({"button": "confirm"})
+        roll = _rolled(b.service)
+        assert roll.attack == (3,) * b.attack and roll.defend == (3,) * b.defence
+        assert [v for k, v in att.verdicts if k == "numbered" and v[1] == "dice"] == [
+            verdict[1]]
 
 
 def test_the_demos_bots_roll_through_the_tray(battle: Battle) -> None:
