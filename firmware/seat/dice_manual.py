@@ -14,6 +14,7 @@ class ManualDice(DiceInput):
         super().__init__(seat, roll_button)
         self._at = 0  # the die being set
         self._tray = False  # the faces came from the tray's read
+        self._covered = False  # a refusal's reason covers the entry (seat/app.py)
 
     def arm(self, roll, count, faces=None):
         if faces:
@@ -33,6 +34,15 @@ class ManualDice(DiceInput):
             self._unknown()
         self._show_entry()
         return True
+
+    def tick(self, now):
+        # A reason shown over the entry (a refusal, the tray's problem) goes after a few
+        # seconds or with a new view: the entry is shown again then.
+        covered = self.seat.refusal is not None
+        if self._covered and not covered and self.pending:
+            self._show_entry()
+        self._covered = covered
+        super().tick(now)
 
     def _unknown(self):
         # The cursor to the first die the tray could not read; False when there is none.
