@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -31,10 +32,11 @@ from risktable.rules.actions import Roll
 from risktable.rules.state import ROLL
 from risktable.service.table_service import TableService
 from risktable.tray import colours
+from risktable.tray.judge import Armed
 from risktable.tray.service import TrayService
 from tests.e2e.hub_driver import LedLog, start_service
 from tests.support.cli import run
-from tests.support.fault_proxy import UP, FaultProxy
+from tests.support.fault_proxy import DOWN, UP, FaultProxy
 from tests.support.mosquitto import Mosquitto
 from tests.support.virtual_table import mirror_table
 from tests.tray import photos
@@ -319,6 +321,51 @@ def test_a_read_that_reaches_the_seat_after_its_roll_was_typed_is_dropped(
         assert roll.attack == (3,) * b.attack and roll.defend == (3,) * b.defence
         assert [v for k, v in att.verdicts if k == "numbered" and v[1] == "dice"] == [
             verdict[1]]
+
+
+def test_a_read_of_the_defence_made_before_the_tray_heard_the_attack_is_taken(
+        battle: Battle) -> None:
+    """The attacker's roll is in, and the defender rolls before the tray has heard so
+    (its tray/armed still the battle with both sides to roll): the read answers the same
+    battle, and the defender's seat shows it to accept."""
+    b = battle
+    att, dfn = b.seats[b.attacker], b.seats[b.defender]
+    folder = b.tmp / "defence"
+    defence = DEFENCE[:b.defence]
+    photos.write(folder, "defence.png", [(v, "white") for v in defence], seed=9)
+    with FaultProxy(b.broker.host, b.broker.port) as proxy:
+        tray = TrayService(BrokerAddress(proxy.host, proxy.port), b.table, DiceReader().read,
+                           colours.load(b.calibration))
+        tray.connect()
+        reading: threading.Thread | None = None
+        try:
+            deadline = time.monotonic() + WAIT
+            while tray.armed != Armed(b.roll, b.attack, b.defence):
+                assert time.monotonic() < deadline, tray.armed
+                time.sleep(0.02)
+            proxy.hold(DOWN)  # the tray hears nothing more from the hub
+            for _ in range(b.attack):
+                att.send({"encoder": 2})  # 1 turns to 3
+                att.send({"button": "confirm"})
+            deadline = time.monotonic() + WAIT
+            while b.service.inspect(lambda s: s.standing_commands(b.attacker)):
+                assert time.monotonic() < deadline, "the attack roll was not taken"
+                time.sleep(0.02)
+            reading = threading.Thread(target=tray.run,
+                                       args=(lambda: open_source(str(folder)),))
+            reading.start()
+            at, shown = _entry(dfn, b.defence)
+            assert not Counter(f for f in shown if f) - Counter(defence)
+        finally:
+            proxy.hold(DOWN, False)
+            if reading is not None:
+                reading.join(WAIT)
+            tray.close()
+    defence_faces = _filled(shown, defence)
+    _enter(dfn, at, shown, defence_faces)
+    roll = _rolled(b.service)
+    assert roll.attack == (3,) * b.attack
+    assert sorted(roll.defend) == sorted(defence_faces)
 
 
 def test_the_demos_bots_roll_through_the_tray(battle: Battle) -> None:
