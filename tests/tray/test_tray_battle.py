@@ -149,10 +149,7 @@ def _tray(b: Battle, source: str) -> None:
     tray = TrayService(b.broker, b.table, DiceReader().read, colours.load(b.calibration))
     tray.connect()
     try:
-        deadline = time.monotonic() + WAIT
-        while tray.armed.roll != b.roll:
-            assert time.monotonic() < deadline, tray.armed
-            time.sleep(0.02)
+        assert tray.wait_armed(lambda a: a.roll == b.roll, WAIT), tray.armed
         # A source that gives no frames is published as no_camera: the seats show it.
         with contextlib.suppress(FrameSourceError):
             tray.run(lambda: open_source(source))
@@ -339,10 +336,7 @@ def test_a_read_of_the_defence_made_before_the_tray_heard_the_attack_is_taken(
         tray.connect()
         reading: threading.Thread | None = None
         try:
-            deadline = time.monotonic() + WAIT
-            while tray.armed != Armed(b.roll, b.attack, b.defence):
-                assert time.monotonic() < deadline, tray.armed
-                time.sleep(0.02)
+            assert tray.wait_armed(Armed(b.roll, b.attack, b.defence).__eq__, WAIT), tray.armed
             proxy.hold(DOWN)  # the tray hears nothing more from the hub
             for _ in range(b.attack):
                 att.send({"encoder": 2})  # 1 turns to 3
@@ -366,6 +360,28 @@ def test_a_read_of_the_defence_made_before_the_tray_heard_the_attack_is_taken(
     roll = _rolled(b.service)
     assert roll.attack == (3,) * b.attack
     assert sorted(roll.defend) == sorted(defence_faces)
+
+
+def test_the_tray_hears_the_battle_armed_under_the_attackers_number_to_its_end(
+        battle: Battle) -> None:
+    """What the tray hears armed (``TrayService.wait_armed``, which the demo's bots wait
+    on before they lay a photo: the tray reads one at once, and a read made before it
+    heard the roll armed names the roll before): the battle by the attacker's roll
+    number, with the dice still to roll, until both sides are in."""
+    b = battle
+    tray = TrayService(b.broker, b.table, DiceReader().read, colours.load(b.calibration))
+    tray.connect()
+    try:
+        assert tray.wait_armed(Armed(b.roll, b.attack, b.defence).__eq__, WAIT), tray.armed
+        for _ in range(b.attack):
+            b.seats[b.attacker].send({"encoder": 2})
+            b.seats[b.attacker].send({"button": "confirm"})
+        assert tray.wait_armed(Armed(b.roll, 0, b.defence).__eq__, WAIT), tray.armed
+        for _ in range(b.defence):
+            b.seats[b.defender].send({"button": "confirm"})
+        assert tray.wait_armed(Armed().__eq__, WAIT), tray.armed
+    finally:
+        tray.close()
 
 
 def test_the_demos_bots_roll_through_the_tray(battle: Battle) -> None:

@@ -27,6 +27,7 @@ from risktable.dice_camera.settle import Settler
 from risktable.i18n import seat_texts
 from risktable.service.table_service import TableService
 from risktable.service.tray_desk import armed_sides
+from risktable.table.dice import attack_roll
 from risktable.tray import compose
 from risktable.tray.service import TrayService
 from risktable.tray.watch import SettledRoll
@@ -151,6 +152,12 @@ class DemoTray:
         if side is None:
             self._type(seat, faces)
             return
+        # A photo laid before the tray has heard the roll armed (the seat may show it
+        # first) is read for the roll armed before, which the hub drops.
+        roll, count = attack_roll(event["roll"]), len(faces)
+        if not self.tray.wait_armed(lambda a: a.roll == roll and (
+                a.attack if side == "attack" else a.defence) == count, self.timeout):
+            raise TimeoutError(f"the demo tray never heard roll {roll} armed")
         with self._read:
             seen = len(self._reads)
         self._photos.put(compose.compose([(f, SIDE_COLOURS[side]) for f in faces], self._rng))
