@@ -4,7 +4,7 @@
 # With the dice tray's read (arm_dice `faces`, 0 a die it could not read) every die
 # shows at once: Confirm sends them when none is unknown, else goes to the first unknown
 # one; the encoder sets the die under the cursor; Back and the knob's press move the
-# cursor to the previous and the next die.
+# cursor to the previous and the next die. A read of a roll already entered is dropped.
 
 from seat.dice import DiceInput
 
@@ -14,9 +14,15 @@ class ManualDice(DiceInput):
         super().__init__(seat, roll_button)
         self._at = 0  # the die being set
         self._tray = False  # the faces came from the tray's read
+        self._covered = False  # a refusal's reason covers the entry (seat/app.py)
 
     def arm(self, roll, count, faces=None):
         if faces:
+            # A read of a roll entered already (its dice event on its way, the hub's
+            # disarm not here yet) comes too late: taking it would open the entry again
+            # and take the player's next presses as dice.
+            if roll == self.roll and not self.pending:
+                return False
             self.pending = False  # the tray's read replaces an entry under way
         if not super().arm(roll, count):
             return False
@@ -28,6 +34,15 @@ class ManualDice(DiceInput):
             self._unknown()
         self._show_entry()
         return True
+
+    def tick(self, now):
+        # A reason shown over the entry (a refusal, the tray's problem) goes after a few
+        # seconds or with a new view: the entry is shown again then.
+        covered = self.seat.refusal is not None
+        if self._covered and not covered and self.pending:
+            self._show_entry()
+        self._covered = covered
+        super().tick(now)
 
     def _unknown(self):
         # The cursor to the first die the tray could not read; False when there is none.

@@ -92,6 +92,25 @@ def test_a_black_hole_holds_everything_and_closes_nothing(
     assert proxy.connections == 1  # the same connection carried it
 
 
+def test_a_hold_stops_one_direction_and_lets_the_other_flow(
+        pair: tuple[FaultProxy, Recorder, Recorder]) -> None:
+    proxy, sender, watcher = pair
+    watcher.publish("proxy/down", b"0", retain=True)
+    sender.subscribe("proxy/down")
+    sender.wait_for(lambda t, m, r: t == "proxy/down" and m == 0)
+    proxy.hold(UP)
+    sender.client.publish(TOPIC, b"1", qos=1)
+    watcher.publish("proxy/down", b"2")
+    # What the broker sends still reaches the sender, while what it sent waits.
+    sender.wait_for(lambda t, m, r: t == "proxy/down" and m == 2)
+    watcher.wait_for(lambda t, m, r: t == "proxy/down" and m == 2)
+    assert [p for t, p, _ in watcher.messages if t == TOPIC] == []
+    proxy.hold(UP, False)
+    assert _payloads(watcher, b"1") == [b"1"]
+    assert proxy.connections == 1
+    watcher.publish("proxy/down", b"", retain=True)
+
+
 def test_a_connection_given_up_during_a_black_hole_never_reaches_the_broker(
         mosquitto: Mosquitto) -> None:
     with FaultProxy(mosquitto.host, mosquitto.port) as proxy:

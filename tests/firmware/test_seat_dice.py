@@ -234,6 +234,42 @@ def test_a_die_the_tray_could_not_read_is_asked_and_any_die_corrected(
     assert hub.inputs() == [event]
 
 
+def test_a_reason_over_the_entry_gives_the_display_back_to_it(
+        start_seat: StartSeat, hub: AckingHub) -> None:
+    # The hub's line for a read the tray could not take (an error tied to no input) is
+    # shown for a few seconds over the entry under way, which then shows again.
+    seat = start_seat("manual")
+    command(hub, seat, "arm_dice", 9, 2)
+    seat.send({"encoder": 3})
+    seat.wait_output(lambda line: line.get("oled") == ["Die 1 of 2", "4"])
+    line = "Too many dice in the tray: roll again"
+    hub.publish(SEAT, topics.SEAT_ERROR, messages.error_reply(
+        messages.ProtocolError(messages.E_NOT_ALLOWED, line)))
+    seat.wait_output(lambda out: out.get("oled") == [line])
+    seat.wait_output(lambda out: out.get("oled") == ["Die 1 of 2", "4"], timeout=20)
+    seat.send({"button": "confirm"})
+    seat.send({"button": "confirm"})
+    (event,) = wait_dice(hub, 1)
+    assert [d["face"] for d in event["dice"]] == [4, 1] and event["roll"] == 9
+
+
+def test_a_trays_read_of_a_roll_entered_already_is_dropped(
+        start_seat: StartSeat, hub: AckingHub) -> None:
+    # The read reaches the seat after its player typed the roll (the hub took the read
+    # before the roll): the next input is the hub's, not a die of the entry again.
+    seat = start_seat("manual")
+    command(hub, seat, "arm_dice", 10, 1)
+    seat.send({"button": "confirm"})
+    wait_dice(hub, 1)
+    _tray_read(hub, 10, [5])
+    # A line after the read, from the same hub: once it shows, the seat has the read.
+    hub.publish(SEAT, topics.SEAT_ERROR, messages.error_reply(
+        messages.ProtocolError(messages.E_NOT_ALLOWED, "after the read")))
+    seat.wait_output(lambda out: out.get("oled") == ["after the read"])
+    seat.send({"encoder": 1})
+    assert hub.wait_inputs(2)[1] == {"kind": "encoder", "steps": 1}
+
+
 def test_smart_dice_count_only_after_rolling_for_the_armed_roll(
     start_seat: StartSeat, hub: AckingHub
 ) -> None:

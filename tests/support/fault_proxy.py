@@ -9,6 +9,8 @@ remaining length), so a fault acts on packets, never on half of one:
   connection opened during the black-hole reaches the broker only when the
   path heals, and not at all if its client gave up on it by then (a connection
   attempt lost on the way never reaches the server).
+- **hold**: the same, one direction only (``hold(UP)``: what the client sends waits
+  in the path while what the broker sends still reaches it).
 - **delay**: every packet of a direction waits that long before it goes on.
 - **duplicate**: the next packets of a type are sent twice.
 - **reorder**: the next packet of a type is held back and sent after the one
@@ -96,6 +98,9 @@ class FaultProxy:
         self.port = int(self._listener.getsockname()[1])
         self._flowing = threading.Event()
         self._flowing.set()
+        self._ways = {UP: threading.Event(), DOWN: threading.Event()}  # set: not held
+        for way in self._ways.values():
+            way.set()
         self._lock = threading.Lock()
         self._rules = {UP: _Rules(), DOWN: _Rules()}
         self._sockets: list[socket.socket] = []
@@ -117,6 +122,14 @@ class FaultProxy:
     @property
     def black_holed(self) -> bool:
         return not self._flowing.is_set()
+
+    def hold(self, direction: str, on: bool = True) -> None:
+        """Stop (``on``) or resume forwarding the packets going ``direction``, without
+        closing anything: they wait in the path and go on, in order, when it resumes."""
+        if on:
+            self._ways[direction].clear()
+        else:
+            self._ways[direction].set()
 
     def delay(self, direction: str, seconds: float) -> None:
         """Hold every packet going ``direction`` for ``seconds`` (0: no delay)."""
@@ -144,6 +157,8 @@ class FaultProxy:
     def close(self) -> None:
         self._closed = True
         self._flowing.set()
+        for way in self._ways.values():
+            way.set()
         _close(self._listener)
         self.cut()
 
@@ -206,7 +221,7 @@ class FaultProxy:
                 data = b""
             if not data:
                 break
-        self._flowing.wait()
+        self._flows(direction)
         if held:
             _send(dst, held)
         with contextlib.suppress(OSError):
@@ -215,7 +230,7 @@ class FaultProxy:
     def _forward(self, dst: socket.socket, direction: str, packet: bytes,
                  held: bytes | None) -> bytes | None:
         # Returns the packet now held back for reordering (None if none).
-        self._flowing.wait()
+        self._flows(direction)
         ptype = packet_type(packet) if self.framed else -1
         with self._lock:
             rules = self._rules[direction]
@@ -231,13 +246,21 @@ class FaultProxy:
             time.sleep(delay)
         if hold:
             return packet
-        self._flowing.wait()  # a black-hole may have begun during the delay
+        self._flows(direction)  # a black-hole or a hold may have begun during the delay
         out = packet * copies + (held or b"")
         if not _send(dst, out):
             return _FAILED
         with self._lock:
             self.packets[direction] += copies + (1 if held else 0)
         return None
+
+    def _flows(self, direction: str) -> None:
+        # Until neither a black-hole nor a hold of ``direction`` stops the path.
+        while True:
+            self._flowing.wait()
+            self._ways[direction].wait()
+            if self._flowing.is_set():
+                return
 
 
 class _Chunks(Framer):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -31,9 +32,11 @@ from risktable.rules.actions import Roll
 from risktable.rules.state import ROLL
 from risktable.service.table_service import TableService
 from risktable.tray import colours
+from risktable.tray.judge import Armed
 from risktable.tray.service import TrayService
 from tests.e2e.hub_driver import LedLog, start_service
 from tests.support.cli import run
+from tests.support.fault_proxy import DOWN, UP, FaultProxy
 from tests.support.mosquitto import Mosquitto
 from tests.support.virtual_table import mirror_table
 from tests.tray import photos
@@ -90,18 +93,26 @@ def _calibrate(capsys: pytest.CaptureFixture[str], tmp: Path) -> Path:
     return colours.colours_path(tmp / "tray")
 
 
-@pytest.fixture
-def battle(fresh_mosquitto: Mosquitto, micropython: str, tmp_path: Path,
-           capsys: pytest.CaptureFixture[str]) -> Iterator[Battle]:
+@contextlib.contextmanager
+def _battle(mosquitto: Mosquitto, micropython: str, tmp_path: Path,
+            capsys: pytest.CaptureFixture[str],
+            proxy: FaultProxy | None = None) -> Iterator[Battle]:
+    """The table at its first battle, both rolls armed and shown; with ``proxy`` (to
+    ``mosquitto``) the attacker's seat reaches the broker through it."""
     table = "traybattle"
-    broker = BrokerAddress(fresh_mosquitto.host, fresh_mosquitto.port)
+    broker = BrokerAddress(mosquitto.host, mosquitto.port)
     data_dir = tmp_path / "hub"
     data_dir.mkdir()
     _game_at_first_battle(data_dir, table)
     calibration = _calibrate(capsys, tmp_path)
     service = start_service(broker.host, broker.port, table, SEATS, data_dir, LedLog(),
                             tray=TrayConfig(enabled=True))
-    seats = {n: SeatProcess(micropython, n, table, broker, tmp_path, keepalive=5,
+    player = service.inspect(lambda s: s.seats[s.state.player])
+    # Behind the proxy, a keepalive longer than any hold of the test: the broker keeps
+    # a seat whose packets wait in the path.
+    seats = {n: SeatProcess(micropython, n, table,
+                            BrokerAddress(proxy.host, proxy.port) if proxy and n == player
+                            else broker, tmp_path, keepalive=60 if proxy and n == player else 5,
                             extra_config={"dice": "manual"}) for n in range(1, SEATS + 1)}
     try:
         for seat in seats.values():
@@ -126,15 +137,19 @@ def battle(fresh_mosquitto: Mosquitto, micropython: str, tmp_path: Path,
         service.stop()
 
 
+@pytest.fixture
+def battle(fresh_mosquitto: Mosquitto, micropython: str, tmp_path: Path,
+           capsys: pytest.CaptureFixture[str]) -> Iterator[Battle]:
+    with _battle(fresh_mosquitto, micropython, tmp_path, capsys) as b:
+        yield b
+
+
 def _tray(b: Battle, source: str) -> None:
     """The tray reads ``source`` once it has heard the armed battle."""
     tray = TrayService(b.broker, b.table, DiceReader().read, colours.load(b.calibration))
     tray.connect()
     try:
-        deadline = time.monotonic() + WAIT
-        while tray.armed.roll != b.roll:
-            assert time.monotonic() < deadline, tray.armed
-            time.sleep(0.02)
+        assert tray.wait_armed(lambda a: a.roll == b.roll, WAIT), tray.armed
         # A source that gives no frames is published as no_camera: the seats show it.
         with contextlib.suppress(FrameSourceError):
             tray.run(lambda: open_source(source))
@@ -259,6 +274,114 @@ def test_each_problem_is_one_line_on_both_seats_and_the_roll_can_be_typed(
             b.seats[seat].send({"button": "confirm"})
     roll = _rolled(b.service)
     assert roll.attack == (3,) * b.attack and roll.defend == (3,) * b.defence
+
+
+def test_a_read_that_reaches_the_seat_after_its_roll_was_typed_is_dropped(
+        fresh_mosquitto: Mosquitto, micropython: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A player types the roll while the tray reads it: the hub takes the tray's read
+    before the seat's dice event (still on its way) and sends the seat its prefilled
+    entry, which reaches the seat after the roll left it. The seat keeps its entered
+    roll: the player's next input is the hub's, not a die of an entry opened again (its
+    Confirm would send the roll twice, refused, and a knob turn or Back would be lost)."""
+    with FaultProxy(fresh_mosquitto.host, fresh_mosquitto.port) as proxy, \
+            _battle(fresh_mosquitto, micropython, tmp_path, capsys, proxy) as b:
+        att = b.seats[b.attacker]
+        # What the attacker's seat sends waits in the path; what the hub sends reaches it.
+        proxy.hold(UP)
+        first = len(att.verdicts)
+        for _ in range(b.attack):
+            att.send({"encoder": 2})  # 1 turns to 3
+            att.send({"button": "confirm"})
+        verdict = att.wait_verdict(first, WAIT)
+        assert verdict is not None and verdict[0] == "numbered" and verdict[1][1] == "dice"
+        folder = b.tmp / "late"
+        photos.write(folder, "1-read.png", [(v, "red") for v in ATTACK[:b.attack]], seed=7)
+        photos.write(folder, "2-too-many.png", [(4, "red")] * (b.attack + 1), seed=8)
+        _tray(b, str(folder))
+        # The second read's line shows once the hub has taken both: it sent the first to
+        # the seat as its prefilled entry, ahead of the line (one hub, in order).
+        assert _shows(att, "Too many dice in the tray: roll again")
+        assert b.service.inspect(lambda _s: b.service.tray and
+                                 b.service.tray.prefilled(b.attacker, b.roll))
+        turned = len(att.verdicts)
+        att.send({"encoder": 1})
+        assert att.wait_verdict(turned, WAIT) == ("numbered", [verdict[1][0] + 1, "encoder"])
+        shown = [h["oled"][0] for h in att.history or [] if h["oled"]]
+        entered = len(shown) - 1 - shown[::-1].index("Entered")
+        assert not [t for t in shown[entered:] if t.startswith("Tray: die")], shown
+        proxy.hold(UP, False)
+        for _ in range(b.defence):
+            b.seats[b.defender].send({"encoder": 2})
+            b.seats[b.defender].send({"button": "confirm"})
+        roll = _rolled(b.service)
+        assert roll.attack == (3,) * b.attack and roll.defend == (3,) * b.defence
+        assert [v for k, v in att.verdicts if k == "numbered" and v[1] == "dice"] == [
+            verdict[1]]
+
+
+def test_a_read_of_the_defence_made_before_the_tray_heard_the_attack_is_taken(
+        battle: Battle) -> None:
+    """The attacker's roll is in, and the defender rolls before the tray has heard so
+    (its tray/armed still the battle with both sides to roll): the read answers the same
+    battle, and the defender's seat shows it to accept."""
+    b = battle
+    att, dfn = b.seats[b.attacker], b.seats[b.defender]
+    folder = b.tmp / "defence"
+    defence = DEFENCE[:b.defence]
+    photos.write(folder, "defence.png", [(v, "white") for v in defence], seed=9)
+    with FaultProxy(b.broker.host, b.broker.port) as proxy:
+        tray = TrayService(BrokerAddress(proxy.host, proxy.port), b.table, DiceReader().read,
+                           colours.load(b.calibration))
+        tray.connect()
+        reading: threading.Thread | None = None
+        try:
+            assert tray.wait_armed(Armed(b.roll, b.attack, b.defence).__eq__, WAIT), tray.armed
+            proxy.hold(DOWN)  # the tray hears nothing more from the hub
+            for _ in range(b.attack):
+                att.send({"encoder": 2})  # 1 turns to 3
+                att.send({"button": "confirm"})
+            deadline = time.monotonic() + WAIT
+            while b.service.inspect(lambda s: s.standing_commands(b.attacker)):
+                assert time.monotonic() < deadline, "the attack roll was not taken"
+                time.sleep(0.02)
+            reading = threading.Thread(target=tray.run,
+                                       args=(lambda: open_source(str(folder)),))
+            reading.start()
+            at, shown = _entry(dfn, b.defence)
+            assert not Counter(f for f in shown if f) - Counter(defence)
+        finally:
+            proxy.hold(DOWN, False)
+            if reading is not None:
+                reading.join(WAIT)
+            tray.close()
+    defence_faces = _filled(shown, defence)
+    _enter(dfn, at, shown, defence_faces)
+    roll = _rolled(b.service)
+    assert roll.attack == (3,) * b.attack
+    assert sorted(roll.defend) == sorted(defence_faces)
+
+
+def test_the_tray_hears_the_battle_armed_under_the_attackers_number_to_its_end(
+        battle: Battle) -> None:
+    """What the tray hears armed (``TrayService.wait_armed``, which the demo's bots wait
+    on before they lay a photo: the tray reads one at once, and a read made before it
+    heard the roll armed names the roll before): the battle by the attacker's roll
+    number, with the dice still to roll, until both sides are in."""
+    b = battle
+    tray = TrayService(b.broker, b.table, DiceReader().read, colours.load(b.calibration))
+    tray.connect()
+    try:
+        assert tray.wait_armed(Armed(b.roll, b.attack, b.defence).__eq__, WAIT), tray.armed
+        for _ in range(b.attack):
+            b.seats[b.attacker].send({"encoder": 2})
+            b.seats[b.attacker].send({"button": "confirm"})
+        assert tray.wait_armed(Armed(b.roll, 0, b.defence).__eq__, WAIT), tray.armed
+        for _ in range(b.defence):
+            b.seats[b.defender].send({"button": "confirm"})
+        assert tray.wait_armed(Armed().__eq__, WAIT), tray.armed
+    finally:
+        tray.close()
 
 
 def test_the_demos_bots_roll_through_the_tray(battle: Battle) -> None:

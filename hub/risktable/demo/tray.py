@@ -9,6 +9,7 @@ hub's data folder for the board page."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import queue
 import random
@@ -23,8 +24,10 @@ from risktable.dice_camera.colour import ColourCalibration
 from risktable.dice_camera.frames import Frame
 from risktable.dice_camera.reader import DiceReader
 from risktable.dice_camera.settle import Settler
+from risktable.i18n import seat_texts
 from risktable.service.table_service import TableService
 from risktable.service.tray_desk import armed_sides
+from risktable.table.dice import attack_roll
 from risktable.tray import compose
 from risktable.tray.service import TrayService
 from risktable.tray.watch import SettledRoll
@@ -35,6 +38,39 @@ SIDE_COLOURS = {"attack": "red", "defence": "white"}
 # Frame time each composed photo is held for, at this many frames a second: long enough to
 # settle (the Settler's still_s) and read twice.
 HOLD_FRAMES, FPS = 10, 10.0
+
+
+@functools.cache
+def _tray_title(lang: str) -> str:
+    # The first row of the title a seat in `lang` shows over the tray's read, its die
+    # and count still placeholders (seat/dice_manual.py, seat/texts.py).
+    return seat_texts.entry(lang, "tray").rows[0]
+
+
+def tray_title(lang: str, die: int, count: int) -> str:
+    """The title over the tray's read on a seat in ``lang``, its cursor on ``die`` (from
+    1) of ``count``.
+
+    >>> tray_title("en", 2, 3)
+    'Tray: die 2 of 3'
+    """
+    first = seat_texts.PLACEHOLDER
+    return _tray_title(lang).replace(first, str(die)).replace(chr(ord(first) + 1), str(count))
+
+
+def shows_read(oled: list[str], lang: str, faces: list[int]) -> bool:
+    """Whether a seat in ``lang`` whose display shows ``oled`` shows the tray's read
+    ``faces`` (0: a die to ask, where the cursor starts), title and all: the plain typed
+    entry of one die shows the same faces as a read of a 1, and a press made there
+    enters the roll without the read.
+
+    >>> shows_read(["Tray: die 1 of 1", "1"], "en", [1])
+    True
+    >>> shows_read(["Die 1 of 1", "1"], "en", [1])
+    False
+    """
+    die = faces.index(0) + 1 if 0 in faces else 1
+    return oled[:2] == [tray_title(lang, die, len(faces)), " ".join(map(str, faces))]
 
 
 def calibration(reader: DiceReader, rng: random.Random) -> ColourCalibration:
@@ -116,6 +152,12 @@ class DemoTray:
         if side is None:
             self._type(seat, faces)
             return
+        # A photo laid before the tray has heard the roll armed (the seat may show it
+        # first) is read for the roll armed before, which the hub drops.
+        roll, count = attack_roll(event["roll"]), len(faces)
+        if not self.tray.wait_armed(lambda a: a.roll == roll and (
+                a.attack if side == "attack" else a.defence) == count, self.timeout):
+            raise TimeoutError(f"the demo tray never heard roll {roll} armed")
         with self._read:
             seen = len(self._reads)
         self._photos.put(compose.compose([(f, SIDE_COLOURS[side]) for f in faces], self._rng))
@@ -133,15 +175,14 @@ class DemoTray:
         self._correct(seat, shown, faces)
 
     def _prefilled(self, seat: int, roll: int, count: int) -> list[int]:
-        # The faces the hub sent the seat, once the seat shows them.
+        # The faces the hub sent the seat, once the seat shows them (shows_read).
         firmware = self.seats[seat]
+        lang = self.service.hub.seat_language(seat)
 
         def shown(outputs: dict[str, Any]) -> bool:
             faces = self.service.tray.prefilled(seat, roll) if self.service.tray else None
-            oled = outputs.get("oled") or []
-            # The title (the tray's die k of n, in the seat's language) names the count.
-            return faces is not None and len(oled) > 1 and str(count) in oled[0] \
-                and oled[1] == " ".join(map(str, faces))
+            return faces is not None and len(faces) == count and \
+                shows_read(outputs.get("oled") or [], lang, faces)
 
         if not firmware.wait_until(shown, self.timeout):
             raise TimeoutError(f"seat {seat} never showed the tray's read of roll {roll}")

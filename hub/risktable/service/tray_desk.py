@@ -20,6 +20,7 @@ from risktable.dice_stats import camera_die
 from risktable.i18n import N_, _
 from risktable.rules.state import DEFEND, ROLL
 from risktable.service.hub import HubService
+from risktable.table.dice import attack_roll
 from risktable.table.session import TableSession
 
 log = logging.getLogger(__name__)
@@ -74,8 +75,10 @@ class TrayDesk:
         self._sides = armed_sides(session)
         rolls = {s.side: s for s in self._sides}
         roll = rolls.get("attack") or rolls.get("defence")
+        # The battle keeps the attacker's number once the attack is in: a read of the
+        # defence made before the tray heard that answers the same battle.
         armed = messages.message(
-            "tray_armed", roll=roll.roll if roll is not None else 0,
+            "tray_armed", roll=attack_roll(roll.roll) if roll is not None else 0,
             attack=rolls["attack"].count if "attack" in rolls else 0,
             defence=rolls["defence"].count if "defence" in rolls else 0)
         armed_rolls = {s.roll for s in self._sides}

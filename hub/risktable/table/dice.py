@@ -38,6 +38,16 @@ def roll_number(at: int, slot: int) -> int:
     return _SLOTS * at + slot
 
 
+def attack_roll(roll: int) -> int:
+    """The attacker's roll number of the battle one of whose sides is roll ``roll``: what
+    names the battle while either side is still to roll.
+
+    >>> attack_roll(roll_number(12, DEFENDER_SLOT)) == roll_number(12, ATTACKER_SLOT)
+    True
+    """
+    return roll_number(roll // _SLOTS, ATTACKER_SLOT)
+
+
 def sides(s: State, log_length: int, battle_at: int) -> list[Side]:
     """The dice the table needs in ``s``, in the order a chance action lists them.
 

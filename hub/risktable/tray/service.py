@@ -60,7 +60,7 @@ class TrayService:
         self.keep = keep
         self.seq = 0
         self._armed = Armed()
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()  # over _armed: notified when it changes
         self._subscribed = threading.Event()
         self._address = address
         self._client = mqtt.Client(CallbackAPIVersion.VERSION2,
@@ -77,6 +77,11 @@ class TrayService:
         """What the hub wants read now."""
         with self._lock:
             return self._armed
+
+    def wait_armed(self, wanted: Callable[[Armed], bool], timeout: float) -> bool:
+        """Wait until what the tray has heard armed is ``wanted``; False on timeout."""
+        with self._lock:
+            return self._lock.wait_for(lambda: wanted(self._armed), timeout)
 
     def connect(self) -> None:
         """Log in and take the hub's retained ``tray/armed``; :class:`TrayError` when not."""
@@ -190,5 +195,6 @@ class TrayService:
         armed = Armed.from_message(msg)
         with self._lock:
             self._armed = armed
+            self._lock.notify_all()
         log.info("tray: armed roll %d: %d attack, %d defence dice", armed.roll, armed.attack,
                  armed.defence)
