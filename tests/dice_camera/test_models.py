@@ -4,6 +4,7 @@ training part of the split only."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from risktable.dice_camera.model_files import (
     DETECTOR,
     METADATA,
     MODELS,
+    ModelError,
     load_info,
     session,
     sha256,
@@ -64,3 +66,11 @@ def test_the_models_run_on_inputs_of_their_shapes() -> None:
     p = FaceClassifier(MODELS / CLASSIFIER).probabilities(crops)
     assert p.shape == (3, 7)
     np.testing.assert_allclose(p.sum(axis=1), 1.0, rtol=1e-4)
+
+
+def test_metadata_naming_a_classifier_without_its_hash_is_refused(tmp_path: Path) -> None:
+    raw = json.loads((MODELS / METADATA).read_text())
+    raw["classifiers"] = [*raw["classifiers"], "classifier-9.onnx"]
+    (tmp_path / METADATA).write_text(json.dumps(raw))
+    with pytest.raises(ModelError, match=r"no SHA-256 for classifier-9\.onnx"):
+        load_info(tmp_path, check=False)

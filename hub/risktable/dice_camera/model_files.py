@@ -87,6 +87,9 @@ def load_info(folder: Path = MODELS, check: bool = True) -> ModelInfo:
         raise ModelError(f"{folder / METADATA}: the dice reader's model metadata is missing") \
             from None
     classifiers = tuple(str(name) for name in raw.get("classifiers", [CLASSIFIER]))
+    missing = [name for name in (DETECTOR, *classifiers) if name not in raw["files"]]
+    if missing:
+        raise ModelError(f"{folder / METADATA}: names no SHA-256 for {', '.join(missing)}")
     hashes = {name: str(raw["files"][name]) for name in (DETECTOR, *classifiers)}
     if check:
         for name, digest in hashes.items():
