@@ -99,7 +99,8 @@ def main() -> None:
         walls.append(best_wall)
         cpus.append(best_cpu)
         total.add(score_photo(reads, photo.dice, match=args.match))
-        strict.add(score_photo(reads, photo.dice, least=0.5))
+        if args.match == IOU:  # the stricter overlap means nothing for centres
+            strict.add(score_photo(reads, photo.dice, least=0.5))
         why.update(r.why for r in reads if not r.sure)
         for r in reads:
             outcome = "sure" if r.sure else "unsure"

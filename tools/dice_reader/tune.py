@@ -144,10 +144,12 @@ def main(argv: list[str] | None = None) -> int:
            for reads, dice in raw]
     sources = [("validation", raw, IOU)] + [(str(path), evidence_reads(path), IOU)
                                             for path in args.evidence]
+    extra_photos: dict[str, int] = {}
     for folder in args.extra:
         extra = [([replace(r, box=scaled(r.box, box_scale))
                    for r in reader.read_file(photo.path)[0]], photo.dice)
                  for photo in load_part(folder, VALIDATION)]
+        extra_photos[folder.name] = len(extra)
         sources.append((str(folder), extra, CENTRE))
     pooled = [(reads, dice, match) for _, photos_reads, match in sources
               for reads, dice in photos_reads]
@@ -203,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
                                            len(json.loads(path.read_text())["photos"]))}
                      for path in args.evidence},
         "extra_validation": {folder.name: figures(by_source[str(folder)],
-                                                  len(load_part(folder, VALIDATION)))
+                                                  extra_photos[folder.name])
                              for folder in args.extra},
         "training": training,
     }
