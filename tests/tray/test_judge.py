@@ -31,6 +31,8 @@ def test_each_problem() -> None:
     red3 = [_die(v, RED, "red", x=0.1 * v) for v in (1, 2, 3)]
     assert roll_message(1, Armed(9, 2, 2), red3, CAL, 1)["problem"] == "too_many"
     assert "problem" not in roll_message(1, Armed(9, 3, 2), red3, CAL, 1)
+    # The attack in, its dice still in the tray: the defence's read is not "too many".
+    assert "problem" not in roll_message(1, Armed(9, 0, 2), red3, CAL, 1)
     green = [_die(4, GREEN, "green")]
     assert roll_message(1, Armed(9, 3, 2), green, CAL, 1)["problem"] == "wrong_colours"
     # Without a calibration no die has a side: every sure die is of a wrong colour.

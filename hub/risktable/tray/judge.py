@@ -10,8 +10,10 @@ read (protocol/README.md, "The dice tray"). Pure: no camera, no MQTT.
 >>> msg = roll_message(1, Armed(7, 1, 1), [red], cal, 40.2)
 >>> msg["roll"], msg["dice"][0]["side"], msg["dice"][0]["box"], "problem" in msg
 (7, 'attack', [100, 100, 200, 200], False)
->>> roll_message(2, Armed(7, 0, 1), [red], cal, 40.2)["problem"]
+>>> roll_message(2, Armed(7, 1, 0), [red, red], cal, 40.2)["problem"]
 'too_many'
+>>> "problem" in roll_message(3, Armed(7, 0, 1), [red], cal, 40.2)  # the attack lying there
+False
 """
 
 from __future__ import annotations
@@ -77,15 +79,17 @@ def tray_dice(reads: Sequence[DieRead],
 
 def problem_of(dice: Sequence[Mapping[str, Any]], armed: Armed) -> str | None:
     """The one reason the hub cannot take ``dice`` as read for ``armed``, or None: a
-    sure die of neither calibrated colour (``wrong_colours``), more dice of a side than
-    are armed (``too_many``). With nothing armed no roll is judged."""
+    sure die of neither calibrated colour (``wrong_colours``), more dice of an armed side
+    than are armed (``too_many``). With nothing armed no roll is judged. A side armed with
+    no dice has rolled already: its dice may still lie in the tray beside the other
+    side's, and counting them would ask for a roll again that cannot help."""
     if not armed.roll:
         return None
     if any("side" not in d for d in dice):
         return "wrong_colours"
     wanted = {"attack": armed.attack, "defence": armed.defence}
     for side, count in wanted.items():
-        if sum(1 for d in dice if d.get("side") == side) > count:
+        if count and sum(1 for d in dice if d.get("side") == side) > count:
             return "too_many"
     return None
 
