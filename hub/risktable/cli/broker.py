@@ -238,6 +238,8 @@ def _venue(args: argparse.Namespace) -> int:
     except FileExistsError as exc:
         raise CliError(f"{exc} exists; use --force to replace the venue's configuration",
                        1) from None
+    except ValueError as exc:  # the kept CA (table_ca.TableCaError)
+        raise CliError(str(exc), 1) from None
     except OSError as exc:
         raise CliError(f"cannot write {out}: {exc.strerror}", 1) from None
     print(f"wrote {out / venue_config.VENUE_CONF_FILE} for {len(args.tables)} tables "
@@ -290,6 +292,8 @@ def _config(args: argparse.Namespace) -> int:
         )
     except FileExistsError as exc:
         raise CliError(f"{exc} exists; use --force to replace the configuration", 1) from None
+    except ValueError as exc:  # the kept CA (table_ca.TableCaError)
+        raise CliError(str(exc), 1) from None
     except OSError as exc:
         raise CliError(f"cannot write {out}: {exc.strerror}", 1) from None
     seats = [a for a in accounts if a.role == broker_config.SEAT]
@@ -362,7 +366,8 @@ def venue_page_config(credentials: Path, ws_url: str | None) -> VenuePageConfig:
                            "or give --ws-url")
         if host == "0.0.0.0":
             raise CliError("the venue's brokers bind 0.0.0.0: give --ws-url "
-                           f"ws://<this machine's LAN address>:{websockets}/")
+                           f"{'wss' if tls else 'ws'}://<this machine's LAN address>:"
+                           f"{websockets}/")
         ws_url = f"{'wss' if tls else 'ws'}://{host}:{websockets}/"
     if not ws_url.startswith(("ws://", "wss://")):
         raise CliError(f"--ws-url: expected ws://HOST:PORT/ or wss://..., got {ws_url}", 2)

@@ -171,16 +171,29 @@ def _pem_key(key: ec.EllipticCurvePrivateKey) -> bytes:
                              serialization.NoEncryption())
 
 
+class TableCaError(ValueError):
+    """The CA kept in a folder cannot be used: half of it is missing, or its key is not
+    one."""
+
+
 def load_or_make_ca(folder: Path, table: str) -> TableCa:
     """The CA kept in ``folder``, or a new one written there (``ca.crt``, ``ca.der``,
     and ``ca.key`` with mode 0600). Kept across ``broker config --force``: seats and
     phones that trust it go on trusting the new broker certificate."""
     cert_path, key_path = folder / CA_CERT_FILE, folder / CA_KEY_FILE
-    if cert_path.exists() and key_path.exists():
+    if cert_path.exists() != key_path.exists():
+        # A new CA here would leave every seat and phone that trusts the old one unable
+        # to connect: only a person can say which they want.
+        present, missing = (cert_path, key_path) if cert_path.exists() else (key_path,
+                                                                             cert_path)
+        raise TableCaError(f"{missing} is missing beside {present}: put it back, or remove "
+                           f"{present} too for a new CA (every seat and phone then needs "
+                           f"the new {CA_CERT_FILE})")
+    if cert_path.exists():
         cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
         key = serialization.load_pem_private_key(key_path.read_bytes(), password=None)
         if not isinstance(key, ec.EllipticCurvePrivateKey):
-            raise ValueError(f"{key_path} is not the table CA's EC key")
+            raise TableCaError(f"{key_path} is not the table CA's EC key")
         return TableCa(cert, key)
     ca = new_ca(table)
     _write(key_path, _pem_key(ca.key), 0o600)
