@@ -94,7 +94,7 @@ def _header(line: str) -> str | None:
 
 def _name(line: str) -> str | None:
     match = _SETTING.match(line)
-    return None if match is None or line.lstrip().startswith("#") else match["name"]
+    return None if match is None else match["name"]  # a comment never matches
 
 
 def _replaced(line: str, value: str) -> str:

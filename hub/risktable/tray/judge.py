@@ -46,11 +46,6 @@ class Armed:
         """From a decoded ``tray_armed``."""
         return cls(int(msg["roll"]), int(msg["attack"]), int(msg["defence"]))
 
-    def message(self) -> dict[str, Any]:
-        """As the ``tray_armed`` message the hub publishes."""
-        return messages.message("tray_armed", roll=self.roll, attack=self.attack,
-                                defence=self.defence)
-
 
 def _die(read: DieRead, side: str | None) -> dict[str, Any]:
     box = [min(max(round(v * BOX_SCALE), 0), BOX_SCALE) for v in read.box]
