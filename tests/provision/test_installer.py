@@ -4,6 +4,7 @@ keeping the data, and the Pi model read from fake device-tree files."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import queue
@@ -723,3 +724,21 @@ def test_a_broker_older_than_the_tray_account_is_named(
                        "--no-pip", "--no-systemctl", "--tray-source", "webcam")
     assert code == 2 and "'webcam' is not picamera, camera:N" in err
     assert not (tmp_path / "other").exists()
+
+
+def test_a_tls_venue_bridge_keeps_its_ca_for_mosquitto_across_upgrades(tmp_path: Path) -> None:
+    ca = tmp_path / "given-venue-ca.crt"
+    ca.write_text("-----BEGIN CERTIFICATE-----\nvenue\n-----END CERTIFICATE-----\n")
+    said = install(tmp_path, table="den", venue=dataclasses.replace(VENUE, ca=ca))
+    copied = tmp_path / "etc/risktable/broker" / installer.VENUE_CA
+    assert copied.read_text() == ca.read_text()
+    assert stat.S_IMODE(copied.stat().st_mode) == 0o644
+    dropin_path = tmp_path / "etc/mosquitto/conf.d/risktable.conf"
+    wanted = f"bridge_cafile {installer.BROKER_DIR / installer.VENUE_CA}\n"
+    assert wanted in dropin_path.read_text()
+    assert any(installer.VENUE_CA in line for line in said)
+    ca.unlink()  # the file given once is not needed again
+    install(tmp_path)
+    assert wanted in dropin_path.read_text()  # an upgrade keeps the bridge's TLS
+    install(tmp_path, no_venue=True)
+    assert not copied.exists() and "bridge_cafile" not in dropin_path.read_text()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -191,16 +190,8 @@ def register(sub: Any) -> None:
 
 
 def _bridge(args: argparse.Namespace) -> broker_config.VenueBridge | None:
-    target = venue_target(args.bridge, args.bridge_password_file)
-    if target is None:
-        if args.bridge_ca is not None:
-            raise CliError("--bridge-ca needs --bridge HOST", 2)
-        return None
-    if args.bridge_ca is not None:
-        if not args.bridge_ca.is_file():
-            raise CliError(f"--bridge-ca {args.bridge_ca}: no such file", 2)
-        target = dataclasses.replace(target, ca=args.bridge_ca.resolve())
-    return target.for_table(args.table)
+    target = venue_target(args.bridge, args.bridge_password_file, args.bridge_ca)
+    return None if target is None else target.for_table(args.table)
 
 
 def _check_ports(ports: dict[str, int]) -> None:

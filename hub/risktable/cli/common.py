@@ -33,15 +33,20 @@ def check_table_and_bind(table: str, bind: str) -> None:
         raise CliError(f"--bind: not an IP address: {bind}", 2) from None
 
 
-def venue_target(bridge: str | None, password_file: Path | None) -> VenueTarget | None:
-    """The venue broker of ``--bridge HOST[:PORT]`` and the password in
-    ``--bridge-password-file`` (its first line); ``None`` when neither is given.
-    One given without the other, a bad port or an unreadable or empty file is a
-    one-line error."""
+def venue_target(bridge: str | None, password_file: Path | None,
+                 ca: Path | None = None) -> VenueTarget | None:
+    """The venue broker of ``--bridge HOST[:PORT]``, the password in
+    ``--bridge-password-file`` (its first line) and, for a venue that speaks TLS, its CA
+    certificate ``--bridge-ca``; ``None`` when no bridge is given. One given without the
+    other, a bad port or an unreadable or empty file is a one-line error."""
     if bridge is None:
         if password_file is not None:
             raise CliError("--bridge-password-file needs --bridge HOST", 2)
+        if ca is not None:
+            raise CliError("--bridge-ca needs --bridge HOST", 2)
         return None
+    if ca is not None and not ca.is_file():
+        raise CliError(f"--bridge-ca {ca}: no such file", 2)
     if password_file is None:
         raise CliError("--bridge needs --bridge-password-file (the venue's "
                        "bridge-<table>.password)", 2)
@@ -58,7 +63,8 @@ def venue_target(bridge: str | None, password_file: Path | None) -> VenueTarget 
         raise CliError(f"--bridge-password-file {password_file} is empty")
     from risktable.provision.broker_config import VenueTarget
 
-    return VenueTarget(host, int(port_text), lines[0].strip())
+    return VenueTarget(host, int(port_text), lines[0].strip(),
+                       None if ca is None else ca.resolve())
 
 
 def broker_address(text: str) -> BrokerAddress:

@@ -50,6 +50,9 @@ def register(sub: Any) -> None:
     install.add_argument("--bridge-password-file", type=Path, metavar="FILE",
                          help="the venue's bridge-<table>.password file for this table "
                          "(with --bridge)")
+    install.add_argument("--bridge-ca", type=Path, metavar="FILE",
+                         help="the venue's CA certificate, when the venue speaks TLS (its "
+                         "`broker venue --tls` ca.crt; with --bridge): kept with the bridge")
     install.add_argument("--no-bridge", action="store_true",
                          help="remove the venue bridge an earlier install set up")
     install.add_argument("--seat-websockets", type=int, metavar="PORT",
@@ -105,7 +108,7 @@ def _install(args: argparse.Namespace) -> int:
     check_table_and_bind(args.table, args.bind)
     if args.seat_websockets is not None and not 1 <= args.seat_websockets <= 65535:
         raise CliError(f"--seat-websockets: must be 1 to 65535, not {args.seat_websockets}", 2)
-    venue = venue_target(args.bridge, args.bridge_password_file)
+    venue = venue_target(args.bridge, args.bridge_password_file, args.bridge_ca)
     if venue is not None and args.no_bridge:
         raise CliError("--bridge and --no-bridge contradict each other", 2)
     options = Options(

@@ -38,7 +38,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -64,6 +64,7 @@ BROKER_DIR = CONFIG_DIR / "broker"
 DATA_DIR = Path("/var/lib/risktable")
 DROPIN = Path("/etc/mosquitto/conf.d/risktable.conf")
 VENUE_FILE = "venue-bridge.json"
+VENUE_CA = "venue-ca.crt"  # a TLS venue's CA, copied beside it: mosquitto reads it
 UNIT_DIR = Path("/etc/systemd/system")
 UDEV_RULE = Path("/etc/udev/rules.d/99-risktable-leds.rules")
 SYSUSERS = Path("/etc/sysusers.d/risktable.conf")
@@ -371,11 +372,18 @@ class Installer:
             if path.exists():
                 path.unlink()
                 self._say(f"removed: {BROKER_DIR / VENUE_FILE} (no venue bridge)")
+            (folder / VENUE_CA).unlink(missing_ok=True)
             return None
         venue = self.options.venue
         if venue is not None:
+            if venue.ca is not None:
+                # The given file may not outlive the install, nor be readable by mosquitto.
+                _write_file(folder / VENUE_CA, venue.ca.read_text(), 0o644)
+                venue = replace(venue, ca=BROKER_DIR / VENUE_CA)
+                self._say(f"wrote: {BROKER_DIR / VENUE_CA} (the venue's CA)")
             _write_file(path, json.dumps({"host": venue.host, "port": venue.port,
-                                          "password": venue.password}, indent=2) + "\n",
+                                          "password": venue.password,
+                                          "tls": venue.ca is not None}, indent=2) + "\n",
                         0o600)
             self._say(f"wrote: {BROKER_DIR / VENUE_FILE} (the venue bridge)")
             return venue
@@ -384,7 +392,8 @@ class Installer:
         try:
             doc = json.loads(path.read_text())
             kept = broker_config.VenueTarget(str(doc["host"]), int(doc["port"]),
-                                             str(doc["password"]))
+                                             str(doc["password"]),
+                                             BROKER_DIR / VENUE_CA if doc.get("tls") else None)
         except (ValueError, KeyError, TypeError) as exc:
             raise InstallError(f"{BROKER_DIR / VENUE_FILE} is damaged ({exc}): give "
                                "--bridge and --bridge-password-file again, or --no-bridge"
