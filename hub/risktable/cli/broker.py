@@ -378,7 +378,7 @@ def _venue_page(args: argparse.Namespace) -> int:
     import ipaddress
     import threading
 
-    from risktable.web.server import BoardPageServer
+    from risktable.web.server import BoardPageServer, CertificateFilesError
 
     try:
         ipaddress.ip_address(args.bind)
@@ -389,6 +389,8 @@ def _venue_page(args: argparse.Namespace) -> int:
     config = venue_page_config(args.credentials, args.ws_url)
     try:
         server = BoardPageServer(config, args.bind, args.port, config.https).start()
+    except CertificateFilesError as exc:
+        raise CliError(str(exc)) from None
     except OSError as exc:
         raise CliError(f"cannot serve on {args.bind}:{args.port}: {exc.strerror}") from None
     print(f"venue page at {server.url} for {len(config.tables)} tables "

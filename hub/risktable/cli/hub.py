@@ -27,6 +27,7 @@ from risktable.leds.link import LedLink, LedPortError
 from risktable.service.mqtt_link import BrokerUnavailable
 from risktable.service.table_service import TableService
 from risktable.web.hub_page import start_board_page
+from risktable.web.server import CertificateFilesError
 
 if TYPE_CHECKING:
     from risktable.hardware.panel import Panel
@@ -187,6 +188,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from exc
     try:
         page = start_board_page(config)
+    except CertificateFilesError as exc:
+        service.stop()
+        raise CliError(f"[web] cert and key: {exc}") from None
     except OSError as exc:
         service.stop()
         raise CliError(f"cannot serve the board page on {config.web.bind}:{config.web.port}: "

@@ -260,6 +260,10 @@ class _TlsServer(ThreadingHTTPServer):
             request.close()
 
 
+class CertificateFilesError(Exception):
+    """The pages' certificate and key cannot be used (unreadable, or not a pair)."""
+
+
 class BoardPageServer:
     """Serve the board page (or, given a :class:`VenuePageConfig`, the venue page) on
     ``host:port`` (``port=0``: a free one) from a daemon thread; over HTTPS with
@@ -273,7 +277,13 @@ class BoardPageServer:
             httpd = ThreadingHTTPServer((host, port), handler)
         else:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-            context.load_cert_chain(str(tls[0]), str(tls[1]))
+            try:
+                context.load_cert_chain(str(tls[0]), str(tls[1]))
+            except OSError as exc:  # ssl.SSLError too: a key that is not the certificate's
+                why = exc.strerror or getattr(exc, "reason", None) or str(exc)
+                raise CertificateFilesError(
+                    f"cannot use the certificate {tls[0]} and key {tls[1]} for HTTPS: "
+                    f"{why}") from None
             httpd = secure = _TlsServer((host, port), handler)
             secure.context = context
         self._httpd = httpd
