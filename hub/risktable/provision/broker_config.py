@@ -509,15 +509,15 @@ def render_credentials(
     return json.dumps(doc, indent=2) + "\n"
 
 
-def write_file(path: Path, text: str, mode: int, force: bool) -> None:
-    """Write ``text`` to ``path`` with ``mode`` (also over an existing file's mode);
-    without ``force`` an existing file is an error (``FileExistsError``)."""
+def write_file(path: Path, text: str | bytes, mode: int, force: bool) -> None:
+    """Write ``text`` (or bytes) to ``path`` with ``mode`` (also over an existing file's
+    mode); without ``force`` an existing file is an error (``FileExistsError``)."""
     flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL)
     fd = os.open(path, flags, mode)
     try:
         # An existing file keeps its old mode through O_TRUNC; set ours.
         os.fchmod(fd, mode)
-        os.write(fd, text.encode())
+        os.write(fd, text.encode() if isinstance(text, str) else text)
     finally:
         os.close(fd)
 

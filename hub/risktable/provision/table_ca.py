@@ -43,6 +43,7 @@ from risktable.provision.broker_config import CA_DER_FILE as CA_DER_FILE
 from risktable.provision.broker_config import CA_KEY_FILE as CA_KEY_FILE
 from risktable.provision.broker_config import CERT_FILE as CERT_FILE
 from risktable.provision.broker_config import KEY_FILE as KEY_FILE
+from risktable.provision.broker_config import write_file
 
 #: A CA lives as long as the table (seats and phones keep it); a broker certificate
 #: for about two years and three months: Apple's devices refuse a server certificate
@@ -196,9 +197,10 @@ def load_or_make_ca(folder: Path, table: str) -> TableCa:
             raise TableCaError(f"{key_path} is not the table CA's EC key")
         return TableCa(cert, key)
     ca = new_ca(table)
-    _write(key_path, _pem_key(ca.key), 0o600)
-    _write(cert_path, ca.cert.public_bytes(serialization.Encoding.PEM), 0o644)
-    _write(folder / CA_DER_FILE, ca.cert.public_bytes(serialization.Encoding.DER), 0o644)
+    write_file(key_path, _pem_key(ca.key), 0o600, force=True)
+    write_file(cert_path, ca.cert.public_bytes(serialization.Encoding.PEM), 0o644, True)
+    write_file(folder / CA_DER_FILE, ca.cert.public_bytes(serialization.Encoding.DER), 0o644,
+               True)
     return ca
 
 
@@ -206,13 +208,6 @@ def write_broker_certificate(folder: Path, ca: TableCa, names: Iterable[str]) ->
     """Sign a new broker certificate for ``names`` and write ``broker.crt`` and
     ``broker.key`` (mode 0600) into ``folder``; returns the names it carries."""
     cert, key = broker_certificate(ca, names)
-    _write(folder / KEY_FILE, _pem_key(key), 0o600)
-    _write(folder / CERT_FILE, cert.public_bytes(serialization.Encoding.PEM), 0o644)
+    write_file(folder / KEY_FILE, _pem_key(key), 0o600, force=True)
+    write_file(folder / CERT_FILE, cert.public_bytes(serialization.Encoding.PEM), 0o644, True)
     return names_of(cert)
-
-
-def _write(path: Path, data: bytes, mode: int) -> None:
-    path.unlink(missing_ok=True)
-    path.touch(mode)
-    path.chmod(mode)  # touch's mode is masked by the umask
-    path.write_bytes(data)
