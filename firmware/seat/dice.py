@@ -67,11 +67,12 @@ class DiceInput:
 
     def arm(self, roll, count, faces=None):
         # faces: the dice tray's read, which only typed dice show (seat/dice_manual.py).
-        # False, changing nothing, when this roll is armed already and still to be read:
-        # a birth or a resync repeats the hub's standing arm_dice, and that must not
-        # stop a roll under way (a spinning ring, dice half entered).
-        if roll == self.roll and count == self.count and (
-                self.pending or self._spun_at is not None):
+        # False, changing nothing, when this roll is armed already: a birth or a resync
+        # repeats the hub's standing arm_dice, and that must neither stop a roll under
+        # way (a spinning ring, dice half entered) nor ask again for a roll whose dice
+        # event is on its way (its disarm follows the hub's answer). The hub disarms a
+        # roll before it asks for it again under the same number.
+        if roll == self.roll and count == self.count:
             return False
         self.roll = roll
         self.count = count

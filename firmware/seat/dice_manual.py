@@ -23,7 +23,7 @@ class ManualDice(DiceInput):
             # and take the player's next presses as dice.
             if roll == self.roll and not self.pending:
                 return False
-            self.pending = False  # the tray's read replaces an entry under way
+            self.roll = 0  # the tray's read replaces an entry under way
         if not super().arm(roll, count):
             return False
         self._at = 0

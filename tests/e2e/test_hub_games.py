@@ -204,6 +204,42 @@ def test_a_seat_that_reboots_or_resyncs_is_armed_again(
         service.stop()
 
 
+def test_a_refused_roll_is_asked_again_and_a_new_game_ends_the_old_rolls(
+        broker: Mosquitto, seats_of: dict[int, SeatClient], tmp_path: Path) -> None:
+    # A seat keeps a roll it has sent until the hub disarms it (firmware seat/dice.py):
+    # the hub asks for a refused roll again by a disarm and the same arm, and ends the
+    # rolls of a game it abandons, whose numbers the new game's rolls may reuse.
+    connect(seats_of, broker, 3)
+    service = TableService(hub_config(broker, tmp_path / "hub", "classic", 3), card_uids=CARDS)
+    service.start()
+
+    def disarms(seat: int) -> list[dict[str, Any]]:
+        return [c for c in seats_of[seat].commands if c["cmd"] == "disarm"]
+
+    try:
+        seat1 = seats_of[1]
+        arms = {seat: service.session.standing_commands(seat)[0][1] for seat in seats_of}
+        arm = arms[1]
+        wait_until(lambda: arm in seat1.commands)
+        disarm = messages.message("cmd", cmd="disarm", roll=arm["roll"])
+        service.set_paused(True)
+        reading = {"kind": "dice", "roll": arm["roll"],
+                   "dice": [{"id": "d1", "face": 4, "state": "settled"}]}
+        refused = seat1.request(reading)
+        assert refused.code == "not_allowed" and "paused" in refused.detail, refused
+        wait_until(lambda: seat1.commands[-2:] == [disarm, arm])
+        service.set_paused(False)
+
+        service.new_game()
+        for seat in seats_of:
+            old = messages.message("cmd", cmd="disarm", roll=arms[seat]["roll"])
+            [(_, new_arm)] = service.session.standing_commands(seat)
+            wait_until(lambda seat=seat, old=old, new_arm=new_arm: seats_of[seat].commands[
+                -2:] == [old, new_arm] and len(disarms(seat)) == (2 if seat == 1 else 1))
+    finally:
+        service.stop()
+
+
 RESTART_AT = 120  # events into the game
 
 

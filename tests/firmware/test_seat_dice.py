@@ -135,6 +135,41 @@ def test_disarm_and_a_new_arm_cancel_a_pending_roll(
     valid_event(event)
 
 
+def test_a_roll_sent_is_asked_again_only_after_a_disarm(
+    start_seat: StartSeat, hub: AckingHub
+) -> None:
+    # A birth or a resync repeats the hub's standing arm_dice; the hub disarms a roll
+    # once it has taken its dice event. A repeat that reaches the seat in between must
+    # not ask for the roll again: the next press would roll it a second time.
+    hub.ack = False
+    seat = start_seat("edice")
+    command(hub, seat, "arm_dice", 5, 1)
+    seat.send({"button": "roll"})
+    hub.wait_received(1)
+    (sent,) = hub.received
+    assert sent["kind"] == "dice" and sent["roll"] == 5
+
+    # The same arm again, taken once the beep after it sounds (commands are taken in
+    # order; the board prints an unchanged "armed" line only once).
+    hub.publish(SEAT, topics.SEAT_CMD, messages.message("cmd", cmd="arm_dice", roll=5, count=1))
+    hub.publish(SEAT, topics.SEAT_CMD, messages.message("cmd", cmd="beep", ms=50))
+    seat.wait_output(lambda line: line.get("beep") == [50, 2000])
+    seat.send({"button": "roll"})
+    hub.wait_received(2)
+    assert {k: hub.received[-1][k] for k in ("kind", "button")} == {
+        "kind": "button", "button": "roll"}
+    # Refused (here: the referee paused the game), the roll is asked again as the hub
+    # asks for it: disarmed, then armed under the same number. The next press rolls it.
+    hub.publish(SEAT, topics.SEAT_ERROR, messages.message(
+        "error", code="not_allowed", detail="The referee has paused the game", seq=sent["seq"]))
+    command(hub, seat, "disarm", 5)
+    command(hub, seat, "arm_dice", 5, 1)
+    seat.send({"button": "roll"})
+    hub.wait_received(3)
+    again = hub.received[-1]
+    assert again["kind"] == "dice" and again["roll"] == 5 and again["seq"] > sent["seq"]
+
+
 def test_manual_entry_sets_each_face_with_the_encoder(
     start_seat: StartSeat, hub: AckingHub
 ) -> None:

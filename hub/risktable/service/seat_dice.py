@@ -51,20 +51,24 @@ class SeatDice:
         self.show(seat)
         return None
 
-    def refused_roll(self, seat: int, msg: dict[str, Any],
-                     session: TableSession) -> ProtocolError | None:
-        """Why a ``dice`` event counts a die that is not ``seat``'s own, or None. The roll
-        is then disarmed and armed again under the same number, so the seat forgets that
-        die and its own dice can be rolled."""
+    def refused_roll(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
+        """Why a ``dice`` event counts a die that is not ``seat``'s own, or None."""
         try:
             self.registry.check_roll(seat, [str(d.get("id")) for d in msg["dice"]])
         except PairingRefused as exc:
-            for target, command in session.standing_commands(seat):
+            return ProtocolError("not_allowed", str(exc))
+        return None
+
+    def ask_again(self, seat: int, msg: dict[str, Any], session: TableSession) -> None:
+        """A refused ``dice`` event's roll, if it is still armed at ``seat``, is disarmed
+        and armed again under the same number: the seat keeps a roll it has sent until
+        the hub answers it, and a disarm first makes the arm a new one, so the seat asks
+        for the roll again (its smart dice forget what they counted)."""
+        for target, command in session.standing_commands(seat):
+            if command["roll"] == msg.get("roll"):
                 self.hub.send_command(target, messages.message("cmd", cmd="disarm",
                                                                roll=command["roll"]))
                 self.hub.send_command(target, command)
-            return ProtocolError("not_allowed", str(exc))
-        return None
 
     def rolled(self, seat: int, dice: list[dict[str, Any]]) -> None:
         """Note each die's battery and last sighting (for ``dice list``): a failure here

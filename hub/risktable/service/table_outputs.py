@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from riskproto import messages
 from risktable import i18n
 from risktable.i18n import N_, _
 from risktable.leds.scene import Scene
@@ -104,6 +105,13 @@ class TableOutputs:
         for seat in session.seats if seats is None else seats:
             for target, command in session.standing_commands(seat):
                 self.hub.send_command(target, command)
+
+    def disarm(self, session: TableSession) -> None:
+        """Disarm every roll ``session`` has armed (a game that ends its rolls unplayed)."""
+        for seat in session.seats:
+            for target, command in session.standing_commands(seat):
+                self.hub.send_command(target, messages.message("cmd", cmd="disarm",
+                                                               roll=command["roll"]))
 
     def enrolling(self, enrolling: TableEnrollment) -> None:
         """Every seat's view and the LED board while the deck is enrolled."""

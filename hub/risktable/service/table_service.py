@@ -388,6 +388,10 @@ class TableService:
             if self.journal.game(self.game_id).status == "running":
                 self.journal.abandon(self.game_id)
                 log.info("game %d abandoned by the referee", self.game_id)
+            if self._started():
+                # The old game's rolls end with it, also at a seat the new game does not
+                # arm, or arms under the same roll number (numbers restart each game).
+                self.outputs.disarm(self.session)
             if self._enrolling is not None:
                 log.info("table %s: the enrollment at seat %d ends for a new game (%s "
                          "kept)", table.id, self._enrolling.seat, self._enrolling.progress())
@@ -551,6 +555,8 @@ class TableService:
     def _on_event(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
         with self._lock:
             error = self._answer(seat, msg)
+            if error is not None and msg["kind"] == "dice" and self._started():
+                self.seat_dice.ask_again(seat, msg, self.session)
             if self._on_input is not None:
                 self._on_input(seat, msg, error)
             return error
@@ -630,7 +636,7 @@ class TableService:
             raise Unanswered(f"{STORAGE_NOTICE}: {self.storage.free // 1024} KiB free, "
                              f"{self.storage.min_free // 1024} KiB needed")
         if msg["kind"] == "dice":
-            return self.seat_dice.refused_roll(seat, msg, self.session)
+            return self.seat_dice.refused_roll(seat, msg)
         return None
 
     @contextlib.contextmanager
