@@ -36,6 +36,10 @@ from risktable.table.autopilot import Autopilot
 from risktable.table.session import TableSession
 
 MOVE_WAIT = 30.0  # seconds for the hub to journal a move a person made
+# A person whose seat still asks for the roll this long after they rolled rolls again:
+# a press the seat took just before the hub's arm for this roll reached it rolled the
+# roll armed before (a game the referee abandoned), which the new arm calls off.
+ROLL_AGAIN = 5.0
 
 
 class Cautious(RandomBot):
@@ -67,8 +71,11 @@ class Controls(Protocol):
     def roll(self) -> None:
         """Roll the dice the seat asks for, once it asks (the seat's screen says so)."""
 
+    def asks_roll(self) -> bool:
+        """Whether the seat's screen asks for a roll now."""
+
     def screen(self) -> str:
-        """What the seat shows now, for a failure's message."""
+        """What the seat showed last, for a failure's message."""
 
 
 class Watcher:
@@ -172,12 +179,18 @@ class People:
         raise AssertionError(f"seat {seat}: no control makes {event}")
 
     def _wait(self, game: int, inputs: int, seat: int, event: dict[str, Any]) -> None:
+        controls = self.controls[seat]
         deadline = time.monotonic() + MOVE_WAIT
+        again = time.monotonic() + ROLL_AGAIN
         while self.watcher.inputs(game) < inputs:
-            if time.monotonic() > deadline:
+            now = time.monotonic()
+            if now > deadline:
                 raise AssertionError(
                     f"seat {seat}: {event} not journalled within {MOVE_WAIT} s "
-                    f"({self.watcher.inputs(game)} of {inputs} inputs); its screen:\n"
-                    f"{self.controls[seat].screen()}")
+                    f"({self.watcher.inputs(game)} of {inputs} inputs); its last screens:\n"
+                    f"{controls.screen()}")
+            if event["kind"] == "dice" and now > again and controls.asks_roll():
+                controls.roll()
+                again = now + ROLL_AGAIN
             time.sleep(0.01)
         self.tally.moves += 1

@@ -107,6 +107,11 @@ class Terminal:
         with self._changed:
             return self._output.rsplit(CLEAR, 1)[-1]
 
+    def screens(self, count: int) -> str:
+        """The program's last ``count`` screens, oldest first, for a failure's message."""
+        with self._changed:
+            return "\n-----\n".join(self._output.split(CLEAR)[-count:])
+
     def wait(self, shown: Callable[[str], bool], what: str, timeout: float = WAIT) -> str:
         """The screen once ``shown(screen)`` holds."""
         with self._changed:
@@ -153,8 +158,11 @@ class KeyboardSeat:
         self.term.wait(lambda screen: ARMED.search(screen) is not None, "a roll asked for")
         self.term.type("r")
 
+    def asks_roll(self) -> bool:
+        return ARMED.search(self.term.screen()) is not None
+
     def screen(self) -> str:
-        return self.term.screen()
+        return self.term.screens(4)
 
 
 _CLICK = """
@@ -186,6 +194,9 @@ class PhoneSeat:
                      lambda: self.data("armed") not in ("", self.rolled), WAIT)
         self.rolled = self.data("armed")
         self.driver.execute_script(_CLICK, "dice-roll", 1)
+
+    def asks_roll(self) -> bool:
+        return self.data("armed") not in ("", self.rolled)
 
     def screen(self) -> str:
         return str(self.driver.execute_script(
@@ -460,7 +471,12 @@ def test_a_game_night_by_the_setup_checklist(night: GameNight) -> None:
                 text = head + part + tail.replace("enabled = true", "enabled = false", 1)
             hub_toml.write_text(text)
         night.run(line)
-        players.after(shlex.split(line)[1:3])
+        try:
+            players.after(shlex.split(line)[1:3])
+        except AssertionError as exc:
+            if "the hub's log ends" in str(exc):
+                raise
+            raise AssertionError(f"{exc}\nthe hub's log ends:\n{night.hub_tail()}") from None
     assert players.done == STEPS
     assert night.hub is not None and night.hub.poll() is None, night.hub_tail()
 
