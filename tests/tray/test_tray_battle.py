@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
+import re
 import shutil
 import threading
 import time
@@ -278,12 +280,13 @@ def test_each_problem_is_one_line_on_both_seats_and_the_roll_can_be_typed(
 
 def test_a_read_that_reaches_the_seat_after_its_roll_was_typed_is_dropped(
         fresh_mosquitto: Mosquitto, micropython: str, tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
+        capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
     """A player types the roll while the tray reads it: the hub takes the tray's read
     before the seat's dice event (still on its way) and sends the seat its prefilled
     entry, which reaches the seat after the roll left it. The seat keeps its entered
     roll: the player's next input is the hub's, not a die of an entry opened again (its
     Confirm would send the roll twice, refused, and a knob turn or Back would be lost)."""
+    caplog.set_level(logging.INFO, logger="risktable.service.tray_desk")
     with FaultProxy(fresh_mosquitto.host, fresh_mosquitto.port) as proxy, \
             _battle(fresh_mosquitto, micropython, tmp_path, capsys, proxy) as b:
         att = b.seats[b.attacker]
@@ -300,10 +303,13 @@ def test_a_read_that_reaches_the_seat_after_its_roll_was_typed_is_dropped(
         photos.write(folder, "2-too-many.png", [(4, "red")] * (b.attack + 1), seed=8)
         _tray(b, str(folder))
         # The second read's line shows once the hub has taken both: it sent the first to
-        # the seat as its prefilled entry, ahead of the line (one hub, in order).
+        # the seat as its prefilled entry, ahead of the line (one hub, in order), and
+        # keeps it no more (a resync would bring back a read the tray has taken back).
         assert _shows(att, "Too many dice in the tray: roll again")
-        assert b.service.inspect(lambda _s: b.service.tray and
-                                 b.service.tray.prefilled(b.attacker, b.roll))
+        assert any(re.match(rf"tray: read \d+ to seat {b.attacker} ", r.getMessage())
+                   for r in caplog.records), caplog.text
+        assert b.service.inspect(lambda _s: b.service.tray is not None and
+                                 b.service.tray.prefilled(b.attacker, b.roll) is None)
         turned = len(att.verdicts)
         att.send({"encoder": 1})
         assert att.wait_verdict(turned, WAIT) == ("numbered", [verdict[1][0] + 1, "encoder"])

@@ -101,7 +101,10 @@ class TrayDesk:
         if problem is not None:
             log.warning("tray: read %d of roll %d: %s", read["seq"], read["roll"], problem)
             for side in self._sides:
-                self._read.pop(side.seat, None)  # what the seat now enters is typed
+                # What the seat now enters is typed; a resync no longer brings the read
+                # before this one back.
+                self._read.pop(side.seat, None)
+                self._faces.pop(side.seat, None)
                 with i18n.using(self.hub.seat_language(side.seat)):
                     self.hub.tell(side.seat, _(PROBLEM_LINES[problem]))
             return
