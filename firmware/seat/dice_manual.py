@@ -15,14 +15,17 @@ class ManualDice(DiceInput):
         self._at = 0  # the die being set
         self._tray = False  # the faces came from the tray's read
         self._covered = False  # a refusal's reason covers the entry (seat/app.py)
+        self._read = None  # the tray's last read of the armed roll
 
     def arm(self, roll, count, faces=None):
         if faces:
             # A read of a roll entered already (its dice event on its way, the hub's
             # disarm not here yet) comes too late: taking it would open the entry again
-            # and take the player's next presses as dice.
-            if roll == self.roll and not self.pending:
+            # and take the player's next presses as dice. The same read again (a
+            # resync's) keeps the player's corrections.
+            if roll == self.roll and (not self.pending or faces == self._read):
                 return False
+            self._read = faces
             self.roll = 0  # the tray's read replaces an entry under way
         if not super().arm(roll, count):
             return False

@@ -269,6 +269,29 @@ def test_a_die_the_tray_could_not_read_is_asked_and_any_die_corrected(
     assert hub.inputs() == [event]
 
 
+def test_the_same_read_again_keeps_the_players_corrections(
+        start_seat: StartSeat, hub: AckingHub) -> None:
+    # A resync brings the tray's read again; the player has corrected a die since.
+    seat = start_seat("manual")
+    command(hub, seat, "arm_dice", 12, 2)
+    _tray_read(hub, 12, [5, 2])
+    seat.wait_output(lambda line: line.get("oled") == ["Tray: die 1 of 2", "5 2"])
+    seat.send({"encoder": 1})  # the die shows a 6
+    seat.wait_output(lambda line: line.get("oled") == ["Tray: die 1 of 2", "6 2"])
+    _tray_read(hub, 12, [5, 2])
+    hub.publish(SEAT, topics.SEAT_CMD, messages.message("cmd", cmd="beep", ms=40))
+    seen: list[dict[str, Any]] = []  # every line until the beep after the read
+    seat.wait_output(lambda line: seen.append(line) or line.get("beep") == [40, 2000])
+    assert not [line for line in seen if "oled" in line], seen
+    # Another read (the dice rolled again) replaces the entry.
+    _tray_read(hub, 12, [3, 0])
+    seat.wait_output(lambda line: line.get("oled") == ["Tray: die 2 of 2", "3 0"])
+    seat.send({"encoder": 4})
+    seat.send({"button": "confirm"})
+    (event,) = wait_dice(hub, 1)
+    assert [d["face"] for d in event["dice"]] == [3, 4] and event["roll"] == 12
+
+
 def test_a_reason_over_the_entry_gives_the_display_back_to_it(
         start_seat: StartSeat, hub: AckingHub) -> None:
     # The hub's line for a read the tray could not take (an error tied to no input) is
