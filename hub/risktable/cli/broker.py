@@ -194,6 +194,25 @@ def _bridge(args: argparse.Namespace) -> broker_config.VenueBridge | None:
     return None if target is None else target.for_table(args.table)
 
 
+def _listeners(args: argparse.Namespace, seat_websockets: int | None = None) -> int:
+    """The guest port, once the listeners' options of ``broker config`` or ``broker
+    venue`` are checked (``args.port`` defaults by ``--tls``)."""
+    if args.tls_name and not args.tls:
+        raise CliError("--tls-name needs --tls", 2)
+    if args.port is None:
+        args.port = TLS_PORT if args.tls else DEFAULT_PORT
+    guest_port: int = (
+        broker_config.default_guest_port(args.port) if args.guest_port is None else args.guest_port
+    )
+    ports = {"--port": args.port, "--guest-port": guest_port}
+    if args.websockets is not None:
+        ports["--websockets"] = args.websockets
+    if seat_websockets is not None:
+        ports["--seat-websockets"] = seat_websockets
+    _check_ports(ports)
+    return guest_port
+
+
 def _check_ports(ports: dict[str, int]) -> None:
     for option, port in ports.items():
         if not 1 <= port <= 65535:
@@ -205,21 +224,11 @@ def _check_ports(ports: dict[str, int]) -> None:
 def _venue(args: argparse.Namespace) -> int:
     from risktable.provision import venue_config
 
-    if args.tls_name and not args.tls:
-        raise CliError("--tls-name needs --tls", 2)
-    if args.port is None:
-        args.port = TLS_PORT if args.tls else DEFAULT_PORT
     for table in args.tables:
         check_table_and_bind(table, args.bind)
     if len(set(args.tables)) != len(args.tables):
         raise CliError("--tables: a table is named twice", 2)
-    guest_port = (
-        broker_config.default_guest_port(args.port) if args.guest_port is None else args.guest_port
-    )
-    ports = {"--port": args.port, "--guest-port": guest_port}
-    if args.websockets is not None:
-        ports["--websockets"] = args.websockets
-    _check_ports(ports)
+    guest_port = _listeners(args)
     out: Path = args.out
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -250,19 +259,7 @@ def _venue(args: argparse.Namespace) -> int:
 
 def _config(args: argparse.Namespace) -> int:
     check_table_and_bind(args.table, args.bind)
-    if args.tls_name and not args.tls:
-        raise CliError("--tls-name needs --tls", 2)
-    if args.port is None:
-        args.port = TLS_PORT if args.tls else DEFAULT_PORT
-    guest_port = (
-        broker_config.default_guest_port(args.port) if args.guest_port is None else args.guest_port
-    )
-    ports = {"--port": args.port, "--guest-port": guest_port}
-    if args.websockets is not None:
-        ports["--websockets"] = args.websockets
-    if args.seat_websockets is not None:
-        ports["--seat-websockets"] = args.seat_websockets
-    _check_ports(ports)
+    guest_port = _listeners(args, seat_websockets=args.seat_websockets)
     venue = _bridge(args)
     out: Path = args.out
     try:
