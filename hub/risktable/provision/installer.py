@@ -42,6 +42,7 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Any
 
 from risktable.broker_address import DEFAULT_PORT
 from risktable.defaults import DEFAULT_SEATS, DEFAULT_TABLE
@@ -212,9 +213,9 @@ class Installer:
         camera = (PICAMERA_PACKAGE,) if self.tray and board.is_pi else ()
         self._program("apt", ["apt-get", "install", "-y", *APT_PACKAGES, *camera])
         self._environment(board)
-        self._broker()
+        credentials = self._broker()
         if self.tray:
-            self._tray_password()
+            self._tray_password(credentials)
         self._hub_config(board)
         self._shipped()
         if not self.tray:
@@ -297,12 +298,13 @@ class Installer:
         self._say(f"changed: {PREFIX / 'pyvenv.cfg'} (the environment sees the system's "
                   f"{PICAMERA_PACKAGE})")
 
-    def _broker(self) -> None:
+    def _broker(self) -> dict[str, Any]:
+        # The broker's folder and drop-in; returns its credentials (credentials.json).
         folder = self.target(BROKER_DIR)
         credentials = folder / broker_config.CREDENTIALS_FILE
-        if credentials.exists():
+        kept = credentials.exists()
+        if kept:
             self._say(f"kept: {BROKER_DIR} (the seats' accounts stay as provisioned)")
-            self._hub_password(credentials)
         else:
             folder.mkdir(parents=True, exist_ok=True)
             accounts = broker_config.write_config(
@@ -317,7 +319,12 @@ class Installer:
         self._own_broker_files(folder)
         # The drop-in follows the broker's own credentials, so an upgrade run with other
         # options still matches the accounts the seats were given.
-        doc = json.loads(credentials.read_text())
+        doc: dict[str, Any] = json.loads(credentials.read_text())
+        if kept:
+            # The broker's folder made anew (`broker config --force`, e.g. for TLS) gives
+            # the hub a new password: its service's copy follows, or the hub could not
+            # log in.
+            self._password_file(doc, broker_config.HUB, HUB_PASSWORD)
         venue = self._venue(folder)
         bridge = None if venue is None else venue.for_table(doc["table"])
         # A broker made TLS by `risktable broker config --tls` (its credentials name the
@@ -340,24 +347,20 @@ class Installer:
                   + ("" if bridge is None else
                      f"; public topics bridged to the venue at {bridge.host}:{bridge.port}")
                   + ")")
+        return doc
 
-    def _hub_password(self, credentials: Path) -> None:
-        # The broker's folder made anew (`broker config --force`, e.g. for TLS) gives the
-        # hub a new password: its service's copy follows, or the hub could not log in.
-        self._password_file(credentials, broker_config.HUB, HUB_PASSWORD)
-
-    def _password_file(self, credentials: Path, role: str, where: Path) -> None:
+    def _password_file(self, credentials: dict[str, Any], role: str, where: Path) -> None:
         # One account's password from the broker's credentials, root's alone, for a unit's
         # LoadCredential; rewritten only when it changed.
-        password = json.loads(credentials.read_text())[role]["password"] + "\n"
+        password = credentials[role]["password"] + "\n"
         path = self.target(where)
         if not path.exists() or path.read_text() != password:
             _write_file(path, password, 0o600)
-            self._say(f"wrote: {where} (the {role}'s password in {credentials.name})")
+            self._say(f"wrote: {where} (the {role}'s password in "
+                      f"{broker_config.CREDENTIALS_FILE})")
 
-    def _tray_password(self) -> None:
-        credentials = self.target(BROKER_DIR) / broker_config.CREDENTIALS_FILE
-        if broker_config.TRAY not in json.loads(credentials.read_text()):
+    def _tray_password(self, credentials: dict[str, Any]) -> None:
+        if broker_config.TRAY not in credentials:
             raise InstallError(
                 f"{BROKER_DIR / broker_config.CREDENTIALS_FILE} has no tray account (the "
                 "broker's accounts are older than the tray): make them anew with `risktable "
