@@ -136,16 +136,16 @@ class TrayDesk:
 
     def as_read(self, seat: int, event: dict[str, Any]) -> dict[str, Any]:
         """``event`` (a dice event of ``seat``) with each die the player accepted as the
-        tray read it named as a camera-read die of its colour; the others stay typed."""
+        tray read it named as a camera-read die of its colour; the others stay typed.
+        ``event`` passed the protocol's schema: its dice are a list of die objects."""
         held = self._read.get(seat)
-        if held is None or event.get("roll") != held[0] or not isinstance(event.get("dice"),
-                                                                           list):
+        if held is None or event["roll"] != held[0]:
             return event
         left = list(held[1])
         dice = []
         for die in event["dice"]:
-            match = next((x for x in left if x[0] == die.get("face")), None)
-            if match is not None and isinstance(die, dict):
+            match = next((x for x in left if x[0] == die["face"]), None)
+            if match is not None:
                 left.remove(match)
                 die = {**die, "id": camera_die(match[1])}
             dice.append(die)
