@@ -616,11 +616,21 @@ def test_flood_of_hostile_messages_changes_nothing(broker: Mosquitto, tmp_path: 
         for r in during:
             if r.topic.endswith("/view"):
                 assert r.doc == views[r.topic], f"a view changed: {r.topic}"
-        # A resync re-sends the standing command of an armed seat, nothing else.
-        for r in during:
-            if r.topic.endswith("/cmd"):
-                seat = int(r.topic.split("/")[3])
-                assert r.doc in [cmd for _, cmd in armed[seat]], r.doc
+        # A resync re-sends the standing command of an armed seat, and a refused roll of
+        # the armed number is asked again (disarm, then the same arm); nothing else.
+        asked_again = 0
+        for seat, standing in armed.items():
+            sent = [r.doc for r in during if r.topic == topics.seat(TABLE, seat,
+                                                                     topics.SEAT_CMD)]
+            for i, cmd in enumerate(sent):
+                if cmd is not None and cmd["cmd"] == "disarm":
+                    arm = sent[i + 1] if i + 1 < len(sent) else None
+                    assert arm in [c for _, c in standing] and arm is not None and \
+                        cmd["roll"] == arm["roll"], sent[i:i + 2]
+                    asked_again += 1
+                else:
+                    assert cmd in [c for _, c in standing], cmd
+        assert asked_again > 0
         resynced_armed = {e.seat for e in expected if e.code == "ack" and armed[e.seat]}
         commanded = {int(r.topic.split("/")[3]) for r in during if r.topic.endswith("/cmd")}
         assert resynced_armed <= commanded

@@ -183,8 +183,9 @@ print(json.dumps(["after disarm", seat._spinning, dice.pending]))
 
 def test_the_same_roll_armed_again_does_not_stop_it(run_mpy: RunMpy) -> None:
     # A birth or a resync makes the hub repeat its standing arm_dice: the roll under way
-    # goes on and lands once; after it has landed, the same roll armed again (a hub
-    # restarted before the other side's dice were in) may be rolled again.
+    # goes on and lands once, and the repeat does not ask for it again after it has
+    # landed either (its dice event may cross the repeat); the hub asks for the same
+    # roll number again with a disarm first.
     out = run_mpy(
         FAKE_SEAT
         + """
@@ -194,6 +195,8 @@ at = later(400)
 print(json.dumps(["repeat", dice.arm(9, 2), seat._spinning]))
 dice.tick(at)
 print(json.dumps(["landed", seat._spinning, dice.pending]))
+print(json.dumps(["repeat", dice.arm(9, 2), dice.pending]))
+dice.disarm(9)
 print(json.dumps(["rearmed", dice.arm(9, 2), dice.pending]))
 """
     )
@@ -203,4 +206,5 @@ print(json.dumps(["rearmed", dice.arm(9, 2), dice.pending]))
     assert out[3][0] == "event" and out[3][1]["roll"] == 9
     assert out[4][0] == "show_dice"
     assert out[5] == ["landed", False, False]
+    assert out[6] == ["repeat", False, False]
     assert out[-1] == ["rearmed", True, True]
