@@ -86,6 +86,10 @@ def test_an_ensemble_is_assembled_from_runs_that_share_the_detector(tmp_path: Pa
     (other / "training-classifier.json").write_text(json.dumps({**meta, "mined_with": "0" * 64}))
     with pytest.raises(SystemExit, match="another detector"):
         tool.main(["--out", str(out), "--detector", str(MODELS), "--classifiers", str(other)])
+    # unless asked for: a retrained detector with the classifiers as they were
+    assert tool.main(["--out", str(out), "--detector", str(MODELS), "--classifiers", str(other),
+                      "--other-detector"]) == 0
+    assert json.loads((out / "training-classifier.json").read_text())["mined_with"] == "0" * 64
     with pytest.raises(SystemExit, match="folder of its own"):
         tool.main(["--out", str(MODELS), "--detector", str(MODELS), "--classifiers", str(MODELS)])
 

@@ -7,8 +7,10 @@ Each RUN is a folder ``train.py --out`` wrote. The detector comes with its
 ``training-detector.json``; each classifier with its ``training-classifier.json`` and
 log, renamed after its place (``training-classifier-2.json`` describes
 ``classifier-2.onnx``). A classifier mined with another detector than the one assembled
-is refused: it learned from that detector's boxes. ``tune.py --models DIR`` then chooses
-the thresholds and writes ``model.json``.
+is refused: it learned from that detector's boxes; ``--other-detector`` takes it all the
+same (a retrained detector with the classifiers as they are, when there is no time to
+retrain them: the classifier's record keeps the detector it was mined with).
+``tune.py --models DIR`` then chooses the thresholds and writes ``model.json``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--detector", type=Path, required=True, metavar="RUN")
     parser.add_argument("--classifiers", type=Path, nargs="+", required=True, metavar="RUN")
+    parser.add_argument("--other-detector", action="store_true",
+                        help="take classifiers that learned from another detector's boxes")
     args = parser.parse_args(argv)
     if args.out.resolve() in {run.resolve() for run in (args.detector, *args.classifiers)}:
         raise SystemExit("--out must be a folder of its own, not one of the runs")
@@ -47,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     detector = sha256(args.out / DETECTOR)
     for place, run in enumerate(args.classifiers, 1):
         meta = json.loads((run / "training-classifier.json").read_text())
-        if meta["mined_with"] != detector:
+        if meta["mined_with"] != detector and not args.other_detector:
             raise SystemExit(f"{run}: its classifier learned from another detector's boxes")
         name = CLASSIFIER if place == 1 else ENSEMBLE_MEMBER.format(place)
         part = name.removesuffix(".onnx")

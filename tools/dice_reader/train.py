@@ -8,7 +8,10 @@ Only the training part of the split (risktable.dice_camera.split) trains the mod
 the validation part sets the thresholds; the held-out part is never opened here.
 ``--extra DIR...`` adds other setups' labelled photos (each folder split by the same rule,
 only its training part read here): the classifier also learns from crops the reader cuts
-on their dice (docs/dice-camera.md, "Other setups in training"). The seed fixes every
+on their dice, and the detector from the photos themselves, at the size the reader sees
+them, where their labels box whole dice (not those named by ``--pips-only``)
+(docs/dice-camera.md, "Other setups in training"). ``--detector-init`` trains the
+detector on from an exported one instead of from scratch. The seed fixes every
 random choice (material, augmentation, initial weights, batches), so a
 run on the same machine with the same versions writes the same models; torch's CPU
 kernels may differ in the last bits between machines.
@@ -23,7 +26,7 @@ import math
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -40,7 +43,13 @@ import synth  # noqa: E402
 from synth import Cutout, Rng  # noqa: E402
 
 from risktable.dice_camera.crops import CROP_MARGIN, CROP_SIDE, OUTSIDE, die_crop  # noqa: E402
-from risktable.dice_camera.detect import PAD, STRIDE, decode, detector_input  # noqa: E402
+from risktable.dice_camera.detect import (  # noqa: E402
+    DETECTOR_SIDE,
+    PAD,
+    STRIDE,
+    decode,
+    detector_input,
+)
 from risktable.dice_camera.model_files import DETECTOR, session  # noqa: E402
 from risktable.dice_camera.photos import LabelledPhoto, load_part  # noqa: E402
 from risktable.dice_camera.split import TRAIN, VALIDATION  # noqa: E402
@@ -79,6 +88,11 @@ class Material:
     cutouts: list[Cutout]
     sprites: list[Sprite]
     floors: list[np.ndarray]
+    # Other setups' training photos whose labels box whole dice (train.py --extra, less
+    # --pips-only), one list per setup, and the share of the detector's crops cut from
+    # them (each setup as often as the others, however many photos it has).
+    extra_photos: list[list[Photo]] = field(default_factory=list)
+    extra_share: float = 0.0
 
 
 def load_photos(parts: list[LabelledPhoto]) -> list[Photo]:
@@ -189,25 +203,50 @@ def log_uniform(rng: Rng, lo: float, hi: float) -> float:
 # ----------------------------------------------------------------------------- detector data
 
 
+def die_size_at_input(ph: Photo) -> float:
+    """The photo's median die size, pixels, once the reader has scaled it for the
+    detector (its longer side at DETECTOR_SIDE)."""
+    h, w = ph.image.shape[:2]
+    sizes = np.maximum(ph.boxes[:, 2] - ph.boxes[:, 0], ph.boxes[:, 3] - ph.boxes[:, 1])
+    return float(np.median(sizes)) * DETECTOR_SIDE / max(h, w) if len(sizes) else 40.0
+
+
+def photo_crop(m: Material, ph: Photo, rng: Rng, side: int, die_size: float
+               ) -> tuple[np.ndarray, list[list[float]]]:
+    """A ``side`` square of a labelled photo, its dice about ``die_size`` across, turned,
+    mirrored and tilted (:func:`warp_photo`), on a made-up floor where it does not reach;
+    mostly centred near a die."""
+    h, w = ph.image.shape[:2]
+    if len(ph.boxes) and rng.random() < 0.7:
+        b = ph.boxes[rng.integers(len(ph.boxes))]
+        centre = ((b[0] + b[2]) / 2 + rng.normal(0, 30), (b[1] + b[3]) / 2 + rng.normal(0, 30))
+    else:
+        centre = (rng.uniform(0, w), rng.uniform(0, h))
+    img, inside, pb, _ = warp_photo(ph, rng, side, die_size, centre, (side / 2, side / 2), 0.5)
+    if inside.min() == 0:
+        fl = floor(m, rng, side)
+        img = np.where(inside[..., None] > 0, img, fl)
+    return img, pb.tolist()
+
+
 def detector_sample(m: Material, rng: Rng) -> tuple[np.ndarray, np.ndarray]:
     """A training crop for the detector and its dice boxes (pixels)."""
     side = DET_SIDE
+    # (drawn only when there are other setups' photos, so a run without them makes the
+    # same crops as before they were added)
+    if m.extra_photos and rng.random() < m.extra_share:
+        # another setup's photo at the size the reader sees it, give or take a third:
+        # these are the die sizes, floors and dice the shared photos do not show
+        setup = m.extra_photos[rng.integers(len(m.extra_photos))]
+        ph = setup[rng.integers(len(setup))]
+        size = die_size_at_input(ph) * log_uniform(rng, 0.75, 1.33)
+        img, boxes = photo_crop(m, ph, rng, side, size)
+        return augmented(img, boxes, rng)
     die_size = log_uniform(rng, 7, 110)
     boxes: list[list[float]] = []
     if rng.random() < 0.55:
         ph = m.photos[rng.integers(len(m.photos))]
-        h, w = ph.image.shape[:2]
-        if len(ph.boxes) and rng.random() < 0.7:
-            b = ph.boxes[rng.integers(len(ph.boxes))]
-            centre = ((b[0] + b[2]) / 2 + rng.normal(0, 30), (b[1] + b[3]) / 2 + rng.normal(0, 30))
-        else:
-            centre = (rng.uniform(0, w), rng.uniform(0, h))
-        img, inside, pb, _ = warp_photo(ph, rng, side, die_size, centre,
-                                        (side / 2, side / 2), 0.5)
-        if inside.min() == 0:
-            fl = floor(m, rng, side)
-            img = np.where(inside[..., None] > 0, img, fl)
-        boxes = pb.tolist()
+        img, boxes = photo_crop(m, ph, rng, side, die_size)
         extra = int(rng.integers(0, 3)) if rng.random() < 0.3 else 0
     else:
         img = floor(m, rng, side)
@@ -224,6 +263,14 @@ def detector_sample(m: Material, rng: Rng) -> tuple[np.ndarray, np.ndarray]:
         # a die pasted over an old one hides it
         boxes = [o for o in boxes if _covered(o, nb) < 0.5]
         boxes.append(nb)
+    return augmented(img, boxes, rng)
+
+
+def augmented(img: np.ndarray, boxes: list[list[float]], rng: Rng
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """A detector crop recoloured, lit unevenly, blurred, noised and sometimes cut by
+    the letterbox padding, with the boxes that stay in it."""
+    side = img.shape[0]
     img = synth.adjust_colours(img, rng)
     if rng.random() < 0.3:
         img = synth.uneven_light(img, rng)
@@ -468,8 +515,18 @@ def fit(name: str, net: nn.Module, peak: float, steps: int, stop: int | None, lo
 
 
 def train_detector(m: Material, rng: Rng, steps: int, batch: int, log: list[str],
-                   checkpoint: Path | None = None, stop: int | None = None) -> Detector:
+                   checkpoint: Path | None = None, stop: int | None = None,
+                   init: Path | None = None, peak: float = 2e-3) -> Detector:
+    """The detector trained for ``steps`` (stopping after ``stop``), from scratch or from
+    the exported detector ``init``; ``peak`` is the highest learning rate."""
     net = Detector()
+    if init is not None:
+        calibration = [detector_sample(m, np.random.default_rng([int(rng.integers(1 << 31)), 3]))
+                       for _ in range(32)]
+        net = detector_from_onnx(init, to_tensor([img for img, _ in calibration]))
+        line = f"detector: started from {init} ({sha256(init)[:12]})"
+        print(line, flush=True)
+        log.append(line)
 
     def batch_loss() -> tuple[torch.Tensor, Callable[[], str]]:
         images, targets = [], []
@@ -486,7 +543,84 @@ def train_detector(m: Material, rng: Rng, steps: int, batch: int, log: list[str]
                 + (torch.abs(off - off_t) * m4).sum() / npos)
         return loss, lambda: ""
 
-    fit("detector", net, 2e-3, steps, stop, log, batch_loss, export_detector, checkpoint)
+    fit("detector", net, peak, steps, stop, log, batch_loss, export_detector, checkpoint)
+    return net
+
+
+def detector_from_onnx(path: Path, calibration: torch.Tensor) -> Detector:
+    """The detector exported to ``path``, as a network to go on training.
+
+    The export folded each batch norm into the convolution before it, so the file holds
+    a convolution with a bias where the network has a convolution and a norm. Each norm
+    is given back so that it passes the folded convolution's output through unchanged,
+    both in use (its running statistics) and in training (the statistics of a batch):
+    its scale and shift undo the normalisation by the statistics of ``calibration``, a
+    batch of training crops, layer after layer. The network is checked against the file
+    on that batch.
+    """
+    import onnx
+    import onnxruntime
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {i.name: numpy_helper.to_array(i).copy() for i in model.graph.initializer}
+    stored = [(node.input[1], node.input[2]) for node in model.graph.node
+              if node.op_type == "Conv"]
+    net = Detector()
+    norm_after = {seq[0]: seq[1] for seq in net.modules() if isinstance(seq, nn.Sequential)
+                  and len(seq) > 1 and isinstance(seq[0], nn.Conv2d)
+                  and isinstance(seq[1], nn.BatchNorm2d)}
+    called: list[nn.Conv2d] = []  # the convolutions in the order the export traced them
+    hooks = [conv.register_forward_hook(lambda mod, _i, _o: called.append(mod))
+             for conv in net.modules() if isinstance(conv, nn.Conv2d)]
+    with torch.no_grad():
+        net.eval()(calibration[:1])
+    for h in hooks:
+        h.remove()
+    if len(called) != len(stored):
+        raise SystemExit(f"{path}: {len(stored)} convolutions, the detector has {len(called)}")
+    folded_bias: dict[nn.BatchNorm2d, torch.Tensor] = {}
+    with torch.no_grad():
+        for conv, (w_name, b_name) in zip(called, stored, strict=True):
+            w, b = torch.from_numpy(weights[w_name]), torch.from_numpy(weights[b_name])
+            if w.shape != conv.weight.shape:
+                raise SystemExit(f"{path}: {w_name} is {tuple(w.shape)}, the detector's "
+                                 f"convolution {tuple(conv.weight.shape)}")
+            conv.weight.copy_(w)
+            if conv in norm_after:
+                folded_bias[norm_after[conv]] = b
+            else:
+                conv.bias.copy_(b)
+
+    def unfold(norm: nn.Module, inputs: tuple[torch.Tensor, ...]) -> None:
+        assert isinstance(norm, nn.BatchNorm2d)
+        z = inputs[0]
+        mean, var = z.mean((0, 2, 3)), z.var((0, 2, 3), unbiased=False)
+        norm.weight.copy_((var + norm.eps).sqrt())
+        norm.bias.copy_(mean + folded_bias[norm])
+        norm.running_mean.copy_(mean)
+        norm.running_var.copy_(var)
+        norm.momentum = 0.0  # this pass leaves the running statistics as set here
+
+    hooks = [norm.register_forward_pre_hook(unfold) for norm in folded_bias]
+    with torch.no_grad():
+        net.train()(calibration)
+    for h in hooks:
+        h.remove()
+    for norm in folded_bias:
+        norm.momentum = 0.1
+    net.eval()
+    sess = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    worst = 0.0
+    for image in calibration[:4]:
+        want = sess.run(None, {sess.get_inputs()[0].name: image[None].numpy()})
+        with torch.no_grad():
+            got = net(image[None])
+        worst = max(worst, *(float(np.abs(g.numpy() - w).max())
+                             for g, w in zip(got, want, strict=True)))
+    if worst > 1e-3:
+        raise SystemExit(f"{path}: the network read back differs from the file by {worst:.2g}")
+    net.train()
     return net
 
 
@@ -685,12 +819,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--extra", type=Path, nargs="*", default=[], metavar="DIR",
                         help="other setups' labelled photos (a labels.json each, made by "
                         "yolo_labels.py): the classifier also learns from crops cut on the "
-                        "dice of their training part")
+                        "dice of their training part, the detector from those photos")
+    parser.add_argument("--pips-only", type=Path, nargs="*", default=[], metavar="DIR",
+                        help="those of --extra whose labels box only the top face's pips, "
+                        "not the whole die (webcam-wood-train): the detector does not learn "
+                        "from them")
+    parser.add_argument("--detector-extra-share", type=float, default=0.25,
+                        help="the share of the detector's training crops cut from the other "
+                        "setups' photos (--extra less --pips-only), each at the size the "
+                        "reader sees it, give or take a third")
+    parser.add_argument("--detector-init", type=Path, metavar="ONNX",
+                        help="train the detector on from this exported detector's weights "
+                        "(the committed detector.onnx) instead of from scratch")
+    parser.add_argument("--detector-lr", type=float, default=2e-3,
+                        help="the detector's highest learning rate")
     parser.add_argument("--sprites", type=int, default=1500)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--only", choices=["detector", "classifier"],
                         help="train one model only (two runs can share the machine's cores)")
     args = parser.parse_args(argv)
+    if not set(args.pips_only) <= set(args.extra):
+        parser.error("--pips-only names folders that are not among --extra")
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     torch.manual_seed(args.seed)
@@ -703,10 +852,16 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(material.sprites)} rendered dice ({time.time() - started:.0f} s)", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.only in (None, "detector"):
+        material.extra_photos = [load_photos(load_part(folder, TRAIN))
+                                 for folder in detector_extra(args)]
+        material.extra_share = args.detector_extra_share
+        if material.extra_photos:
+            print(f"detector: {[len(setup) for setup in material.extra_photos]} photos of "
+                  f"other setups, {args.detector_extra_share:.0%} of its crops", flush=True)
         torch.manual_seed(args.seed + 1)
         det = train_detector(material, np.random.default_rng([args.seed, 1]),
                              args.detector_steps, 16, log, args.out / "detector.onnx",
-                             args.detector_stop)
+                             args.detector_stop, args.detector_init, args.detector_lr)
         export_detector(det, args.out / "detector.onnx")
     if args.only in (None, "classifier"):
         torch.manual_seed(args.seed + 2)
@@ -733,6 +888,15 @@ def classifier_widths(text: str) -> tuple[int, int, int, int]:
     return a, b, c, d
 
 
+def detector_extra(args: argparse.Namespace) -> list[Path]:
+    """The other setups' folders the detector learns from: those whose labels box the
+    whole die. A box around the pips alone says nothing of the die's size, and in an
+    oblique view its centre (the top face's) is not the centre of the die as seen, so
+    such labels would teach the detector neither."""
+    pips_only = {folder.resolve() for folder in args.pips_only}
+    return [folder for folder in args.extra if folder.resolve() not in pips_only]
+
+
 def training_part(folder: Path, day: str | None) -> list[LabelledPhoto]:
     """The training part of the split, or only its photos of ``day`` (YYYYMMDD)."""
     return [p for p in load_part(folder, TRAIN) if day is None or f"_{day}_" in p.path.name]
@@ -753,7 +917,13 @@ def training_meta(args: argparse.Namespace, part: str, seconds: int) -> dict[str
         "cpu_seconds": round(time.process_time()),
     }
     if part == "detector":
+        init = args.detector_init
         return {**common, "steps": args.detector_steps, "stop": args.detector_stop,
+                "learning_rate": args.detector_lr,
+                "started_from": None if init is None else {"file": init.name,
+                                                           "sha256": sha256(init)},
+                "extra_folders": [folder.name for folder in detector_extra(args)],
+                "extra_share": args.detector_extra_share if detector_extra(args) else 0.0,
                 "file_sha256": sha256(args.out / "detector.onnx")}
     return {**common, "steps": args.classifier_steps, "stop": args.classifier_stop,
             "crop_side": CROP_SIDE, "crop_margin": CROP_MARGIN, "pool": args.classifier_pool,
