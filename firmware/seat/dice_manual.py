@@ -25,10 +25,10 @@ class ManualDice(DiceInput):
             # resync's) keeps the player's corrections.
             if roll == self.roll and (not self.pending or faces == self._read):
                 return False
-            self._read = faces
             self.roll = 0  # the tray's read replaces an entry under way
         if not super().arm(roll, count):
             return False
+        self._read = faces
         self._at = 0
         self._tray = bool(faces)
         for i in range(3):

@@ -290,6 +290,11 @@ def test_the_same_read_again_keeps_the_players_corrections(
     seat.send({"button": "confirm"})
     (event,) = wait_dice(hub, 1)
     assert [d["face"] for d in event["dice"]] == [3, 4] and event["roll"] == 12
+    # The next roll's read is shown even when its faces are the last roll's.
+    command(hub, seat, "disarm", 12)
+    command(hub, seat, "arm_dice", 13, 2)
+    _tray_read(hub, 13, [3, 0])
+    seat.wait_output(lambda line: line.get("oled") == ["Tray: die 2 of 2", "3 0"])
 
 
 def test_a_reason_over_the_entry_gives_the_display_back_to_it(
