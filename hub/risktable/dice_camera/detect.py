@@ -9,6 +9,7 @@ die of any size in any frame is found at one pass.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import cv2
@@ -87,6 +88,22 @@ def overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, 
     inter = iw * ih
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / union if union > 0 else 0.0
+
+
+def one_to_one(pairs: Iterable[tuple[float, int, int]]) -> dict[int, int]:
+    """Matches ``i -> j`` from candidate ``(closeness, i, j)`` pairs, the closest first,
+    each ``i`` and each ``j`` used once.
+
+    >>> one_to_one([(0.9, 0, 1), (0.8, 0, 0), (0.7, 1, 1), (0.6, 1, 0)])
+    {0: 1, 1: 0}
+    """
+    matched: dict[int, int] = {}
+    taken: set[int] = set()
+    for _, i, j in sorted(pairs, reverse=True):
+        if i not in matched and j not in taken:
+            matched[i] = j
+            taken.add(j)
+    return matched
 
 
 def suppress_overlaps(found: list[Found], limit: float = 0.45) -> list[Found]:

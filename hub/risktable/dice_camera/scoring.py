@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from risktable.dice_camera.detect import overlap
+from risktable.dice_camera.detect import one_to_one, overlap
 from risktable.dice_camera.photos import LabelledDie
 from risktable.dice_camera.reader import Box, DieRead
 
@@ -69,7 +69,7 @@ def _centre_closeness(read: Box, die: Box) -> float | None:
 
 def _pairs(reads: Sequence[DieRead], dice: Sequence[LabelledDie], least: float,
            match: str) -> list[tuple[float, int, int]]:
-    """The (closeness, read, die) pairs that overlap, the closest first."""
+    """The (closeness, read, die) pairs that overlap."""
     pairs = []
     for i, r in enumerate(reads):
         for j, d in enumerate(dice):
@@ -80,7 +80,7 @@ def _pairs(reads: Sequence[DieRead], dice: Sequence[LabelledDie], least: float,
                 closeness = iou if iou >= least else None
             if closeness is not None:
                 pairs.append((closeness, i, j))
-    return sorted(pairs, reverse=True)
+    return pairs
 
 
 def score_photo(reads: Sequence[DieRead], dice: Sequence[LabelledDie],
@@ -89,12 +89,8 @@ def score_photo(reads: Sequence[DieRead], dice: Sequence[LabelledDie],
     ``match="centre"``, when the die's labelled centre lies inside the read's box)."""
     if match not in MATCHES:
         raise ValueError(f"match must be one of {MATCHES}, not {match!r}")
-    read_of: dict[int, int] = {}
-    die_of: dict[int, int] = {}
-    for _, i, j in _pairs(reads, dice, least, match):
-        if i in die_of or j in read_of:
-            continue
-        die_of[i], read_of[j] = j, i
+    die_of = one_to_one(_pairs(reads, dice, least, match))
+    read_of = {j: i for i, j in die_of.items()}
     s = Score(dice=len(dice))
     for j, d in enumerate(dice):
         colour = d.colour or "?"

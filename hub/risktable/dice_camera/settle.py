@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from risktable.dice_camera.crops import Image
-from risktable.dice_camera.detect import overlap
+from risktable.dice_camera.detect import one_to_one, overlap
 from risktable.dice_camera.frames import Frame
 from risktable.dice_camera.reader import DieRead
 
@@ -79,24 +79,28 @@ class Settler:
     def __init__(self, still_s: float = 0.5, diff: float = DIFF) -> None:
         self.still_s = still_s
         self.diff = diff
-        self._anchor: Floats | None = None  # the first frame of the current still run
+        # The first frame of the current still run, small, grey and levelled.
+        self._anchor: Floats | None = None
         self._since = 0.0  # when that run began (frame time)
         self._last_t: float | None = None
         self._settled = False  # already reported this still run
 
     def moved(self, a: Floats, b: Floats) -> bool:
         """Whether two compared frames (small, grey) differ by movement."""
+        return self._moved(_levelled(a), _levelled(b))
+
+    def _moved(self, a: Floats, b: Floats) -> bool:
+        # Two frames levelled already.
         if a.shape != b.shape:
             return True
-        changed = np.abs(_levelled(a) - _levelled(b)) > self.diff
-        return int(np.count_nonzero(changed)) >= MOVED_PIXELS
+        return int(np.count_nonzero(np.abs(a - b) > self.diff)) >= MOVED_PIXELS
 
     def feed(self, frame: Frame) -> Frame | None:
         """The frame when the scene has just settled, else None."""
-        grey = _small_grey(frame.image)
+        grey = _levelled(_small_grey(frame.image))
         went_back = self._last_t is not None and frame.t < self._last_t
         self._last_t = frame.t
-        if self._anchor is None or went_back or self.moved(self._anchor, grey):
+        if self._anchor is None or went_back or self._moved(self._anchor, grey):
             moving = self._anchor is not None
             self._anchor, self._since = grey, frame.t
             if moving:  # a new still run starts with this frame
@@ -114,17 +118,8 @@ def agree(a: list[DieRead], b: list[DieRead]) -> bool:
     the same value, colour and sureness."""
     if len(a) != len(b):
         return False
-    pairs = sorted(((overlap(x.box, y.box), i, j) for i, x in enumerate(a)
-                    for j, y in enumerate(b)), reverse=True)
-    matched: dict[int, int] = {}
-    taken: set[int] = set()
-    for iou, i, j in pairs:
-        if iou < SAME_DIE:
-            break
-        if i in matched or j in taken:
-            continue
-        matched[i] = j
-        taken.add(j)
+    matched = one_to_one((iou, i, j) for i, x in enumerate(a) for j, y in enumerate(b)
+                         if (iou := overlap(x.box, y.box)) >= SAME_DIE)
     if len(matched) != len(a):
         return False
     return all((a[i].value, a[i].colour, a[i].sure) == (b[j].value, b[j].colour, b[j].sure)
