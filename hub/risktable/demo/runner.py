@@ -95,10 +95,21 @@ def _diagnose(seats: list[SeatProcess], hub: HubService) -> str:
             return f"seat {seat.seat} firmware exited: {tail}"
     missing = sorted({seat.seat for seat in seats} - online)
     if not missing:
-        return "every seat firmware is running and online"
+        return "every seat firmware is running and online; " + "; ".join(
+            _seat_state(seat) for seat in seats)
     last = [seat.stderr_tail[-1] for seat in seats if seat.seat in missing and seat.stderr_tail]
     said = f" (it said: {last[0]})" if last else ""
     return f"seats {missing} did not come online though their firmware is running{said}"
+
+
+def _seat_state(seat: SeatProcess) -> str:
+    # What a stalled seat shows and was armed for, and its last log line: enough to tell
+    # an entry left open from a seat waiting for the hub.
+    outputs = dict(seat.outputs)
+    shown = " | ".join(str(line) for line in outputs.get("oled") or [])
+    said = seat.stderr_tail[-1] if seat.stderr_tail else "nothing"
+    return (f"seat {seat.seat} shows {shown!r}, armed {outputs.get('armed')}, last "
+            f"refused {outputs.get('refused')!r}, last said {said!r}")
 
 
 def _config(options: DemoOptions, address: BrokerAddress, data_dir: Path) -> HubConfig:
