@@ -154,14 +154,15 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         cards = demo_card_uids(rules.board, rules.options.deck)
         seats: dict[int, SeatProcess] = {}
         trays: list[DemoTray] = []  # the demo's tray, once the hub runs
-        pilot = SeatPilot(lambda seat, line: seats[seat].send(line),
+        pilot = SeatPilot(lambda seat, line: seats[seat].press(line, options.seat_timeout),
                           lambda seat, roll, count, timeout: _armed(seats[seat], roll, count,
                                                                     timeout),
                           cards, seed=options.seed, timeout=options.seat_timeout,
                           people=_people(options), levels=levels,
                           pace=0.0 if person is None else _PERSON_PACE,
                           restarts=lambda seat: seats[seat].restarts if seat in seats else 0,
-                          make=_maker(trays, seats) if options.tray else None)
+                          make=_maker(trays, seats, options.seat_timeout)
+                          if options.tray else None)
         painter: Painter | None = None
         keyboard: Keyboard | None = None  # the person's keys, once the seats run
         if person is not None:
@@ -221,14 +222,14 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         return summary
 
 
-def _maker(trays: list[DemoTray], seats: dict[int, SeatProcess]
+def _maker(trays: list[DemoTray], seats: dict[int, SeatProcess], patience: float
            ) -> Callable[[int, dict[str, Any]], None]:
     # The pilot's inputs with the tray: dice through it, the rest typed as board lines.
     def make(seat: int, event: dict[str, Any]) -> None:
         if trays and event["kind"] == "dice":
             trays[0].enter(seat, event)
         else:
-            seats[seat].send(board_line(event))
+            seats[seat].press(board_line(event), patience)
     return make
 
 

@@ -33,6 +33,8 @@ from risktable.processes import end_process
 
 #: The output lines that say what became of an input line (firmware/README.md).
 _VERDICTS = ("numbered", "refused")
+# A line the seat refused is typed again this long after (press()).
+_PRESS_AGAIN_S = 0.25
 
 #: How the emulated seat's process ends (firmware/README.md, "Resets"): its board reset
 #: (SIGUSR1, its cause in CONFIG.reset), an error at start-up (the unix port's stand-in
@@ -184,6 +186,7 @@ class SeatProcess:
             self._close(process)
             with self._changed:
                 self.outputs.clear()  # a seat that starts again shows nothing yet
+                self._changed.notify_all()
             self._spawn()
             say(f"seat {self.seat} was reset ({cause}): started again")
 
@@ -269,6 +272,31 @@ class SeatProcess:
         with contextlib.suppress(ValueError, OSError):  # a closed pipe: it is resetting
             process.stdin.write(json.dumps(command) + "\n")
             process.stdin.flush()
+
+    def press(self, command: dict[str, Any], patience: float) -> None:
+        """Feed one input line as :meth:`send` does; when the seat refuses it at once (its
+        outbox full, or a Confirm while the hub has not answered its last input for a
+        while: a busy hub), type it again a moment later, as a person presses again once
+        the seat says why, until the seat takes it or ``patience`` seconds have passed."""
+        deadline = time.monotonic() + patience
+        restarts = self.restarts  # a line lost with a seat that starts again: the caller's
+        while True:
+            verdict = self._verdict_of(command, restarts, deadline)
+            if verdict is None or verdict[0] != "refused" or time.monotonic() >= deadline:
+                return
+            time.sleep(_PRESS_AGAIN_S)
+
+    def _verdict_of(self, command: dict[str, Any], restarts: int,
+                    deadline: float) -> tuple[str, Any] | None:
+        # Send one line and wait for what the seat made of it; None when the seat started
+        # again or the deadline passed first.
+        seen = len(self.verdicts)
+        self.send(command)
+        with self._changed:
+            self._changed.wait_for(
+                lambda: len(self.verdicts) > seen or self.restarts != restarts,
+                max(deadline - time.monotonic(), 0.0))
+            return self.verdicts[seen] if len(self.verdicts) > seen else None
 
     def wait_until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float) -> bool:
         """Wait until ``predicate(outputs)`` holds; False on timeout."""
