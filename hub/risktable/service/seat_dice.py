@@ -10,11 +10,9 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from riskproto import messages
 from riskproto.messages import ProtocolError
 from risktable.dice_registry import DiceRegistry, PairingRefused
 from risktable.service.hub import HubService, Unanswered
-from risktable.table.session import TableSession
 
 # The table service's own log: an operator follows one logger for everything it does.
 log = logging.getLogger("risktable.service.table_service")
@@ -58,17 +56,6 @@ class SeatDice:
         except PairingRefused as exc:
             return ProtocolError("not_allowed", str(exc))
         return None
-
-    def ask_again(self, seat: int, msg: dict[str, Any], session: TableSession) -> None:
-        """A refused ``dice`` event's roll, if it is still armed at ``seat``, is disarmed
-        and armed again under the same number: the seat keeps a roll it has sent until
-        the hub answers it, and a disarm first makes the arm a new one, so the seat asks
-        for the roll again (its smart dice forget what they counted)."""
-        for target, command in session.standing_commands(seat):
-            if command["roll"] == msg.get("roll"):
-                self.hub.send_command(target, messages.message("cmd", cmd="disarm",
-                                                               roll=command["roll"]))
-                self.hub.send_command(target, command)
 
     def rolled(self, seat: int, dice: list[dict[str, Any]]) -> None:
         """Note each die's battery and last sighting (for ``dice list``): a failure here

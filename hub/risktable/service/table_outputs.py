@@ -9,6 +9,7 @@ the card enrollment, a referee's undo).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from riskproto import messages
 from risktable import i18n
@@ -106,12 +107,20 @@ class TableOutputs:
             for target, command in session.standing_commands(seat):
                 self.hub.send_command(target, command)
 
-    def disarm(self, session: TableSession) -> None:
-        """Disarm every roll ``session`` has armed (a game that ends its rolls unplayed)."""
-        for seat in session.seats:
+    def disarm(self, session: TableSession, seats: Iterable[int] | None = None,
+               roll: Any = None) -> bool:
+        """Disarm the rolls ``session`` has armed at ``seats`` (default: the game's), only
+        roll number ``roll`` when given; whether any was. A seat keeps a roll it has sent
+        until its disarm, so the hub disarms before it asks for a roll again under the
+        same number (a refused roll) and when a game ends its rolls unplayed."""
+        disarmed = False
+        for seat in session.seats if seats is None else seats:
             for target, command in session.standing_commands(seat):
-                self.hub.send_command(target, messages.message("cmd", cmd="disarm",
-                                                               roll=command["roll"]))
+                if roll is None or command["roll"] == roll:
+                    self.hub.send_command(target, messages.message("cmd", cmd="disarm",
+                                                                   roll=command["roll"]))
+                    disarmed = True
+        return disarmed
 
     def enrolling(self, enrolling: TableEnrollment) -> None:
         """Every seat's view and the LED board while the deck is enrolled."""

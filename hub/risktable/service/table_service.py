@@ -555,8 +555,11 @@ class TableService:
     def _on_event(self, seat: int, msg: dict[str, Any]) -> ProtocolError | None:
         with self._lock:
             error = self._answer(seat, msg)
-            if error is not None and msg["kind"] == "dice" and self._started():
-                self.seat_dice.ask_again(seat, msg, self.session)
+            if error is not None and msg["kind"] == "dice" and self._started() and \
+                    self.outputs.disarm(self.session, [seat], msg.get("roll")):
+                # A refused roll still armed is asked for again, as after a resync (the
+                # tray's read, if any, again too).
+                self._resend_commands(seat)
             if self._on_input is not None:
                 self._on_input(seat, msg, error)
             return error
