@@ -9,7 +9,6 @@ the card enrollment, a referee's undo).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from riskproto import messages
 from risktable import i18n
@@ -108,7 +107,7 @@ class TableOutputs:
                 self.hub.send_command(target, command)
 
     def disarm(self, session: TableSession, seats: Iterable[int] | None = None,
-               roll: Any = None) -> bool:
+               roll: int | None = None) -> bool:
         """Disarm the rolls ``session`` has armed at ``seats`` (default: the game's), only
         roll number ``roll`` when given; whether any was. A seat keeps a roll it has sent
         until its disarm, so the hub disarms before it asks for a roll again under the
