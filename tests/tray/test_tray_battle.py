@@ -254,6 +254,37 @@ def test_the_attacker_accepts_the_read_and_the_defender_corrects_a_die(
     assert reported["cam-red"]["rolls"] == accepted_red
 
 
+def test_a_read_accepted_while_the_game_is_paused_is_asked_again(battle: Battle) -> None:
+    """The attacker accepts the tray's read while the referee has paused the game: the
+    seat says why it was refused, then shows the same read again (the hub disarms the
+    roll and arms it again with the read), and once the game resumes one press of the
+    same entry rolls it."""
+    b = battle
+    attack = ATTACK[:b.attack]
+    folder = b.tmp / "paused"
+    photos.write(folder, "attack.png", [(v, "red") for v in attack], seed=7)
+    _tray(b, str(folder))
+    att = b.seats[b.attacker]
+    at, shown = _entry(att, b.attack)
+    faces = _filled(shown, attack)
+    b.service.set_paused(True)
+    _enter(att, at, shown, faces)
+    assert _shows(att, "The referee has paused the game")
+    again = len(att.history or [])
+    assert att.wait_until(lambda _: any(
+        (h["oled"] or [""])[0].startswith("Tray: die ") for h in (att.history or [])[again:]),
+        WAIT), att.history
+    at, shown_again = _entry(att, b.attack)
+    assert shown_again == shown
+    b.service.set_paused(False)
+    _enter(att, at, shown_again, faces)
+    for _ in range(b.defence):
+        b.seats[b.defender].send({"encoder": 2})  # 1 turns to 3
+        b.seats[b.defender].send({"button": "confirm"})
+    roll = _rolled(b.service)
+    assert sorted(roll.attack) == sorted(faces) and roll.defend == (3,) * b.defence
+
+
 def test_each_problem_is_one_line_on_both_seats_and_the_roll_can_be_typed(
         battle: Battle) -> None:
     b = battle
