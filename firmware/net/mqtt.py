@@ -77,6 +77,11 @@ _BODY = const(5)
 _OUT_SIZE = const(320)
 _PID_MAX = const(65535)
 _BUSY_POLL_MS = const(5)
+# Connection attempts in a row that fail for want of heap before run() gives up and
+# raises: a heap too broken up for a connection's few blocks stays so (MicroPython
+# collects before it raises MemoryError), and the seat resets on a task that ended
+# rather than stay off the network for good. About 15 s at the seat's backoff.
+_SHORT_CONNECTS = const(5)
 # Linux and lwIP share these numbers; the unix port's socket module does not name them.
 _IPPROTO_TCP = const(6)
 _TCP_NODELAY = const(1)
@@ -86,10 +91,6 @@ def jitter(delay_ms, rand16):
     # A delay in [delay/2, delay]: seats that lost the broker together do not all come
     # back in the same instant, and none waits less than half the backoff.
     return delay_ms // 2 + rand16 % (delay_ms - delay_ms // 2 + 1)
-
-
-class ConnectRefused(Exception):
-    pass
 
 
 def _done():
@@ -283,6 +284,7 @@ class Client:
 
     async def run(self):
         delay = self.backoff_ms
+        short = 0  # attempts failed in a row with a MemoryError
         while True:
             self._ended.clear()
             self._last_rx = self._ticks()
@@ -320,10 +322,17 @@ class Client:
                     pass
             if was_up:
                 delay = self.backoff_ms
+                short = 0
                 self._changed()
             elif self.why_down is not None:
                 # Only a person can fix some of these (a refused password: code 4 or 5).
                 log("cannot connect:", repr(self.why_down))
+                if type(self.why_down) is MemoryError:
+                    short += 1
+                    if short >= _SHORT_CONNECTS:
+                        raise self.why_down
+                else:
+                    short = 0
             await asyncio.sleep_ms(jitter(delay, random.getrandbits(16)))
             delay = min(delay * 2, self.backoff_max_ms)
 
@@ -422,8 +431,10 @@ class Client:
             if kind != _CONNACK or size != 2:
                 raise ValueError("no CONNACK")
             if buf[1]:
+                # The CONNACK's return code (3.2.2.3), 5 for a bad password. An
+                # exception class of our own would cost 192 bytes of heap.
                 self.will_may_be_held = False
-                raise ConnectRefused(buf[1])
+                raise OSError("refused", buf[1])
             return -1
         if kind == _PUBLISH:
             qos = first >> 1 & 3

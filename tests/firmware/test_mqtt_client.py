@@ -24,6 +24,7 @@ SCENARIOS = [
     "keepalive_pings_and_dead_link",
     "oversized_publish_skipped",
     "refused_then_backoff",
+    "short_heap_at_connect_ends_the_run",
     "jitter_bounds",
     "malformed_input_drops_link",
     "long_lengths_decoded",

@@ -389,11 +389,41 @@ async def refused_then_backoff():
     await until(lambda: len(opener.streams) == 1, "first attempt")
     opener.streams[0].feed(b"\x20\x02\x00\x05")  # not authorised
     await until(lambda: len(opener.streams) == 2, "second attempt")
-    check(isinstance(client.why_down, mqtt.ConnectRefused), "refusal reported")
+    check(repr(client.why_down) == "OSError('refused', 5)", f"refusal {client.why_down!r}")
     check(not client.connected and not client.connects, "no UP for a refused CONNECT")
     await connected(client, opener, 1)
     task.cancel()
     print("ok refused_then_backoff")
+
+
+async def short_heap_at_connect_ends_the_run():
+    # Connection attempts that fail for want of heap: five in a row end run() with the
+    # MemoryError (the seat resets on a task that ended); another failure between them
+    # starts the count again, and a connection that came up does too.
+    inner = Opener()
+    fails = list("MMMMOMMMM")  # M: MemoryError, O: OSError, then a real connection
+
+    async def opener(host, port):
+        if fails:
+            what = fails.pop(0)
+            raise MemoryError() if what == "M" else OSError(111)
+        return await inner(host, port)
+
+    client = make(opener)
+    task = asyncio.create_task(client.run())
+    await connected(client, inner)
+    check(not task.done() and client.connects == 1, "four in a row, then up: still running")
+    fails.extend("MMMMM")
+    inner.streams[0].hangup()
+    await until(task.done, "the run ended after five in a row")
+    try:
+        await task
+    except MemoryError:
+        pass
+    else:
+        raise AssertionError("run() ended without the MemoryError")
+    check(not fails and len(inner.streams) == 1, "exactly five attempts after the drop")
+    print("ok short_heap_at_connect_ends_the_run")
 
 
 async def malformed_input_drops_link():
@@ -537,6 +567,7 @@ SCENARIOS = {
     "keepalive_pings_and_dead_link": keepalive_pings_and_dead_link,
     "oversized_publish_skipped": oversized_publish_skipped,
     "refused_then_backoff": refused_then_backoff,
+    "short_heap_at_connect_ends_the_run": short_heap_at_connect_ends_the_run,
     "malformed_input_drops_link": malformed_input_drops_link,
     "long_lengths_decoded": long_lengths_decoded,
     "no_connack_times_out": no_connack_times_out,
