@@ -28,6 +28,7 @@ from risktable.demo.seats import SeatProcess, ring_shows
 from risktable.game_rules import RulesUnknown, rules_config
 from risktable.hardware.palette import seat_colour
 from risktable.i18n import N_, _, numbers
+from risktable.journal.store import SLOW_COMMIT_S, Journal
 from risktable.leds.scene import Scene
 from risktable.rules.bots import BOTS, DEFAULT_BOT, LEVELS, level_of
 from risktable.rules.state import GAME_OVER, State
@@ -87,12 +88,17 @@ class DemoOptions:
     tray: bool = False
 
 
-def _diagnose(seats: list[SeatProcess], hub: HubService) -> str:
+def _diagnose(seats: list[SeatProcess], hub: HubService, journal: Journal) -> str:
     online = hub.online_seats()
     for seat in seats:
         if not seat.alive():
             tail = seat.stderr_tail[-1] if seat.stderr_tail else "no output"
             return f"seat {seat.seat} firmware exited: {tail}"
+    # The hub answers an input only once it is on disk: a stalled disk stalls the table.
+    waited = journal.commit_waiting()
+    if waited >= SLOW_COMMIT_S:
+        return (f"the hub has waited {waited:.0f} s for the disk to confirm a journal write; "
+                "the machine's storage is stalled")
     missing = sorted({seat.seat for seat in seats} - online)
     if not missing:
         return "every seat firmware is running and online; " + "; ".join(
@@ -207,7 +213,8 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         try:
             inputs = pilot.play(service)
         except PilotError as exc:
-            raise DemoError(f"{exc} ({_diagnose(list(seats.values()), service.hub)})") from exc
+            why = _diagnose(list(seats.values()), service.hub, service.journal)
+            raise DemoError(f"{exc} ({why})") from exc
         elapsed = time.monotonic() - started
         if painter is not None:
             painter.stop()
@@ -350,7 +357,7 @@ def _start_seats(options: DemoOptions, micropython: str, address: BrokerAddress,
         seats[number] = seat.start(say=lambda line: print(line, file=out, flush=True))
         # One at a time: amqtt has a race between simultaneous connects.
         if not service.hub.wait_for_seats([number], options.seat_timeout):
-            raise DemoError(_diagnose(list(seats.values()), service.hub))
+            raise DemoError(_diagnose(list(seats.values()), service.hub, service.journal))
     print(_("{n} seat firmwares online under MicroPython in {seconds} s").format(
         n=len(seats), seconds=numbers.decimal(time.monotonic() - started, 2)), file=out)
     for seat in seats.values():

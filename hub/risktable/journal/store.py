@@ -18,6 +18,7 @@ See ``docs/journal.md`` for the schema, undo and durability.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -60,6 +61,12 @@ from risktable.rules.state import CHANCE, State
 
 FILE_NAME = "journal.sqlite3"
 Synchronous = Literal["FULL", "NORMAL"]
+# A commit waiting this long for the disk is logged: the table waits with it (every input
+# is answered only once it is on disk), and a person should hear why. A healthy SD card
+# syncs in milliseconds; the development VM's disk has stalled for up to 6.7 s.
+SLOW_COMMIT_S = 1.0
+
+log = logging.getLogger(__name__)
 # The write-ahead log is folded into the database file once it holds this many pages
 # (4 KiB each) and then cut back to WAL_SIZE_LIMIT bytes. SQLite's defaults (1000
 # pages, never cut back) let the log alone take 4 MB of a small card; docs/journal.md
@@ -112,6 +119,7 @@ class Journal:
         self._clock = clock
         self._lock = threading.RLock()
         self._live: dict[int, _Live] = {}
+        self._committing: float | None = None  # time.monotonic() of the commit under way
         if not create and not path.is_file():
             raise MissingJournal(f"no journal at {path}")
         try:
@@ -159,12 +167,32 @@ class Journal:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
-                self._db.commit()
+                self._commit()
             except BaseException:
                 # A failed commit (disk full, I/O error) leaves the transaction open.
                 if self._db.in_transaction:
                     self._db.rollback()
                 raise
+
+    def _commit(self) -> None:
+        # The commit is where the disk is waited for (the WAL's fsync): timed, so that a
+        # stalled disk is named rather than seen as a table that stopped answering.
+        started = self._committing = time.monotonic()
+        try:
+            self._db.commit()
+        finally:
+            self._committing = None
+        waited = time.monotonic() - started
+        if waited >= SLOW_COMMIT_S:
+            log.warning("journal: a commit waited %.1f s for the disk to confirm the write "
+                        "(%s); the table waited with it: a slow or failing SD card?",
+                        waited, self.path)
+
+    def commit_waiting(self) -> float:
+        """Seconds the commit under way has waited for the disk so far (0.0 when none):
+        what a table that stopped answering may be waiting for."""
+        started = self._committing
+        return 0.0 if started is None else time.monotonic() - started
 
     # -- games ------------------------------------------------------------------
 
