@@ -91,6 +91,28 @@ def test_a_key_goes_to_the_seat_as_its_line() -> None:
     assert keyboard.keys == 2
 
 
+def test_r_at_a_tray_rolls_into_it_when_it_can_and_is_the_roll_button_otherwise() -> None:
+    session, cards = _session_with_hands()
+    sent: list[dict[str, object]] = []
+    rolled: list[bool] = []
+    can_roll = [True]
+
+    def roll() -> bool:
+        rolled.append(can_roll[0])
+        return can_roll[0]
+
+    keys = session_card_keys(lambda look: look(session), 1, cards)
+    keyboard = Keyboard(None, 1, sent.append, keys, lambda: None,  # type: ignore[arg-type]
+                        roll=roll)
+    assert keyboard.press("r") and sent == [] and keyboard.keys == 1
+    can_roll[0] = False  # no battle roll armed at the seat: its Roll button
+    assert keyboard.press("r") and sent == [{"button": "roll"}] and keyboard.keys == 2
+    assert rolled == [True, False]
+    # Without a tray, r never asks it.
+    plain = Keyboard(None, 1, sent.append, keys, lambda: None)  # type: ignore[arg-type]
+    assert plain.press("r") and sent[-1] == {"button": "roll"}
+
+
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_c_outside_the_card_step_says_why_on_the_panel_in_the_seats_language(
         lang: str) -> None:

@@ -447,3 +447,28 @@ def test_the_demos_bots_roll_through_the_tray(battle: Battle) -> None:
     kept = json.loads((b.data_dir / LAST_READ).read_text())
     assert kept["t"] == "tray_roll" and kept["seq"] == 2
     assert (b.data_dir / LAST_PHOTO).read_bytes()[:2] == b"\xff\xd8"  # a JPEG
+
+
+def test_the_persons_roll_lays_their_dice_in_the_demo_tray(battle: Battle) -> None:
+    """``risktable demo --tray --play``: the person's r lays a photo of their armed battle
+    dice, rolled at random, in the tray; the hub fills its read into their seat's entry,
+    which they accept or correct as at a real tray. Once their roll is in, r lays nothing
+    (and goes to the seat as its Roll button)."""
+    from risktable.demo.tray import DemoTray
+
+    b = battle
+    seat = b.seats[b.attacker]
+    tray = DemoTray(b.service, b.broker, b.table, b.seats, seed=5, timeout=WAIT).start()
+    try:
+        assert tray.roll(b.attacker)
+        at, shown = _entry(seat, b.attack)
+        assert tray.photos == 1
+        _enter(seat, at, shown, [f or 1 for f in shown])  # a die read unsure: typed as 1
+        deadline = time.monotonic() + WAIT
+        while b.service.inspect(lambda s: s.standing_commands(b.attacker)):
+            assert time.monotonic() < deadline, "the attack roll was not taken"
+            time.sleep(0.02)
+        assert not tray.roll(b.attacker)
+        assert tray.photos == 1
+    finally:
+        tray.stop()

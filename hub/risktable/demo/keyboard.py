@@ -181,19 +181,22 @@ class Keyboard:
     key other than the controls makes, or None, or raises :class:`NothingToTap`
     (:func:`session_card_keys` at the demo); ``quit`` runs when the person presses q
     or input ends. ``note`` is the reason the last key tapped nothing, until a key
-    goes in; ``noted`` runs when it changes (the panel is redrawn).
+    goes in; ``noted`` runs when it changes (the panel is redrawn). ``roll``, at a
+    table with a dice tray, rolls the person's armed battle dice into it (True) before
+    r is the seat's Roll button.
     """
 
     def __init__(self, stream: TextIO, seat: int, send: Callable[[dict[str, Any]], None],
                  card_key: Callable[[str], dict[str, Any] | None],
                  quit: Callable[[], None], noted: Callable[[], None] = lambda: None,
-                 ) -> None:
+                 roll: Callable[[], bool] | None = None) -> None:
         self.stream = stream
         self.seat = seat
         self._send = send
         self._card_key = card_key
         self._quit = quit
         self._noted = noted
+        self._roll = roll
         self.keys = 0
         self.note = ""
 
@@ -216,6 +219,10 @@ class Keyboard:
 
     def press(self, key: str) -> bool:
         """Type ``key`` into the seat; False when the key means nothing now."""
+        if key == "r" and self._roll is not None and self._roll():
+            self.keys += 1
+            self._tell("")
+            return True
         line = KEY_LINES.get(key)
         if line is None:
             try:

@@ -205,8 +205,10 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
             _watch_outputs(seats[person], painter, pilot)
             card_keys = session_card_keys(service.inspect, person, cards, seed=options.seed,
                                           lang=options.lang)
+            # At the tray the person's r rolls their battle dice into it, as the bots'.
+            roll = (lambda: trays[0].roll(person)) if trays else None
             keyboard = Keyboard(options.keyboard, person, seats[person].send, card_keys,
-                                pilot.stop, noted=painter.poke).start()
+                                pilot.stop, noted=painter.poke, roll=roll).start()
         service.toggle_pause()
         # The bots play the whole game now, at the seats, through the firmware.
         started = time.monotonic()

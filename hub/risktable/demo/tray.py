@@ -98,10 +98,14 @@ class DemoTray:
         self.seats = seats
         self.timeout = timeout
         self._rng = random.Random(f"{seed}:tray")
+        # The person's rolls (their own thread, their own dice): the bots' stay as they were.
+        self._person_rng = random.Random(f"{seed}:tray-person")
         reader = DiceReader()
-        self._photos: queue.Queue[compose.TrayPhoto | None] = queue.Queue()
+        self._photos: queue.Queue[tuple[str, compose.TrayPhoto] | None] = queue.Queue()
         self._read = threading.Condition()
-        self._reads: list[dict[str, Any]] = []
+        # The reads a bot's roll waits for, by photo name (a read for a name not awaited,
+        # the person's, goes to the hub alone).
+        self._awaited: dict[str, dict[str, Any] | None] = {}
         self.tray = TrayService(address, table, reader.read, calibration(reader, self._rng),
                                 on_roll=self._on_roll, keep=service.config.data_dir)
         self._thread: threading.Thread | None = None
@@ -130,17 +134,53 @@ class DemoTray:
     def _frames(self) -> Iterator[Frame]:
         t = 0.0
         while True:
-            photo = self._photos.get()
-            if photo is None:
+            laid = self._photos.get()
+            if laid is None:
                 return
+            name, photo = laid
             for _ in range(HOLD_FRAMES):
-                yield Frame(photo.image, t, f"demo-tray-{self.photos}")
+                yield Frame(photo.image, t, name)
                 t += 1 / FPS
 
-    def _on_roll(self, _settled: SettledRoll | None, msg: dict[str, Any]) -> None:
+    def _on_roll(self, settled: SettledRoll | None, msg: dict[str, Any]) -> None:
+        name = settled.frame.name if settled is not None else ""
         with self._read:
-            self._reads.append(msg)
-            self._read.notify_all()
+            if name in self._awaited:
+                self._awaited[name] = msg
+                self._read.notify_all()
+
+    def _lay(self, dice: list[tuple[int, str]], rng: random.Random, *,
+             awaited: bool) -> str:
+        # A photo of ``dice`` (face, colour) into the tray; its name, whose read is kept
+        # for _wait_read when ``awaited``.
+        photo = compose.compose(dice, rng)
+        with self._read:
+            self.photos += 1
+            name = f"demo-tray-{self.photos}"
+            if awaited:
+                self._awaited[name] = None
+        self._photos.put((name, photo))
+        return name
+
+    def _armed_in_tray(self, side: str, roll: int, count: int) -> bool:
+        # Whether the tray has heard ``roll`` armed with ``count`` dice of ``side``: a
+        # photo laid before is read for the roll armed before, which the hub drops.
+        return self.tray.wait_armed(lambda a: a.roll == attack_roll(roll) and (
+            a.attack if side == "attack" else a.defence) == count, self.timeout)
+
+    def roll(self, seat: int) -> bool:
+        """The person's Roll at ``demo --tray --play``: a photo of ``seat``'s armed battle
+        dice, rolled at random, laid in the tray, whose read the hub then fills into the
+        seat's entry to accept or correct, as at a real tray. False when the seat is
+        armed for no battle roll (its Roll button then goes to the seat as before)."""
+        sides = self.service.inspect(armed_sides)
+        side = next((s for s in sides if s.seat == seat), None)
+        if side is None or not self._armed_in_tray(side.side, side.roll, side.count):
+            return False
+        rng = self._person_rng
+        self._lay([(rng.randint(1, 6), SIDE_COLOURS[side.side]) for _ in range(side.count)],
+                  rng, awaited=False)
+        return True
 
     def enter(self, seat: int, event: dict[str, Any]) -> None:
         """Make the dice ``event`` of ``seat`` at its seat firmware: a battle roll through
@@ -152,20 +192,16 @@ class DemoTray:
         if side is None:
             self._type(seat, faces)
             return
-        # A photo laid before the tray has heard the roll armed (the seat may show it
-        # first) is read for the roll armed before, which the hub drops.
-        roll, count = attack_roll(event["roll"]), len(faces)
-        if not self.tray.wait_armed(lambda a: a.roll == roll and (
-                a.attack if side == "attack" else a.defence) == count, self.timeout):
-            raise TimeoutError(f"the demo tray never heard roll {roll} armed")
+        # The seat may show the roll armed before the tray has heard it.
+        if not self._armed_in_tray(side, event["roll"], len(faces)):
+            raise TimeoutError(f"the demo tray never heard roll {attack_roll(event['roll'])} "
+                               "armed")
+        name = self._lay([(f, SIDE_COLOURS[side]) for f in faces], self._rng, awaited=True)
         with self._read:
-            seen = len(self._reads)
-        self._photos.put(compose.compose([(f, SIDE_COLOURS[side]) for f in faces], self._rng))
-        self.photos += 1
-        with self._read:
-            if not self._read.wait_for(lambda: len(self._reads) > seen, self.timeout):
+            if not self._read.wait_for(lambda: self._awaited[name] is not None, self.timeout):
                 raise TimeoutError(f"the demo tray did not read seat {seat}'s roll")
-            msg = self._reads[seen]
+            msg = self._awaited.pop(name)
+            assert msg is not None
         if "problem" in msg or not any(d.get("side") == side for d in msg["dice"]):
             log.info("demo tray: seat %d types its roll (%s)", seat,
                      msg.get("problem", "no die read"))
