@@ -109,7 +109,7 @@ class DemoTray:
         self.tray = TrayService(address, table, reader.read, calibration(reader, self._rng),
                                 on_roll=self._on_roll, keep=service.config.data_dir)
         self._thread: threading.Thread | None = None
-        self.photos = 0  # battle rolls read from a photo
+        self.photos = 0  # photos laid in the tray (the bots' battle rolls, the person's)
 
     def start(self) -> DemoTray:
         """Connect the tray and start reading what :meth:`enter` lays in it."""
@@ -152,7 +152,7 @@ class DemoTray:
     def _lay(self, dice: list[tuple[int, str]], rng: random.Random, *,
              awaited: bool) -> str:
         # A photo of ``dice`` (face, colour) into the tray; its name, whose read is kept
-        # for _wait_read when ``awaited``.
+        # for the bot's enter() when ``awaited``.
         photo = compose.compose(dice, rng)
         with self._read:
             self.photos += 1
