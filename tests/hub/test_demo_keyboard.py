@@ -79,6 +79,12 @@ def test_the_panel_shows_the_seat_and_the_hand() -> None:
     state = session.state
     assert f"  cards: 1 {card_label(state, 4)}, 2 {card_label(state, 17)}" in lines
     assert "q quit" in lines[-1]
+    # Typed dice (the tray's table): entered with the knob. With the demo's tray, a roll
+    # that is no battle (none is armed here) is typed all the same: r rolls nothing.
+    typed = {"armed": [947, 2]}
+    for tray in (False, True):
+        lines = seat_panel(session, 1, typed, typed=True, tray=tray).splitlines()
+        assert "  2 dice to enter (<- -> set a die, Enter sends)" in lines
 
 
 def test_a_key_goes_to_the_seat_as_its_line() -> None:

@@ -454,10 +454,17 @@ def test_the_persons_roll_lays_their_dice_in_the_demo_tray(battle: Battle) -> No
     dice, rolled at random, in the tray; the hub fills its read into their seat's entry,
     which they accept or correct as at a real tray. Once their roll is in, r lays nothing
     (and goes to the seat as its Roll button)."""
+    from risktable.demo.keyboard import seat_panel
     from risktable.demo.tray import DemoTray
 
     b = battle
     seat = b.seats[b.attacker]
+    # The person's panel says so while their battle roll is armed.
+    armed = {"armed": [b.roll, b.attack]}
+    panel = b.service.inspect(lambda s: seat_panel(s, b.attacker, armed, typed=True, tray=True))
+    dice = "die" if b.attack == 1 else "dice"
+    assert (f"  {b.attack} {dice} to roll into the tray (press r) or enter (<- -> set a die, "
+            "Enter sends)") in panel.splitlines()
     tray = DemoTray(b.service, b.broker, b.table, b.seats, seed=5, timeout=WAIT).start()
     try:
         assert tray.roll(b.attacker)

@@ -31,6 +31,7 @@ from risktable.i18n import N_, _, ngettext
 from risktable.leds.scene import Scene
 from risktable.rules.board import SYMBOLS
 from risktable.rules.state import State
+from risktable.service.tray_desk import armed_sides
 from risktable.table import menus
 from risktable.table.session import TableSession
 
@@ -111,11 +112,12 @@ def card_key_line(session: TableSession, seat: int, key: str, uids: Mapping[int,
 
 
 def seat_panel(session: TableSession, seat: int, outputs: dict[str, Any],
-               note: str = "", typed: bool = False) -> str:
+               note: str = "", typed: bool = False, tray: bool = False) -> str:
     """What the person's seat shows, under the LED board: its display lines and armed
     roll (``typed``: dice entered with the knob, as the dice tray's read is accepted or
-    corrected, not rolled), the person's cards, ``note`` (why the last key did
-    nothing), and the keys."""
+    corrected, not rolled; ``tray``: the demo has a tray, into which r rolls a battle
+    roll), the person's cards, ``note`` (why the last key did nothing), and the
+    keys."""
     state = session.state
     player = session.seats.index(seat)
     colour = seat_colour(seat)
@@ -127,7 +129,13 @@ def seat_panel(session: TableSession, seat: int, outputs: dict[str, Any],
     armed = outputs.get("armed")
     if isinstance(armed, list) and len(armed) == 2 and armed[1] and armed != outputs.get("rolled"):
         # The roll's number is the protocol's, not the person's: only the dice show.
-        if typed:
+        if typed and tray and any(side.seat == seat for side in armed_sides(session)):
+            lines.append(ngettext(
+                "  {n} die to roll into the tray (press r) or enter (<- -> set a die, "
+                "Enter sends)",
+                "  {n} dice to roll into the tray (press r) or enter (<- -> set a die, "
+                "Enter sends)", armed[1]).format(n=armed[1]))
+        elif typed:
             lines.append(ngettext("  {n} die to enter (<- -> set a die, Enter sends)",
                                   "  {n} dice to enter (<- -> set a die, Enter sends)",
                                   armed[1]).format(n=armed[1]))

@@ -174,7 +174,7 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         if person is not None:
             painter = Painter(lambda scene, state: _draw_for_person(
                 screen, service, seats[person], scene, state,
-                "" if keyboard is None else keyboard.note))
+                "" if keyboard is None else keyboard.note, tray=options.tray))
         service = TableService(
             config, rules=rules, card_uids=cards, seed=options.seed, paused=True,
             on_input=pilot.on_input,
@@ -426,13 +426,13 @@ def _phone_seats(options: DemoOptions, service: TableService, page: str, ws_url:
 
 
 def _draw_for_person(screen: Screen, service: TableService, seat: SeatProcess, scene: Scene,
-                     state: State, note: str) -> None:
+                     state: State, note: str, *, tray: bool = False) -> None:
     # The LED board, the standings and what the person's seat shows (and why their last
     # key did nothing), redrawn in place.
     def panel_of(session: TableSession) -> str:
         with i18n.using(screen.lang):  # inspect runs on the service's thread
             return seat_panel(session, seat.seat, dict(seat.outputs), note,
-                              typed=seat.dice == "manual")
+                              typed=seat.dice == "manual", tray=tray)
 
     panel = service.inspect(panel_of)
     with i18n.using(screen.lang):
