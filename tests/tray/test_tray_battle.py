@@ -479,3 +479,13 @@ def test_the_persons_roll_lays_their_dice_in_the_demo_tray(battle: Battle) -> No
         assert tray.photos == 1
     finally:
         tray.stop()
+
+
+def test_the_roll_button_of_a_typed_seat_says_how_to_give_its_dice(battle: Battle) -> None:
+    """A seat with no dice of its own (a tray table's) asked for a battle roll: its Roll
+    button is answered with how to give the dice (into the tray, or entered with the
+    knob), not with "waiting for the dice" as if another seat were to roll."""
+    b = battle
+    att = b.seats[b.attacker]
+    att.send({"button": "roll"})
+    assert _shows(att, "Roll your dice into the tray, or enter them: turn, press Confirm")

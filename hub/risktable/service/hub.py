@@ -116,6 +116,7 @@ class HubService:
         # Each seat's language and whether it shapes text itself, from its latest birth.
         self._seat_language: dict[int, str] = {}
         self._seat_shapes: dict[int, bool] = {}
+        self._seat_types_dice: dict[int, bool] = {}  # its birth's caps: dice_manual
         # The firmware version the hub bundles (provision/fw_version.py); a seat whose
         # birth names another is shown as out of date (firmware_mismatches).
         self.firmware = firmware if firmware is not None else _bundled_firmware()
@@ -212,6 +213,12 @@ class HubService:
         """The language ``seat``'s player reads: its birth's ``lang``, else the hub's."""
         with self._lock:
             return self._seat_language.get(seat, self.language)
+
+    def types_dice(self, seat: int) -> bool:
+        """Whether ``seat``'s dice are entered with its knob (its birth's ``dice_manual``
+        capability: no dice of its own, as at a tray table), not rolled by it."""
+        with self._lock:
+            return self._seat_types_dice.get(seat, False)
 
     def online_seats(self) -> frozenset[int]:
         with self._lock:
@@ -432,6 +439,7 @@ class HubService:
                     self._seat_firmware[seat] = fw
                     self._seat_language[seat] = msg.get("lang", self.language)
                     self._seat_shapes[seat] = "shaping" in msg.get("caps", ())
+                    self._seat_types_dice[seat] = "dice_manual" in msg.get("caps", ())
                 ota = msg.get("ota")
                 if isinstance(ota, dict) and ota["state"] in ("rolled_back", "failed"):
                     log.warning("seat %d: its last network update (%d) %s: %s", seat,

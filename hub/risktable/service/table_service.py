@@ -75,7 +75,7 @@ from risktable.service.table_outputs import (
     STORAGE_NOTICE,
     TableOutputs,
 )
-from risktable.service.tray_desk import TrayDesk
+from risktable.service.tray_desk import TrayDesk, armed_sides
 from risktable.service.undo_notes import undo_notes
 from risktable.table.coach import is_hint_request
 from risktable.table.session import Checkpoint, Outcome, TableSession
@@ -640,7 +640,20 @@ class TableService:
                              f"{self.storage.min_free // 1024} KiB needed")
         if msg["kind"] == "dice":
             return self.seat_dice.refused_roll(seat, msg)
+        if msg["kind"] == "button" and msg.get("button") == "roll" and \
+                self.hub.types_dice(seat) and self.session.standing_commands(seat):
+            # The Roll button of a seat asked for dice it has none of: how to give them.
+            return ProtocolError("not_allowed", self._typed_roll_hint(seat))
         return None
+
+    def _typed_roll_hint(self, seat: int) -> str:
+        # A battle roll at a tray table is rolled into the tray; any other is entered.
+        at_tray = self.tray is not None and any(
+            side.seat == seat for side in armed_sides(self.session))
+        with i18n.using(self.hub.seat_language(seat)):
+            if at_tray:
+                return _("Roll your dice into the tray, or enter them: turn, press Confirm")
+            return _("Enter your dice: turn to each face, press Confirm")
 
     @contextlib.contextmanager
     def _journal_or_rollback(self, before: Checkpoint) -> Iterator[None]:
