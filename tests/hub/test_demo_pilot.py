@@ -142,6 +142,37 @@ def test_an_answer_given_while_the_pilot_was_held_past_its_deadline_counts() -> 
     assert inputs == len(table.lines) > 1
 
 
+def test_time_the_hub_spends_waiting_for_its_disk_does_not_count_against_an_answer(
+        ) -> None:
+    # The third input's answer comes only after a "disk stall" five times the pilot's
+    # timeout, while stalled() says the hub waits for its disk (a journal commit under
+    # way): the pilot waits it out and plays on. The same late answer without the stall
+    # said is "the hub did not answer" (the test above).
+    table = BoardsAndHub(3)
+    answer = table.send
+    stalled = threading.Event()
+
+    def send(seat: int, line: dict[str, Any]) -> None:
+        if len(table.lines) != 2:
+            answer(seat, line)
+            return
+        stalled.set()
+
+        def after_the_stall() -> None:
+            done.wait(table.pilot.timeout * 5)  # never set: the stall lasts this long
+            answer(seat, line)
+            stalled.clear()
+
+        threading.Thread(target=after_the_stall).start()
+
+    done = threading.Event()
+    table.pilot = SeatPilot(send, table.armed, table.cards, seed=3, timeout=0.2,
+                            stalled=stalled.is_set)
+    inputs = table.pilot.play(cast(TableService, table))
+    assert table.session.state.phase == GAME_OVER
+    assert inputs == len(table.lines) > 3
+
+
 def test_the_pilot_waits_for_a_person_and_plays_the_others() -> None:
     # Seat 1 is a person's: the pilot never types into it, and waits while the game
     # waits on it; here the "person" is an autopilot of its own typing lines on a thread.

@@ -168,7 +168,9 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
                           pace=0.0 if person is None else _PERSON_PACE,
                           restarts=lambda seat: seats[seat].restarts if seat in seats else 0,
                           make=_maker(trays, seats, options.seat_timeout)
-                          if options.tray else None)
+                          if options.tray else None,
+                          # `service` is made below, before the pilot plays.
+                          stalled=lambda: service.journal.commit_waiting() >= SLOW_COMMIT_S)
         painter: Painter | None = None
         keyboard: Keyboard | None = None  # the person's keys, once the seats run
         if person is not None:
