@@ -85,12 +85,8 @@ class Settler:
         self._last_t: float | None = None
         self._settled = False  # already reported this still run
 
-    def moved(self, a: Floats, b: Floats) -> bool:
-        """Whether two compared frames (small, grey) differ by movement."""
-        return self._moved(_levelled(a), _levelled(b))
-
     def _moved(self, a: Floats, b: Floats) -> bool:
-        # Two frames levelled already.
+        # Whether two compared frames (small, grey, levelled) differ by movement.
         if a.shape != b.shape:
             return True
         return int(np.count_nonzero(np.abs(a - b) > self.diff)) >= MOVED_PIXELS
