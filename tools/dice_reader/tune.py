@@ -17,6 +17,11 @@ committed classifier's thresholds when the day classifiers were trained as it wa
 ones are less sure of themselves, and their pooled choice did not carry over
 (docs/dice-camera.md, "More evidence for the thresholds").
 
+Labels of validation photos found wrong by eye are corrected from
+``validation-corrections.json`` beside this script (each correction names its set, photo,
+die, the label and the value the die shows, and why); an entry outside a validation part
+is refused, so no correction can reach a held-out or training photo.
+
 ``--extra DIR...``: other setups' labelled photos (train.py's ``--extra``); the validation
 part of each joins the choice, a read matching a die whose labelled centre it holds (their
 labels may box only the pips). Their training part trained the classifier; their
@@ -47,7 +52,7 @@ from risktable.dice_camera.model_files import (  # noqa: E402
     classifier_files,
     sha256,
 )
-from risktable.dice_camera.photos import LabelledDie, load_part  # noqa: E402
+from risktable.dice_camera.photos import LabelledDie, LabelledPhoto, load_part  # noqa: E402
 from risktable.dice_camera.reader import (  # noqa: E402
     AT_EDGE,
     DiceReader,
@@ -58,6 +63,8 @@ from risktable.dice_camera.reader import (  # noqa: E402
 from risktable.dice_camera.scoring import CENTRE, IOU, Score, score_photo  # noqa: E402
 from risktable.dice_camera.split import TRAIN, VALIDATION  # noqa: E402
 
+CORRECTIONS = Path(__file__).with_name("validation-corrections.json")
+
 WRONG_COST = 20
 # An unsure read where there is no die, or a die with no read at all, costs a little: a
 # person is asked about a die that is not there, or must notice the one not shown.
@@ -67,6 +74,29 @@ FOUND_SURE = [0.3, 0.4, 0.5, 0.6, 0.7]
 VALUE_SURE = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98]
 VALUE_SURE_PIPS = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
 NOTHING_SURE = [0.0, 0.005, 0.01, 0.02, 0.05, 0.1]
+
+
+def validation_part(folder: Path, corrections: Path = CORRECTIONS) -> list[LabelledPhoto]:
+    """The validation photos of ``folder`` (a set named by its folder's name, the shared
+    photos' ``train`` folder as ``dice-photos``) with the labels ``corrections`` mends."""
+    # the shared photos sit in a folder "train" of their set's folder, as published
+    name = folder.parent.name if folder.name == "train" else folder.name
+    photos = load_part(folder, VALIDATION)
+    by_name = {p.path.name: i for i, p in enumerate(photos)}
+    for c in json.loads(corrections.read_text())["corrections"]:
+        if c["set"] != name:
+            continue
+        if c["photo"] not in by_name:
+            raise SystemExit(f"{corrections.name}: {c['photo']} is not a validation photo "
+                             f"of {name}; only validation labels may be corrected")
+        i = by_name[c["photo"]]
+        dice = list(photos[i].dice)
+        if dice[c["die"]].value != c["label"]:
+            raise SystemExit(f"{corrections.name}: {c['photo']} die {c['die']} is labelled "
+                             f"{dice[c['die']].value}, not {c['label']}")
+        dice[c["die"]] = replace(dice[c["die"]], value=int(c["value"]))
+        photos[i] = replace(photos[i], dice=tuple(dice))
+    return photos
 
 
 def rethreshold(reads: list[DieRead], t: Thresholds) -> list[DieRead]:
@@ -136,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     classifiers = classifier_files(args.models)
     info = ModelInfo(args.models, {}, loose, {}, classifiers=classifiers)
     reader = DiceReader(args.models, threads=2, info=info)
-    photos = [p for p in load_part(args.photos, VALIDATION)
+    photos = [p for p in validation_part(args.photos)
               if args.day is None or f"_{args.day}_" in p.path.name]
     raw = [(reader.read_file(photo.path)[0], photo.dice) for photo in photos]
     box_scale = fitted_box_scale(raw)
@@ -148,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     for folder in args.extra:
         extra = [([replace(r, box=scaled(r.box, box_scale))
                    for r in reader.read_file(photo.path)[0]], photo.dice)
-                 for photo in load_part(folder, VALIDATION)]
+                 for photo in validation_part(folder)]
         extra_photos[folder.name] = len(extra)
         sources.append((str(folder), extra, CENTRE))
     pooled = [(reads, dice, match) for _, photos_reads, match in sources
