@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from riskproto.messages import ProtocolError
+from risktable.demo.patience import Patience
 from risktable.rules.board import Board
 from risktable.rules.bots import BOTS, DEFAULT_BOT
 from risktable.rules.decks import deck_cards
@@ -28,7 +29,6 @@ from risktable.table.autopilot import Autopilot
 from risktable.table.session import TableSession
 
 _WAIT = "wait"  # _next: the game waits on a person
-_RESTART_LOOK = 0.5  # seconds between looks at whether a seat waited on was started again
 
 
 class PilotError(Exception):
@@ -161,8 +161,8 @@ class SeatPilot:
                 continue
             assert not isinstance(step, str)
             seat, event = step
-            deadline = time.monotonic() + self.timeout
-            while not self._typed(seat, event, deadline):
+            patience = Patience(self.timeout, self._stalled)
+            while not self._typed(seat, event, patience):
                 pass  # the seat was reset before it answered: typed again
             self.inputs += 1
             if self._pace:
@@ -174,43 +174,41 @@ class SeatPilot:
         with self._answered:
             self._answered.wait_for(lambda: self._count != seen or self._stopped)
 
-    def _typed(self, seat: int, event: dict[str, Any], deadline: float) -> bool:
+    def _typed(self, seat: int, event: dict[str, Any], patience: Patience) -> bool:
         # Type one input and wait for its answer: True once answered, False when the seat
         # was started again meanwhile (the input may be lost with the seat's memory).
         restarts = self._restarts(seat)
+
+        def restarted() -> bool:
+            return self._restarts(seat) != restarts
+
         kind = event["kind"]
-        if kind == "dice" and not self._armed(seat, event["roll"], len(event["dice"]),
-                                              max(deadline - time.monotonic(), 0.0)):
-            if self._restarts(seat) != restarts:
-                return False
+        if kind == "dice" and not patience.wait(
+                lambda seconds: self._armed(seat, event["roll"], len(event["dice"]), seconds)
+                or restarted()):
             raise PilotError(f"seat {seat} never showed roll {event['roll']} armed")
+        if restarted():
+            return False
         with self._answered:
             self._answers.clear()
         self._make(seat, event)
+        answer: tuple[int, str, ProtocolError | None] | None = None
 
-        def answered() -> tuple[int, str, ProtocolError | None] | None:
-            return next((a for a in self._answers if a[0] == seat and a[1] == kind), None)
-
-        # The answers are looked at at least once, even past the deadline: on a busy
-        # machine this thread may be held up past it while the answer came in.
-        last = time.monotonic()
-        while True:
+        def answered(seconds: float) -> bool:
+            nonlocal answer
             with self._answered:
                 answer = self._answered.wait_for(
-                    answered, min(_RESTART_LOOK, max(deadline - time.monotonic(), 0.0)))
-            if answer is not None:
-                break
-            if self._restarts(seat) != restarts:
-                return False
-            now = time.monotonic()
-            if self._stalled():
-                # The hub waits for its disk: the time since the last look is not the
-                # hub's delay, and the next look comes a whole look later.
-                deadline = max(deadline + now - last, now + _RESTART_LOOK)
-            last = now
-            if now >= deadline:
-                raise PilotError(f"the hub did not answer seat {seat}'s {kind} input "
-                                 f"within {self.timeout:g} s")
+                    lambda: next((a for a in self._answers if a[0] == seat and a[1] == kind),
+                                 None), seconds)
+            return answer is not None or restarted()
+
+        # A look comes at least once, even past the deadline: on a busy machine this
+        # thread may be held up past it while the answer came in.
+        if not patience.wait(answered):
+            raise PilotError(f"the hub did not answer seat {seat}'s {kind} input "
+                             f"within {self.timeout:g} s")
+        if answer is None:
+            return False
         error = answer[2]
         if error is not None:
             raise PilotError(f"the hub refused seat {seat}'s {kind} input: {error.message}")

@@ -160,17 +160,23 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         cards = demo_card_uids(rules.board, rules.options.deck)
         seats: dict[int, SeatProcess] = {}
         trays: list[DemoTray] = []  # the demo's tray, once the hub runs
-        pilot = SeatPilot(lambda seat, line: seats[seat].press(line, options.seat_timeout),
+
+        def stalled() -> bool:
+            # The hub waits for its disk (`service` is made below, before anything waits):
+            # the bots wait it out, as people at the table would (demo/patience.py).
+            return service.journal.commit_waiting() >= SLOW_COMMIT_S
+
+        pilot = SeatPilot(lambda seat, line: seats[seat].press(line, options.seat_timeout,
+                                                               stalled),
                           lambda seat, roll, count, timeout: _armed(seats[seat], roll, count,
                                                                     timeout),
                           cards, seed=options.seed, timeout=options.seat_timeout,
                           people=_people(options), levels=levels,
                           pace=0.0 if person is None else _PERSON_PACE,
                           restarts=lambda seat: seats[seat].restarts if seat in seats else 0,
-                          make=_maker(trays, seats, options.seat_timeout)
+                          make=_maker(trays, seats, options.seat_timeout, stalled)
                           if options.tray else None,
-                          # `service` is made below, before the pilot plays.
-                          stalled=lambda: service.journal.commit_waiting() >= SLOW_COMMIT_S)
+                          stalled=stalled)
         painter: Painter | None = None
         keyboard: Keyboard | None = None  # the person's keys, once the seats run
         if person is not None:
@@ -192,7 +198,7 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
             from risktable.demo.tray import DemoTray
 
             tray = DemoTray(service, address, options.table, seats, seed=options.seed,
-                            timeout=options.seat_timeout).start()
+                            timeout=options.seat_timeout, stalled=stalled).start()
             stack.callback(tray.stop)
             trays.append(tray)
             print(_("the dice tray reads the battles' dice from photos of real dice"),
@@ -233,14 +239,14 @@ def _run_demo(options: DemoOptions, out: TextIO) -> GameSummary:
         return summary
 
 
-def _maker(trays: list[DemoTray], seats: dict[int, SeatProcess], patience: float
-           ) -> Callable[[int, dict[str, Any]], None]:
+def _maker(trays: list[DemoTray], seats: dict[int, SeatProcess], patience: float,
+           stalled: Callable[[], bool]) -> Callable[[int, dict[str, Any]], None]:
     # The pilot's inputs with the tray: dice through it, the rest typed as board lines.
     def make(seat: int, event: dict[str, Any]) -> None:
         if trays and event["kind"] == "dice":
             trays[0].enter(seat, event)
         else:
-            seats[seat].press(board_line(event), patience)
+            seats[seat].press(board_line(event), patience, stalled)
     return make
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from risktable.broker_address import BrokerAddress
+from risktable.demo.patience import Patience
 from risktable.paths import firmware_dir, protocol_dir
 from risktable.processes import end_process
 
@@ -273,29 +274,31 @@ class SeatProcess:
             process.stdin.write(json.dumps(command) + "\n")
             process.stdin.flush()
 
-    def press(self, command: dict[str, Any], patience: float) -> None:
+    def press(self, command: dict[str, Any], patience: float,
+              stalled: Callable[[], bool] = lambda: False) -> None:
         """Feed one input line as :meth:`send` does; when the seat refuses it at once (its
         outbox full, or a Confirm while the hub has not answered its last input for a
         while: a busy hub), type it again a moment later, as a person presses again once
-        the seat says why, until the seat takes it or ``patience`` seconds have passed."""
-        deadline = time.monotonic() + patience
+        the seat says why, until the seat takes it or ``patience`` seconds have passed
+        (not counting time the hub waited for its disk, ``stalled()``:
+        risktable.demo.patience)."""
+        waiting = Patience(patience, stalled)
         restarts = self.restarts  # a line lost with a seat that starts again: the caller's
         while True:
-            verdict = self._verdict_of(command, restarts, deadline)
-            if verdict is None or verdict[0] != "refused" or time.monotonic() >= deadline:
+            verdict = self._verdict_of(command, restarts, waiting)
+            if verdict is None or verdict[0] != "refused" or waiting.over():
                 return
             time.sleep(_PRESS_AGAIN_S)
 
     def _verdict_of(self, command: dict[str, Any], restarts: int,
-                    deadline: float) -> tuple[str, Any] | None:
+                    waiting: Patience) -> tuple[str, Any] | None:
         # Send one line and wait for what the seat made of it; None when the seat started
-        # again or the deadline passed first.
+        # again or the patience ran out first.
         seen = len(self.verdicts)
         self.send(command)
         with self._changed:
-            self._changed.wait_for(
-                lambda: len(self.verdicts) > seen or self.restarts != restarts,
-                max(deadline - time.monotonic(), 0.0))
+            waiting.wait(lambda seconds: self._changed.wait_for(
+                lambda: len(self.verdicts) > seen or self.restarts != restarts, seconds))
             return self.verdicts[seen] if len(self.verdicts) > seen else None
 
     def wait_until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float) -> bool:

@@ -15,10 +15,11 @@ import queue
 import random
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from risktable.broker_address import BrokerAddress
+from risktable.demo.patience import Patience
 from risktable.demo.seats import SeatProcess
 from risktable.dice_camera.colour import ColourCalibration
 from risktable.dice_camera.frames import Frame
@@ -93,10 +94,13 @@ class DemoTray:
     ``seats`` are the seat firmwares (filled in once they run)."""
 
     def __init__(self, service: TableService, address: BrokerAddress, table: str,
-                 seats: dict[int, SeatProcess], *, seed: int = 1, timeout: float = 30.0) -> None:
+                 seats: dict[int, SeatProcess], *, seed: int = 1, timeout: float = 30.0,
+                 stalled: Callable[[], bool] = lambda: False) -> None:
         self.service = service
         self.seats = seats
+        # Each wait's seconds, not counting the hub's waits for its disk (demo/patience.py).
         self.timeout = timeout
+        self._stalled = stalled
         self._rng = random.Random(f"{seed}:tray")
         # The person's rolls (their own thread, their own dice): the bots' stay as they were.
         self._person_rng = random.Random(f"{seed}:tray-person")
@@ -165,8 +169,12 @@ class DemoTray:
     def _armed_in_tray(self, side: str, roll: int, count: int) -> bool:
         # Whether the tray has heard ``roll`` armed with ``count`` dice of ``side``: a
         # photo laid before is read for the roll armed before, which the hub drops.
-        return self.tray.wait_armed(lambda a: a.roll == attack_roll(roll) and (
-            a.attack if side == "attack" else a.defence) == count, self.timeout)
+        return self._patience().wait(lambda seconds: self.tray.wait_armed(
+            lambda a: a.roll == attack_roll(roll) and (
+                a.attack if side == "attack" else a.defence) == count, seconds))
+
+    def _patience(self) -> Patience:
+        return Patience(self.timeout, self._stalled)
 
     def roll(self, seat: int) -> bool:
         """The person's Roll at ``demo --tray --play``: a photo of ``seat``'s armed battle
@@ -198,7 +206,8 @@ class DemoTray:
                                "armed")
         name = self._lay([(f, SIDE_COLOURS[side]) for f in faces], self._rng, awaited=True)
         with self._read:
-            if not self._read.wait_for(lambda: self._awaited[name] is not None, self.timeout):
+            if not self._patience().wait(lambda seconds: self._read.wait_for(
+                    lambda: self._awaited[name] is not None, seconds)):
                 raise TimeoutError(f"the demo tray did not read seat {seat}'s roll")
             msg = self._awaited.pop(name)
             assert msg is not None
@@ -220,7 +229,7 @@ class DemoTray:
             return faces is not None and len(faces) == count and \
                 shows_read(outputs.get("oled") or [], lang, faces)
 
-        if not firmware.wait_until(shown, self.timeout):
+        if not self._patience().wait(lambda seconds: firmware.wait_until(shown, seconds)):
             raise TimeoutError(f"seat {seat} never showed the tray's read of roll {roll}")
         faces = self.service.tray.prefilled(seat, roll) if self.service.tray else None
         assert faces is not None
