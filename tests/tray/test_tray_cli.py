@@ -25,6 +25,7 @@ def _calibrate(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Path:
                          "--data-dir", str(data))
     assert code == 0, err
     assert "roll your attack dice" in out and "now roll your defence dice" in out
+    assert "note:" not in out  # the dice are of a size the reader reads (test_small_dice.py)
     saved = json.loads((data / "tray-colours.json").read_text())
     assert set(saved["samples"]) == {"attack", "defence"}
     return data

@@ -110,7 +110,7 @@ def run_read(args: argparse.Namespace) -> int:
     if any could not be read."""
     try:
         from risktable.dice_camera.model_files import ModelError
-        from risktable.dice_camera.reader import DiceReader, ReadError
+        from risktable.dice_camera.reader import DiceReader, ReadError, small_dice
     except ImportError as exc:
         raise CliError(f"reading photos needs OpenCV and onnxruntime ({exc.name} is missing): "
                        "pip install 'risktable[camera-read]'") from None
@@ -138,4 +138,6 @@ def run_read(args: argparse.Namespace) -> int:
             box = " ".join(f"{v:.3f}" for v in r.box)
             verdict = "sure" if r.sure else f"unsure: {r.why}"
             print(f"  {r.value}  {r.colour:<7} {verdict:<6}  box {box}")
+        if note := small_dice(reads):
+            print(f"  note: {note}")
     return 1 if failed else 0

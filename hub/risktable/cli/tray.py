@@ -151,6 +151,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     """Learn each side's colour from the sure dice of one settled roll."""
     from risktable.dice_camera.colour import ColourCalibration, distance
     from risktable.dice_camera.frames import FrameSourceError
+    from risktable.dice_camera.reader import small_dice
     from risktable.dice_camera.settle import Settler
     from risktable.tray import colours
     from risktable.tray.watch import settled_rolls
@@ -174,6 +175,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
                         calibration.learn(side, read.lab)
                     print(f"  {len(sure)} {side} dice learned ({settled.frame.name})",
                           flush=True)
+                    if note := small_dice(settled.reads):
+                        print(f"  note: {note}", flush=True)
                     break
             else:
                 raise CliError(f"the source ended before the {side} dice were rolled")

@@ -26,7 +26,7 @@ import numpy as np
 from risktable.dice_camera.classify import UNREADABLE, FaceClassifier
 from risktable.dice_camera.colour import Lab, body_lab, colour_name
 from risktable.dice_camera.crops import Image, die_crop
-from risktable.dice_camera.detect import decode, detector_input
+from risktable.dice_camera.detect import PHOTO_DIE_PX, decode, detector_input
 from risktable.dice_camera.model_files import (
     DETECTOR,
     MODELS,
@@ -53,9 +53,10 @@ class DieRead:
     die in fractions of the photo ``[xmin, ymin, xmax, ymax]``, its colour's name,
     whether the reader is sure, and the evidence: the detector's score, the classifier's
     probability of the value, the classical pip count (None when it could not count),
-    the body colour in CIELAB, why the read is unsure, and the classifier's probability
+    the body colour in CIELAB, why the read is unsure, the classifier's probability
     that nothing readable is there (a tray service may drop unsure reads it is sure of:
-    holes, screws and specks the detector took for dice)."""
+    holes, screws and specks the detector took for dice), and the die's size in pixels
+    at the detector's input (its box's longer side: see :func:`small_dice`)."""
 
     value: int
     box: Box
@@ -67,6 +68,7 @@ class DieRead:
     lab: Lab
     why: str = ""
     nothing: float = 0.0
+    input_px: float = 0.0
 
     def as_json(self) -> dict[str, object]:
         """The read as ``risktable dice read --json`` prints it."""
@@ -105,6 +107,23 @@ def why_unsure(t: Thresholds, score: float, value: int, confidence: float, nothi
     if confidence < (t.value_sure_pips if pips == value else t.value_sure):
         return DOUBTFUL
     return ""
+
+
+def small_dice(reads: list[DieRead]) -> str:
+    """One line for a person setting up a camera when the dice of a photo are smaller at
+    the detector's input than the real photos' dice the reader learned from (their
+    middle size under PHOTO_DIE_PX's least, the rule the tray's mount is worked out by:
+    risktable.hardware.tray.mount_problems), else ""."""
+    if not reads:
+        return ""
+    px = float(np.median([r.input_px for r in reads]))
+    least, most = PHOTO_DIE_PX
+    if px >= least:
+        return ""
+    return (f"the dice are about {px:.0f} pixels across at the reader's input, under the "
+            f"{least:.0f} to {most:.0f} of the real photos it learned from: such dice may be "
+            "missed or read unsure; the tray's mount puts them in that range "
+            "(docs/tray-build.md)")
 
 
 class ReadError(ValueError):
@@ -162,7 +181,7 @@ class DiceReader:
             why = why_unsure(t, f.score, value, confidence, nothing, pips, at_edge)
             box = in_fractions(scaled(f.box, self.info.box_scale), w, h)
             reads.append(DieRead(value, box, colour_name(lab), not why, f.score, confidence,
-                                 pips, lab, why, nothing))
+                                 pips, lab, why, nothing, max(x1 - x0, y1 - y0) * scale))
         reads.sort(key=lambda r: (round((r.box[1] + r.box[3]) * 10), r.box[0]))
         return reads
 
