@@ -695,18 +695,19 @@ def mined_sample(mined: Mined, rng: Rng) -> tuple[np.ndarray, int]:
 
 
 def classifier_pool(m: Material, mined: Mined, rng: Rng, size: int, log: list[str],
-                    extra: Mined | None = None) -> tuple[np.ndarray, np.ndarray]:
+                    extra: Mined | None = None,
+                    mined_fifths: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """``size`` training crops made once (the training draws batches from them, each
-    crop turned and mirrored at random): a fifth from :func:`mined_sample`, another
-    fifth from the other setups' mined dice when there are any (``extra``), the rest
-    from :func:`classifier_sample`."""
+    crop turned and mirrored at random): ``mined_fifths`` fifths from
+    :func:`mined_sample`, another fifth from the other setups' mined dice when there are
+    any (``extra``), the rest from :func:`classifier_sample`."""
     crops = np.zeros((size, CROP_SIDE, CROP_SIDE, 3), np.uint8)
     labels = np.zeros(size, np.int64)
     started = time.process_time()
     for i in range(size):
-        if i % 5 == 0:
+        if i % 5 < mined_fifths:
             crops[i], labels[i] = mined_sample(mined, rng)
-        elif i % 5 == 1 and extra is not None and extra.dice:
+        elif i % 5 == mined_fifths and extra is not None and extra.dice:
             crops[i], labels[i] = mined_sample(extra, rng)
         else:
             crops[i], labels[i] = classifier_sample(m, rng)
@@ -753,8 +754,8 @@ def train_classifier(m: Material, mined: Mined, rng: Rng, steps: int, batch: int
                      pool_size: int, log: list[str], checkpoint: Path | None = None,
                      stop: int | None = None,
                      widths: tuple[int, int, int, int] = CLASSIFIER_WIDTHS,
-                     extra: Mined | None = None) -> Classifier:
-    crops, labels = classifier_pool(m, mined, rng, pool_size, log, extra)
+                     extra: Mined | None = None, mined_fifths: int = 1) -> Classifier:
+    crops, labels = classifier_pool(m, mined, rng, pool_size, log, extra, mined_fifths)
     # kept as bytes (a quarter of float's memory), each batch turned to float as drawn
     pool = torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2)))
     truths = torch.from_numpy(labels)
@@ -814,6 +815,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="training crops made once for the classifier")
     parser.add_argument("--classifier-widths", default=",".join(map(str, CLASSIFIER_WIDTHS)),
                         help="the classifier's channels at its four resolutions")
+    parser.add_argument("--classifier-mined-fifths", type=int, choices=[1, 2, 3], default=1,
+                        help="fifths of the classifier's pool cut at the detector's boxes "
+                        "on the training photos (the other setups' take one more fifth "
+                        "when given; the rest are made up)")
     parser.add_argument("--day", help="train on the training photos of this day only "
                         "(YYYYMMDD): the leave-one-day-out check of docs/dice-camera.md")
     parser.add_argument("--extra", type=Path, nargs="*", default=[], metavar="DIR",
@@ -871,7 +876,8 @@ def main(argv: list[str] | None = None) -> int:
         cls = train_classifier(material, mined, np.random.default_rng([args.seed, 2]),
                                args.classifier_steps, 64, args.classifier_pool, log,
                                args.out / "classifier.onnx", args.classifier_stop,
-                               classifier_widths(args.classifier_widths), extra)
+                               classifier_widths(args.classifier_widths), extra,
+                               args.classifier_mined_fifths)
         export_classifier(cls, args.out / "classifier.onnx")
     for part in (["detector", "classifier"] if args.only is None else [args.only]):
         meta = training_meta(args, part, round(time.time() - started))
@@ -928,6 +934,7 @@ def training_meta(args: argparse.Namespace, part: str, seconds: int) -> dict[str
     return {**common, "steps": args.classifier_steps, "stop": args.classifier_stop,
             "crop_side": CROP_SIDE, "crop_margin": CROP_MARGIN, "pool": args.classifier_pool,
             "widths": list(classifier_widths(args.classifier_widths)),
+            "mined_fifths": args.classifier_mined_fifths,
             "mined_with": sha256(args.out / DETECTOR),
             "file_sha256": sha256(args.out / "classifier.onnx")}
 
