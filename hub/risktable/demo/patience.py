@@ -27,7 +27,6 @@ class Patience:
     hub has waited on its disk long enough to say so)."""
 
     def __init__(self, seconds: float, stalled: Callable[[], bool] = _never) -> None:
-        self.seconds = seconds
         self._stalled = stalled
         self._last = time.monotonic()
         self._deadline = self._last + seconds
