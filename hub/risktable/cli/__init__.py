@@ -58,7 +58,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(argv).parse_args(argv)
     try:
-        return int(args.handler(args))
+        try:
+            return int(args.handler(args))
+        finally:
+            # The log lines the command queued (risktable.log_output) are written
+            # before its last word; the module is loaded only if it set logging up.
+            if (common := sys.modules.get("risktable.cli.common")) is not None:
+                common.flush_logging()
     except CliError as exc:
         print(f"risktable: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,6 +16,7 @@ from risktable.cli.errors import CliError
 if TYPE_CHECKING:
     from risktable.broker_address import BrokerAddress
     from risktable.config import HubConfig
+    from risktable.log_output import LogOutput
     from risktable.provision.broker_config import VenueTarget
 
 
@@ -151,14 +153,41 @@ def read_secret(args: argparse.Namespace, option: str, env: str) -> str | None:
     return os.environ.get(env)
 
 
+_log_output: LogOutput | None = None
+
+
 def setup_logging(verbose: int) -> None:
-    """Structured one-line logs on stderr: time, level, logger, message."""
+    """Structured one-line logs on stderr: time, level, logger, message, written on a
+    thread of their own so that no thread waits for the output (risktable.log_output);
+    :func:`flush_logging` writes what is left."""
     import logging
 
+    from risktable.log_output import LogOutput
+
+    global _log_output
+    flush_logging()
     level = logging.DEBUG if verbose > 1 else logging.INFO if verbose else logging.WARNING
-    logging.basicConfig(
-        level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True
-    )
+    stderr = logging.StreamHandler(sys.stderr)
+    stderr.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    _log_output = LogOutput(stderr).start()
+    root = logging.getLogger()
+    for handler in root.handlers[:]:  # as basicConfig(force=True)
+        root.removeHandler(handler)
+        handler.close()
+    root.addHandler(_log_output.front)
+    root.setLevel(level)
+
+
+def flush_logging() -> None:
+    """Write the log lines still queued by :func:`setup_logging`'s output and end it;
+    later records go where Python's logging sends them with no handler (stderr)."""
+    import logging
+
+    global _log_output
+    if _log_output is not None:
+        logging.getLogger().removeHandler(_log_output.front)
+        _log_output.stop()
+        _log_output = None
 
 
 def hub_config(args: argparse.Namespace) -> HubConfig:
