@@ -82,5 +82,4 @@ class LogOutput:
             self._lines.put(None, timeout=timeout)
         except queue.Full:
             return
-        self._thread.join(timeout)
-        self._handler.flush()
+        self._thread.join(timeout)  # the handler flushes each line it writes
