@@ -71,4 +71,4 @@ def test_a_bot_presses_again_while_the_hub_waits_for_its_disk() -> None:
     # a busy hub with no stall said: the bot gives up (the hub answers only afterwards)
     impatient = _BusyHub(threading.Event())
     impatient.press({"button": "confirm"}, patience=0.2)
-    assert len(impatient.lines) > 1 and {kind for kind, _ in impatient.verdicts} == {"refused"}
+    assert impatient.lines and {kind for kind, _ in impatient.verdicts} == {"refused"}
