@@ -31,7 +31,7 @@ from risktable.i18n import N_, _, ngettext
 from risktable.leds.scene import Scene
 from risktable.rules.board import SYMBOLS
 from risktable.rules.state import State
-from risktable.service.tray_desk import armed_sides
+from risktable.service.tray_desk import armed_side
 from risktable.table import menus
 from risktable.table.session import TableSession
 
@@ -129,7 +129,7 @@ def seat_panel(session: TableSession, seat: int, outputs: dict[str, Any],
     armed = outputs.get("armed")
     if isinstance(armed, list) and len(armed) == 2 and armed[1] and armed != outputs.get("rolled"):
         # The roll's number is the protocol's, not the person's: only the dice show.
-        if typed and tray and any(side.seat == seat for side in armed_sides(session)):
+        if typed and tray and armed_side(session, seat) is not None:
             lines.append(ngettext(
                 "  {n} die to roll into the tray (press r) or enter (<- -> set a die, "
                 "Enter sends)",

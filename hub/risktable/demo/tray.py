@@ -27,7 +27,7 @@ from risktable.dice_camera.reader import DiceReader
 from risktable.dice_camera.settle import Settler
 from risktable.i18n import seat_texts
 from risktable.service.table_service import TableService
-from risktable.service.tray_desk import armed_sides
+from risktable.service.tray_desk import armed_side
 from risktable.table.dice import attack_roll
 from risktable.tray import compose
 from risktable.tray.service import TrayService
@@ -181,8 +181,7 @@ class DemoTray:
         dice, rolled at random, laid in the tray, whose read the hub then fills into the
         seat's entry to accept or correct, as at a real tray. False when the seat is
         armed for no battle roll (its Roll button then goes to the seat as before)."""
-        sides = self.service.inspect(armed_sides)
-        side = next((s for s in sides if s.seat == seat), None)
+        side = self.service.inspect(lambda session: armed_side(session, seat))
         if side is None or not self._armed_in_tray(side.side, side.roll, side.count):
             return False
         rng = self._person_rng
@@ -194,12 +193,11 @@ class DemoTray:
         """Make the dice ``event`` of ``seat`` at its seat firmware: a battle roll through
         the tray and the seat's accept-or-correct step, any other typed in."""
         faces = [int(d["face"]) for d in event["dice"]]
-        sides = self.service.inspect(armed_sides)
-        side = next((s.side for s in sides if s.seat == seat and s.roll == event["roll"]),
-                    None)
-        if side is None:
+        armed = self.service.inspect(lambda session: armed_side(session, seat, event["roll"]))
+        if armed is None:
             self._type(seat, faces)
             return
+        side = armed.side
         # The seat may show the roll armed before the tray has heard it.
         if not self._armed_in_tray(side, event["roll"], len(faces)):
             raise TimeoutError(f"the demo tray never heard roll {attack_roll(event['roll'])} "

@@ -75,7 +75,7 @@ from risktable.service.table_outputs import (
     STORAGE_NOTICE,
     TableOutputs,
 )
-from risktable.service.tray_desk import TrayDesk, armed_sides
+from risktable.service.tray_desk import TrayDesk, armed_side
 from risktable.service.undo_notes import undo_notes
 from risktable.table.coach import is_hint_request
 from risktable.table.session import Checkpoint, Outcome, TableSession
@@ -648,8 +648,7 @@ class TableService:
 
     def _typed_roll_hint(self, seat: int) -> str:
         # A battle roll at a tray table is rolled into the tray; any other is entered.
-        at_tray = self.tray is not None and any(
-            side.seat == seat for side in armed_sides(self.session))
+        at_tray = self.tray is not None and armed_side(self.session, seat) is not None
         with i18n.using(self.hub.seat_language(seat)):
             if at_tray:
                 return _("Roll your dice into the tray, or enter them: turn, press Confirm")

@@ -57,6 +57,13 @@ def armed_sides(session: TableSession) -> list[ArmedSide]:
             for seat in session.seats for _target, cmd in session.standing_commands(seat)]
 
 
+def armed_side(session: TableSession, seat: int, roll: int | None = None) -> ArmedSide | None:
+    """``seat``'s part of the armed battle (of roll number ``roll`` when given), or None
+    when it is armed for no battle roll."""
+    return next((s for s in armed_sides(session)
+                 if s.seat == seat and (roll is None or s.roll == roll)), None)
+
+
 class TrayDesk:
     """The tray's counterpart in the hub of ``hub``. Every method runs under the table
     service's lock (the worker thread)."""
