@@ -113,10 +113,10 @@ class HubService:
         self.table = topics.check_table(table)
         # The language of a seat whose birth names none (the hub configuration's).
         self.language = i18n.check_language(language)
-        # Each seat's language and whether it shapes text itself, from its latest birth.
+        # Each seat's language and its capabilities ("shaping": it shapes text itself;
+        # "dice_manual": its dice are entered with the knob), from its latest birth.
         self._seat_language: dict[int, str] = {}
-        self._seat_shapes: dict[int, bool] = {}
-        self._seat_types_dice: dict[int, bool] = {}  # its birth's caps: dice_manual
+        self._seat_caps: dict[int, frozenset[str]] = {}
         # The firmware version the hub bundles (provision/fw_version.py); a seat whose
         # birth names another is shown as out of date (firmware_mismatches).
         self.firmware = firmware if firmware is not None else _bundled_firmware()
@@ -218,7 +218,7 @@ class HubService:
         """Whether ``seat``'s dice are entered with its knob (its birth's ``dice_manual``
         capability: no dice of its own, as at a tray table), not rolled by it."""
         with self._lock:
-            return self._seat_types_dice.get(seat, False)
+            return "dice_manual" in self._seat_caps.get(seat, ())
 
     def online_seats(self) -> frozenset[int]:
         with self._lock:
@@ -323,7 +323,7 @@ class HubService:
             view = dict(self._views[seat])
             notice = self._notice
             lang = self._seat_language.get(seat, self.language)
-            shaping = self._seat_shapes.get(seat, False)
+            shaping = "shaping" in self._seat_caps.get(seat, ())
         with i18n.using(lang):
             # The seat's colour names it until a line does: in the seat's own language.
             view["name"] = i18n.colour(seat_colour(seat).name)
@@ -335,7 +335,7 @@ class HubService:
         # seat controller gets its display rows.
         with self._lock:
             lang = self._seat_language.get(seat, self.language)
-            shaping = self._seat_shapes.get(seat, False)
+            shaping = "shaping" in self._seat_caps.get(seat, ())
         detail = seat_view.detail_for(error.message, lang, shaping=shaping)
         if detail == error.message:
             return error
@@ -438,8 +438,7 @@ class HubService:
                 with self._lock:
                     self._seat_firmware[seat] = fw
                     self._seat_language[seat] = msg.get("lang", self.language)
-                    self._seat_shapes[seat] = "shaping" in msg.get("caps", ())
-                    self._seat_types_dice[seat] = "dice_manual" in msg.get("caps", ())
+                    self._seat_caps[seat] = frozenset(msg.get("caps", ()))
                 ota = msg.get("ota")
                 if isinstance(ota, dict) and ota["state"] in ("rolled_back", "failed"):
                     log.warning("seat %d: its last network update (%d) %s: %s", seat,
