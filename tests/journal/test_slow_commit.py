@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ import pytest
 
 from risktable.journal import store
 from risktable.journal.store import Journal
+from tests.support.waiting import value_within
 
 
 class _StalledDisk:
@@ -35,13 +35,6 @@ class _StalledDisk:
         return getattr(self._db, name)
 
 
-def _wait_for(condition: Any, what: str) -> None:
-    deadline = time.monotonic() + 10
-    while not condition():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.005)
-
-
 def test_a_commit_waiting_for_the_disk_is_measured_and_then_logged(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -55,7 +48,7 @@ def test_a_commit_waiting_for_the_disk_is_measured_and_then_logged(
     with caplog.at_level(logging.WARNING, logger="risktable.journal.store"):
         writer = threading.Thread(target=journal.record_answer, args=("t", 1, None, 2))
         writer.start()
-        _wait_for(lambda: journal.commit_waiting() >= 0.05, "the stalled commit was not seen")
+        value_within("the stalled commit seen", lambda: journal.commit_waiting() >= 0.05)
         assert not caplog.records  # logged once it is done, with how long it took
         disk.release.set()
         writer.join(10)

@@ -14,7 +14,6 @@ import logging
 import re
 import shutil
 import threading
-import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -41,6 +40,7 @@ from tests.support.cli import run
 from tests.support.fault_proxy import DOWN, UP, FaultProxy
 from tests.support.mosquitto import Mosquitto
 from tests.support.virtual_table import mirror_table
+from tests.support.waiting import value_within
 from tests.tray import photos
 
 SEATS = 3
@@ -198,13 +198,15 @@ def _filled(shown: list[int], laid: list[int]) -> list[int]:
 
 
 def _rolled(service: TableService) -> Roll:
-    deadline = time.monotonic() + WAIT
-    while True:
-        rolls = [a for a in service.inspect(lambda s: list(s.log)) if isinstance(a, Roll)]
-        if rolls:
-            return rolls[-1]
-        assert time.monotonic() < deadline, "the battle was not resolved"
-        time.sleep(0.05)
+    rolls = value_within("the battle resolved", lambda: [
+        a for a in service.inspect(lambda s: list(s.log)) if isinstance(a, Roll)], WAIT)
+    return rolls[-1]
+
+
+def _taken(service: TableService, seat: int) -> None:
+    # Until the hub took the seat's roll: nothing is armed at it any more.
+    value_within(f"seat {seat}'s roll taken",
+                 lambda: not service.inspect(lambda s: s.standing_commands(seat)), WAIT)
 
 
 def _stats(capsys: pytest.CaptureFixture[str], data_dir: Path) -> dict[str, int]:
@@ -378,10 +380,7 @@ def test_a_read_of_the_defence_made_before_the_tray_heard_the_attack_is_taken(
             for _ in range(b.attack):
                 att.send({"encoder": 2})  # 1 turns to 3
                 att.send({"button": "confirm"})
-            deadline = time.monotonic() + WAIT
-            while b.service.inspect(lambda s: s.standing_commands(b.attacker)):
-                assert time.monotonic() < deadline, "the attack roll was not taken"
-                time.sleep(0.02)
+            _taken(b.service, b.attacker)
             reading = threading.Thread(target=tray.run,
                                        args=(lambda: open_source(str(folder)),))
             reading.start()
@@ -471,10 +470,7 @@ def test_the_persons_roll_lays_their_dice_in_the_demo_tray(battle: Battle) -> No
         at, shown = _entry(seat, b.attack)
         assert tray.photos == 1
         _enter(seat, at, shown, [f or 1 for f in shown])  # a die read unsure: typed as 1
-        deadline = time.monotonic() + WAIT
-        while b.service.inspect(lambda s: s.standing_commands(b.attacker)):
-            assert time.monotonic() < deadline, "the attack roll was not taken"
-            time.sleep(0.02)
+        _taken(b.service, b.attacker)
         assert not tray.roll(b.attacker)
         assert tray.photos == 1
     finally:
