@@ -38,7 +38,7 @@ from risktable.cards.keyboard_deck import (
     keyboard_cards,
     keyboard_uid,
 )
-from risktable.demo.keyboard import Keyboard, cbreak, no_card_now
+from risktable.demo.keyboard import Keyboard, cbreak, no_card_now, no_such_card
 from risktable.demo.seats import SeatProcess
 
 PLAY_HELP = ("keys: <- -> encoder | k press the knob | Enter confirm | h hint | Backspace back"
@@ -81,7 +81,8 @@ class DeckKeys:
     ``cards`` are ``(uid, name)`` pairs; the draws are in a seeded random order.
     With ``outputs`` (the seat's outputs, its display in ``lang``) ``c`` draws only
     while the display asks for a card, and otherwise raises
-    :class:`~risktable.demo.keyboard.NothingToTap` with the reason in ``lang``.
+    :class:`~risktable.demo.keyboard.NothingToTap` with the reason in ``lang``; so does
+    a digit past the cards drawn.
     """
 
     def __init__(self, cards: list[tuple[str, str]], *, seed: int = 1,
@@ -106,7 +107,11 @@ class DeckKeys:
             card = self._pile.pop()
             self.drawn.append(card)
             return {"card": card[0]}
-        if key.isdigit() and key != "0" and int(key) <= len(self.drawn):
+        if key.isdigit() and key != "0":
+            if int(key) > len(self.drawn):
+                asked = self._outputs is not None and asks_for_card(self._display(), self._lang)
+                with i18n.using(self._lang):
+                    raise no_such_card(key, asked)
             return {"card": self.drawn[int(key) - 1][0]}
         return None
 

@@ -51,13 +51,40 @@ def test_digits_tap_the_cards_of_the_hand() -> None:
     rng = random.Random(1)
     assert card_key_line(session, 1, "1", uids, rng) == {"card": uids[4]}
     assert card_key_line(session, 1, "2", uids, rng) == {"card": uids[17]}
-    assert card_key_line(session, 1, "3", uids, rng) is None
     assert card_key_line(session, 1, "0", uids, rng) is None
-    assert card_key_line(session, 2, "1", uids, rng) is None  # seat 2 holds nothing
+    assert card_key_line(session, 1, "x", uids, rng) is None
+    # A digit past the hand says so rather than doing nothing without a word.
+    with pytest.raises(NothingToTap, match=r"^3: you hold no card 3$"):
+        card_key_line(session, 1, "3", uids, rng)
+    with pytest.raises(NothingToTap, match=r"^1: you hold no card 1$"):
+        card_key_line(session, 2, "1", uids, rng)  # seat 2 holds nothing
     # c draws only when the seat is asked for a card, and says why not otherwise.
     assert session.menu.stage != menus.CARD
     with pytest.raises(NothingToTap, match=r"^c: no card to tap now$"):
         card_key_line(session, 1, "c", uids, rng)
+
+
+def test_a_digit_while_a_card_is_asked_for_points_to_c() -> None:
+    # A dealt or drawn card is not in the hand until it is tapped: a person told to tap
+    # the card they were dealt may try 1 first.
+    session, cards = _session_with_hands(phase=DRAW, player=1)
+    uids = {card: uid for uid, card in cards.items()}
+    assert session.menu.stage == menus.CARD
+    with pytest.raises(NothingToTap, match=r"^1: you hold no card 1; c taps the card you are "
+                                           r"asked for$"):
+        card_key_line(session, 2, "1", uids, random.Random(1))
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_a_digit_past_the_hand_says_why_in_the_seats_language(lang: str) -> None:
+    session, cards = _session_with_hands()
+    keys = session_card_keys(lambda look: look(session), 1, cards, lang=lang)
+    with pytest.raises(NothingToTap) as why:
+        keys("3")
+    with i18n.using(lang):
+        said = i18n._("{key}: you hold no card {key}").format(key="3")
+    assert str(why.value) == said and said.startswith("3")
+    assert lang == i18n.DEFAULT or said != "3: you hold no card 3"  # translated
 
 
 def test_c_taps_a_card_of_the_pile_when_one_is_asked_for() -> None:

@@ -64,6 +64,16 @@ def no_card_now() -> NothingToTap:
     return NothingToTap(_("c: no card to tap now"))
 
 
+def no_such_card(key: str, asked: bool) -> NothingToTap:
+    """Card key ``key`` pressed with fewer cards in hand (context's language); ``asked``:
+    the seat asks for a card now, which ``c`` taps (a dealt or drawn card is not in the
+    hand until it is tapped)."""
+    if asked:
+        return NothingToTap(_("{key}: you hold no card {key}; c taps the card you are "
+                              "asked for").format(key=key))
+    return NothingToTap(_("{key}: you hold no card {key}").format(key=key))
+
+
 def split_keys(data: str) -> Iterator[str]:
     """The keys in ``data`` as read from a terminal: an arrow key's escape sequence
     (ESC [ letter) is one key, anything else one character each."""
@@ -94,8 +104,8 @@ def card_key_line(session: TableSession, seat: int, key: str, uids: Mapping[int,
     """The card tap key ``key`` makes at ``seat`` now: ``c`` taps a card drawn at random
     from the pile when the seat is asked for one (the person draws a physical card);
     ``1``-``9`` tap that card of the seat's hand. ``uids``: the enrolled cards (card ->
-    UID). None when the key taps nothing; :class:`NothingToTap` for ``c`` when no card
-    is asked for."""
+    UID). None when the key is no card key; :class:`NothingToTap`, with the reason, for
+    ``c`` when no card is asked for and for a digit past the hand."""
     state = session.state
     player = session.seats.index(seat)
     if key == "c":
@@ -107,7 +117,9 @@ def card_key_line(session: TableSession, seat: int, key: str, uids: Mapping[int,
     if key.isdigit() and key != "0":
         hand = state.hands[player]
         n = int(key) - 1
-        return {"card": uids[hand[n]]} if n < len(hand) else None
+        if n >= len(hand):
+            raise no_such_card(key, session.menu.stage == menus.CARD)
+        return {"card": uids[hand[n]]}
     return None
 
 
