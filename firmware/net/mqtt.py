@@ -34,7 +34,9 @@
 # out buffer needs room only for a CONNECT or a SUBSCRIBE; a packet the socket takes at
 # once costs no heap at all (only a full send buffer costs a generator frame). Packets
 # are read into the in buffer; an incoming message costs only its topic str, its payload
-# bytes and the event tuple. A connection costs a socket and two tasks (reader, pinger).
+# bytes and the event tuple. The client runs in the caller's task (which reads every
+# connection) and one task of its own (the pinger), both for its whole life: a
+# connection costs its socket and the exception that ends it (see run()).
 #
 # The socket comes from an injected `open_connection(host, port)` (awaitable; `dial` by
 # default) so tests can run the client over an in-memory socket; `ticks_ms` is injected for
@@ -197,7 +199,7 @@ class Client:
         self.connect_timeout_ms = connect_timeout_ms
         # Reading: how long a read that found nothing sleeps before it looks again.
         self.poll_ms = poll_ms
-        # deliver(topic, payload bytes, retained), called from the reader task for
+        # deliver(topic, payload bytes, retained), called from run()'s task for
         # every message; what it raises is logged and the connection goes on.
         self.deliver: "Any" = deliver
         self.ready: "Any" = None
@@ -228,7 +230,8 @@ class Client:
         # always, so a publish need not make a memoryview of its topic each time.
         self._topic = None
         self._topic_bytes: "Any" = b""
-        self._ended = asyncio.Event()
+        # The connection has ended (why_down says why): set by whatever noticed first.
+        self._ended = False
         # Flat lists, no tuple per item: subscriptions as filter, qos, filter, qos...;
         # QoS 1 publishes of this connection awaiting their PUBACK, as pid, payload.
         self._subs = []
@@ -283,28 +286,100 @@ class Client:
         return self._send(first, pid, topic, payload)
 
     async def run(self):
+        # Connections one after the other, for the client's whole life. The pinger is one
+        # task for as long, and each connection is read right here, so a connection
+        # costs no task and no generator frame: blocks a heap in pieces may no longer
+        # have after hours of play (a reconnection once needed a 216-byte frame and two
+        # tasks). What a connection still allocates is the socket, and the exception
+        # that ends it.
+        pinger = asyncio.create_task(self._keepalive())
+        try:
+            await self._connections()
+        finally:
+            pinger.cancel()
+
+    # ---- connection
+    # Generator frames (every call of an async method) are heap blocks, so the
+    # per-packet work that does not wait is done in plain methods, and the async ones
+    # below are each called once per client.
+
+    async def _connections(self):
         delay = self.backoff_ms
         short = 0  # attempts failed in a row with a MemoryError
+        buf = self._in
         while True:
-            self._ended.clear()
+            self._ended = False
             self._last_rx = self._ticks()
             try:
-                # One connection: a reader task writes CONNECT and then takes every
-                # incoming packet (CONNACK first), a pinger task keeps the connection
-                # alive and gives up on a broker that does not answer; either (or a
-                # failed write) ends the connection.
+                # One connection: write CONNECT, then take every incoming packet
+                # (CONNACK first) until the connection ends: a packet that makes no
+                # sense, a failed read or write, or the pinger giving up on a broker
+                # that does not answer.
                 self._sock = await self._open(self.host, self.port)
-                reader = asyncio.create_task(self._read_loop())
-                pinger = asyncio.create_task(self._keepalive())
-                try:
-                    await self._ended.wait()
-                finally:
-                    reader.cancel()
-                    pinger.cancel()
+                await self._send(_CONNECT)
+                # From a written CONNECT on the broker may hold this connection's Will,
+                # unless it refuses it; a failed write has ended the connection.
+                self.will_may_be_held = not self._ended
+                while True:
+                    # The fixed header: the first byte and one to four length bytes.
+                    # Reads are plain calls (_fill) and only an empty socket is waited
+                    # for; _fill raises at the end of the connection.
+                    n = self._fill(0, 2)
+                    while n < 2:
+                        await asyncio.sleep_ms(self.poll_ms)
+                        n = self._fill(n, 2)
+                    first = buf[0]
+                    n = 1
+                    size = _length(buf, 1)
+                    while size < 0:
+                        n += 1
+                        while self._fill(n, n + 1) == n:
+                            await asyncio.sleep_ms(self.poll_ms)
+                        size = _length(buf, n)
+                    # The body, into the start of the buffer. A packet larger than the
+                    # buffer is read through: its head stays (enough for a PUBLISH's
+                    # topic and packet id).
+                    have = size if size <= len(buf) else len(buf) // 2
+                    n = self._fill(0, have)
+                    while n < have:
+                        await asyncio.sleep_ms(self.poll_ms)
+                        n = self._fill(n, have)
+                    left = size - have
+                    while left:
+                        n = min(left, len(buf) - have)
+                        n = self._fill(have, have + n) - have
+                        if n:
+                            left -= n
+                        else:
+                            await asyncio.sleep_ms(self.poll_ms)
+                    self._last_rx = self._ticks()
+                    n = self._take(first, size, have)
+                    if n == -1:
+                        # CONNACK accepted: the subscriptions go out again, and once
+                        # the broker has acknowledged them all, _ready. Only then may
+                        # the application announce itself: a broker may handle a
+                        # SUBSCRIBE and the PUBLISH after it concurrently (amqtt
+                        # does), and an answer to a birth must not arrive before the
+                        # subscription.
+                        subs = self._subs
+                        self._subacks = len(subs) // 2
+                        for k in range(0, len(subs), 2):
+                            await self._send(_SUBSCRIBE, self._next_pid(), subs[k], subs[k + 1])
+                        if not subs:
+                            self._ready()
+                    elif n == -2:
+                        self._ready()
+                    elif n:
+                        await self._send(_PUBACK, n)
             except Exception as exc:  # noqa: BLE001 - whatever broke, reconnect
-                # OSError from a failed DNS lookup or connect is the usual one; a
-                # MemoryError must not end the client either.
-                self.why_down = exc
+                # OSError from a failed DNS lookup, connect or read is the usual one,
+                # ValueError a packet that makes no sense; a MemoryError must not end
+                # the client either. The first reason a connection ended is kept.
+                if not self._ended:
+                    self._drop(exc)
+            # The application handles what this connection delivered (its loop was
+            # woken for it) before it hears that the connection is down.
+            await asyncio.sleep_ms(0)
             was_up = self.connected
             self.connected = False
             sock = self._sock
@@ -336,90 +411,40 @@ class Client:
             await asyncio.sleep_ms(jitter(delay, random.getrandbits(16)))
             delay = min(delay * 2, self.backoff_max_ms)
 
-    # ---- connection
-    # Generator frames (every call of an async method) are heap blocks, so the
-    # per-packet work that does not wait is done in plain methods.
-
     async def _keepalive(self):
         # Ping when either direction has been quiet for half the keepalive; declare the
         # connection dead when nothing at all came back for one and a half keepalives
-        # (or no CONNACK within the connect timeout of the connection's start).
+        # (or no CONNACK within the connect timeout of the connection's start). It
+        # looks four times per quarter keepalive (or connect timeout), since a
+        # connection starts at any moment of its sleep.
         ka = self.keepalive_ms
-        try:
-            while True:
-                await asyncio.sleep_ms(min(ka // 4, self.connect_timeout_ms))
-                now = self._ticks()
-                quiet_rx = time.ticks_diff(now, self._last_rx)
-                if not self.connected:
-                    if quiet_rx >= self.connect_timeout_ms:
-                        raise OSError("no CONNACK" if self._subacks < 0 else "no SUBACK")
-                elif quiet_rx >= ka + ka // 2:
-                    raise OSError("no answer")
-                elif self._at < 0 and (quiet_rx >= ka // 2 or
-                                       time.ticks_diff(now, self._last_tx) >= ka // 2):
-                    # Not while a packet waits for room in the socket: a ping would
-                    # wait behind it, and this task must stay free to give up on a
-                    # dead link.
-                    await self._send(_PINGREQ)
-        except OSError as exc:
-            self.why_down = exc
-            self._ended.set()
+        tick = max(min(ka // 4, self.connect_timeout_ms) // 4, 1)
+        while True:
+            await asyncio.sleep_ms(tick)
+            if self._sock is None or self._ended:
+                continue
+            now = self._ticks()
+            quiet_rx = time.ticks_diff(now, self._last_rx)
+            if not self.connected:
+                if quiet_rx >= self.connect_timeout_ms:
+                    self._drop(OSError("no CONNACK" if self._subacks < 0 else "no SUBACK"))
+            elif quiet_rx >= ka + ka // 2:
+                self._drop(OSError("no answer"))
+            elif self._at < 0 and (quiet_rx >= ka // 2 or
+                                   time.ticks_diff(now, self._last_tx) >= ka // 2):
+                # Not while a packet waits for room in the socket: a ping would wait
+                # behind it, and this task must stay free to give up on a dead link.
+                await self._send(_PINGREQ)
 
-    async def _read_loop(self):
-        buf = self._in
-        try:
-            await self._send(_CONNECT)
-            # From a written CONNECT on the broker may hold this connection's Will,
-            # unless it refuses it; a failed write has ended the connection.
-            self.will_may_be_held = not self._ended.is_set()
-            if not self.will_may_be_held:
-                return
-            while True:
-                # The fixed header: the first byte and one to four length bytes. Reads
-                # are plain calls (_fill) and only an empty socket is waited for, so a
-                # packet costs no generator frame of the client's beyond that wait.
-                n = self._fill(0, 2)
-                while n < 2:
-                    await asyncio.sleep_ms(self.poll_ms)
-                    n = self._fill(n, 2)
-                first = buf[0]
-                n = 1
-                size = _length(buf, 1)
-                while size < 0:
-                    n += 1
-                    while self._fill(n, n + 1) == n:
-                        await asyncio.sleep_ms(self.poll_ms)
-                    size = _length(buf, n)
-                # The body, into the start of the buffer. A packet larger than the
-                # buffer is read through: its head stays (enough for a PUBLISH's topic
-                # and packet id).
-                have = size if size <= len(buf) else len(buf) // 2
-                n = self._fill(0, have)
-                while n < have:
-                    await asyncio.sleep_ms(self.poll_ms)
-                    n = self._fill(n, have)
-                left = size - have
-                while left:
-                    n = min(left, len(buf) - have)
-                    n = self._fill(have, have + n) - have
-                    if n:
-                        left -= n
-                    else:
-                        await asyncio.sleep_ms(self.poll_ms)
-                self._last_rx = self._ticks()
-                n = self._take(first, size, have)
-                if n < 0:
-                    await (self._up() if n == -1 else self._ready())
-                elif n:
-                    await self._send(_PUBACK, n)
-        except Exception as exc:
-            self.why_down = exc
-        self._ended.set()
+    def _drop(self, why):
+        # Ends the connection for `why`: the reading loop, a packet waiting for room in
+        # the socket and the pinger all stop at their next look.
+        self.why_down = why
+        self._ended = True
 
-    # The packet handling below stays out of _read_loop: its generator frame lives as
-    # long as the connection and is allocated at every connect, in a heap in pieces by
-    # then, so it keeps few locals and shallow expressions (224 bytes; with _take and
-    # _up merged in it was 352).
+    # The packet handling below stays out of _connections, whose frame is allocated
+    # once but lives for the client's life: it keeps few locals and shallow
+    # expressions.
 
     def _take(self, first, size, have):
         # Handles the packet in the in buffer (its first `have` bytes of `size`). Returns
@@ -472,19 +497,7 @@ class Client:
         # A second CONNACK, a later SUBACK and PINGRESP need nothing beyond the rx time.
         return 0
 
-    async def _up(self):
-        # CONNACK accepted: the subscriptions go out again, and once the broker has
-        # acknowledged them all, _ready. Only then may the application announce itself:
-        # a broker may handle a SUBSCRIBE and the PUBLISH after it concurrently (amqtt
-        # does), and an answer to a birth must not arrive before the subscription.
-        subs = self._subs
-        self._subacks = len(subs) // 2
-        for k in range(0, len(subs), 2):
-            await self._send(_SUBSCRIBE, self._next_pid(), subs[k], subs[k + 1])
-        if not subs:
-            await self._ready()
-
-    async def _ready(self):
+    def _ready(self):
         # Subscribed: the application hears UP (connected, one more connects). Nothing
         # is resent here: a clean session starts with nothing in flight.
         self.connected = True
@@ -506,7 +519,13 @@ class Client:
         n = self._sock.readinto(buf[lo:hi] if lo else buf, hi - lo)
         if n == 0:
             raise OSError("closed")
-        return lo + n if n else lo  # None: nothing yet
+        if n:
+            return lo + n
+        # None: nothing yet. A connection another task ended (a failed write, no
+        # answer) is read to its last byte first: what arrived before still counts.
+        if self._ended:
+            raise OSError("ended")
+        return lo
 
     def _send(self, first, pid=0, topic=None, payload=None):
         # Encodes one packet and writes what the socket takes at once: CONNECT, PUBLISH
@@ -579,7 +598,7 @@ class Client:
         tail = self._tail
         total = end + len(tail)
         try:
-            if sock is None:
+            if sock is None or self._ended:
                 raise OSError("closed")
             while i < total:
                 if i < end:
@@ -591,8 +610,8 @@ class Client:
                     return self._later() if first else _DONE
                 i += n
         except OSError as exc:
-            self.why_down = exc
-            self._ended.set()
+            if not self._ended:
+                self._drop(exc)
             i = -1  # the packet goes with its connection
         self._at = -1
         self._tail = b""
@@ -609,11 +628,11 @@ class Client:
         # wakes it, and a dead link's last write must not hold its caller for ever.
         # Either gives up when the connection ends meanwhile.
         sock = self._sock
-        while self._at >= 0 and self._sock is sock:
+        while self._at >= 0 and self._sock is sock and not self._ended:
             await asyncio.sleep_ms(_BUSY_POLL_MS)
             if not first and self._sock is sock:
                 self._send(0)  # hands back _DONE: this generator is the one waiting
-        if first and self._sock is sock:
+        if first and self._sock is sock and not self._ended:
             await self._send(first, pid, topic, payload)
 
     def _next_pid(self):

@@ -7,7 +7,7 @@
 # what the hub says. protocol/README.md is the contract this follows.
 #
 # Nothing the hub says is lost in a queue that drops: the MQTT client hands each
-# message over at once (Seat._deliver, on the client's reader task). Answers close
+# message over at once (Seat._deliver, on the task that runs the client). Answers close
 # their event in the outbox there and then; commands wait in a bounded list for the
 # seat's loop, and one that finds it full asks the hub for a resync (which re-sends
 # the standing commands); a view or hub status replaces the one not yet shown (only
@@ -374,7 +374,7 @@ class Seat:
     # ---- from the hub
 
     def _deliver(self, topic, payload, retained):
-        # Called by the MQTT client for every message, on its reader task: answers go
+        # Called by the MQTT client for every message, on the task running it: answers go
         # to the outbox at once; the rest waits for the loop (see the top of the file).
         if topic == self._hub_topic:
             self._latest[0] = payload

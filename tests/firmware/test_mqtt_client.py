@@ -25,6 +25,7 @@ SCENARIOS = [
     "oversized_publish_skipped",
     "refused_then_backoff",
     "short_heap_at_connect_ends_the_run",
+    "reconnects_on_a_heap_in_pieces",
     "jitter_bounds",
     "malformed_input_drops_link",
     "long_lengths_decoded",

@@ -7,7 +7,7 @@ if ".frozen" not in sys.path:
 
 import asyncio
 
-from memstream import Opener
+from memstream import MemSock, Opener
 from net import mqtt
 
 CONNACK_OK = b"\x20\x02\x00\x00"
@@ -140,7 +140,10 @@ async def subacked(client, s, qos=1):
 async def connacked(opener, index=0):
     # The connection's stream once the client has written its CONNECT and been accepted.
     await until(lambda: len(opener.streams) > index, "connection")
-    s = opener.streams[index]
+    return await connacked_stream(opener.streams[index])
+
+
+async def connacked_stream(s):
     await until(lambda: len(s.written) > 0, "CONNECT")
     s.feed(CONNACK_OK)
     return s
@@ -426,6 +429,81 @@ async def short_heap_at_connect_ends_the_run():
     print("ok short_heap_at_connect_ends_the_run")
 
 
+def _ready(s):
+    # An awaitable that hands back s at once, made before the heap is cut up.
+    return s
+    yield  # a generator function, hence awaitable
+
+
+async def reconnects_on_a_heap_in_pieces():
+    # A seat's heap after hours of play: plenty free, but only in small pieces. The link
+    # drops; the client must come back up with no block larger than `hole` to be had
+    # (the sockets are made beforehand: a real socket's lwIP memory is not this heap).
+    import gc
+
+    streams = [MemSock() for _ in range(8)]
+    ready = [_ready(s) for s in streams]
+    client = make(lambda host, port: ready.pop(0))
+    task = asyncio.create_task(client.run())
+    await connacked_stream(streams[0])
+    await subacked(client, streams[0])
+    await next_event(client, UP)
+    # The heap filled with tuples of 3 blocks (96 bytes on the unix port, whose blocks
+    # are 32 bytes; 16 on the ESP32), one allocation each, then every other one freed.
+    # The smaller gaps left between older objects are filled too (2 and 1 blocks), so
+    # no freed tuple joins one.
+    one = (0,)
+    gc.collect()
+    kept = [None] * (gc.mem_free() // 96 + 64)
+    small = [None] * (gc.mem_free() // 32)
+    n = 0
+    try:
+        while n < len(kept):
+            kept[n] = one * 10  # 16 bytes of header, 10 items of 8
+            n += 1
+    except MemoryError:
+        pass
+    m = 0
+    for items in (6, 2):  # 2 blocks, then 1
+        try:
+            while m < len(small):
+                small[m] = one * items
+                m += 1
+        except MemoryError:
+            pass
+    for k in range(0, n, 2):
+        kept[k] = None
+    gc.collect()
+    try:
+        one * 14  # 4 blocks
+    except MemoryError:
+        pass
+    else:
+        raise AssertionError("the heap is not in pieces: 4 blocks in a row were free")
+    streams[0].hangup()
+    s = None
+    for _ in range(400):
+        await asyncio.sleep_ms(5)
+        for k in range(1, len(streams)):
+            if streams[k].written:
+                s = streams[k]
+        if s is not None or task.done():
+            break
+    if s is not None:
+        s.feed(CONNACK_OK)
+        for _ in range(400):
+            await asyncio.sleep_ms(5)
+            if client.connected:
+                break
+    kept = small = None
+    gc.collect()
+    check(s is not None and client.connected and client.connects == 2,
+          "not up again on a heap in pieces: %r" % (client.why_down,))
+    check(streams.index(s) == 1, "up at the first attempt, not the %d" % streams.index(s))
+    task.cancel()
+    print("ok reconnects_on_a_heap_in_pieces")
+
+
 async def malformed_input_drops_link():
     # A broker that sends nonsense loses the connection; the client reconnects.
     opener, client, task = started()
@@ -575,6 +653,7 @@ SCENARIOS = {
     "connect_too_long": connect_too_long,
     "dead_link_noticed_with_a_full_send_buffer": dead_link_noticed_with_a_full_send_buffer,
     "up_after_every_suback": up_after_every_suback,
+    "reconnects_on_a_heap_in_pieces": reconnects_on_a_heap_in_pieces,
     "no_suback_times_out": no_suback_times_out,
 }
 
