@@ -55,6 +55,17 @@ def random_colour(rng: Rng) -> np.ndarray:
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
 
 
+def coloured_pips(rng: Rng, body: np.ndarray, fallback: np.ndarray) -> np.ndarray:
+    """A pip colour of any hue that stands out from ``body`` (as :func:`pip_colour`
+    asks), else ``fallback``."""
+    light = float(body.mean())
+    for _ in range(20):
+        c = random_colour(rng)
+        if abs(float(c.mean()) - light) > 60 or np.abs(c - body).max() > 120:
+            return c
+    return fallback
+
+
 def pip_colour(rng: Rng, body: np.ndarray) -> np.ndarray:
     """A pip colour that stands out from ``body`` (by lightness or by hue)."""
     light = float(body.mean())
@@ -219,17 +230,61 @@ class DieStyle:
     pip_spread: float  # pip centres' distance from the face's edge, face units
     corner: float  # rounding of the face's corners, face units
     big_one: bool  # a large (often red) single pip on the one
+    # A body that is not one colour (marbled, speckled: n x n BGR float), else None.
+    pattern: np.ndarray | None = None
+    # How much of the floor the body hides: 1 opaque; less for a see-through die,
+    # whose pips stay opaque.
+    opacity: float = 1.0
 
     @staticmethod
-    def random(rng: Rng) -> DieStyle:
+    def random(rng: Rng, patterned: float = 0.0) -> DieStyle:
+        """A die's look; ``patterned``: the share of dice whose body is marbled,
+        speckled or see-through (none, and no draw from ``rng`` for it, at 0)."""
         body = random_colour(rng)
-        return DieStyle(body, pip_colour(rng, body), rng.uniform(0.07, 0.125),
-                        rng.uniform(0.2, 0.3), rng.uniform(0.04, 0.25), rng.random() < 0.15)
+        style = DieStyle(body, pip_colour(rng, body), rng.uniform(0.07, 0.125),
+                         rng.uniform(0.2, 0.3), rng.uniform(0.04, 0.25), rng.random() < 0.15)
+        if patterned > 0 and rng.random() < patterned:
+            kind = rng.random()
+            if kind < 0.35:
+                style.pattern = marbled(body, rng)
+            elif kind < 0.7:
+                style.pattern = speckled(body, rng)
+            else:  # see-through, now and then marbled as well
+                style.opacity = float(rng.uniform(0.55, 0.85))
+                if rng.random() < 0.3:
+                    style.pattern = marbled(body, rng)
+            if rng.random() < 0.5:  # such dice often have coloured pips
+                style.pips = coloured_pips(rng, body, style.pips)
+        return style
+
+
+def marbled(body: np.ndarray, rng: Rng, n: int = 64) -> np.ndarray:
+    """A body of two colours swirled together (n x n BGR float)."""
+    other = random_colour(rng)
+    field = cv2.GaussianBlur(rng.normal(0, 1, (n, n)).astype(np.float32), (0, 0),
+                             rng.uniform(4, 10))
+    field /= float(np.abs(field).max()) + 1e-6
+    weight = 0.5 + 0.5 * np.sin(field * rng.uniform(6, 16))
+    return body * (1 - weight[..., None]) + other * weight[..., None]
+
+
+def speckled(body: np.ndarray, rng: Rng, n: int = 64) -> np.ndarray:
+    """A body sprinkled with small flecks of another colour (n x n BGR float)."""
+    tex = np.ones((n, n, 3), np.float32) * body
+    fleck = random_colour(rng) if rng.random() < 0.6 else np.full(3, 235, np.float32)
+    for _ in range(int(rng.integers(25, 120))):
+        x, y = rng.uniform(0, n, 2)
+        cv2.circle(tex, (int(x * 16), int(y * 16)), int(rng.uniform(0.5, 1.6) * 16),
+                   tuple(float(c) for c in fleck), -1, cv2.LINE_AA, shift=4)
+    return tex
 
 
 def face_texture(value: int, style: DieStyle, n: int = 64) -> np.ndarray:
     """One face (n x n BGR float) with its pips."""
-    tex = np.ones((n, n, 3), np.float32) * style.body
+    if style.pattern is not None and style.pattern.shape[0] == n:
+        tex = style.pattern.copy()
+    else:
+        tex = np.ones((n, n, 3), np.float32) * style.body
     for px, py in pip_layout(value, style.pip_spread):
         r = style.pip_radius * n
         colour = style.pips
@@ -243,6 +298,16 @@ def face_texture(value: int, style: DieStyle, n: int = 64) -> np.ndarray:
     edge = np.minimum(np.minimum(xx, 1 - xx), np.minimum(yy, 1 - yy))
     rim = np.clip(edge / max(style.corner, 0.02), 0, 1) ** 0.5
     return tex * (0.75 + 0.25 * rim[..., None])
+
+
+def pip_cover(value: int, style: DieStyle, n: int = 64) -> np.ndarray:
+    """Where face ``value``'s pips are (n x n float, 1 on a pip)."""
+    cover = np.zeros((n, n), np.float32)
+    for px, py in pip_layout(value, style.pip_spread):
+        r = style.pip_radius * n * (1.9 if value == 1 and style.big_one else 1.0)
+        cv2.circle(cover, (int(px * n * 16), int(py * n * 16)), int(r * 16), 1.0, -1,
+                   cv2.LINE_AA, shift=4)
+    return cover
 
 
 def face_alpha(style: DieStyle, n: int = 64) -> np.ndarray:
@@ -273,11 +338,13 @@ FACES = [((0, 0, 1), (1, 0, 0), (0, 1, 0)), ((0, 0, -1), (1, 0, 0), (0, -1, 0)),
 
 
 def render_die(rng: Rng, size: float, value: int, tilt: float = 10.0, view: float = 0.0,
-               style: DieStyle | None = None) -> tuple[np.ndarray, np.ndarray, Box]:
+               style: DieStyle | None = None, patterned: float = 0.0
+               ) -> tuple[np.ndarray, np.ndarray, Box]:
     """A die whose top face shows ``value``, about ``size`` pixels across: BGR image,
     alpha, and its box (pixels of the returned patch). ``tilt`` (degrees) rocks the die
-    off flat; ``view`` tilts the camera off straight down."""
-    style = style or DieStyle.random(rng)
+    off flat; ``view`` tilts the camera off straight down; ``patterned``: the share of
+    dice drawn marbled, speckled or see-through (when no ``style`` is given)."""
+    style = style or DieStyle.random(rng, patterned)
     others = [v for v in range(1, 7) if v not in (value, 7 - value)]
     p = others[rng.integers(len(others))]
     q = next(v for v in others if v not in (p, 7 - p))
@@ -314,10 +381,18 @@ def render_die(rng: Rng, size: float, value: int, tilt: float = 10.0, view: floa
         tex = np.rot90(tex, k).copy()
         h = cv2.getPerspectiveTransform(src, pts)
         warped = cv2.warpPerspective(tex, h, (n, n), flags=cv2.INTER_LINEAR)
-        wa = cv2.warpPerspective(fa, h, (n, n), flags=cv2.INTER_LINEAR)
+        face = fa
+        if style.opacity < 1:  # the floor shows through the body, not the pips
+            cover = np.rot90(pip_cover(face_value, style, tex_n), k)
+            face = fa * (style.opacity + (1 - style.opacity) * cover)
+        wa = cv2.warpPerspective(face, h, (n, n), flags=cv2.INTER_LINEAR)
         shade = 0.35 + 0.75 * max(0.0, float(np.dot(nrm, light)))
         canvas = canvas * (1 - wa[..., None]) + warped * shade * wa[..., None]
         alpha = np.maximum(alpha, wa)
+    if style.opacity < 1:
+        # The canvas holds colour times coverage; paste() multiplies by the alpha once
+        # more, which an opaque body hides but a see-through one would show as dark.
+        canvas = canvas / np.maximum(alpha, 1e-3)[..., None]
     pts = np.concatenate(points_all)
     box = (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()),
            float(pts[:, 1].max()))

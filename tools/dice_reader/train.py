@@ -106,7 +106,8 @@ def load_photos(parts: list[LabelledPhoto]) -> list[Photo]:
     return out
 
 
-def make_material(photos: list[Photo], rng: Rng, sprites: int, floors: int) -> Material:
+def make_material(photos: list[Photo], rng: Rng, sprites: int, floors: int,
+                  patterned: float = 0.0) -> Material:
     cutouts = []
     for ph in photos:
         for box, value in zip(ph.boxes, ph.values, strict=True):
@@ -119,7 +120,8 @@ def make_material(photos: list[Photo], rng: Rng, sprites: int, floors: int) -> M
         readable = i % 6 != 0
         tilt = rng.uniform(0, 12) if readable else rng.uniform(28, 45)
         patch, alpha, box = synth.render_die(rng, rng.uniform(34, 46), value, tilt=tilt,
-                                             view=rng.uniform(0, 30) * (rng.random() < 0.6))
+                                             view=rng.uniform(0, 30) * (rng.random() < 0.6),
+                                             patterned=patterned)
         made.append(Sprite(patch.astype(np.uint8), alpha, box, value, readable))
     grounds = [synth.background(288, 288, rng) for _ in range(floors)]
     return Material(photos, cutouts, made, grounds)
@@ -839,12 +841,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--detector-lr", type=float, default=2e-3,
                         help="the detector's highest learning rate")
     parser.add_argument("--sprites", type=int, default=1500)
+    parser.add_argument("--patterned-dice", type=float, default=0.0, metavar="SHARE",
+                        help="the share of rendered dice whose body is marbled, speckled or "
+                        "see-through, often with coloured pips (default 0: plain bodies, "
+                        "as the committed models were trained)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--only", choices=["detector", "classifier"],
                         help="train one model only (two runs can share the machine's cores)")
     args = parser.parse_args(argv)
     if not set(args.pips_only) <= set(args.extra):
         parser.error("--pips-only names folders that are not among --extra")
+    if not 0 <= args.patterned_dice <= 1:
+        parser.error("--patterned-dice must be a share from 0 to 1")
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     torch.manual_seed(args.seed)
@@ -852,7 +860,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     log: list[str] = []
     photos = load_photos(training_part(args.photos, args.day))
-    material = make_material(photos, rng, args.sprites, 120)
+    material = make_material(photos, rng, args.sprites, 120, args.patterned_dice)
     print(f"material: {len(photos)} photos, {len(material.cutouts)} cut-outs, "
           f"{len(material.sprites)} rendered dice ({time.time() - started:.0f} s)", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -912,7 +920,7 @@ def training_meta(args: argparse.Namespace, part: str, seconds: int) -> dict[str
     """What tune.py copies into model.json about how one model was trained."""
     common = {
         "command": " ".join(["python tools/dice_reader/train.py", *sys.argv[1:]]),
-        "seed": args.seed, "sprites": args.sprites,
+        "seed": args.seed, "sprites": args.sprites, "patterned_dice": args.patterned_dice,
         "train_photos": [p.path.name for p in training_part(args.photos, args.day)],
         "validation_photos": [p.path.name for p in load_part(args.photos, VALIDATION)
                               if args.day is None or f"_{args.day}_" in p.path.name],
