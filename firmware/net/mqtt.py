@@ -287,11 +287,11 @@ class Client:
 
     async def run(self):
         # Connections one after the other, for the client's whole life. The pinger is one
-        # task for as long, and each connection is read right here, so a connection
-        # costs no task and no generator frame: blocks a heap in pieces may no longer
-        # have after hours of play (a reconnection once needed a 216-byte frame and two
-        # tasks). What a connection still allocates is the socket, and the exception
-        # that ends it.
+        # task for as long, and each connection is read in this one, so a connection
+        # costs no task and no generator frame, which a heap in pieces after hours of
+        # play may no longer have room for (a reconnection once needed two tasks and a
+        # frame of 216 bytes on the unix port); only small blocks: the socket, the Will,
+        # the exception that ends it.
         pinger = asyncio.create_task(self._keepalive())
         try:
             await self._connections()
