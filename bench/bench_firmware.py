@@ -81,6 +81,10 @@ def end_to_end(rounds: int) -> tuple[list[float], list[float]]:
         client.connect(b.host, b.port)
         client.subscribe(topics.seat(table, 1, topics.SEAT_EVENT), qos=1)
         client.loop_start()
+        # The hub says it is online, as it does before any view: a seat that has not
+        # heard it shows the red breath, not the view.
+        status = messages.encode(messages.message("hub_status", online=True, session=1))
+        client.publish(topics.hub_status(table), status, qos=1, retain=True).wait_for_publish(10)
         seat = SeatProcess(micropython(), write_config(Path(tmp), table, 1, b.port))
         try:
             seat.wait_output(lambda line: line.get("net") == "up")

@@ -136,6 +136,12 @@ async def main():
         broker.feed(bytes((0x90, 3, pid >> 8, pid & 0xFF, 1)))
     while not seat.client.connected:
         await asyncio.sleep_ms(1)
+    # The hub says it is online (retained), as it does before any view: a seat that
+    # has not heard it shows the red breath, not the view.
+    status = b'{"v":1,"t":"hub_status","online":true,"session":1}'
+    broker.feed(publish_packet(0x31, seat._hub_topic, status))
+    while seat.hub_session is None:
+        await asyncio.sleep_ms(1)
     await asyncio.sleep_ms(20)
     ack_topic = seat.topic("ack")
     view_topic = seat.topic("view")

@@ -23,7 +23,8 @@
 #                 something, white to identify the seat.
 #   link lost     shown locally, because the hub cannot say it: a blue comet while
 #                 Wi-Fi is down, an amber comet while the broker is unreachable, a
-#                 slow red breath while the broker is up but the hub is offline.
+#                 slow red breath while the broker is up but the hub is offline (or
+#                 not heard yet).
 #   dice          the seat's own dice or typed faces: one die at a time, its face
 #                 as that many white pixels from pixel 0, a short dark gap between
 #                 dice so two equal faces read as two.

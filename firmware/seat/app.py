@@ -101,9 +101,11 @@ class Seat:
         global _lang
         _lang = cfg["lang"]
         self.hub_session = None
-        # Only an explicit offline status means the hub is gone; before the first status
-        # arrives the seat simply shows its view.
-        self.hub_lost = False
+        # The hub counts as gone until its first status says it is online: a seat
+        # powered up before the hub, or on a broker that has never heard of one, shows
+        # the red breath that says so, rather than stay dark as a seat whose ring has no
+        # power does.
+        self.hub_lost = True
         self.armed_roll = 0  # the last armed roll, for dice events that name none
         # The plain attributes come before the MQTT client, the outbox and the topics:
         # each one grows the instance's dict, a block that must be found in one piece

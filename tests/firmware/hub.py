@@ -18,10 +18,13 @@ class AckingHub:
 
     ``ack`` decides whether an event is acknowledged (to test retransmission);
     ``received`` keeps every delivery including duplicates, ``applied`` one per sequence.
+    At every connection it says it is online under ``session`` (retained), as the hub
+    does; ``session=None``: a hub that says nothing of itself.
     """
 
-    def __init__(self, host: str, port: int, table: str) -> None:
+    def __init__(self, host: str, port: int, table: str, session: int | None = 1) -> None:
         self.table = table
+        self.session = session
         self.received: list[dict[str, Any]] = []
         self.applied: dict[int, dict[str, Any]] = {}
         self.ack = True
@@ -40,6 +43,10 @@ class AckingHub:
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
         client.subscribe(topics.seat_filter(self.table, topics.SEAT_EVENT), qos=1)
+        if self.session is not None:
+            status = messages.message("hub_status", online=True, session=self.session)
+            client.publish(topics.hub_status(self.table), messages.encode(status), qos=1,
+                           retain=True)
         self._connected.set()
 
     def _on_subscribe(self, *args: Any) -> None:

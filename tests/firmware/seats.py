@@ -25,6 +25,11 @@ PROTOCOL = ROOT / "protocol"
 MICROPYPATH = f"{FIRMWARE}:{PROTOCOL}:.frozen"
 
 
+def is_red_breath(ring: Any) -> bool:
+    """drivers/ring.py's LINK_NO_HUB: the whole ring one red (breathing)."""
+    return bool(ring) and all(p == ring[0] for p in ring) and ring[0][0] > 0 == ring[0][1]
+
+
 def write_config(
     directory: Path, table: str, seat: int, port: int, **overrides: Any
 ) -> Path:

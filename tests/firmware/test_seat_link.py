@@ -13,7 +13,7 @@ import pytest
 
 from riskproto import messages, topics
 from tests.firmware.hub import AckingHub
-from tests.firmware.seats import SeatProcess, write_config
+from tests.firmware.seats import SeatProcess, is_red_breath, write_config
 from tests.support.mosquitto import Mosquitto, free_port
 
 TABLE = "fw-link"
@@ -26,10 +26,6 @@ BLUE_SEAT = [[0, 0, 200]] * 12
 # five times shorter: the same number of attempts in proportion.
 CLOCK = 5
 OUTAGE_S = 30 / CLOCK
-
-
-def is_red_breath(ring: Any) -> bool:
-    return bool(ring) and all(p == ring[0] for p in ring) and ring[0][0] > 0 == ring[0][1]
 
 
 def is_up(line: dict[str, object]) -> bool:

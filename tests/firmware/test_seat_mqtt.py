@@ -10,7 +10,7 @@ import pytest
 
 from riskproto import messages, topics
 from risktable.demo.seats import SAFE_MODE_STATUS
-from tests.firmware.seats import SeatProcess, Watcher, write_config
+from tests.firmware.seats import SeatProcess, Watcher, is_red_breath, write_config
 from tests.support.mosquitto import Mosquitto
 
 TABLE = "fw-mqtt"
@@ -72,6 +72,12 @@ def test_published_view_is_rendered_on_the_ring(
         proc.wait_output(lambda line: line.get("net") == "up")
     hub = Watcher(mosquitto.host, mosquitto.port, [topics.seat_filter(TABLE, "event")])
     try:
+        # A seat that has not heard the hub yet breathes red, whatever it was sent: a
+        # hub says it is online before it sends views.
+        for proc in seats:
+            proc.wait_output(lambda line: is_red_breath(line.get("ring")))
+        hub.publish(topics.hub_status(TABLE),
+                    messages.message("hub_status", online=True, session=1), retain=True)
         for n, colour in ((1, [200, 10, 30]), (2, [5, 90, 250])):
             view = messages.message("view", seat=n, colour=colour, name=f"player {n}")
             hub.publish(topics.seat(TABLE, n, topics.SEAT_VIEW), view, retain=True)
@@ -84,6 +90,7 @@ def test_published_view_is_rendered_on_the_ring(
     finally:
         for n in (1, 2):
             hub.client.publish(topics.seat(TABLE, n, topics.SEAT_VIEW), b"", qos=1, retain=True)
+        hub.client.publish(topics.hub_status(TABLE), b"", qos=1, retain=True)
         hub.close()
 
 
