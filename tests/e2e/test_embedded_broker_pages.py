@@ -14,7 +14,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, ConnectionClosedOK
 from websockets.frames import Close
 
-from risktable.demo.broker import EmbeddedBroker, _quiet_page_leaving
+from risktable.demo.broker import UNACKNOWLEDGED, EmbeddedBroker, _quiet_page_leaving
 
 
 def _unretrieved(exc: BaseException) -> None:
@@ -60,6 +60,29 @@ def test_amqtt_logs_no_traceback_for_a_delivery_to_a_closed_page(
             except Exception:
                 log.exception("Task failed and will be skipped: <Task>")
     assert [r.exc_info[1].__class__ for r in caplog.records if r.exc_info] == [ValueError]
+
+
+def test_a_delivery_nobody_acknowledged_in_time_is_one_warning_line(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # A seat frozen past its keepalive (a laptop that slept, a stalled process) leaves
+    # amqtt waiting for PUBACKs it then gives up on, each logged with a traceback that
+    # would scroll over the demo's board.
+    with EmbeddedBroker(ws_port=0):
+        pass
+    log = logging.getLogger("amqtt.broker")
+    with caplog.at_level(logging.WARNING, logger="amqtt.broker"):
+        try:
+            raise TimeoutError("Timeout waiting for PUBACK for packet ID 1660")
+        except TimeoutError:
+            log.exception("Task failed and will be skipped: <Task>")
+        try:
+            raise TimeoutError("something else")
+        except TimeoutError:
+            log.exception("Task failed and will be skipped: <Task>")
+    first, other = caplog.records
+    assert (first.levelname, first.getMessage(), first.exc_info) == (
+        "WARNING", UNACKNOWLEDGED, None)
+    assert other.levelname == "ERROR" and other.exc_info is not None
 
 
 def test_a_picked_port_taken_before_the_broker_binds_is_picked_again(

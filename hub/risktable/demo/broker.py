@@ -107,10 +107,11 @@ class EmbeddedBroker:
             _check_port_free(self.host, self.ws_port)
         # amqtt logs every connection at INFO; the demo's own output is what matters.
         logging.getLogger("amqtt").setLevel(logging.ERROR)
-        # It logs a delivery to a page that closed as a failed task, with its traceback.
+        # It logs a delivery to a page that closed, or one nobody acknowledged in time, as
+        # a failed task with its traceback.
         delivery = logging.getLogger("amqtt.broker")
-        if not any(isinstance(f, _PageLeftFilter) for f in delivery.filters):
-            delivery.addFilter(_PageLeftFilter())
+        if not any(isinstance(f, _FailedDeliveryFilter) for f in delivery.filters):
+            delivery.addFilter(_FailedDeliveryFilter())
         self._thread = threading.Thread(target=self._run, name="embedded-broker", daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout):
@@ -183,12 +184,28 @@ def _quiet_page_leaving(closed: type[BaseException], loop: asyncio.AbstractEvent
     loop.default_exception_handler(context)
 
 
-class _PageLeftFilter(logging.Filter):
-    """Drops amqtt's record of a delivery that failed because the page's WebSocket
-    closed (websockets' ConnectionClosed): a page leaving, not a fault."""
+# What the filter below says in place of amqtt's traceback for a delivery nobody
+# acknowledged in time.
+UNACKNOWLEDGED = ("the embedded broker dropped a delivery that a seat or page did not "
+                  "acknowledge in time (it stalled or went away); the hub brings it up to "
+                  "date when it is back")
+
+
+class _FailedDeliveryFilter(logging.Filter):
+    """amqtt's records of failed deliveries: one that failed because the page's
+    WebSocket closed (websockets' ConnectionClosed) is dropped, a page leaving; one that
+    timed out waiting for the client's PUBACK (a seat frozen or gone, a process that
+    stalled: amqtt gives up on it) becomes one warning line instead of a traceback.
+    Anything else passes as it is."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         from websockets.exceptions import ConnectionClosed
 
         exc = record.exc_info[1] if record.exc_info else None
-        return not isinstance(exc, ConnectionClosed)
+        if isinstance(exc, ConnectionClosed):
+            return False
+        if isinstance(exc, TimeoutError) and "PUBACK" in str(exc):
+            record.msg, record.args = UNACKNOWLEDGED, ()
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
