@@ -168,10 +168,16 @@ def play_panel(seat: int, outputs: dict[str, Any], drawn: list[tuple[str, str]],
       | Seat 1 to play
       last refusal: not your turn
     <BLANKLINE>
+    >>> play_panel(2, {"net": "up"}, []).splitlines()[0]
+    'Seat 2 | broker up | hub not heard yet'
     """
     links = " | ".join(f"{name} {outputs[key]}" for key, name in (("net", "broker"),
                                                                  ("hub", "hub"))
                        if key in outputs)
+    if outputs.get("net") == "up" and "hub" not in outputs:
+        # The seat says "hub up" or "down" at the hub's first status; until then its
+        # ring breathes red, and this says why.
+        links += " | hub not heard yet"
     lines = [f"Seat {seat}" + (f" | {links}" if links else "")]
     lines += [f"  | {text}" for text in outputs.get("oled") or []]
     ring = _ring(outputs.get("ring"), colour)
