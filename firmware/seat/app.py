@@ -336,8 +336,11 @@ class Seat:
                     while payload is not None:
                         await client.publish(send_topic, payload, False, 1)
                         payload = self.outbox.due(now)
+                # Waiting for the hub: an event it has not answered for a while, or
+                # the hub offline or not heard yet while the broker is up.
                 notice = (_OUTBOX if self.outbox.full() else
-                          _WAITING if waiting else None)
+                          _WAITING if waiting or self.hub_lost and client.connected
+                          else None)
                 if notice != self.notice:
                     self.notice = notice
                     self._show()

@@ -76,6 +76,7 @@ def test_published_view_is_rendered_on_the_ring(
         # hub says it is online before it sends views.
         for proc in seats:
             proc.wait_output(lambda line: is_red_breath(line.get("ring")))
+            proc.wait_output(lambda line: line.get("oled") == ["waiting for the hub"])
         hub.publish(topics.hub_status(TABLE),
                     messages.message("hub_status", online=True, session=1), retain=True)
         for n, colour in ((1, [200, 10, 30]), (2, [5, 90, 250])):
