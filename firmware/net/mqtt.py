@@ -378,7 +378,8 @@ class Client:
                 if not self._ended:
                     self._drop(exc)
             # The application handles what this connection delivered (its loop was
-            # woken for it) before it hears that the connection is down.
+            # woken for it) before it hears that the connection is down, when that loop
+            # was waiting for work.
             await asyncio.sleep_ms(0)
             was_up = self.connected
             self.connected = False
@@ -417,24 +418,38 @@ class Client:
         # (or no CONNACK within the connect timeout of the connection's start). It
         # looks four times per quarter keepalive (or connect timeout), since a
         # connection starts at any moment of its sleep.
+        #
+        # This one task serves every connection, so nothing here waits on the socket
+        # (a dead link must always be noticed) and nothing it raises ends it: a failure
+        # (a MemoryError on a heap in pieces) costs the connection it happened on.
         ka = self.keepalive_ms
         tick = max(min(ka // 4, self.connect_timeout_ms) // 4, 1)
         while True:
             await asyncio.sleep_ms(tick)
             if self._sock is None or self._ended:
                 continue
-            now = self._ticks()
-            quiet_rx = time.ticks_diff(now, self._last_rx)
-            if not self.connected:
-                if quiet_rx >= self.connect_timeout_ms:
-                    self._drop(OSError("no CONNACK" if self._subacks < 0 else "no SUBACK"))
-            elif quiet_rx >= ka + ka // 2:
-                self._drop(OSError("no answer"))
-            elif self._at < 0 and (quiet_rx >= ka // 2 or
-                                   time.ticks_diff(now, self._last_tx) >= ka // 2):
-                # Not while a packet waits for room in the socket: a ping would wait
-                # behind it, and this task must stay free to give up on a dead link.
-                await self._send(_PINGREQ)
+            try:
+                now = self._ticks()
+                quiet_rx = time.ticks_diff(now, self._last_rx)
+                if not self.connected:
+                    if quiet_rx >= self.connect_timeout_ms:
+                        self._drop(OSError("no CONNACK" if self._subacks < 0 else
+                                           "no SUBACK"))
+                elif quiet_rx >= ka + ka // 2:
+                    self._drop(OSError("no answer"))
+                elif self._at >= 0:
+                    # A packet waits for room in the socket: write what it takes now.
+                    # No ping behind it; and the packet may be this task's own ping,
+                    # which no one else writes on.
+                    self._send(0)
+                elif (quiet_rx >= ka // 2 or
+                      time.ticks_diff(now, self._last_tx) >= ka // 2):
+                    # Not awaited: a ping the socket cannot take at once is written
+                    # on from here, at the next looks.
+                    self._send(_PINGREQ)
+            except Exception as exc:  # noqa: BLE001 - this task must outlive it
+                if not self._ended:
+                    self._drop(exc)
 
     def _drop(self, why):
         # Ends the connection for `why`: the reading loop, a packet waiting for room in
@@ -499,7 +514,11 @@ class Client:
 
     def _ready(self):
         # Subscribed: the application hears UP (connected, one more connects). Nothing
-        # is resent here: a clean session starts with nothing in flight.
+        # is resent here: a clean session starts with nothing in flight. A SUBACK read
+        # after the connection ended (a failed write: what had arrived is still read)
+        # announces nothing.
+        if self._ended:
+            return
         self.connected = True
         self.connects += 1
         self.why_down = None
@@ -522,7 +541,8 @@ class Client:
         if n:
             return lo + n
         # None: nothing yet. A connection another task ended (a failed write, no
-        # answer) is read to its last byte first: what arrived before still counts.
+        # answer) is read to its last byte first: the messages that arrived before are
+        # delivered (a SUBACK among them announces nothing: see _ready).
         if self._ended:
             raise OSError("ended")
         return lo

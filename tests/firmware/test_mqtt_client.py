@@ -33,6 +33,11 @@ SCENARIOS = [
     "slow_link_keeps_order",
     "connect_too_long",
     "dead_link_noticed_with_a_full_send_buffer",
+    # Found in review of c50f36f (the client reading its connections itself).
+    "a_failure_in_the_pinger_is_not_for_life",
+    "dead_link_noticed_when_the_ping_finds_a_full_send_buffer",
+    "why_down_kept_after_a_failed_write",
+    "no_up_once_the_connection_ended",
 ]
 
 
