@@ -50,6 +50,11 @@ class LogOutput:
     """Writes the records that :attr:`front` takes through ``handler``, on a thread of
     its own (:meth:`start` to :meth:`stop`)."""
 
+    # Not logging.handlers.QueueListener: its stop() puts its end marker with
+    # put_nowait (raising on a full queue) and joins with no timeout, so a command would
+    # hang at its end, or fail there, on the very stalled output this is for; and the
+    # dropped count needs a line written before the next record.
+
     def __init__(self, handler: logging.Handler, capacity: int = QUEUE_LINES) -> None:
         self._lines: queue.Queue[logging.LogRecord | None] = queue.Queue(capacity)
         self.front = _Front(self._lines)

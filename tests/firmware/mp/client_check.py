@@ -525,9 +525,7 @@ async def reconnects_on_a_heap_in_pieces():
     streams[0].hangup()
     while client.connected:
         await asyncio.sleep_ms(1)
-    # What the dropped connection freed (the old client's reader frame, 216 bytes, once
-    # its cancelled task has run) goes to other work, as on a seat: plugged too.
-    await asyncio.sleep_ms(50)
+    # What the dropped connection freed goes to other work, as on a seat: plugged too.
     for _ in range(8):
         if not _plug(plugs):
             break
